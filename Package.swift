@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// Playhead: AVFoundation-style media playback for Swift on Linux.
+import PackageDescription
+
+let package = Package(
+    name: "Playhead",
+    products: [
+        .library(name: "OpenCoreMedia", targets: ["OpenCoreMedia"]),
+        .library(name: "OpenAVFoundation", targets: ["OpenAVFoundation"]),
+        .executable(name: "playhead", targets: ["playhead"]),
+    ],
+    targets: [
+        // MARK: C leaves
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
+            providers: [
+                .apt([
+                    "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
+                    "libswresample-dev", "libavfilter-dev", "pkg-config",
+                ])
+            ]
+        ),
+        .target(name: "CFFmpegShims", dependencies: ["CFFmpeg"]),
+        .systemLibrary(
+            name: "CSDL2",
+            pkgConfig: "sdl2",
+            providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "pkg-config"])]
+        ),
+
+        // MARK: Swift modules
+        .target(name: "OpenCoreMedia"),
+        .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CFFmpegShims", "OpenCoreMedia"]),
+        .target(name: "OpenAVFoundation", dependencies: ["OpenCoreMedia", "FFmpegBridge"]),
+        .target(name: "PlayheadCLI", dependencies: ["OpenAVFoundation"]),
+        .executableTarget(name: "playhead", dependencies: ["PlayheadCLI"]),
+        .target(name: "PlayheadTestSupport", dependencies: ["OpenAVFoundation"]),
+
+        // MARK: Tests
+        .testTarget(name: "OpenCoreMediaTests", dependencies: ["OpenCoreMedia"]),
+        .testTarget(
+            name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "PlayheadTestSupport"]),
+        .testTarget(
+            name: "OpenAVFoundationTests",
+            dependencies: ["OpenAVFoundation", "PlayheadTestSupport"]),
+        .testTarget(
+            name: "PlayheadCLITests",
+            dependencies: ["PlayheadCLI", "PlayheadTestSupport"],
+            exclude: ["Snapshots"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,70 @@
+// Playhead: one named C function for each FFmpeg macro or construct Swift cannot import,
+// plus the two small C callbacks (log capture, interrupt deadline) that must not run Swift code.
+#ifndef PLAYHEAD_CFFMPEG_SHIMS_H
+#define PLAYHEAD_CFFMPEG_SHIMS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <libavformat/avformat.h>
+#include <libavutil/error.h>
+
+// AVERROR() is a function-like macro.
+static inline int CFFmpeg_AVERROR(int posixError) { return AVERROR(posixError); }
+// AVERROR_EOF and friends are built from FFERRTAG(), a function-like macro.
+static inline int CFFmpeg_AVERROR_EOF(void) { return AVERROR_EOF; }
+static inline int CFFmpeg_AVERROR_EXIT(void) { return AVERROR_EXIT; }
+static inline int CFFmpeg_AVERROR_INVALIDDATA(void) { return AVERROR_INVALIDDATA; }
+static inline int CFFmpeg_AVERROR_DECODER_NOT_FOUND(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int CFFmpeg_AVERROR_DEMUXER_NOT_FOUND(void) { return AVERROR_DEMUXER_NOT_FOUND; }
+static inline int CFFmpeg_AVERROR_STREAM_NOT_FOUND(void) { return AVERROR_STREAM_NOT_FOUND; }
+static inline int CFFmpeg_AVERROR_PROTOCOL_NOT_FOUND(void) { return AVERROR_PROTOCOL_NOT_FOUND; }
+static inline int CFFmpeg_AVERROR_PATCHWELCOME(void) { return AVERROR_PATCHWELCOME; }
+static inline int CFFmpeg_AVERROR_HTTP_NOT_FOUND(void) { return AVERROR_HTTP_NOT_FOUND; }
+// AV_NOPTS_VALUE is a cast macro.
+static inline int64_t CFFmpeg_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
+// AV_TIME_BASE_Q is a compound literal.
+static inline AVRational CFFmpeg_AV_TIME_BASE_Q(void) { return AV_TIME_BASE_Q; }
+
+/// Writes FFmpeg's message for `errnum` into `buffer` (av_err2str uses a compound literal).
+const char *CFFmpeg_error_string(int errnum, char *buffer, size_t size);
+
+// MARK: - Log capture
+
+/// Routes FFmpeg's log through Playhead: lines at or below `printLevel` go to stderr (use
+/// AV_LOG_QUIET, -8, for none); the last error or warning on each thread is remembered.
+void CFFmpeg_install_log_capture(int printLevel);
+/// The last error or warning FFmpeg logged on the calling thread ("" when none).
+const char *CFFmpeg_last_log_message(void);
+/// Every error or warning logged on the calling thread since the last clear, one per line
+/// (capped at about 2 KB).
+const char *CFFmpeg_recent_log_messages(void);
+/// Forgets the calling thread's logged messages.
+void CFFmpeg_clear_last_log_message(void);
+
+// MARK: - Interrupt deadline
+
+/// A deadline and abort flag consulted by FFmpeg's blocking I/O through AVIOInterruptCB.
+/// Opaque to Swift: the fields are C11 atomics.
+typedef struct CFFmpegInterrupt CFFmpegInterrupt;
+CFFmpegInterrupt *CFFmpeg_interrupt_create(void);
+void CFFmpeg_interrupt_destroy(CFFmpegInterrupt *interrupt);
+/// Blocking calls give up `microseconds` from now (0 or less: no deadline).
+void CFFmpeg_interrupt_set_deadline(CFFmpegInterrupt *interrupt, int64_t microseconds);
+/// Makes every blocking call give up now; thread-safe.
+void CFFmpeg_interrupt_abort(CFFmpegInterrupt *interrupt);
+/// 1 when the deadline passed or abort was requested.
+int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt);
+/// 1 when the abort flag (not the deadline) stopped I/O.
+int CFFmpeg_interrupt_aborted(const CFFmpegInterrupt *interrupt);
+/// Fills a format context's interrupt_callback so its I/O consults `interrupt`.
+void CFFmpeg_interrupt_attach(AVFormatContext *context, CFFmpegInterrupt *interrupt);
+
+// MARK: - Stream side data
+
+/// Copies the stream's display matrix (nine 16.16/2.30 fixed-point values) into `matrix`.
+/// Returns 1 when the stream has one, 0 otherwise.
+int CFFmpeg_stream_display_matrix(const AVStream *stream, int32_t matrix[9]);
+/// 1 when the stream carries encryption (CENC) initialisation data.
+int CFFmpeg_stream_is_encrypted(const AVStream *stream);
+
+#endif

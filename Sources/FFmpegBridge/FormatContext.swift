@@ -1,0 +1,87 @@
+// Playhead: the single owner of an AVFormatContext (an open demuxer).
+internal import CFFmpeg
+internal import CFFmpegShims
+import Foundation
+
+/// An open container. Owns its `AVFormatContext` and the interrupt switch FFmpeg polls
+/// while it blocks; closes both in `deinit`.
+///
+/// Concurrency: not thread-safe. One thread at a time may call into it (the thread that
+/// inspects or demuxes). Only `interrupt.abort()` may be called from other threads.
+package final class FormatContext: @unchecked Sendable {
+    /// owned by the calling thread; freed in deinit
+    private(set) var pointer: UnsafeMutablePointer<AVFormatContext>
+    /// Polled by FFmpeg during blocking I/O; abort it from any thread to unblock a read.
+    package let interrupt: InterruptDeadline
+
+    /// Opens `location`, giving up after `timeout` seconds of blocking I/O.
+    ///
+    /// - Throws: a classified `MediaFailure` saying why the input cannot be opened.
+    package init(
+        location: MediaLocation, timeout: Double, interrupt: InterruptDeadline = InterruptDeadline()
+    ) throws(MediaFailure) {
+        FFmpegLog.installIfNeeded()
+        try location.checkLocalFile()
+        guard var context = avformat_alloc_context() else { throw .io(detail: "out of memory") }
+        self.interrupt = interrupt
+        interrupt.attach(to: context)
+        interrupt.expire(after: timeout)
+
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "protocol_whitelist", location.allowedProtocols, 0)
+        defer { av_dict_free(&options) }
+
+        FFmpegLog.clearLastMessage()
+        var opened: UnsafeMutablePointer<AVFormatContext>? = context
+        let status = avformat_open_input(&opened, location.ffmpegURL, nil, &options)
+        guard status >= 0, let openedContext = opened else {
+            // avformat_open_input frees the context on failure.
+            throw FormatContext.classifyOpenFailure(status, interrupt: interrupt)
+        }
+        context = openedContext
+        pointer = context
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVFormatContext>? = pointer
+        avformat_close_input(&context)
+    }
+
+    /// Reads the start of the streams so codec parameters, durations and frame rates are known.
+    /// Failure here is not fatal for inspection; it returns FFmpeg's error when there is one.
+    @discardableResult
+    package func findStreamInfo(timeout: Double) -> FFmpegError? {
+        interrupt.expire(after: timeout)
+        FFmpegLog.clearLastMessage()
+        let status = avformat_find_stream_info(pointer, nil)
+        return status < 0 ? FFmpegError(code: status) : nil
+    }
+
+    /// The number of streams in the container.
+    package var streamCount: Int { Int(pointer.pointee.nb_streams) }
+
+    /// The stream at `index`.
+    func stream(at index: Int) -> UnsafeMutablePointer<AVStream>? {
+        guard index >= 0, index < streamCount else { return nil }
+        return pointer.pointee.streams[index]
+    }
+
+    static func classifyOpenFailure(_ status: Int32, interrupt: InterruptDeadline) -> MediaFailure {
+        if interrupt.isAborted { return .cancelled }
+        if status == FFmpegError.exit || interrupt.hasFired { return .timedOut }
+        switch status {
+        case FFmpegError.posix(ENOENT): return .fileNotFound
+        case FFmpegError.posix(EACCES), FFmpegError.posix(EPERM): return .permissionDenied
+        case FFmpegError.posix(EISDIR): return .isDirectory
+        case FFmpegError.invalidData, FFmpegError.demuxerNotFound:
+            // A format guessed "with low score" was a guess: the bytes are not media.
+            let guessed = FFmpegLog.recentMessages.contains { $0.contains("misdetection possible") }
+            let detail = FFmpegLog.lastMessage
+            return detail.isEmpty || guessed ? .notMediaFile : .damaged(detail: detail)
+        case FFmpegError.protocolNotFound:
+            return .io(detail: "protocol not allowed or not found")
+        default:
+            return .io(detail: FFmpegError(code: status).description)
+        }
+    }
+}

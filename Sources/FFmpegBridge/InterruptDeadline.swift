@@ -1,0 +1,42 @@
+// Playhead: a deadline and abort switch for FFmpeg's blocking I/O.
+internal import CFFmpeg
+internal import CFFmpegShims
+
+/// Bounds how long FFmpeg may block in I/O. FFmpeg polls it through AVIOInterruptCB; once the
+/// deadline passes or `abort()` is called, blocking calls return AVERROR_EXIT.
+///
+/// Concurrency: thread-safe. The C state is atomics only; `abort()` may be called from any
+/// thread while another thread is inside FFmpeg. The owner keeps it alive for as long as a
+/// format context points at it.
+package final class InterruptDeadline: @unchecked Sendable {
+    let state: OpaquePointer
+
+    /// Creates a switch with no deadline.
+    package init() {
+        guard let state = CFFmpeg_interrupt_create() else {
+            preconditionFailure("out of memory allocating an interrupt switch")
+        }
+        self.state = state
+    }
+
+    deinit { CFFmpeg_interrupt_destroy(state) }
+
+    /// Blocking calls give up `seconds` from now; `nil` removes the deadline.
+    package func expire(after seconds: Double?) {
+        let microseconds = seconds.map { Int64(($0 * 1_000_000).rounded()) } ?? 0
+        CFFmpeg_interrupt_set_deadline(state, max(microseconds, seconds == nil ? 0 : 1))
+    }
+
+    /// Makes every blocking call return now and forever after.
+    package func abort() { CFFmpeg_interrupt_abort(state) }
+
+    /// True once `abort()` was called.
+    package var isAborted: Bool { CFFmpeg_interrupt_aborted(state) != 0 }
+
+    /// True once the deadline passed or `abort()` was called.
+    package var hasFired: Bool { CFFmpeg_interrupt_fired(state) != 0 }
+
+    func attach(to context: UnsafeMutablePointer<AVFormatContext>) {
+        CFFmpeg_interrupt_attach(context, state)
+    }
+}

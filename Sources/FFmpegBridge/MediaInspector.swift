@@ -1,0 +1,94 @@
+// Playhead: opens a container and describes it (the work behind asset loading and `probe`).
+internal import CFFmpeg
+internal import CFFmpegShims
+import Foundation
+import OpenCoreMedia
+
+/// Inspects media: opens the container, reads stream information and returns a
+/// `MediaDescription`, closing everything before it returns.
+///
+/// Concurrency: `describe` blocks its calling thread on I/O for at most about twice the
+/// timeout. Call it from a background queue, never the main queue. It shares no state
+/// between calls; an `InterruptDeadline` passed in may be aborted from any thread.
+package enum MediaInspector {
+    /// Limits for one inspection.
+    package struct Limits: Sendable {
+        /// Seconds each blocking phase (open, stream info) may take.
+        package var timeout: Double = 15
+        /// The most streams a container may declare before it is refused.
+        package var maximumStreams: Int = 256
+        /// Creates limits with the defaults.
+        package init() {}
+    }
+
+    /// Opens and describes the media at `location`.
+    ///
+    /// - Throws: a `MediaFailure` for inputs that cannot be opened or hold no streams.
+    package static func describe(
+        _ location: MediaLocation, limits: Limits = Limits(),
+        interrupt: InterruptDeadline = InterruptDeadline()
+    ) throws(MediaFailure) -> MediaDescription {
+        let container = try FormatContext(
+            location: location, timeout: limits.timeout, interrupt: interrupt)
+        if let error = container.findStreamInfo(timeout: limits.timeout) {
+            if interrupt.isAborted { throw .cancelled }
+            if container.streamCount == 0 {
+                throw error.code == FFmpegError.exit ? .timedOut : .damaged(detail: error.detail)
+            }
+        }
+        if interrupt.isAborted { throw .cancelled }
+        guard container.streamCount > 0 else { throw .notMediaFile }
+        guard container.streamCount <= limits.maximumStreams else {
+            throw .damaged(detail: "\(container.streamCount) streams is more than Playhead accepts")
+        }
+        return describe(container)
+    }
+
+    static func describe(_ container: FormatContext) -> MediaDescription {
+        let context = container.pointer.pointee
+        let streams = (0..<container.streamCount).compactMap { index in
+            container.stream(at: index).map { StreamDescriber.describe($0, index: index) }
+        }
+        let tags = MediaTagReader.tags(of: context.metadata)
+        var description = MediaDescription(
+            formatName: context.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
+            formatLongName: context.iformat.flatMap { $0.pointee.long_name }.map {
+                String(cString: $0)
+            } ?? "",
+            duration: CMTime(ffmpegMicroseconds: context.duration),
+            startTime: CMTime(ffmpegMicroseconds: context.start_time),
+            bitRate: context.bit_rate > 0 ? Int(context.bit_rate) : nil,
+            streams: StreamDescriber.assignTrackIDs(streams),
+            tags: tags,
+            artwork: [],
+            probeScore: Int(context.probe_score),
+            durationIsEstimated: context.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE)
+        if !description.startTime.isValid { description.startTime = .zero }
+        if !description.duration.isValid {
+            description.duration = longestStreamDuration(description.streams) ?? .indefinite
+        }
+        description.artwork = (0..<container.streamCount).compactMap { index in
+            container.stream(at: index).flatMap(StreamDescriber.artwork(of:))
+        }
+        return description
+    }
+
+    private static func longestStreamDuration(_ streams: [StreamDescription]) -> CMTime? {
+        streams.map(\.duration).filter(\.isNumeric).max()
+    }
+}
+
+/// Reads an AVDictionary into ordered tags.
+enum MediaTagReader {
+    static func tags(of dictionary: OpaquePointer?) -> [MediaTag] {
+        guard let dictionary else { return [] }
+        var tags: [MediaTag] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            entry = next
+            guard let key = next.pointee.key, let value = next.pointee.value else { continue }
+            tags.append(MediaTag(key: String(cString: key).lowercased(), value: String(cString: value)))
+        }
+        return tags
+    }
+}

@@ -1,0 +1,48 @@
+// Playhead: turns a URL into what FFmpeg opens, with the protocols it may use.
+import Foundation
+
+/// Where media lives and how FFmpeg should reach it.
+package struct MediaLocation: Sendable, Equatable {
+    /// The string handed to `avformat_open_input`.
+    package let ffmpegURL: String
+    /// The file system path for local files, nil otherwise.
+    package let path: String?
+    /// FFmpeg protocols this input may use (the `protocol_whitelist` option).
+    package let allowedProtocols: String
+
+    /// The location for `url`, or a failure for schemes Playhead does not read.
+    package init(url: URL) throws(MediaFailure) {
+        let scheme = url.scheme?.lowercased() ?? "file"
+        switch scheme {
+        case "file":
+            path = url.path
+            // The explicit "file:" prefix stops FFmpeg from reading "a:b.mp4" as protocol "a".
+            ffmpegURL = "file:" + url.path
+            allowedProtocols = "file,crypto,data"
+        case "http", "https":
+            path = nil
+            ffmpegURL = url.absoluteString
+            allowedProtocols = "http,https,tls,tcp,crypto,data"
+        default:
+            throw .unsupportedScheme(scheme)
+        }
+    }
+
+    /// Checks a local path before FFmpeg sees it, so the common mistakes get exact reasons.
+    package func checkLocalFile() throws(MediaFailure) {
+        guard let path else { return }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            switch errno {
+            case EACCES: throw .permissionDenied
+            default: throw .fileNotFound
+            }
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR { throw .isDirectory }
+        // Opening a pipe or socket can block forever before FFmpeg's interrupt applies.
+        if type == S_IFIFO || type == S_IFSOCK { throw .io(detail: "not a regular file (a pipe or socket)") }
+        if (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0 { throw .emptyFile }
+        if access(path, R_OK) != 0 { throw .permissionDenied }
+    }
+}

@@ -1,0 +1,27 @@
+// Playhead: properties a track or media option can have (audible, legible, visual, ...).
+
+/// A characteristic of media, such as being audible or legible.
+public struct AVMediaCharacteristic: RawRepresentable, Hashable, Sendable {
+    /// The characteristic's identifier.
+    public let rawValue: String
+    /// The characteristic with this identifier.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The characteristic with this identifier.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// Media that can be heard.
+    public static let audible = AVMediaCharacteristic("public.audible")
+    /// Media that can be read: subtitles and captions.
+    public static let legible = AVMediaCharacteristic("public.legible")
+    /// Media that can be seen.
+    public static let visual = AVMediaCharacteristic("public.visual")
+    /// Subtitles that contain only forced subtitles.
+    public static let containsOnlyForcedSubtitles = AVMediaCharacteristic(
+        "public.subtitles.forced-only")
+    /// Text that transcribes spoken dialogue for accessibility.
+    public static let transcribesSpokenDialogForAccessibility = AVMediaCharacteristic(
+        "public.accessibility.transcribes-spoken-dialog")
+    /// Text that describes music and sound for accessibility.
+    public static let describesMusicAndSoundForAccessibility = AVMediaCharacteristic(
+        "public.accessibility.describes-music-and-sound")
+}

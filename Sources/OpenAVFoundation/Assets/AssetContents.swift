@@ -1,0 +1,47 @@
+// Playhead: the public objects made once from an asset's inspection.
+import FFmpegBridge
+import Foundation
+
+/// What a loaded asset hands out, built once so repeated reads return the same objects.
+///
+/// Concurrency: immutable after construction; shared freely.
+struct AssetContents: @unchecked Sendable {
+    let description: MediaDescription
+    let duration: CMTime
+    let tracks: [AVAssetTrack]
+    let commonMetadata: [AVMetadataItem]
+    let metadata: [AVMetadataItem]
+    let containerFormat: AVAssetContainerFormat
+
+    init(description: MediaDescription, asset: AVAsset) {
+        self.description = description
+        duration = description.duration
+        tracks = description.tracks.map {
+            AVAssetTrack(stream: $0, assetDuration: description.duration, asset: asset)
+        }
+        let items = MetadataMapping.items(tags: description.tags, artwork: description.artwork)
+        metadata = items
+        commonMetadata = items.filter { $0.commonKey != nil }
+        containerFormat = AVAssetContainerFormat(
+            name: description.formatName, formatDescription: description.formatLongName,
+            bitRate: description.bitRate)
+    }
+
+    var isPlayable: Bool { description.hasDecodableTrack }
+    var hasProtectedContent: Bool { description.streams.contains(where: \.isEncrypted) }
+    var providesPreciseDurationAndTiming: Bool {
+        duration.isNumeric && !description.durationIsEstimated
+    }
+}
+
+/// The container an asset was read from, as FFmpeg names it.
+///
+/// - Note: A Playhead addition; Apple exposes no such property.
+public struct AVAssetContainerFormat: Sendable, Equatable {
+    /// FFmpeg's demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
+    public let name: String
+    /// A readable name, e.g. "QuickTime / MOV".
+    public let formatDescription: String
+    /// The overall bit rate in bits per second, when known.
+    public let bitRate: Int?
+}

@@ -1,0 +1,66 @@
+// Playhead: builds a ProbeSummary from OpenAVFoundation's public asset API.
+import Foundation
+import OpenAVFoundation
+
+/// The real `probe` back end: loads an `AVURLAsset` and summarises it.
+public enum AssetProbeLoader {
+    /// Loads `input` (a path or URL) and describes it.
+    ///
+    /// - Throws: the asset's loading error, whose description is the reason to print.
+    public static func summary(of input: String) async throws -> ProbeSummary {
+        let asset = AVURLAsset(url: InputURL.from(input))
+        let (duration, tracks, playable, metadata, format, isProtected) = try await asset.load(
+            .duration, .tracks, .isPlayable, .commonMetadata, .containerFormat, .hasProtectedContent)
+        return ProbeSummary(
+            input: input,
+            durationSeconds: duration.isNumeric ? duration.seconds : nil,
+            isPlayable: playable,
+            format: format.name,
+            formatDescription: format.formatDescription,
+            bitRate: format.bitRate,
+            tracks: tracks.map(track),
+            metadata: metadata.compactMap(entry),
+            hasProtectedContent: isProtected)
+    }
+
+    static func track(_ track: AVAssetTrack) -> ProbeSummary.Track {
+        let isVideo = track.mediaType == .video, isAudio = track.mediaType == .audio
+        let size = track.naturalSize
+        return ProbeSummary.Track(
+            id: Int(track.trackID),
+            mediaType: mediaTypeName(track.mediaType),
+            codec: track.codec,
+            codecDescription: track.codecDescription,
+            profile: track.codecProfile,
+            width: isVideo && size.width > 0 ? Int(size.width) : nil,
+            height: isVideo && size.height > 0 ? Int(size.height) : nil,
+            frameRate: isVideo && track.nominalFrameRate > 0 ? Double(track.nominalFrameRate) : nil,
+            sampleRate: isAudio && track.sampleRate > 0 ? Int(track.sampleRate) : nil,
+            channels: isAudio && track.channelCount > 0 ? track.channelCount : nil,
+            channelLayout: isAudio ? track.channelLayoutName : nil,
+            language: track.languageCode,
+            rotation: isVideo ? track.rotationDegrees : nil,
+            bitRate: track.estimatedDataRate > 0 ? Int(track.estimatedDataRate) : nil,
+            title: track.title,
+            isDefault: track.isDefault)
+    }
+
+    static func mediaTypeName(_ type: AVMediaType) -> String {
+        switch type {
+        case .video: return "video"
+        case .audio: return "audio"
+        case .subtitle, .text, .closedCaption: return "subtitle"
+        default: return "data"
+        }
+    }
+
+    static func entry(_ item: AVMetadataItem) -> ProbeSummary.MetadataEntry? {
+        guard let key = item.commonKey?.rawValue ?? (item.key as? NSString).map({ $0 as String })
+        else { return nil }
+        if let text = item.stringValue { return .init(key: key, value: text) }
+        if let data = item.dataValue {
+            return .init(key: key, value: "\(item.dataType ?? "data"), \(data.count) bytes")
+        }
+        return nil
+    }
+}

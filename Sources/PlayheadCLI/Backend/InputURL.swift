@@ -1,0 +1,17 @@
+// Playhead: turns what a user typed (a path or a URL) into a URL.
+import Foundation
+
+/// Interprets command-line inputs.
+enum InputURL {
+    /// A URL for `input`: strings with a scheme ("https://...", "file:///...") are URLs,
+    /// anything else is a file path relative to the current directory.
+    static func from(_ input: String) -> URL {
+        if let schemeEnd = input.range(of: "://"),
+            input[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }),
+            let url = URL(string: input)
+        {
+            return url
+        }
+        return URL(fileURLWithPath: input)
+    }
+}

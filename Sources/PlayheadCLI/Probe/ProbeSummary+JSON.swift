@@ -1,0 +1,59 @@
+// Playhead: the `--json` form of a ProbeSummary with its fixed key order.
+
+extension ProbeSummary {
+    /// The object `playhead probe --json` prints.
+    ///
+    /// Keys, in order: `duration`, `isPlayable`, `format`, `formatDescription`,
+    /// `bitRate`, `hasProtectedContent`, `tracks`, `metadata`. Unknown values are
+    /// `null`. `metadata` maps each key to its value; if a key repeats, the values
+    /// are joined with `"; "` under the key's first position.
+    public var jsonValue: JSONValue {
+        var metadataObject = JSONObject()
+        for entry in metadata {
+            if case .string(let earlier)? = metadataObject[entry.key] {
+                metadataObject[entry.key] = .string(earlier + "; " + entry.value)
+            } else {
+                metadataObject[entry.key] = .string(entry.value)
+            }
+        }
+        return [
+            "duration": JSONValue(durationSeconds),
+            "isPlayable": .bool(isPlayable),
+            "format": .string(format),
+            "formatDescription": .string(formatDescription),
+            "bitRate": JSONValue(bitRate),
+            "hasProtectedContent": .bool(hasProtectedContent),
+            "tracks": .array(tracks.map(\.jsonValue)),
+            "metadata": .object(metadataObject),
+        ]
+    }
+}
+
+extension ProbeSummary.Track {
+    /// One entry of the `tracks` array.
+    ///
+    /// The first ten keys are always present (`null` when they don't apply):
+    /// `id`, `mediaType`, `codec`, `width`, `height`, `frameRate`, `sampleRate`,
+    /// `channels`, `language`, `rotation`. Then `profile`, `channelLayout`, `bitRate`
+    /// and `title` appear only when known, and `default` always closes the object.
+    public var jsonValue: JSONValue {
+        var object: JSONObject = [
+            "id": .integer(id),
+            "mediaType": .string(mediaType),
+            "codec": .string(codec),
+            "width": JSONValue(width),
+            "height": JSONValue(height),
+            "frameRate": JSONValue(frameRate),
+            "sampleRate": JSONValue(sampleRate),
+            "channels": JSONValue(channels),
+            "language": JSONValue(language),
+            "rotation": JSONValue(rotation),
+        ]
+        if let profile { object["profile"] = .string(profile) }
+        if let channelLayout { object["channelLayout"] = .string(channelLayout) }
+        if let bitRate { object["bitRate"] = .integer(bitRate) }
+        if let title { object["title"] = .string(title) }
+        object["default"] = .bool(isDefault)
+        return .object(object)
+    }
+}

@@ -1,0 +1,122 @@
+// Playhead: ProbeSummary, the media-independent result `playhead probe` prints.
+
+/// Everything `playhead probe` reports about one input, gathered by a loader and
+/// formatted as text or JSON. Plain data, so formatting is testable without media.
+public struct ProbeSummary: Sendable, Equatable {
+    /// The input as the user typed it.
+    public var input: String
+    /// The duration in seconds; `nil` when unknown, as for a live stream.
+    public var durationSeconds: Double?
+    /// Whether the engine believes it can play the input.
+    public var isPlayable: Bool
+    /// The container's FFmpeg short name, such as `"mov,mp4,m4a,3gp,3g2,mj2"`.
+    public var format: String
+    /// The container's long name, such as `"QuickTime / MOV"`.
+    public var formatDescription: String
+    /// The overall bit rate in bits per second, if known.
+    public var bitRate: Int?
+    /// The tracks in container order.
+    public var tracks: [Track]
+    /// Container-level metadata in display order; artwork is summarised, not embedded.
+    public var metadata: [MetadataEntry]
+    /// Whether any track is encrypted or otherwise protected.
+    public var hasProtectedContent: Bool
+
+    /// Creates a summary.
+    public init(
+        input: String, durationSeconds: Double?, isPlayable: Bool, format: String,
+        formatDescription: String, bitRate: Int? = nil, tracks: [Track] = [],
+        metadata: [MetadataEntry] = [], hasProtectedContent: Bool = false
+    ) {
+        self.input = input
+        self.durationSeconds = durationSeconds
+        self.isPlayable = isPlayable
+        self.format = format
+        self.formatDescription = formatDescription
+        self.bitRate = bitRate
+        self.tracks = tracks
+        self.metadata = metadata
+        self.hasProtectedContent = hasProtectedContent
+    }
+
+    // MARK: - Track
+
+    /// One elementary stream of the input.
+    public struct Track: Sendable, Equatable {
+        /// The track identifier (1-based, as AVAssetTrack's `trackID`).
+        public var id: Int
+        /// `"video"`, `"audio"`, `"subtitle"` or `"data"`.
+        public var mediaType: String
+        /// The codec's short name, such as `"h264"` or `"aac"`.
+        public var codec: String
+        /// The codec's long name, such as `"H.264 / AVC / MPEG-4 AVC / MPEG-4 part 10"`.
+        public var codecDescription: String?
+        /// The codec profile, such as `"High"` or `"LC"`.
+        public var profile: String?
+        /// The coded picture width in pixels (video).
+        public var width: Int?
+        /// The coded picture height in pixels (video).
+        public var height: Int?
+        /// The nominal frame rate in frames per second (video).
+        public var frameRate: Double?
+        /// The sample rate in hertz (audio).
+        public var sampleRate: Int?
+        /// The channel count (audio).
+        public var channels: Int?
+        /// The channel layout name, such as `"stereo"` or `"5.1"` (audio).
+        public var channelLayout: String?
+        /// The track language as an ISO 639-2 code, such as `"eng"`.
+        public var language: String?
+        /// The display rotation in degrees clockwise (0, 90, 180, 270); `nil` for non-video.
+        public var rotation: Int?
+        /// The track bit rate in bits per second, if known.
+        public var bitRate: Int?
+        /// The track's title, if the container names it.
+        public var title: String?
+        /// Whether the container marks this track as a default choice.
+        public var isDefault: Bool
+
+        /// Creates a track; every descriptive field defaults to absent.
+        public init(
+            id: Int, mediaType: String, codec: String, codecDescription: String? = nil,
+            profile: String? = nil, width: Int? = nil, height: Int? = nil,
+            frameRate: Double? = nil, sampleRate: Int? = nil, channels: Int? = nil,
+            channelLayout: String? = nil, language: String? = nil, rotation: Int? = nil,
+            bitRate: Int? = nil, title: String? = nil, isDefault: Bool = false
+        ) {
+            self.id = id
+            self.mediaType = mediaType
+            self.codec = codec
+            self.codecDescription = codecDescription
+            self.profile = profile
+            self.width = width
+            self.height = height
+            self.frameRate = frameRate
+            self.sampleRate = sampleRate
+            self.channels = channels
+            self.channelLayout = channelLayout
+            self.language = language
+            self.rotation = rotation
+            self.bitRate = bitRate
+            self.title = title
+            self.isDefault = isDefault
+        }
+    }
+
+    // MARK: - Metadata
+
+    /// One metadata key and its display value, such as `title` → `My Film`, or
+    /// `artwork` → `image/jpeg, 1234 bytes`.
+    public struct MetadataEntry: Sendable, Equatable {
+        /// The metadata key, such as `"title"`.
+        public var key: String
+        /// The value as text.
+        public var value: String
+
+        /// Creates an entry.
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+}

@@ -1,0 +1,60 @@
+// Playhead: end-to-end tests that run the built `playhead` executable.
+
+import Foundation
+import Testing
+
+@Suite struct EndToEndTests {
+    /// Runs the binary, recording an issue instead if it cannot be found.
+    func run(_ arguments: [String]) throws -> PlayheadBinary.Result? {
+        guard let executable = PlayheadBinary.url else {
+            let searched = PlayheadBinary.searchedDirectories.map(\.path)
+            Issue.record("playhead executable not found near \(searched); set PLAYHEAD_BINARY")
+            return nil
+        }
+        return try PlayheadBinary.run(arguments, executable: executable)
+    }
+
+    @Test func helpExitsZeroAndPrintsTheCommandList() throws {
+        guard let result = try run(["--help"]) else { return }
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("Commands:"))
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test func versionExitsZero() throws {
+        guard let result = try run(["--version"]) else { return }
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "playhead 0.1.0\n")
+    }
+
+    @Test func helpProbeExitsZeroAndMatchesTheSnapshot() throws {
+        guard let result = try run(["help", "probe"]) else { return }
+        #expect(result.status == 0)
+        Snapshot.expect(result.standardOutput, matches: "help-probe.txt")
+    }
+
+    @Test func anUnknownCommandExitsTwo() throws {
+        guard let result = try run(["frobnicate", "x"]) else { return }
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.hasPrefix("playhead: error: unknown command 'frobnicate'\n"))
+    }
+
+    @Test func probeWithoutInputExitsTwo() throws {
+        guard let result = try run(["probe"]) else { return }
+        #expect(result.status == 2)
+        #expect(
+            result.standardError == """
+                playhead: error: missing required argument INPUT
+                Usage: playhead probe [--json] INPUT
+                See 'playhead help probe'.
+
+                """)
+    }
+
+    @Test func noArgumentsExitsTwo() throws {
+        guard let result = try run([]) else { return }
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("Usage: playhead COMMAND"))
+    }
+}

@@ -1,0 +1,74 @@
+// Playhead: finds and runs the built `playhead` executable for end-to-end tests.
+
+import Foundation
+
+/// The `playhead` executable built alongside the test bundle.
+enum PlayheadBinary {
+    /// The result of one run of the executable.
+    struct Result {
+        /// The process exit status.
+        var status: Int32
+        /// Everything written to standard output.
+        var standardOutput: String
+        /// Everything written to standard error.
+        var standardError: String
+    }
+
+    /// The executable: `$PLAYHEAD_BINARY` if set, otherwise the first `playhead` file
+    /// found in the test bundle's directory or one of its parents.
+    static let url: URL? = locate()
+
+    /// Where the search started, for failure messages.
+    static var searchedDirectories: [URL] {
+        var starts = [Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL]
+        if let executable = Bundle.main.executableURL {
+            starts.append(executable.deletingLastPathComponent())
+        }
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
+        return starts
+    }
+
+    private static func locate() -> URL? {
+        if let path = ProcessInfo.processInfo.environment["PLAYHEAD_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        for start in searchedDirectories {
+            var directory = start.standardizedFileURL
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("playhead")
+                if isExecutableFile(candidate) { return candidate }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return nil
+    }
+
+    private static func isExecutableFile(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            && !isDirectory.boolValue
+            && FileManager.default.isExecutableFile(atPath: url.path)
+    }
+
+    /// Runs the executable with `arguments` and waits for it to exit.
+    static func run(_ arguments: [String], executable: URL) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}
