@@ -8,6 +8,7 @@
 #include <string.h>
 #include <libavutil/log.h>
 #include <libavutil/time.h>
+#include <libavutil/imgutils.h>
 
 _Static_assert(sizeof(int64_t) == 8, "AV_NOPTS_VALUE is 64-bit");
 
@@ -118,4 +119,20 @@ int CFFmpeg_stream_display_matrix(const AVStream *stream, int32_t matrix[9]) {
 int CFFmpeg_stream_is_encrypted(const AVStream *stream) {
     size_t size = 0;
     return av_stream_get_side_data(stream, AV_PKT_DATA_ENCRYPTION_INIT_INFO, &size) != NULL;
+}
+
+// MARK: - Frame planes and sample conversion
+
+int CFFmpeg_frame_copy_packed(const AVFrame *frame, uint8_t *buffer, int size) {
+    return av_image_copy_to_buffer(buffer, size, (const uint8_t *const *)frame->data,
+                                   frame->linesize, (enum AVPixelFormat)frame->format,
+                                   frame->width, frame->height, 1);
+}
+
+int CFFmpeg_swr_convert_to_float(SwrContext *context, float *output, int capacity,
+                                 const AVFrame *input) {
+    uint8_t *planes[1] = {(uint8_t *)output};
+    if (!input) return swr_convert(context, planes, capacity, NULL, 0);
+    return swr_convert(context, planes, capacity, (const uint8_t **)input->extended_data,
+                       input->nb_samples);
 }

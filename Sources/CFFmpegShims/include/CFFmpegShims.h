@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <libavformat/avformat.h>
 #include <libavutil/error.h>
+#include <libavutil/cpu.h>
+#include <libavutil/frame.h>
+#include <libswresample/swresample.h>
 
 // AVERROR() is a function-like macro.
 static inline int CFFmpeg_AVERROR(int posixError) { return AVERROR(posixError); }
@@ -66,5 +69,31 @@ void CFFmpeg_interrupt_attach(AVFormatContext *context, CFFmpegInterrupt *interr
 int CFFmpeg_stream_display_matrix(const AVStream *stream, int32_t matrix[9]);
 /// 1 when the stream carries encryption (CENC) initialisation data.
 int CFFmpeg_stream_is_encrypted(const AVStream *stream);
+
+// MARK: - Frame planes and sample conversion
+
+// libavutil/cpu.h is not among the headers the CFFmpeg module map exposes.
+/// The number of CPUs this process may use (av_cpu_count respects the affinity mask).
+static inline int CFFmpeg_cpu_count(void) { return av_cpu_count(); }
+
+// AVFrame's data[] and linesize[] are fixed-size C arrays, which Swift imports as tuples;
+// these functions index them so Swift never re-types the array length.
+/// The start of plane `plane` (NULL when out of range or absent).
+static inline const uint8_t *CFFmpeg_frame_plane(const AVFrame *frame, int plane) {
+    return (plane >= 0 && plane < AV_NUM_DATA_POINTERS) ? frame->data[plane] : NULL;
+}
+/// The stride of plane `plane` in bytes (0 when out of range).
+static inline int CFFmpeg_frame_linesize(const AVFrame *frame, int plane) {
+    return (plane >= 0 && plane < AV_NUM_DATA_POINTERS) ? frame->linesize[plane] : 0;
+}
+/// Copies a video frame's pixels into `buffer` packed with alignment 1 (the layout of
+/// `ffmpeg -f rawvideo`); av_image_copy_to_buffer wants the arrays as const pointers.
+/// Returns the bytes written or a negative AVERROR.
+int CFFmpeg_frame_copy_packed(const AVFrame *frame, uint8_t *buffer, int size);
+/// Converts `input` (any layout, format and rate; NULL flushes) into interleaved floats at
+/// `output`, which has room for `capacity` sample frames. swr_convert wants the frame's
+/// plane array as `const uint8_t **`. Returns sample frames written or a negative AVERROR.
+int CFFmpeg_swr_convert_to_float(SwrContext *context, float *output, int capacity,
+                                 const AVFrame *input);
 
 #endif

@@ -88,6 +88,14 @@ final class AssetInspection: Sendable {
         for waiter in waiters { waiter() }
     }
 
+    /// Adopts a description made elsewhere (the playback engine opened the same media) when no
+    /// inspection has started, so the asset's keys load without opening the media twice.
+    func offer(_ description: MediaDescription) {
+        state.withLock { state in
+            if case .idle = state.phase, !state.cancelled { state.phase = .finished(.success(description)) }
+        }
+    }
+
     /// True when loading of `key` has been requested.
     func wasRequested(_ key: String) -> Bool {
         state.withLock { $0.requestedKeys.contains(key) }

@@ -1,0 +1,199 @@
+// Playhead: an open container read packet by packet (the demux thread's view of a file).
+internal import CFFmpeg
+internal import CFFmpegShims
+import Foundation
+import OpenCoreMedia
+
+// Concurrency: a `Demuxer` belongs to one thread, the demux thread. Every method and property
+// must be called from that thread (or, before that thread starts, from the thread that created
+// it). The only exception is `interrupt.abort()`, which any thread may call to make a blocked
+// `readPacket()` or `seek` return promptly. Decoders are created from the demuxer on the demux
+// thread (or before it starts) and copy what they need, so they never touch it again.
+
+/// What one `Demuxer.readPacket()` call produced.
+package enum DemuxResult: Sendable {
+    /// The next packet of an active stream.
+    case packet(Packet)
+    /// The container has no more packets (until the next seek).
+    case endOfFile
+    /// Reading stopped: `.cancelled`, `.timedOut`, `.io` or `.damaged`.
+    case failure(MediaFailure)
+}
+
+/// Reads packets from a container. Owns the `FormatContext` (and through it the
+/// `AVFormatContext`) and a scratch packet that it moves into each `Packet` it returns.
+package final class Demuxer: @unchecked Sendable {
+    /// owned by the demux thread
+    let container: FormatContext
+    /// owned by the demux thread; freed in deinit
+    private let scratch: UnsafeMutablePointer<AVPacket>
+    /// owned by the demux thread: streams `readPacket()` returns (nil = all)
+    private var activeStreams: Set<Int>?
+    /// Seconds a single blocking read or seek may take before it fails with `.timedOut`.
+    package let timeout: Double
+    /// What the container holds, read once at open.
+    package let description: MediaDescription
+
+    /// Opens `location` and reads its stream information.
+    ///
+    /// - Parameters:
+    ///   - location: the file or URL to open.
+    ///   - timeout: seconds each blocking phase (open, stream info, one read) may take.
+    ///   - interrupt: abort it from any thread to stop blocking I/O now.
+    /// - Throws: the same classified `MediaFailure`s as `MediaInspector.describe`, and
+    ///   `.notMediaFile` for a container with no streams.
+    package init(
+        location: MediaLocation, timeout: Double = 15,
+        interrupt: InterruptDeadline = InterruptDeadline()
+    ) throws(MediaFailure) {
+        let container = try FormatContext(
+            location: location, timeout: timeout, interrupt: interrupt)
+        if let error = container.findStreamInfo(timeout: timeout) {
+            if interrupt.isAborted { throw .cancelled }
+            if container.streamCount == 0 {
+                throw error.code == FFmpegError.exit ? .timedOut : .damaged(detail: error.detail)
+            }
+        }
+        if interrupt.isAborted { throw .cancelled }
+        guard container.streamCount > 0 else { throw .notMediaFile }
+        guard let scratch = av_packet_alloc() else { throw .io(detail: "out of memory") }
+        self.container = container
+        self.scratch = scratch
+        self.timeout = timeout
+        self.description = MediaInspector.describe(container)
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = scratch
+        av_packet_free(&packet)
+    }
+
+    /// The switch that makes blocking reads give up; `abort()` it from any thread.
+    package var interrupt: InterruptDeadline { container.interrupt }
+
+    /// The index of the stream FFmpeg considers best of `kind` (av_find_best_stream),
+    /// never an attached picture; nil when there is none.
+    package func bestStream(of kind: StreamKind) -> Int? {
+        let type: CFFmpeg.AVMediaType
+        switch kind {
+        case .video: type = AVMEDIA_TYPE_VIDEO
+        case .audio: type = AVMEDIA_TYPE_AUDIO
+        case .subtitle: type = AVMEDIA_TYPE_SUBTITLE
+        case .data: type = AVMEDIA_TYPE_DATA
+        case .attachment: type = AVMEDIA_TYPE_ATTACHMENT
+        case .unknown: return nil
+        }
+        let best = av_find_best_stream(container.pointer, type, -1, -1, nil, 0)
+        if best >= 0, !isAttachedPicture(Int(best)) { return Int(best) }
+        // FFmpeg may prefer cover art when it is the only "video"; look for a real track.
+        return (0..<container.streamCount).first { index in
+            container.stream(at: index)?.pointee.codecpar.pointee.codec_type == type
+                && !isAttachedPicture(index)
+        }
+    }
+
+    /// Makes `readPacket()` return only packets of `indices`; the container skips the rest
+    /// (AVDISCARD_ALL) so they cost no I/O where the format allows it.
+    package func setActiveStreams(_ indices: Set<Int>) {
+        activeStreams = indices
+        for index in 0..<container.streamCount {
+            container.stream(at: index)?.pointee.discard =
+                indices.contains(index) ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
+    }
+
+    /// Reads the next packet of an active stream.
+    ///
+    /// Blocks for at most `timeout` seconds of I/O. Transient `EAGAIN` results are retried;
+    /// a run of unreadable packets is skipped before giving up as `.damaged`.
+    package func readPacket() -> DemuxResult {
+        var invalidRun = 0
+        while true {
+            container.interrupt.expire(after: timeout)
+            let status = av_read_frame(container.pointer, scratch)
+            if status >= 0 {
+                let index = Int(scratch.pointee.stream_index)
+                if let activeStreams, !activeStreams.contains(index) {
+                    av_packet_unref(scratch)
+                    continue
+                }
+                guard let stream = container.stream(at: index),
+                    let packet = Packet(movingFrom: scratch, timeBase: stream.pointee.time_base)
+                else {
+                    av_packet_unref(scratch)
+                    return .failure(.io(detail: "out of memory"))
+                }
+                return .packet(packet)
+            }
+            if container.interrupt.isAborted { return .failure(.cancelled) }
+            if status == FFmpegError.exit || container.interrupt.hasFired {
+                return .failure(.timedOut)
+            }
+            if status == FFmpegError.tryAgain {
+                usleep(1_000)
+                continue
+            }
+            if status == FFmpegError.endOfFile || avio_feof(container.pointer.pointee.pb) != 0 {
+                return .endOfFile
+            }
+            if let io = container.pointer.pointee.pb, io.pointee.error < 0 {
+                return .failure(.io(detail: FFmpegError(code: io.pointee.error).description))
+            }
+            invalidRun += 1
+            if invalidRun > 64 {
+                return .failure(.damaged(detail: FFmpegError(code: status).description))
+            }
+        }
+    }
+
+    /// True when the input can seek (a local file or a server that honours ranges).
+    package var isSeekable: Bool {
+        let context = container.pointer.pointee
+        if (context.ctx_flags & AVFMTCTX_UNSEEKABLE) != 0 { return false }
+        guard let io = context.pb else { return context.iformat?.pointee.read_seek != nil }
+        return (io.pointee.seekable & AVIO_SEEKABLE_NORMAL) != 0
+    }
+
+    /// Moves the read position so the next packets start at a keyframe near `target`.
+    ///
+    /// Times are on the container's timeline (the timeline of packet and frame timestamps).
+    /// Tries `avformat_seek_file(min: earliest, ts: target, max: latest)` across all streams;
+    /// if the container cannot honour that window, falls back to the keyframe at or before
+    /// `target`; a seek to the start falls back to a byte seek to 0. The caller flushes its
+    /// decoders afterwards.
+    ///
+    /// - Parameters:
+    ///   - target: where the caller wants to be.
+    ///   - earliest: the earliest acceptable keyframe (`.negativeInfinity` for any).
+    ///   - latest: the latest acceptable keyframe (`.positiveInfinity` for any).
+    /// - Returns: true when the read position moved.
+    package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
+        let timeBase = CFFmpeg_AV_TIME_BASE_Q()
+        guard var ts = target.ffmpegTicks(in: timeBase) else { return false }
+        let context = container.pointer
+        let start =
+            context.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : context.pointee.start_time
+        // A seek to the start means the very first packet, even one stamped before zero
+        // (audio priming, Opus pre-skip).
+        if ts <= max(start, 0) { ts = min(ts, start) }
+        let minimum =
+            earliest.isNegativeInfinity || !earliest.isNumeric
+            ? Int64.min : min(earliest.ffmpegTicks(in: timeBase) ?? Int64.min, ts)
+        let maximum =
+            latest.isPositiveInfinity || !latest.isNumeric
+            ? Int64.max : max(latest.ffmpegTicks(in: timeBase) ?? Int64.max, ts)
+        container.interrupt.expire(after: timeout)
+        FFmpegLog.clearLastMessage()
+        if avformat_seek_file(context, -1, minimum, ts, maximum, 0) >= 0 { return true }
+        container.interrupt.expire(after: timeout)
+        if av_seek_frame(context, -1, ts, AVSEEK_FLAG_BACKWARD) >= 0 { return true }
+        guard ts <= start, isSeekable else { return false }
+        container.interrupt.expire(after: timeout)
+        return av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0
+    }
+
+    private func isAttachedPicture(_ index: Int) -> Bool {
+        guard let stream = container.stream(at: index) else { return false }
+        return (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+    }
+}

@@ -1,0 +1,89 @@
+// Playhead: every way to move an AVPlayer's current item to another time.
+import Foundation
+
+extension AVPlayer {
+    /// Moves to `time`, landing on a nearby keyframe when that is faster.
+    nonisolated public func seek(to time: CMTime) {
+        seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
+    }
+
+    /// Moves to `time` (near it when faster) and calls `completionHandler` on the main queue with
+    /// `true` once the first frame at the new time is ready, or `false` if a newer seek or an
+    /// item change interrupted it.
+    nonisolated public func seek(to time: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
+        seek(
+            to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity,
+            completionHandler: completionHandler)
+    }
+
+    /// Moves to `time` and returns whether the seek finished uninterrupted.
+    nonisolated public func seek(to time: CMTime) async -> Bool {
+        await seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
+    }
+
+    /// Moves to a time within [`time` − `toleranceBefore`, `time` + `toleranceAfter`]. Zero
+    /// tolerances give a frame-exact seek.
+    nonisolated public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) {
+        currentItem?.seek(
+            to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter,
+            completionHandler: nil)
+    }
+
+    /// Moves within the tolerances and reports completion as `seek(to:completionHandler:)` does.
+    nonisolated public func seek(
+        to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
+        completionHandler: @escaping @Sendable (Bool) -> Void
+    ) {
+        guard let item = currentItem else {
+            MainQueue.async { completionHandler(false) }
+            return
+        }
+        item.seek(
+            to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter,
+            completionHandler: completionHandler)
+    }
+
+    /// Moves within the tolerances and returns whether the seek finished uninterrupted.
+    nonisolated public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime)
+        async -> Bool
+    {
+        await withCheckedContinuation { continuation in
+            seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) {
+                continuation.resume(returning: $0)
+            }
+        }
+    }
+
+    // MARK: - Internals (main queue)
+
+    /// Registers `request` as the one pending seek (interrupting any older one) and starts it.
+    nonisolated func startSeek(_ request: SeekRequest, on item: AVPlayerItem) {
+        let (previous, engine) = state.withLock { state in
+            defer { state.pendingSeek = request }
+            return (state.pendingSeek, state.currentItem === item ? state.engine : nil)
+        }
+        previous?.completion?(false)
+        handle(.timeJumped)
+        engine?.seek(request)
+    }
+
+    /// Completes the pending seek `id` (engine event).
+    nonisolated func finishSeek(id: Int, at time: CMTime, item: AVPlayerItem) {
+        let request = state.withLock { state -> SeekRequest? in
+            guard state.pendingSeek?.id == id else { return nil }
+            defer { state.pendingSeek = nil }
+            return state.pendingSeek
+        }
+        item.post(AVPlayerItem.timeJumpedNotification)
+        timeObserversNoteTime(time, continuous: false)
+        request?.completion?(true)
+    }
+
+    /// A fresh seek identifier.
+    nonisolated func makeSeekID() -> Int {
+        state.withLock { state in
+            defer { state.nextSeekID += 1 }
+            return state.nextSeekID
+        }
+    }
+}

@@ -1,0 +1,95 @@
+// Playhead: seeking an AVPlayerItem.
+import Foundation
+import Synchronization
+
+extension AVPlayerItem {
+    /// Moves to `time` (near it when faster); `completionHandler` runs on the main queue with
+    /// `true` when the first frame at the new time is ready, `false` when interrupted.
+    ///
+    /// A seek before the item is ready waits until it is. A seek while paused shows the
+    /// frame at the new time.
+    nonisolated public func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+        seek(
+            to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity,
+            completionHandler: completionHandler)
+    }
+
+    /// Moves to a time within [`time` − `toleranceBefore`, `time` + `toleranceAfter`]; zero
+    /// tolerances give a frame-exact seek. Invalid times or negative tolerances complete with
+    /// `false` (Apple raises an exception instead).
+    nonisolated public func seek(
+        to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
+        completionHandler: (@Sendable (Bool) -> Void)? = nil
+    ) {
+        let item = self
+        MainQueue.perform {
+            guard time.isNumeric || time.isPositiveInfinity || time.isNegativeInfinity,
+                toleranceBefore.isValid, toleranceAfter.isValid,
+                toleranceBefore >= .zero, toleranceAfter >= .zero
+            else {
+                completionHandler?(false)
+                return
+            }
+            let player = item.state.withLock { $0.player }
+            let id = player?.makeSeekID() ?? detachedSeekIDs.next()
+            let clamped = time.isNegativeInfinity ? CMTime.zero : time
+            let request = SeekRequest(
+                id: id, target: clamped, toleranceBefore: toleranceBefore,
+                toleranceAfter: toleranceAfter, completion: completionHandler)
+            if let player {
+                player.startSeek(request, on: item)
+            } else {
+                let previous = item.state.withLock { state in
+                    defer { state.pendingSeek = request; state.lastTime = clamped.isNumeric ? clamped : .zero }
+                    return state.pendingSeek
+                }
+                previous?.completion?(false)
+            }
+        }
+    }
+
+    /// Moves to `time` and returns whether the seek finished uninterrupted.
+    nonisolated public func seek(to time: CMTime) async -> Bool {
+        await seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
+    }
+
+    /// Moves within the tolerances and returns whether the seek finished uninterrupted.
+    nonisolated public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime)
+        async -> Bool
+    {
+        await withCheckedContinuation { continuation in
+            seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) {
+                continuation.resume(returning: $0)
+            }
+        }
+    }
+
+    /// Interrupts a pending seek; its completion handler gets `false`.
+    nonisolated public func cancelPendingSeeks() {
+        let item = self
+        MainQueue.perform {
+            if let player = item.state.withLock({ $0.player }) {
+                let request = player.state.withLock { state -> SeekRequest? in
+                    defer { state.pendingSeek = nil }
+                    return state.pendingSeek
+                }
+                request?.completion?(false)
+            } else {
+                let request = item.state.withLock { state -> SeekRequest? in
+                    defer { state.pendingSeek = nil }
+                    return state.pendingSeek
+                }
+                request?.completion?(false)
+            }
+        }
+    }
+}
+
+/// Identifiers for seeks requested on items without a player.
+private let detachedSeekIDs = SeekIDSource()
+
+/// Hands out increasing identifiers; thread-safe.
+final class SeekIDSource: Sendable {
+    private let counter = Mutex(1_000_000)
+    func next() -> Int { counter.withLock { value in defer { value += 1 }; return value } }
+}

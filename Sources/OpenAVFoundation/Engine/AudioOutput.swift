@@ -1,0 +1,88 @@
+// Playhead: the audio device abstraction: output format, render source and output protocols.
+
+// Concurrency: an `AudioOutput` is driven by one controlling context (the engine) through
+// open/start/stop/close, which are not reentrant. The output calls its `AudioRenderSource` from
+// exactly one thread at a time (the device's real-time callback thread); that call must not
+// lock, allocate, await or decode. `outputLatency` and `name` may be read from any thread.
+
+/// The PCM layout exchanged with an audio output: interleaved 32-bit float samples.
+package struct AudioOutputFormat: Sendable, Hashable, CustomStringConvertible {
+    /// Frames per second.
+    package var sampleRate: Int
+    /// Samples per frame (interleaved).
+    package var channelCount: Int
+
+    /// Creates a format.
+    /// - Precondition: both values are positive.
+    package init(sampleRate: Int, channelCount: Int) {
+        precondition(sampleRate > 0 && channelCount > 0, "invalid audio format")
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+    }
+
+    /// A readable summary such as `48000 Hz, 2 ch, f32`.
+    package var description: String { "\(sampleRate) Hz, \(channelCount) ch, f32" }
+}
+
+/// Something an audio output pulls PCM from, typically an ``AudioRingBuffer``.
+package protocol AudioRenderSource: AnyObject, Sendable {
+    /// Fills `buffer` (interleaved Float32 in the opened format) completely, with silence where
+    /// no data is available.
+    /// - Parameters:
+    ///   - buffer: whole frames to fill.
+    ///   - hostTime: the ``HostClock`` time of this callback; the first frame is heard at
+    ///     `hostTime` plus the output latency.
+    /// - Important: Called on the output's real-time thread. Must not lock, allocate, await,
+    ///   decode or block.
+    func render(into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double)
+
+    /// Tells the source how long after a callback's `hostTime` its first frame is heard. Outputs
+    /// call this before starting and whenever their estimate changes. Callable from any thread.
+    func setOutputLatency(_ seconds: Double)
+}
+
+/// An audio device (or a stand-in) that pulls frames from a render source.
+///
+/// Lifecycle: `open` → (`start` ⇄ `stop`)* → `close`. The engine builds its ring buffer in the
+/// format `open` returns, resampling upstream if that differs from what it asked for.
+///
+/// Implementations: ``ClockDrivenAudioOutput`` here, the SDL device in OpenAVKit, and
+/// recording doubles in PlayheadTestSupport.
+package protocol AudioOutput: AnyObject, Sendable {
+    /// A short human-readable name for logs and diagnostics.
+    var name: String { get }
+
+    /// Seconds between a render callback and the moment its first frame is heard. Thread-safe.
+    var outputLatency: Double { get }
+
+    /// Prepares the output to pull from `source`.
+    /// - Parameters:
+    ///   - format: the format the engine would like.
+    ///   - source: where frames come from once started.
+    /// - Returns: the format actually used (same sample encoding; rate and channels may differ).
+    /// - Throws: ``AudioOutputError`` when no usable device is available.
+    func open(format: AudioOutputFormat, source: any AudioRenderSource) throws
+        -> AudioOutputFormat
+
+    /// Begins calling the source. Calling it while started does nothing.
+    func start()
+
+    /// Stops calling the source. After it returns, no render call is running or will start
+    /// until the next `start()`.
+    func stop()
+
+    /// Stops if needed and releases the device and the source.
+    func close()
+}
+
+/// Why an audio output could not be used.
+package struct AudioOutputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A description of the failure.
+    package var message: String
+
+    /// Creates an error with a description.
+    package init(_ message: String) { self.message = message }
+
+    /// The description.
+    package var description: String { message }
+}

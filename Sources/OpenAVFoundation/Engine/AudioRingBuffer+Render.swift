@@ -1,0 +1,136 @@
+// Playhead: the real-time consumer side of AudioRingBuffer: copy, gain, skip stale, publish clock.
+import Synchronization
+
+// Concurrency: everything here runs on the output's real-time callback thread, one call at a
+// time. It touches only the consumer-owned fields of `AudioRingBuffer`, preallocated storage and
+// atomics: no locks, no allocation, no waiting. CMTime arithmetic is plain integer math.
+
+extension AudioRingBuffer {
+    /// Fills `buffer` from the ring and publishes the audio clock. See the type's documentation.
+    ///
+    /// - Chunks older than ``generation`` are skipped without being heard.
+    /// - While ``isPaused``, renders silence and consumes nothing.
+    /// - Frames with no data become silence; the call counts as an underrun once audio of the
+    ///   current generation has played.
+    /// - When at least one frame was played, publishes: the media time of the first frame, heard
+    ///   at `hostTime + outputLatency`, advancing at that chunk's rate for the frames delivered.
+    /// - Important: Real-time thread only; one call at a time.
+    package func render(into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double) {
+        guard let destination = buffer.baseAddress else { return }
+        let channels = format.channelCount
+        let frames = buffer.count / channels
+        var current = currentGeneration.load(ordering: .acquiring)
+        let available = markerWrite.load(ordering: .acquiring)
+        var markerIndex = markerRead.load(ordering: .relaxed)
+        var readPosition = readFrame.load(ordering: .relaxed)
+        let gain = muted.load(ordering: .relaxed) ? 0 : volume
+        let isPaused = paused.load(ordering: .relaxed)
+
+        var filled = 0
+        var firstMedia = CMTime.invalid
+        var firstRate = 0.0
+        var firstGeneration = current
+        while markerIndex < available {
+            let marker = markers[markerIndex % markerCapacity]
+            let remaining = marker.frameCount - headOffset
+            if marker.generation > current { current = marker.generation }
+            if marker.generation < current {
+                readPosition += remaining
+                markerIndex += 1
+                headOffset = 0
+                continue
+            }
+            if isPaused || filled == frames { break }
+            let count = min(remaining, frames - filled)
+            if filled == 0 {
+                firstMedia = mediaTime(of: marker, offset: headOffset)
+                firstRate = playbackRate(of: marker)
+                firstGeneration = marker.generation
+            }
+            copyOut(from: readPosition, frames: count, to: destination + filled * channels, gain)
+            filled += count
+            readPosition += count
+            headOffset += count
+            if headOffset == marker.frameCount {
+                markerIndex += 1
+                headOffset = 0
+            }
+        }
+        readFrame.store(readPosition, ordering: .releasing)
+        markerRead.store(markerIndex, ordering: .releasing)
+        if filled < frames {
+            (destination + filled * channels).update(
+                repeating: 0, count: buffer.count - filled * channels)
+        }
+        if filled > 0 { renderedFrames.wrappingAdd(filled, ordering: .relaxed) }
+        if filled > 0 {
+            publishClock(
+                media: firstMedia, rate: firstRate, frames: filled, generation: firstGeneration,
+                host: hostTime + outputLatency)
+        }
+        if filled < frames && !isPaused && playedGeneration == current {
+            underruns.wrappingAdd(1, ordering: .relaxed)
+        }
+        lastCallEndedInGap = filled < frames
+    }
+
+    private func publishClock(
+        media: CMTime, rate: Double, frames: Int, generation: Int, host: Double
+    ) {
+        // A new run of audible audio starts after silence or a flush; the clock must not read
+        // earlier than its first frame while that frame is still on its way to the listener.
+        if lastCallEndedInGap || playedGeneration != generation || !clockFloor.isNumeric {
+            clockFloor = media
+        }
+        playedGeneration = generation
+        guard media.isNumeric else { return }
+        clockPublisher.publish(
+            AudioClockSnapshot(
+                media: media, host: host, rate: rate,
+                span: Double(frames) / Double(format.sampleRate), floor: clockFloor,
+                generation: generation))
+    }
+
+    /// Media time of the frame `offset` frames into `marker`.
+    private func mediaTime(of marker: ChunkMarker, offset: Int) -> CMTime {
+        guard offset > 0, marker.mediaDuration.isNumeric else { return marker.media }
+        return marker.media
+            + CMTimeMultiplyByRatio(
+                marker.mediaDuration, multiplier: Int32(clamping: offset),
+                divisor: Int32(clamping: marker.frameCount))
+    }
+
+    /// Media seconds per host second in `marker` (its media duration over its play duration).
+    private func playbackRate(of marker: ChunkMarker) -> Double {
+        guard marker.mediaDuration.isNumeric, marker.frameCount > 0 else { return 1 }
+        return marker.mediaDuration.seconds * Double(format.sampleRate) / Double(marker.frameCount)
+    }
+
+    /// Copies `frames` frames starting at absolute frame `start` to `destination`, scaled by
+    /// `gain`, handling wrap-around.
+    private func copyOut(
+        from start: Int, frames: Int, to destination: UnsafeMutablePointer<Float>, _ gain: Float
+    ) {
+        let channels = format.channelCount
+        let slot = start % capacityFrames
+        let firstPart = min(frames, capacityFrames - slot)
+        copySamples(
+            from: samples + slot * channels, to: destination, count: firstPart * channels, gain)
+        if firstPart < frames {
+            copySamples(
+                from: samples, to: destination + firstPart * channels,
+                count: (frames - firstPart) * channels, gain)
+        }
+    }
+
+    private func copySamples(
+        from source: UnsafeMutablePointer<Float>, to destination: UnsafeMutablePointer<Float>,
+        count: Int, _ gain: Float
+    ) {
+        if gain == 1 {
+            destination.update(from: source, count: count)
+        } else {
+            for index in 0..<count { destination[index] = source[index] * gain }
+        }
+    }
+}

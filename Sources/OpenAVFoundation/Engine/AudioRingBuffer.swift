@@ -1,0 +1,239 @@
+// Playhead: the lock-free single-producer, single-consumer PCM ring feeding the audio device.
+import Synchronization
+
+// Concurrency contract:
+// - Producer side (`write`, `flush`): one engine audio thread at a time. It owns the sample
+//   region between `readFrame` and `capacityFrames` ahead of it, and the free marker slots.
+// - Consumer side (`render`, in AudioRingBuffer+Render.swift): the output's real-time callback,
+//   one call at a time. It never locks, allocates, awaits or decodes; it only reads preallocated
+//   storage, moves `readFrame`/`markerRead`, and publishes the clock through `clockPublisher`.
+// - Indices are `Atomic<Int>` frame/marker counters that only grow; a producer's release store
+//   of `markerWrite` publishes the samples and marker written before it.
+// - Settings (`volume`, `isMuted`, `isPaused`, output latency) and readers (`audioClock`,
+//   statistics) are atomics, usable from any thread.
+// - `reset()` touches consumer-owned state and must only run while neither side can run.
+
+/// A preallocated ring of interleaved Float32 frames plus a parallel ring of chunk markers that
+/// carry media timing, feeding an ``AudioOutput`` without locks.
+///
+/// The producer writes chunks tagged with the media time of their first frame, the media duration
+/// they cover and a generation. The duration differs from `frames / sampleRate` when a tempo stage
+/// upstream changed the playback rate: a 1 s chunk played at rate 2 covers 2 s of media. The
+/// consumer (``render(into:hostTime:)``) copies frames out with the current gain, skips chunks
+/// whose generation is older than ``generation`` (so a seek needs no lock and no drain: the
+/// producer calls ``flush(newGeneration:)``), fills underruns with silence, and publishes the
+/// audio clock, read anywhere through ``audioClock(atHost:)``.
+package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
+    /// Timing of one written chunk (stored in the marker ring).
+    struct ChunkMarker {
+        var startFrame: Int
+        var frameCount: Int
+        var media: CMTime
+        var mediaDuration: CMTime
+        var generation: Int
+    }
+
+    /// The sample layout of every frame in the ring.
+    package let format: AudioOutputFormat
+    /// How many frames the ring holds.
+    package let capacityFrames: Int
+    /// How many chunks can be queued at once.
+    package let markerCapacity: Int
+
+    let samples: UnsafeMutablePointer<Float>  // regions owned as described above
+    let markers: UnsafeMutablePointer<ChunkMarker>  // slots owned as described above
+
+    let writeFrame = Atomic<Int>(0)  // stored by the producer
+    let readFrame = Atomic<Int>(0)  // stored by the consumer
+    let markerWrite = Atomic<Int>(0)  // stored by the producer
+    let markerRead = Atomic<Int>(0)  // stored by the consumer
+    let currentGeneration: Atomic<Int>  // raised by the producer, read by everyone
+    let volumeBits = Atomic<UInt32>(Float(1).bitPattern)  // any thread
+    let muted = Atomic<Bool>(false)  // any thread
+    let paused = Atomic<Bool>(false)  // any thread
+    let latencyBits = Atomic<UInt64>(Double(0).bitPattern)  // set by the output
+    let underruns = Atomic<Int>(0)  // incremented by the consumer
+    let renderedFrames = Atomic<Int>(0)  // frames of real audio rendered, by the consumer
+    let clockPublisher = AudioClockPublisher()  // written by the consumer only
+
+    var headOffset = 0  // owned by the consumer: frames already played from the head chunk
+    var clockFloor = CMTime.invalid  // owned by the consumer: start of the current audible run
+    var lastCallEndedInGap = true  // owned by the consumer: previous call inserted silence
+    var playedGeneration = Int.min  // owned by the consumer: generation of the last played frame
+
+    /// Allocates the ring. Nothing is allocated after this.
+    /// - Parameters:
+    ///   - format: the output format (as returned by ``AudioOutput/open(format:source:)``).
+    ///   - capacityFrames: ring size in frames; 0.25–0.5 s of audio is typical.
+    ///   - markerCapacity: how many chunks may be buffered at once.
+    ///   - generation: the initial generation.
+    package init(
+        format: AudioOutputFormat, capacityFrames: Int, markerCapacity: Int = 256,
+        generation: Int = 0
+    ) {
+        precondition(capacityFrames > 0 && markerCapacity > 0, "empty ring")
+        self.format = format
+        self.capacityFrames = capacityFrames
+        self.markerCapacity = markerCapacity
+        samples = .allocate(capacity: capacityFrames * format.channelCount)
+        samples.initialize(repeating: 0, count: capacityFrames * format.channelCount)
+        markers = .allocate(capacity: markerCapacity)
+        let empty = ChunkMarker(
+            startFrame: 0, frameCount: 0, media: .invalid, mediaDuration: .invalid, generation: 0)
+        markers.initialize(repeating: empty, count: markerCapacity)
+        currentGeneration = Atomic(generation)
+    }
+
+    deinit {
+        samples.deallocate()
+        markers.deallocate()
+    }
+
+    // MARK: - Producer
+
+    /// Appends one chunk if it fits entirely.
+    ///
+    /// A chunk tagged with a generation older than ``generation`` is dropped (and reported as
+    /// written); a newer one first acts as ``flush(newGeneration:)``.
+    /// - Parameters:
+    ///   - interleaved: whole frames in ``format``; at most ``capacityFrames`` frames.
+    ///   - mediaTime: item-timeline time of the first frame.
+    ///   - mediaDuration: media time the chunk covers (its host duration × playback rate).
+    ///   - generation: the generation the audio was decoded under.
+    /// - Returns: `false` when there is not room for the whole chunk (try again later).
+    /// - Important: Producer thread only.
+    package func write(
+        _ interleaved: UnsafeBufferPointer<Float>, mediaTime: CMTime, mediaDuration: CMTime,
+        generation: Int
+    ) -> Bool {
+        let channels = format.channelCount
+        precondition(interleaved.count % channels == 0, "partial frame")
+        let frames = interleaved.count / channels
+        precondition(frames <= capacityFrames, "chunk larger than the ring")
+        let current = currentGeneration.load(ordering: .acquiring)
+        if generation < current { return true }
+        if generation > current { flush(newGeneration: generation) }
+        guard frames > 0, let base = interleaved.baseAddress else { return true }
+        guard frames <= framesAvailableToWrite else { return false }
+
+        let start = writeFrame.load(ordering: .relaxed)
+        let slot = start % capacityFrames
+        let firstPart = min(frames, capacityFrames - slot)
+        (samples + slot * channels).update(from: base, count: firstPart * channels)
+        if firstPart < frames {
+            samples.update(from: base + firstPart * channels, count: (frames - firstPart) * channels)
+        }
+        let markerIndex = markerWrite.load(ordering: .relaxed)
+        markers[markerIndex % markerCapacity] = ChunkMarker(
+            startFrame: start, frameCount: frames, media: mediaTime,
+            mediaDuration: mediaDuration, generation: generation)
+        writeFrame.store(start + frames, ordering: .releasing)
+        markerWrite.store(markerIndex + 1, ordering: .releasing)
+        return true
+    }
+
+    /// Makes everything written so far stale: the consumer skips it on its next callback and the
+    /// audio clock reads `nil` until audio of `newGeneration` has been rendered. Lock-free;
+    /// callable from any thread. Lower values than the current generation are ignored.
+    package func flush(newGeneration: Int) {
+        var current = currentGeneration.load(ordering: .relaxed)
+        while newGeneration > current {
+            let (exchanged, original) = currentGeneration.compareExchange(
+                expected: current, desired: newGeneration, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Frames a `write` can accept now (0 when every marker slot is in use).
+    /// Exact on the producer thread; a lower bound elsewhere.
+    package var framesAvailableToWrite: Int {
+        let markersUsed =
+            markerWrite.load(ordering: .relaxed) - markerRead.load(ordering: .acquiring)
+        guard markersUsed < markerCapacity else { return 0 }
+        return capacityFrames - bufferedFrames
+    }
+
+    // MARK: - Settings
+
+    /// The generation whose audio is played; older chunks are skipped.
+    package var generation: Int { currentGeneration.load(ordering: .acquiring) }
+
+    /// Linear gain applied while rendering (AVPlayer's `volume`). Any thread.
+    package var volume: Float {
+        get { Float(bitPattern: volumeBits.load(ordering: .relaxed)) }
+        set { volumeBits.store(max(0, newValue).bitPattern, ordering: .relaxed) }
+    }
+
+    /// When `true` the output renders silence but keeps consuming (and the clock keeps running).
+    package var isMuted: Bool {
+        get { muted.load(ordering: .relaxed) }
+        set { muted.store(newValue, ordering: .relaxed) }
+    }
+
+    /// When `true` the output renders silence without consuming; the clock stops where the
+    /// audible audio ends.
+    package var isPaused: Bool {
+        get { paused.load(ordering: .relaxed) }
+        set { paused.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Seconds from a callback's host time until its first frame is heard.
+    package var outputLatency: Double {
+        Double(bitPattern: latencyBits.load(ordering: .relaxed))
+    }
+
+    /// Records the output's latency (see ``AudioRenderSource/setOutputLatency(_:)``).
+    package func setOutputLatency(_ seconds: Double) {
+        latencyBits.store(max(0, seconds).bitPattern, ordering: .relaxed)
+    }
+
+    // MARK: - Statistics and clock
+
+    /// Frames written but not yet rendered (including stale ones not yet skipped).
+    package var bufferedFrames: Int {
+        writeFrame.load(ordering: .acquiring) - readFrame.load(ordering: .acquiring)
+    }
+
+    /// Playback (host) duration of ``bufferedFrames`` at the output's sample rate.
+    package var bufferedDuration: CMTime {
+        CMTime(value: Int64(bufferedFrames), timescale: Int32(format.sampleRate))
+    }
+
+    /// How many render calls had to insert silence after audio of the current generation had
+    /// started playing (stream starvation, or the natural end of the audio).
+    package var underrunCount: Int { underruns.load(ordering: .relaxed) }
+
+    /// Frames of real (non-silent-fill) audio rendered since creation or ``reset()``.
+    package var renderedFrameCount: Int { renderedFrames.load(ordering: .relaxed) }
+
+    /// The latest clock publication, whatever its generation.
+    package var clockSnapshot: AudioClockSnapshot? { clockPublisher.read() }
+
+    /// The media time heard at host time `host`, or `nil` before the first render of the current
+    /// generation. Lock-free; any thread.
+    package func audioClock(atHost host: Double) -> CMTime? {
+        guard let snapshot = clockPublisher.read(), snapshot.generation == generation else {
+            return nil
+        }
+        return snapshot.time(atHost: host)
+    }
+
+    /// Empties the ring and clears the clock and statistics, keeping the generation and
+    /// settings.
+    /// - Important: Only while the output is stopped and the producer is idle.
+    package func reset() {
+        writeFrame.store(0, ordering: .relaxed)
+        readFrame.store(0, ordering: .relaxed)
+        markerWrite.store(0, ordering: .relaxed)
+        markerRead.store(0, ordering: .relaxed)
+        underruns.store(0, ordering: .relaxed)
+        renderedFrames.store(0, ordering: .relaxed)
+        headOffset = 0
+        clockFloor = .invalid
+        lastCallEndedInGap = true
+        playedGeneration = .min
+        clockPublisher.publish(nil)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+    }
+}

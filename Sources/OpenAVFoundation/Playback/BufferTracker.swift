@@ -1,0 +1,78 @@
+// Playhead: turns demux progress into the item's buffer flags and loaded ranges.
+//
+// Concurrency: a value owned by the demux thread.
+import FFmpegBridge
+import Foundation
+
+/// Follows how far ahead of the playhead the demuxer has read.
+struct BufferTracker {
+    /// Seconds buffered ahead that make playback likely to keep up at start.
+    static let startThreshold = 1.0
+    /// Seconds needed after a stall.
+    static let rebufferThreshold = 2.0
+
+    let pipeline: Pipeline
+    let clock: any HostClock
+    /// The generation of the last seek the demuxer carried out.
+    var seekGeneration = 0
+    /// Where the current contiguous buffered range starts.
+    private var rangeStart: CMTime = .zero
+    /// The furthest end time read, per active stream.
+    private var readUpTo: [Int: CMTime] = [:]
+    private var endOfStream = false
+    private var last: BufferReport?
+    private var lastReportHost = -Double.infinity
+    private var stalled = false
+
+    init(pipeline: Pipeline, clock: any HostClock) {
+        self.pipeline = pipeline
+        self.clock = clock
+    }
+
+    /// A seek restarts the buffered range at `target`.
+    mutating func restart(at target: CMTime) {
+        rangeStart = target.isNumeric ? max(target, .zero) : .zero
+        readUpTo = [:]
+        endOfStream = false
+    }
+
+    /// Records a packet read from the container.
+    mutating func note(_ packet: Packet) {
+        guard packet.pts.isNumeric else { return }
+        let end = packet.duration.isNumeric ? packet.pts + packet.duration : packet.pts
+        if let known = readUpTo[packet.streamIndex], known >= end { return }
+        readUpTo[packet.streamIndex] = end
+    }
+
+    /// The buffered end: the least advanced active stream decides.
+    private var bufferedEnd: CMTime {
+        let active = [pipeline.videoStream, pipeline.audioStream].compactMap { $0 }
+        let ends = active.compactMap { readUpTo[$0] }
+        guard ends.count == active.count, let end = ends.min() else { return rangeStart }
+        return end
+    }
+
+    /// A report when something changed or a quarter second passed; nil otherwise.
+    mutating func update(position: CMTime, endOfStream eos: Bool, force: Bool) -> BufferReport? {
+        if eos { endOfStream = true }
+        let duration = pipeline.description.duration
+        var end = endOfStream && duration.isNumeric ? max(bufferedEnd, duration) : bufferedEnd
+        if duration.isNumeric { end = min(end, duration) }
+        let ahead = position.isNumeric ? (end - position).seconds : 0
+        let threshold = stalled ? Self.rebufferThreshold : Self.startThreshold
+        let full = endOfStream || pipeline.videoPackets.statistics.isFull || pipeline.audioPackets.statistics.isFull
+        let flags = PlaybackStateMachine.Buffer(
+            isEmpty: !endOfStream && ahead <= 0,
+            isLikelyToKeepUp: endOfStream || ahead >= threshold || full,
+            isFull: full)
+        if flags.isEmpty { stalled = true } else if flags.isLikelyToKeepUp { stalled = false }
+        let range = end > rangeStart ? [CMTimeRange(start: rangeStart, end: end)] : []
+        let report = BufferReport(flags: flags, loadedRanges: range)
+        let now = clock.now
+        let changedFlags = last?.flags != flags
+        guard force || changedFlags || (report != last && now - lastReportHost >= 0.25) else { return nil }
+        last = report
+        lastReportHost = now
+        return report
+    }
+}

@@ -1,0 +1,123 @@
+// Playhead: the audio thread: decodes, converts (rate, format), trims after seeks and feeds
+// the ring buffer the audio device reads.
+//
+// Concurrency: runs on its own thread, which owns the AudioDecoder and AudioConverter and is
+// the ring buffer's only producer. Waits for ring space by sleeping on `audioWake`.
+import FFmpegBridge
+import Foundation
+
+extension ItemPlayback {
+    func runAudio(_ decoder: AudioDecoder, _ pipeline: Pipeline) {
+        guard let ring = pipeline.ring else { return }
+        let converter = AudioConverter(sampleRate: ring.format.sampleRate, channels: ring.format.channelCount)
+        var generation = -1
+        while !isStopped {
+            guard let item = pipeline.audioPackets.take() else {
+                if isStopped || pipeline.audioPackets.statistics.isAborted { return }
+                _ = decoder.sendEndOfStream()
+                decodeAvailable(decoder, converter, ring, generation)
+                for chunk in converter.drain() { write(chunk, to: ring, generation: generation) }
+                let finished = max(generation, 0)
+                control.withLock { $0.audioEOSGeneration = finished }
+                presenterWake.wake()
+                waitForNewGeneration(after: generation, on: audioWake)
+                decoder.flush()
+                converter.reset()
+                generation = -1
+                continue
+            }
+            if item.generation != generation {
+                decoder.flush()
+                converter.reset()
+                generation = item.generation
+            }
+            let rate = control.withLock { $0.rate }
+            if rate > 0, settings.keepsPitch, rate != converter.tempo { converter.setTempo(rate) }
+            var status = decoder.send(item.element)
+            while status == .outputFull {
+                decodeAvailable(decoder, converter, ring, generation)
+                status = decoder.send(item.element)
+            }
+            decodeAvailable(decoder, converter, ring, generation)
+        }
+    }
+
+    private func decodeAvailable(
+        _ decoder: AudioDecoder, _ converter: AudioConverter, _ ring: AudioRingBuffer, _ generation: Int
+    ) {
+        while !isStopped, case .frame(let frame) = decoder.receiveFrame() {
+            for chunk in converter.convert(frame) { write(chunk, to: ring, generation: generation) }
+        }
+    }
+
+    /// Trims `chunk` to the seek's landing time and writes it, waiting for space.
+    private func write(_ chunk: PCMChunk, to ring: AudioRingBuffer, generation: Int) {
+        guard let trimmed = trimForSeek(chunk, generation: generation), trimmed.frameCount > 0 else {
+            return
+        }
+        let step = max(1, min(trimmed.frameCount, ring.capacityFrames / 2))
+        var offset = 0
+        while offset < trimmed.frameCount {
+            let count = min(step, trimmed.frameCount - offset)
+            let part = trimmed.slice(from: offset, count: count)
+            while !isStopped {
+                let written = part.samples.withUnsafeBufferPointer {
+                    ring.write($0, mediaTime: part.mediaTime, mediaDuration: part.mediaDuration, generation: generation)
+                }
+                if written { break }
+                if control.withLock({ $0.generation }) != generation { return }
+                _ = environment.hostClock.wait(until: environment.hostClock.now + 0.005, on: audioWake)
+            }
+            offset += count
+        }
+        control.withLock { $0.statistics.audioSeconds += trimmed.mediaDuration.seconds }
+    }
+
+    /// Drops audio before the seek's landing time; nil when the chunk is stale or all before it.
+    private func trimForSeek(_ chunk: PCMChunk, generation: Int) -> PCMChunk? {
+        while true {
+            let (current, seek, hasVideo, stopped) = control.withLock {
+                ($0.generation, $0.seek, $0.hasVideo, $0.stopped)
+            }
+            if stopped || current != generation { return nil }
+            guard let seek, seek.generation == generation, !seek.landed || seek.landing != nil else {
+                return chunk
+            }
+            var landing = seek.landing
+            if landing == nil && (!hasVideo || seek.request.isExact) {
+                landing = seek.request.isExact ? seek.request.target : chunk.mediaTime
+                control.withLock { control in
+                    if control.seek?.generation == generation, control.seek?.landing == nil {
+                        control.seek?.landing = landing
+                    }
+                }
+            }
+            guard let landing else {
+                // A keyframe seek lands where the first video frame is: wait for it.
+                _ = environment.hostClock.wait(until: environment.hostClock.now + 0.01, on: audioWake)
+                continue
+            }
+            let end = chunk.mediaTime + chunk.mediaDuration
+            if end <= landing { return nil }
+            guard chunk.mediaTime < landing else { return chunk }
+            let skipSeconds = (landing - chunk.mediaTime).seconds
+            let tempo = chunk.mediaDuration.seconds / max(chunk.playbackDuration.seconds, 1e-9)
+            let skipFrames = Int((skipSeconds / tempo * Double(chunk.sampleRate)).rounded())
+            return chunk.slice(from: min(skipFrames, chunk.frameCount), count: max(0, chunk.frameCount - skipFrames))
+        }
+    }
+}
+
+extension PCMChunk {
+    /// Frames `offset..<offset+count` as their own chunk, with times adjusted.
+    func slice(from offset: Int, count: Int) -> PCMChunk {
+        if offset == 0 && count == frameCount { return self }
+        let tempo = mediaDuration.seconds / max(playbackDuration.seconds, 1e-9)
+        let start = mediaTime + CMTime(seconds: Double(offset) / Double(sampleRate) * tempo, preferredTimescale: 1_000_000)
+        let length = CMTime(seconds: Double(count) / Double(sampleRate) * tempo, preferredTimescale: 1_000_000)
+        let values = Array(samples[(offset * channels)..<((offset + count) * channels)])
+        return PCMChunk(
+            samples: values, frameCount: count, channels: channels, sampleRate: sampleRate,
+            mediaTime: start, mediaDuration: length)
+    }
+}

@@ -1,0 +1,136 @@
+// Playhead: opening an item: demuxer, decoders, audio output, then the threads.
+//
+// Concurrency: `open()` runs once on a global queue. It creates the FFmpeg objects and hands
+// each to the thread that will own it; nothing here touches them afterwards.
+import FFmpegBridge
+import Foundation
+
+extension ItemPlayback {
+    /// Opens the media; reports `.opened` (after the item's keys load) or `.failed`.
+    func open() {
+        let location: MediaLocation
+        do throws(MediaFailure) {
+            location = try MediaLocation(url: asset.sourceURL)
+        } catch {
+            return report(.failed(error, duringPlayback: false))
+        }
+        let demuxer: Demuxer
+        do throws(MediaFailure) {
+            demuxer = try Demuxer(location: location, timeout: asset.inspection.limits.timeout)
+        } catch {
+            return report(.failed(error, duringPlayback: false))
+        }
+        asset.inspection.offer(demuxer.description)
+        guard !isStopped else { return }
+
+        let description = demuxer.description
+        var videoStream = environment.decodesVideo ? demuxer.bestStream(of: .video) : nil
+        var audioStream = environment.makeAudioOutput == nil ? nil : demuxer.bestStream(of: .audio)
+        var videoDecoder: VideoDecoder?
+        var audioDecoder: AudioDecoder?
+        var unsupported: [String] = []
+        if let index = videoStream {
+            do throws(MediaFailure) { videoDecoder = try VideoDecoder(demuxer: demuxer, streamIndex: index) } catch {
+                unsupported.append(description.streams[index].codecName)
+                videoStream = nil
+            }
+        }
+        if let index = audioStream {
+            do throws(MediaFailure) { audioDecoder = try AudioDecoder(demuxer: demuxer, streamIndex: index) } catch {
+                unsupported.append(description.streams[index].codecName)
+                audioStream = nil
+            }
+        }
+        guard videoStream != nil || audioStream != nil else {
+            let hasAV = description.tracks.contains { $0.kind == .audio || $0.kind == .video }
+            let failure: MediaFailure =
+                unsupported.isEmpty && !hasAV ? .noAudioOrVideo : .unsupportedCodec(codecs: unsupported)
+            return report(.failed(failure, duringPlayback: false))
+        }
+        demuxer.setActiveStreams(Set([videoStream, audioStream].compactMap { $0 }))
+
+        let (ring, output) = audioStream == nil ? (nil, nil) : openAudioOutput(description, audioStream!)
+        if audioStream != nil && ring == nil { audioStream = nil; audioDecoder = nil }
+        let pipeline = Pipeline(
+            description: description, videoStream: videoStream, audioStream: audioStream, ring: ring,
+            audioOutput: output, forwardBuffer: settings.preferredForwardBuffer)
+        control.withLock { control in
+            control.duration = description.duration
+            control.forwardEndTime = settings.forwardEndTime
+            control.hasVideo = videoStream != nil
+            control.hasAudio = audioStream != nil
+            control.clock.set(media: .zero, host: environment.hostClock.now, generation: control.generation)
+        }
+        ring?.volume = control.withLock { $0.gain }
+        self.pipeline.withLock { $0 = pipeline }
+        guard !isStopped else { pipeline.abort(); output?.close(); return }
+
+        startThreads(demuxer: demuxer, video: videoDecoder, audio: audioDecoder, pipeline: pipeline)
+        let opened = openedMedia(description, videoStream: videoStream, audioStream: audioStream)
+        let keys = settings.automaticallyLoadedKeys
+        asset.loadValuesAsynchronously(forKeys: keys) { [self] in
+            for key in keys {
+                var error: NSError?
+                if asset.statusOfValue(forKey: key, error: &error) == .failed {
+                    // A key the engine itself could open cannot fail for media reasons; report
+                    // it as the loading error it is.
+                    return report(.failed(.io(detail: error?.localizedDescription ?? key), duringPlayback: false))
+                }
+            }
+            report(.opened(opened))
+            if control.withLock({ $0.rate }) > 0 { output?.start() }
+        }
+    }
+
+    private func openAudioOutput(_ description: MediaDescription, _ index: Int)
+        -> (AudioRingBuffer?, (any AudioOutput)?)
+    {
+        guard let make = environment.makeAudioOutput else { return (nil, nil) }
+        let stream = description.streams[index]
+        let wanted = AudioOutputFormat(
+            sampleRate: stream.sampleRate > 0 ? stream.sampleRate : 48_000,
+            channelCount: min(max(stream.channels, 1), 2))
+        func attempt(_ output: any AudioOutput) throws -> (AudioRingBuffer, any AudioOutput) {
+            let ring = AudioRingBuffer(format: wanted, capacityFrames: wanted.sampleRate / 4)
+            let actual = try output.open(format: wanted, source: ring)
+            if actual == wanted { return (ring, output) }
+            output.close()
+            let adapted = AudioRingBuffer(format: actual, capacityFrames: actual.sampleRate / 4)
+            _ = try output.open(format: actual, source: adapted)
+            return (adapted, output)
+        }
+        do {
+            let (ring, output) = try attempt(try make())
+            return (ring, output)
+        } catch {
+            environment.onAudioFallback?("no audio device (\(error)); playing with a silent clock")
+            let silent = ClockDrivenAudioOutput(clock: environment.hostClock)
+            if let result = try? attempt(silent) { return result }
+            return (nil, nil)
+        }
+    }
+
+    private func openedMedia(_ description: MediaDescription, videoStream: Int?, audioStream: Int?)
+        -> OpenedMedia
+    {
+        let assetTracks = (try? asset.loadedContents().tracks) ?? []
+        let tracks = assetTracks.map { track in
+            let index = description.streams.first { $0.trackID == track.trackID }?.index
+            return AVPlayerItemTrack(
+                assetTrack: track, isEnabled: index != nil && (index == videoStream || index == audioStream))
+        }
+        var size = CGSize.zero
+        if let videoStream, let track = assetTracks.first(where: {
+            $0.trackID == description.streams[videoStream].trackID
+        }) {
+            let turned = track.rotationDegrees % 180 != 0
+            size = turned
+                ? CGSize(width: track.naturalSize.height, height: track.naturalSize.width) : track.naturalSize
+        }
+        let seekable = description.duration.isNumeric
+            ? [CMTimeRange(start: .zero, duration: description.duration)] : []
+        return OpenedMedia(
+            duration: description.duration, presentationSize: size, tracks: tracks,
+            seekableRanges: seekable)
+    }
+}

@@ -1,0 +1,150 @@
+// Playhead: the presentation thread: shows video frames on the master clock, completes seeks,
+// reports time and detects the end.
+//
+// Concurrency: runs on its own thread; the only consumer of `videoFrames` and the only caller of
+// the video sinks. Reads the audio clock lock-free from the ring buffer.
+import FFmpegBridge
+import Foundation
+
+extension ItemPlayback {
+    /// Frames later than this behind the clock are dropped when a newer frame is also due.
+    static let lateFrameTolerance = 0.1
+    /// How often time is reported to the player while playing without video frames.
+    static let tickInterval = 0.02
+
+    func runPresenter(_ pipeline: Pipeline) {
+        var shownGeneration = -1
+        var lastTickHost = -Double.infinity
+        var lastPresentHost = -Double.infinity
+        let clock = environment.hostClock
+        while !isStopped {
+            let now = clock.now
+            let (generation, rate, seek) = control.withLock { ($0.generation, $0.rate, $0.seek) }
+            if pipeline.videoStream != nil, let item = pipeline.videoFrames.peek(), item.generation == generation {
+                let frame = item.element
+                if shownGeneration != generation {
+                    // The first frame after opening or seeking shows at once, even when paused.
+                    _ = pipeline.videoFrames.tryTake()
+                    shownGeneration = generation
+                    let landing = seek.flatMap { $0.generation == generation ? $0.landing : nil }
+                    let time = landing ?? (frame.pts.isNumeric ? frame.pts : .zero)
+                    present(frame, at: time, pipeline)
+                    lastPresentHost = now
+                    finishSeekIfNeeded(generation: generation, at: time, host: now)
+                    continue
+                }
+                if environment.untimed {
+                    _ = pipeline.videoFrames.tryTake()
+                    present(frame, at: frame.pts, pipeline)
+                    control.withLock { $0.clock.set(media: frame.pts, host: now, generation: $0.generation) }
+                    tick(frame.pts, host: now, last: &lastTickHost, force: false)
+                    continue
+                }
+                guard rate > 0 else {
+                    _ = clock.wait(until: now + 0.25, on: presenterWake)
+                    continue
+                }
+                let current = control.withLock { $0.time(atHost: now, audio: pipeline.ring) }
+                if !frame.pts.isNumeric || frame.pts <= current {
+                    _ = pipeline.videoFrames.tryTake()
+                    if let next = pipeline.videoFrames.peek(), next.generation == generation,
+                        next.element.pts.isNumeric, next.element.pts <= current,
+                        now - lastPresentHost < Self.lateFrameTolerance
+                    {
+                        control.withLock { $0.statistics.videoFramesDropped += 1 }
+                        continue
+                    }
+                    present(frame, at: frame.pts.isNumeric ? frame.pts : current, pipeline)
+                    lastPresentHost = now
+                    tick(current, host: now, last: &lastTickHost, force: true)
+                    checkForwardEnd(current)
+                } else {
+                    let wait = (frame.pts - current).seconds / rate
+                    _ = clock.wait(until: now + min(max(wait, 0.001), 0.05), on: presenterWake)
+                }
+                continue
+            }
+            // No frame to show now: audio-only, decoding behind, or the end.
+            if pipeline.videoStream == nil { finishAudioOnlySeek(generation: generation, host: now, pipeline) }
+            if checkEnd(generation: generation, pipeline) { continue }
+            if rate > 0 {
+                let current = currentTime()
+                tick(current, host: now, last: &lastTickHost, force: false)
+                checkForwardEnd(current)
+            }
+            _ = clock.wait(until: now + (rate > 0 ? Self.tickInterval : 0.25), on: presenterWake)
+        }
+    }
+
+    private func present(_ frame: VideoFrame, at time: CMTime, _ pipeline: Pipeline) {
+        for sink in environment.videoSinks.all { sink.present(frame, itemTime: time) }
+        control.withLock { control in
+            control.statistics.videoFramesPresented += 1
+            control.lastPresented = time
+        }
+    }
+
+    /// Completes a pending seek of `generation`, anchoring the clock at `time`.
+    private func finishSeekIfNeeded(generation: Int, at time: CMTime, host: Double) {
+        let finished = control.withLock { control -> SeekRequest? in
+            control.clock.set(media: time, host: host, generation: control.generation)
+            control.audioClockTrustedAfter = host
+            control.lastPresented = time
+            guard var seek = control.seek, seek.generation == generation, !seek.landed else { return nil }
+            seek.landed = true
+            seek.landing = seek.landing ?? time
+            control.seek = seek
+            return seek.request
+        }
+        if let finished { report(.seekFinished(id: finished.id, time: time)) }
+    }
+
+    private func finishAudioOnlySeek(generation: Int, host: Double, _ pipeline: Pipeline) {
+        let landing = control.withLock { control -> CMTime? in
+            guard let seek = control.seek, seek.generation == generation, !seek.landed else { return nil }
+            if let landing = seek.landing { return landing }
+            // Nothing left to decode at the target (past the end): land on the target.
+            return control.audioEOSGeneration == generation || pipeline.audioStream == nil
+                ? seek.request.target : nil
+        }
+        if let landing { finishSeekIfNeeded(generation: generation, at: landing, host: host) }
+    }
+
+    private func tick(_ time: CMTime, host: Double, last: inout Double, force: Bool) {
+        guard time.isNumeric, force || host - last >= Self.tickInterval else { return }
+        last = host
+        report(.timeAdvanced(control.withLock { $0.clamped(time) }))
+    }
+
+    /// Reports the end once both streams are exhausted; true when it did.
+    private func checkEnd(generation: Int, _ pipeline: Pipeline) -> Bool {
+        let videoDone = pipeline.videoStream == nil || pipeline.videoFrames.statistics.endOfStreamReached
+        let audioDone = pipeline.audioStream == nil
+            || (control.withLock { $0.audioEOSGeneration } == generation
+                && (pipeline.ring?.bufferedFrames ?? 0) == 0)
+        guard videoDone && audioDone else { return false }
+        return reportEnd(generation: generation)
+    }
+
+    private func checkForwardEnd(_ time: CMTime) {
+        let (end, generation) = control.withLock { ($0.forwardEndTime, $0.generation) }
+        if end.isNumeric && time >= end { _ = reportEnd(generation: generation) }
+    }
+
+    private func reportEnd(generation: Int) -> Bool {
+        let first = control.withLock { control -> Bool in
+            guard !control.endReported, control.generation == generation else { return false }
+            if let seek = control.seek, seek.generation == generation, !seek.landed { return false }
+            control.endReported = true
+            let end = control.endTime
+            if end.isNumeric {
+                // Both streams are exhausted: the playhead is at the end.
+                control.lastPresented = end
+                control.clock.set(media: end, host: environment.hostClock.now, generation: generation)
+            }
+            return true
+        }
+        if first { report(.reachedEnd) }
+        return first
+    }
+}

@@ -1,0 +1,108 @@
+// Playhead: the video decode thread: packets in, frames out, exact seeks resolved here.
+//
+// Concurrency: runs on its own thread, which owns the VideoDecoder. Reads seek requests from
+// `control` and writes the seek's landing time into it.
+import FFmpegBridge
+import Foundation
+
+/// Per-generation state of the video decode thread.
+private struct VideoSeekState {
+    var generation = -1
+    var exactTarget: CMTime?
+    /// True once a frame of this generation was passed on.
+    var delivered = false
+    /// The last frame discarded before an exact target: shown if nothing reaches the target.
+    var fallback: VideoFrame?
+}
+
+extension ItemPlayback {
+    func runVideoDecode(_ decoder: VideoDecoder, _ pipeline: Pipeline) {
+        var state = VideoSeekState()
+        while !isStopped {
+            guard let item = pipeline.videoPackets.take() else {
+                if isStopped || pipeline.videoPackets.statistics.isAborted { return }
+                _ = decoder.sendEndOfStream()
+                drainFrames(decoder, pipeline, &state)
+                if !state.delivered, let fallback = state.fallback {
+                    deliver(fallback, pipeline, &state, force: true)
+                }
+                pipeline.videoFrames.markEndOfStream()
+                presenterWake.wake()
+                waitForNewGeneration(after: state.generation, on: videoWake)
+                decoder.flush()
+                state = VideoSeekState()
+                continue
+            }
+            if item.generation != state.generation {
+                decoder.flush()
+                state = VideoSeekState(generation: item.generation)
+                state.exactTarget = control.withLock { control in
+                    guard let seek = control.seek, seek.generation == item.generation,
+                        seek.request.isExact
+                    else { return nil }
+                    return seek.request.target
+                }
+            }
+            let packet = item.element
+            if let target = state.exactTarget, !state.delivered, packet.pts.isNumeric {
+                // Frames shown well before the target are never needed: skip decoding them.
+                decoder.skipsNonReferenceFrames = packet.pts + CMTime(value: 1, timescale: 10) < target
+            } else if decoder.skipsNonReferenceFrames {
+                decoder.skipsNonReferenceFrames = false
+            }
+            var status = decoder.send(packet)
+            while status == .outputFull {
+                drainFrames(decoder, pipeline, &state)
+                status = decoder.send(packet)
+            }
+            drainFrames(decoder, pipeline, &state)
+        }
+    }
+
+    private func drainFrames(_ decoder: VideoDecoder, _ pipeline: Pipeline, _ state: inout VideoSeekState) {
+        while !isStopped {
+            switch decoder.receiveFrame() {
+            case .frame(let frame):
+                deliver(frame, pipeline, &state, force: false)
+            case .needsInput, .endOfStream, .failure:
+                return
+            }
+        }
+    }
+
+    private func deliver(
+        _ frame: VideoFrame, _ pipeline: Pipeline, _ state: inout VideoSeekState, force: Bool
+    ) {
+        if let target = state.exactTarget, !state.delivered, !force, frame.pts.isNumeric {
+            let end = frame.duration.isNumeric && frame.duration > .zero ? frame.pts + frame.duration : frame.pts
+            if end <= target {
+                state.fallback = frame
+                return
+            }
+        }
+        if !state.delivered {
+            state.delivered = true
+            state.fallback = nil
+            let landing = state.exactTarget.map { max($0, .zero) } ?? frame.pts
+            let generation = state.generation
+            control.withLock { control in
+                if var seek = control.seek, seek.generation == generation, seek.landing == nil {
+                    seek.landing = landing.isNumeric ? landing : seek.request.target
+                    control.seek = seek
+                }
+            }
+            audioWake.wake()
+        }
+        _ = pipeline.videoFrames.put(
+            frame, cost: 1, duration: frame.duration.isNumeric ? frame.duration : .zero,
+            generation: state.generation)
+        presenterWake.wake()
+    }
+
+    /// Sleeps until a seek moves past `generation` or playback stops.
+    func waitForNewGeneration(after generation: Int, on signal: WakeupSignal) {
+        while !isStopped && control.withLock({ $0.generation }) <= max(generation, 0) {
+            _ = environment.hostClock.wait(until: environment.hostClock.now + 0.5, on: signal)
+        }
+    }
+}

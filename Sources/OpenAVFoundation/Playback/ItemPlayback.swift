@@ -1,0 +1,151 @@
+// Playhead: the playback engine for one item: opens it, runs its threads, follows commands.
+//
+// Concurrency contract:
+// - Commands (`start`, `setRate`, `setGain`, `seek`, `stop`) come from the main queue; they
+//   change `control` (a Mutex) and wake threads, never block on I/O.
+// - Threads, each owning its FFmpeg objects: the open work (a global queue, then gone), the
+//   demux thread (owns the Demuxer), the video decode thread (owns the VideoDecoder), the audio
+//   thread (owns the AudioDecoder and AudioConverter, and is the ring buffer's producer), and
+//   the presentation thread (reads frames, drives the clock and the video sinks).
+// - The audio device's callback reads only the ring buffer (lock-free).
+// - Stale data after a seek is dropped by generation: every queue item carries the generation
+//   it was made under; `control.generation` is the current one.
+// - Events go up through `events`, which the player hops to the main queue.
+import FFmpegBridge
+import Foundation
+import Synchronization
+
+/// Plays one item: the engine behind an `AVPlayer`'s current item.
+final class ItemPlayback: Sendable {
+    /// Item settings the engine needs, captured when playback starts.
+    struct Settings: Sendable {
+        let forwardEndTime: CMTime
+        let preferredForwardBuffer: Double
+        let keepsPitch: Bool
+        let automaticallyLoadedKeys: [String]
+
+        init(item: AVPlayerItem) {
+            forwardEndTime = item.forwardPlaybackEndTime
+            preferredForwardBuffer = item.preferredForwardBufferDuration
+            keepsPitch = item.audioTimePitchAlgorithm != .varispeed
+            automaticallyLoadedKeys = item.automaticallyLoadedAssetKeys
+        }
+    }
+
+    let asset: AVAsset
+    let settings: Settings
+    let environment: PlaybackEnvironment
+    let events: @Sendable (ItemPlayback, PlaybackEvent) -> Void
+    /// protected by its mutex: commands and shared progress
+    let control = Mutex(PlaybackControl())
+    /// Wakes the demux thread (seek, stop).
+    let demuxWake = WakeupSignal()
+    /// Wakes the presentation thread (rate change, seek, new frames, stop).
+    let presenterWake = WakeupSignal()
+    /// Wakes the audio thread (seek, stop, ring space).
+    let audioWake = WakeupSignal()
+    /// Wakes the video decode thread (seek after end of stream, stop).
+    let videoWake = WakeupSignal()
+    /// Parts created when the media opens; nil until then.
+    let pipeline = Mutex<Pipeline?>(nil)
+
+    init(
+        asset: AVAsset, settings: Settings, environment: PlaybackEnvironment,
+        events: @escaping @Sendable (ItemPlayback, PlaybackEvent) -> Void
+    ) {
+        self.asset = asset
+        self.settings = settings
+        self.environment = environment
+        self.events = events
+    }
+
+    // MARK: - Commands (main queue)
+
+    /// Opens the media in the background and starts the threads.
+    func start() {
+        DispatchQueue.global(qos: .userInitiated).async { self.open() }
+    }
+
+    /// Sets how fast time runs: 0 pauses.
+    func setRate(_ rate: Double) {
+        let now = environment.hostClock.now
+        let pipeline = self.pipeline.withLock { $0 }
+        let changed = control.withLock { control -> Bool in
+            guard control.rate != rate else { return false }
+            let current = control.time(atHost: now, audio: pipeline?.ring)
+            control.rate = rate
+            if current.isNumeric { control.clock.set(media: current, host: now, generation: control.generation) }
+            control.clock.setRate(rate, host: now)
+            control.audioClockTrustedAfter = now
+            return true
+        }
+        guard changed else { return }
+        if let output = pipeline?.audioOutput {
+            if rate > 0 { output.start() } else { output.stop() }
+        }
+        presenterWake.wake()
+        audioWake.wake()
+    }
+
+    /// Sets the audio gain (volume × mute).
+    func setGain(_ gain: Float) {
+        control.withLock { $0.gain = gain }
+        pipeline.withLock { $0 }?.ring?.volume = gain
+    }
+
+    /// Starts `request`; completion is reported with `.seekFinished`.
+    func seek(_ request: SeekRequest) {
+        let pipeline = self.pipeline.withLock { $0 }
+        let generation = control.withLock { control -> Int in
+            control.generation += 1
+            control.seek = PendingSeek(request: request, generation: control.generation)
+            control.endReported = false
+            control.eosGeneration = -1
+            return control.generation
+        }
+        pipeline?.flush(generation: generation)
+        demuxWake.wake()
+        videoWake.wake()
+        audioWake.wake()
+        presenterWake.wake()
+    }
+
+    /// Stops every thread and releases the media (teardown finishes in the background).
+    func stop() {
+        let pipeline = self.pipeline.withLock { $0 }
+        control.withLock { $0.stopped = true }
+        pipeline?.abort()
+        demuxWake.wake()
+        videoWake.wake()
+        audioWake.wake()
+        presenterWake.wake()
+        pipeline?.audioOutput?.stop()
+        pipeline?.audioOutput?.close()
+        for sink in environment.videoSinks.all { sink.clear() }
+    }
+
+    // MARK: - Queries (any thread)
+
+    /// The item time now: the seek target while seeking, the clock otherwise.
+    func currentTime() -> CMTime {
+        let now = environment.hostClock.now
+        let ring = pipeline.withLock { $0 }?.ring
+        return control.withLock { control in
+            if let seek = control.seek, !seek.landed { return seek.request.target }
+            let time = control.time(atHost: now, audio: ring)
+            return time.isNumeric ? control.clamped(time) : control.lastPresented
+        }
+    }
+
+    /// Counters of what playback did so far.
+    var statistics: PlaybackStatistics { control.withLock { $0.statistics } }
+
+    /// True once `stop()` was called.
+    var isStopped: Bool { control.withLock { $0.stopped } }
+
+    /// Sends `event` up to the player.
+    func report(_ event: PlaybackEvent) {
+        guard !isStopped else { return }
+        events(self, event)
+    }
+}

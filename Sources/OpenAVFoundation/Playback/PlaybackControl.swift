@@ -1,0 +1,67 @@
+// Playhead: the shared command and progress state of one item's playback.
+//
+// Concurrency: lives in `ItemPlayback.control` (a Mutex). Commands write it from the main
+// queue; engine threads read and update progress. Never held while calling out.
+import FFmpegBridge
+import Foundation
+
+/// A seek the engine is carrying out.
+struct PendingSeek: Sendable {
+    let request: SeekRequest
+    /// The generation whose data belongs to this seek.
+    let generation: Int
+    /// Where playback lands: the target for exact seeks, the first frame's time otherwise.
+    var landing: CMTime?
+    /// True once the first frame at the new position was shown (the seek completed).
+    var landed = false
+}
+
+/// Commands and progress shared by the engine's threads.
+struct PlaybackControl {
+    /// Bumped by every seek; data from older generations is stale.
+    var generation = 0
+    /// The desired rate of time: 0 while paused.
+    var rate: Double = 0
+    var gain: Float = 1
+    var stopped = false
+    var seek: PendingSeek?
+    /// The system-time clock; the audio clock corrects it while audio plays.
+    var clock = MediaClock(rate: 0)
+    /// Host time after which the audio clock reflects the current rate.
+    var audioClockTrustedAfter: Double = 0
+    var duration: CMTime = .indefinite
+    var forwardEndTime: CMTime = .invalid
+    /// The item time of the last frame shown (or audio played, for audio-only items).
+    var lastPresented: CMTime = .zero
+    var statistics = PlaybackStatistics()
+    /// Set when the end was reported for the current generation.
+    var endReported = false
+    /// The generation whose video reached end of stream (-1: none).
+    var eosGeneration = -1
+    /// The generation whose audio reached end of stream and drained (-1: none).
+    var audioEOSGeneration = -1
+    var hasVideo = false
+    var hasAudio = false
+
+    /// The item time at `host`: the audio clock when it is trustworthy, the system clock
+    /// otherwise.
+    func time(atHost host: Double, audio ring: AudioRingBuffer?) -> CMTime {
+        if rate > 0, let ring, let snapshot = ring.clockSnapshot, snapshot.host >= audioClockTrustedAfter,
+            snapshot.generation == generation
+        {
+            let audio = snapshot.time(atHost: host)
+            if audio.isNumeric { return audio }
+        }
+        return clock.time(atHost: host)
+    }
+
+    /// `time` kept within the item: not before zero, not past the end.
+    func clamped(_ time: CMTime) -> CMTime {
+        var result = max(time, .zero)
+        if duration.isNumeric && result > duration { result = duration }
+        return result
+    }
+
+    /// Where playback stops: the forward end time when set, else the duration.
+    var endTime: CMTime { forwardEndTime.isNumeric ? forwardEndTime : duration }
+}

@@ -1,0 +1,87 @@
+// Playhead: the outputs and clock a player plays through.
+//
+// Concurrency: `PlaybackEnvironment` is an immutable value; `VideoSinks` is thread-safe (its
+// list is behind a Mutex and sinks are called on the presentation thread).
+import FFmpegBridge
+import Foundation
+import Synchronization
+
+/// Receives decoded video frames at their presentation time.
+package protocol VideoSink: AnyObject, Sendable {
+    /// Shows `frame`, whose item time is `itemTime`. Called on the presentation thread; must not
+    /// block for long.
+    func present(_ frame: VideoFrame, itemTime: CMTime)
+    /// Drops whatever frame is shown (the item changed).
+    func clear()
+}
+
+/// The video sinks attached to a player (player layers, video outputs, the CLI's counter).
+package final class VideoSinks: Sendable {
+    private let sinks = Mutex<[any VideoSink]>([])
+
+    /// An empty set.
+    package init() {}
+
+    /// Adds `sink`; it receives frames from the next presentation on.
+    package func add(_ sink: any VideoSink) { sinks.withLock { $0.append(sink) } }
+
+    /// Removes `sink`.
+    package func remove(_ sink: any VideoSink) { sinks.withLock { $0.removeAll { $0 === sink } } }
+
+    /// The sinks now attached.
+    package var all: [any VideoSink] { sinks.withLock { $0 } }
+}
+
+/// Where a player's audio and video go, and the clock its timing follows.
+package struct PlaybackEnvironment: Sendable {
+    /// The host time source (the system clock, or a manual clock in tests).
+    package var hostClock: any HostClock
+    /// Makes the audio output for an item; nil plays no audio. A factory that throws falls
+    /// back to a silent clock-driven output.
+    package var makeAudioOutput: (@Sendable () throws -> any AudioOutput)?
+    /// Video frames go to these sinks.
+    package var videoSinks: VideoSinks
+    /// Present frames as fast as they decode instead of on the clock (benchmarks, checks).
+    package var untimed: Bool
+    /// Decode video (false for audio-only work).
+    package var decodesVideo: Bool
+    /// Called once when audio falls back to the silent output, with the reason.
+    package var onAudioFallback: (@Sendable (String) -> Void)?
+
+    /// An environment with the given parts.
+    package init(
+        hostClock: any HostClock = SystemHostClock.shared,
+        makeAudioOutput: (@Sendable () throws -> any AudioOutput)? = nil,
+        videoSinks: VideoSinks = VideoSinks(), untimed: Bool = false, decodesVideo: Bool = true,
+        onAudioFallback: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.hostClock = hostClock
+        self.makeAudioOutput = makeAudioOutput
+        self.videoSinks = videoSinks
+        self.untimed = untimed
+        self.decodesVideo = decodesVideo
+        self.onAudioFallback = onAudioFallback
+    }
+
+    /// The environment new players get: the registered default audio output (a device, once a
+    /// front end such as OpenAVKit registers one), else the silent clock-driven output.
+    package static func makeDefault() -> PlaybackEnvironment {
+        PlaybackEnvironment(makeAudioOutput: DefaultAudioOutput.factory)
+    }
+}
+
+/// The process-wide default audio output, which front ends replace with a real device.
+package enum DefaultAudioOutput {
+    private static let registered = Mutex<(@Sendable () throws -> any AudioOutput)?>(nil)
+
+    /// Registers how players make audio outputs by default.
+    package static func register(_ factory: @escaping @Sendable () throws -> any AudioOutput) {
+        registered.withLock { $0 = factory }
+    }
+
+    /// The registered factory, or one that makes a silent clock-driven output.
+    package static var factory: @Sendable () throws -> any AudioOutput {
+        if let factory = registered.withLock({ $0 }) { return factory }
+        return { @Sendable in ClockDrivenAudioOutput(clock: SystemHostClock.shared) }
+    }
+}

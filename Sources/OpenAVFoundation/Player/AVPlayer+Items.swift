@@ -1,0 +1,123 @@
+// Playhead: replacing the current item and applying what its engine reports.
+//
+// Concurrency: `replaceCurrentItem(with:)` may be called from any thread and hops to the main
+// queue; everything else here runs on the main queue. Events from an engine that is no longer
+// the current one are ignored.
+import FFmpegBridge
+import Foundation
+
+extension AVPlayer {
+    /// Makes `item` the current item (nil: no item), stopping the previous item's playback.
+    /// A pending seek on the previous item completes with `false`. Never blocks.
+    nonisolated public func replaceCurrentItem(with item: AVPlayerItem?) {
+        let player = self
+        MainQueue.perform { player.installItem(item) }
+    }
+
+    nonisolated func installItem(_ item: AVPlayerItem?) {
+        let (oldItem, oldEngine, oldSeek) = state.withLock { state in
+            defer { state.engine = nil; state.pendingSeek = nil }
+            return (state.currentItem, state.engine, state.pendingSeek)
+        }
+        oldSeek?.completion?(false)
+        if let oldItem, oldItem !== item {
+            let time = oldItem.currentTime()
+            oldItem.state.withLock { $0.engine = nil; $0.lastTime = time; $0.player = nil }
+        }
+        oldEngine?.stop()
+
+        publish(\AVPlayer.currentItem) { $0.currentItem = item; $0.lastObservedTime = .invalid }
+        guard let item else {
+            handle(.item(.none))
+            return
+        }
+        let engine = ItemPlayback(
+            asset: item.asset, settings: ItemPlayback.Settings(item: item),
+            environment: environment
+        ) { [reference = WeakReference(self)] engine, event in
+            MainQueue.perform { reference.value?.receive(event, from: engine) }
+        }
+        let pending = item.state.withLock { state -> SeekRequest? in
+            state.engine = engine
+            state.player = self
+            defer { state.pendingSeek = nil }
+            return state.pendingSeek
+        }
+        state.withLock { $0.engine = engine }
+        handle(.item(item.status == .failed ? .failed : .loading))
+        applyGain()
+        engine.start()
+        if let pending { startSeek(pending, on: item) }
+    }
+
+    /// Applies one engine event (main queue).
+    nonisolated func receive(_ event: PlaybackEvent, from engine: ItemPlayback) {
+        let (current, item) = state.withLock { ($0.engine, $0.currentItem) }
+        guard current === engine, let item else { return }
+        switch event {
+        case .opened(let media):
+            item.applyOpened(media)
+            handle(.item(.ready))
+        case .failed(let failure, let duringPlayback):
+            let error = failure.nsError(input: item.asset.inputDescription)
+            item.applyFailure(error)
+            if duringPlayback {
+                item.post(
+                    AVPlayerItem.failedToPlayToEndTimeNotification,
+                    userInfo: [AVPlayerItemFailedToPlayToEndTimeErrorKey: error])
+            }
+            handle(.item(.failed))
+        case .buffer(let report):
+            item.applyBuffer(report)
+            handle(.buffer(report.flags))
+        case .seekFinished(let id, let time):
+            finishSeek(id: id, at: time, item: item)
+        case .timeAdvanced(let time):
+            timeObserversNoteTime(time, continuous: true)
+        case .reachedEnd:
+            handle(.reachedEnd)
+        }
+    }
+}
+
+extension AVPlayerItem {
+    /// Publishes what opening the media found, then `.readyToPlay`.
+    nonisolated func applyOpened(_ media: OpenedMedia) {
+        let tracks = media.tracks
+        publish(\AVPlayerItem.tracks) { $0.tracks = tracks }
+        if media.duration != state.withLock({ $0.duration }) {
+            publish(\AVPlayerItem.duration) { $0.duration = media.duration }
+        }
+        if media.presentationSize != .zero {
+            publish(\AVPlayerItem.presentationSize) { $0.presentationSize = media.presentationSize }
+        }
+        publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = media.seekableRanges }
+        publish(\AVPlayerItem.status) { $0.status = .readyToPlay }
+    }
+
+    /// Publishes `error` then `.failed`.
+    nonisolated func applyFailure(_ error: NSError) {
+        guard state.withLock({ $0.status }) != .failed else { return }
+        publish(\AVPlayerItem.error) { $0.error = error }
+        publish(\AVPlayerItem.status) { $0.status = .failed }
+    }
+
+    /// Publishes the buffer flags and loaded ranges that changed.
+    nonisolated func applyBuffer(_ report: BufferReport) {
+        let old = state.withLock { ($0.buffer, $0.loadedTimeRanges) }
+        if old.1 != report.loadedRanges {
+            publish(\AVPlayerItem.loadedTimeRanges) { $0.loadedTimeRanges = report.loadedRanges }
+        }
+        if old.0.isEmpty != report.flags.isEmpty {
+            publish(\AVPlayerItem.isPlaybackBufferEmpty) { $0.buffer.isEmpty = report.flags.isEmpty }
+        }
+        if old.0.isLikelyToKeepUp != report.flags.isLikelyToKeepUp {
+            publish(\AVPlayerItem.isPlaybackLikelyToKeepUp) {
+                $0.buffer.isLikelyToKeepUp = report.flags.isLikelyToKeepUp
+            }
+        }
+        if old.0.isFull != report.flags.isFull {
+            publish(\AVPlayerItem.isPlaybackBufferFull) { $0.buffer.isFull = report.flags.isFull }
+        }
+    }
+}

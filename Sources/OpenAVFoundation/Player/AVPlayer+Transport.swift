@@ -1,0 +1,74 @@
+// Playhead: how AVPlayer applies the state machine: publishing rate and status changes,
+// posting notifications, and telling the engine whether time runs.
+//
+// Concurrency: every function here runs on the main queue.
+import Foundation
+
+extension AVPlayer {
+    /// Sets the desired rate (negative rates are unsupported and pause).
+    nonisolated func applyRate(_ rate: Float, immediately: Bool) {
+        handle(.setRate(max(0, rate.isFinite ? rate : 0), immediately: immediately))
+    }
+
+    /// Feeds `event` to the state machine, publishes what changed, performs its effects and
+    /// updates the engine.
+    nonisolated func handle(_ event: PlaybackStateMachine.Event) {
+        let before = state.withLock { $0.machine }
+        var after = before
+        let effects = after.handle(event)
+        commit(after, replacing: before)
+        for effect in effects { perform(effect) }
+        syncEngine()
+    }
+
+    /// Publishes the machine's new state: rate, then timeControlStatus and its reason.
+    /// Nested mutations change the three together, so every observer sees all new values.
+    private nonisolated func commit(_ machine: PlaybackStateMachine, replacing old: PlaybackStateMachine) {
+        guard machine != old else { return }
+        func store() { state.withLock { $0.machine = machine } }
+        func storeWithReason() {
+            if machine.waitReason != old.waitReason {
+                _kvoRegistry.withMutation(\AVPlayer.reasonForWaitingToPlay, on: self) { store() }
+            } else {
+                store()
+            }
+        }
+        func storeWithStatus() {
+            if machine.timeControl != old.timeControl {
+                _kvoRegistry.withMutation(\AVPlayer.timeControlStatus, on: self) { storeWithReason() }
+            } else {
+                storeWithReason()
+            }
+        }
+        if machine.rate != old.rate {
+            _kvoRegistry.withMutation(\AVPlayer.rate, on: self) { storeWithStatus() }
+        } else {
+            storeWithStatus()
+        }
+        if old.isAdvancing != machine.isAdvancing { timeObserversNoteRateChange() }
+    }
+
+    private nonisolated func perform(_ effect: PlaybackStateMachine.Effect) {
+        let item = state.withLock { $0.currentItem }
+        switch effect {
+        case .postPlaybackStalled:
+            item?.post(AVPlayerItem.playbackStalledNotification)
+        case .postDidPlayToEnd:
+            item?.post(AVPlayerItem.didPlayToEndTimeNotification)
+        case .advanceToNextItem:
+            _advanceAfterItemEnd()
+        }
+    }
+
+    /// Tells the engine whether time runs and at what rate.
+    nonisolated func syncEngine() {
+        let (engine, machine) = state.withLock { ($0.engine, $0.machine) }
+        engine?.setRate(machine.isAdvancing ? Double(machine.rate) : 0)
+    }
+
+    /// Sends volume × mute to the engine's audio output.
+    nonisolated func applyGain() {
+        let (engine, gain) = state.withLock { ($0.engine, $0.isMuted ? Float(0) : $0.volume) }
+        engine?.setGain(gain)
+    }
+}

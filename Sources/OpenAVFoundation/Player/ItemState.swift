@@ -1,0 +1,42 @@
+// Playhead: the mutable state behind an AVPlayerItem's properties.
+//
+// Concurrency: lives in `AVPlayerItem.state` (a Mutex). Written only on the main queue (so
+// observers run there); read from any thread.
+import Foundation
+
+/// Everything an `AVPlayerItem` reports, in one value.
+struct ItemState {
+    var status: AVPlayerItem.Status = .unknown
+    var error: (any Error)?
+    var duration: CMTime = .indefinite
+    var presentationSize: CGSize = .zero
+    var tracks: [AVPlayerItemTrack] = []
+    var loadedTimeRanges: [CMTimeRange] = []
+    var seekableTimeRanges: [CMTimeRange] = []
+    var buffer = PlaybackStateMachine.Buffer()
+    var preferredForwardBufferDuration: TimeInterval = 0
+    var forwardPlaybackEndTime: CMTime = .invalid
+    var reversePlaybackEndTime: CMTime = .invalid
+    var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm = .timeDomain
+    /// The playback running this item, while it is a player's current item.
+    var engine: ItemPlayback?
+    /// The time reported when no engine runs (before playback, after removal).
+    var lastTime: CMTime = .zero
+    /// The player the item belongs to (an item belongs to one player at a time).
+    weak var player: AVPlayer?
+    /// A seek requested before the item had an engine, applied when it gets one.
+    var pendingSeek: SeekRequest?
+}
+
+/// One seek request, as the player tracks it until its completion handler runs.
+struct SeekRequest: Sendable {
+    /// Identifies the request; a newer request supersedes older ones.
+    let id: Int
+    let target: CMTime
+    let toleranceBefore: CMTime
+    let toleranceAfter: CMTime
+    let completion: (@Sendable (Bool) -> Void)?
+
+    /// True when the request asks for the exact time (both tolerances zero).
+    var isExact: Bool { toleranceBefore == .zero && toleranceAfter == .zero }
+}

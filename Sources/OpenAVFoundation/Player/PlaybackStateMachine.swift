@@ -1,0 +1,185 @@
+// Playhead: the player's transport decisions (rate, timeControlStatus, waiting reasons) as a
+// pure state machine.
+//
+// Concurrency: a value type with no shared state. AVPlayer keeps one inside its state lock and
+// applies the returned effects on the main queue.
+
+/// What AVPlayer decides from its inputs: whether time should advance, what
+/// `timeControlStatus` and `reasonForWaitingToPlay` say, and which notifications to post.
+///
+/// Every public transport rule of Apple's player lives here (see avfoundation-api.md §B.6,
+/// §B.8), so it can be tested without media, threads or FFmpeg.
+struct PlaybackStateMachine: Equatable {
+    /// The item's readiness as the state machine sees it.
+    enum ItemState: Equatable { case none, loading, ready, failed }
+
+    /// What the buffer says about the current item.
+    struct Buffer: Equatable {
+        /// Nothing left to play from; playback would stall (or end).
+        var isEmpty = true
+        /// Enough is buffered to keep playing.
+        var isLikelyToKeepUp = false
+        /// The buffer reached its target; loading is suspended.
+        var isFull = false
+    }
+
+    /// Something that happened.
+    enum Event: Equatable {
+        /// `rate` was set (0 pauses). `immediately` is `playImmediately(atRate:)`.
+        case setRate(Float, immediately: Bool)
+        /// The current item changed state (or was replaced).
+        case item(ItemState)
+        /// Buffer flags changed.
+        case buffer(Buffer)
+        /// Playback reached the item's end (or forwardPlaybackEndTime).
+        case reachedEnd
+        /// A seek moved time; the end is no longer reached.
+        case timeJumped
+        /// `automaticallyWaitsToMinimizeStalling` changed.
+        case setAutomaticallyWaits(Bool)
+        /// `actionAtItemEnd` changed (a pending end action may apply at once).
+        case setActionAtItemEnd(ActionAtEnd)
+    }
+
+    /// What to do at the end of an item.
+    enum ActionAtEnd: Equatable { case advance, pause, none }
+
+    /// The status the player reports.
+    enum TimeControl: Equatable { case paused, waiting, playing }
+
+    /// Why the player is waiting.
+    enum WaitReason: Equatable { case toMinimizeStalls, evaluatingBufferingRate, noItemToPlay }
+
+    /// Side effects for the player to carry out, in order.
+    enum Effect: Equatable {
+        /// Post `AVPlayerItemPlaybackStalled` for the current item.
+        case postPlaybackStalled
+        /// Post `AVPlayerItemDidPlayToEndTime` for the current item.
+        case postDidPlayToEnd
+        /// Advance to the next item (queue players).
+        case advanceToNextItem
+    }
+
+    // MARK: - State
+
+    /// The desired rate: 0 is paused. While waiting, the rate playback will start at.
+    private(set) var rate: Float = 0
+    private(set) var item: ItemState = .none
+    private(set) var buffer = Buffer()
+    private(set) var automaticallyWaits = true
+    private(set) var actionAtEnd: ActionAtEnd = .pause
+    private(set) var timeControl: TimeControl = .paused
+    private(set) var waitReason: WaitReason?
+    /// True after the end was reached until time jumps back.
+    private(set) var atEnd = false
+    /// True once the player started playing at some rate and has not stalled since, so a
+    /// buffer underrun counts as a stall (not as a slow start).
+    private var hasBeenPlaying = false
+    /// Set by playImmediately until the next pause, overriding the keep-up prediction.
+    private var playsImmediately = false
+
+    /// True when media time should advance: the engine clock runs at `rate`.
+    var isAdvancing: Bool { timeControl == .playing }
+
+    // MARK: - Transitions
+
+    /// Applies `event` and returns the effects to carry out.
+    mutating func handle(_ event: Event) -> [Effect] {
+        var effects: [Effect] = []
+        switch event {
+        case .setRate(let newRate, let immediately):
+            rate = newRate
+            playsImmediately = immediately && newRate != 0
+            if newRate == 0 { hasBeenPlaying = false }
+        case .item(let state):
+            if state != item { hasBeenPlaying = false; atEnd = false }
+            item = state
+            if state == .none || state == .loading { buffer = Buffer() }
+        case .buffer(let newBuffer):
+            buffer = newBuffer
+        case .reachedEnd:
+            guard !atEnd else { break }
+            atEnd = true
+            effects.append(.postDidPlayToEnd)
+            effects += applyEndAction()
+        case .timeJumped:
+            atEnd = false
+        case .setAutomaticallyWaits(let waits):
+            automaticallyWaits = waits
+        case .setActionAtItemEnd(let action):
+            actionAtEnd = action
+            if atEnd && rate != 0 { effects += applyEndAction() }
+        }
+        effects += settle()
+        return effects
+    }
+
+    private mutating func applyEndAction() -> [Effect] {
+        switch actionAtEnd {
+        case .pause:
+            rate = 0
+            hasBeenPlaying = false
+            return []
+        case .advance:
+            return [.advanceToNextItem]
+        case .none:
+            return []
+        }
+    }
+
+    /// Recomputes timeControl and waitReason from the inputs.
+    private mutating func settle() -> [Effect] {
+        var effects: [Effect] = []
+        let previous = timeControl
+        if rate == 0 {
+            timeControl = .paused
+            waitReason = nil
+            return effects
+        }
+        switch item {
+        case .none:
+            timeControl = .waiting
+            waitReason = .noItemToPlay
+        case .failed:
+            rate = 0
+            timeControl = .paused
+            waitReason = nil
+        case .loading:
+            timeControl = .waiting
+            waitReason = .evaluatingBufferingRate
+        case .ready:
+            if atEnd {
+                // Time may run on past the end only with `.none`; otherwise stay put.
+                timeControl = actionAtEnd == .none ? .playing : .paused
+                waitReason = nil
+            } else if buffer.isEmpty {
+                let stalled = previous == .playing && hasBeenPlaying
+                if stalled && !playsImmediately { effects.append(.postPlaybackStalled) }
+                if automaticallyWaits {
+                    timeControl = .waiting
+                    waitReason = hasBeenPlaying || previous == .waiting ? .toMinimizeStalls
+                        : .evaluatingBufferingRate
+                } else if stalled {
+                    rate = 0
+                    hasBeenPlaying = false
+                    timeControl = .paused
+                    waitReason = nil
+                } else {
+                    timeControl = .waiting
+                    waitReason = .evaluatingBufferingRate
+                }
+            } else if !automaticallyWaits || playsImmediately || buffer.isLikelyToKeepUp
+                || buffer.isFull || previous == .playing
+            {
+                timeControl = .playing
+                waitReason = nil
+                hasBeenPlaying = true
+            } else {
+                timeControl = .waiting
+                waitReason = previous == .waiting && waitReason == .toMinimizeStalls
+                    ? .toMinimizeStalls : .evaluatingBufferingRate
+            }
+        }
+        return effects
+    }
+}

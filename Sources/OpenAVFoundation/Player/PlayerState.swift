@@ -1,0 +1,68 @@
+// Playhead: the mutable state behind an AVPlayer's properties.
+//
+// Concurrency: lives in `AVPlayer.state` (a Mutex). Published fields change only on the main
+// queue; any thread may read.
+import Dispatch
+import Foundation
+
+/// Everything an `AVPlayer` reports and tracks, in one value.
+struct PlayerState {
+    var status: AVPlayer.Status = .unknown
+    var error: (any Error)?
+    var currentItem: AVPlayerItem?
+    var engine: ItemPlayback?
+    var machine = PlaybackStateMachine()
+    var defaultRate: Float = 1
+    var volume: Float = 1
+    var isMuted = false
+    var actionAtItemEnd: AVPlayer.ActionAtItemEnd = .pause
+    /// The seek whose completion handler has not run yet.
+    var pendingSeek: SeekRequest?
+    var nextSeekID = 1
+    var timeObservers: [TimeObserver] = []
+    /// The item time when time observers were last evaluated.
+    var lastObservedTime: CMTime = .invalid
+
+    var timeControlStatus: AVPlayer.TimeControlStatus {
+        switch machine.timeControl {
+        case .paused: return .paused
+        case .waiting: return .waitingToPlayAtSpecifiedRate
+        case .playing: return .playing
+        }
+    }
+
+    var reasonForWaitingToPlay: AVPlayer.WaitingReason? {
+        switch machine.waitReason {
+        case .toMinimizeStalls?: return .toMinimizeStalls
+        case .evaluatingBufferingRate?: return .evaluatingBufferingRate
+        case .noItemToPlay?: return .noItemToPlay
+        case nil: return nil
+        }
+    }
+
+    static func machineAction(_ action: AVPlayer.ActionAtItemEnd) -> PlaybackStateMachine.ActionAtEnd {
+        switch action {
+        case .advance: return .advance
+        case .pause: return .pause
+        case .none: return .none
+        }
+    }
+}
+
+/// A registered periodic or boundary time observer.
+final class TimeObserver: @unchecked Sendable {
+    enum Kind {
+        case periodic(interval: CMTime, block: @Sendable (CMTime) -> Void)
+        case boundary(times: [CMTime], block: @Sendable () -> Void)
+    }
+
+    let kind: Kind
+    let queue: DispatchQueue
+    /// protected by the owning player's state lock
+    var isRemoved = false
+
+    init(kind: Kind, queue: DispatchQueue) {
+        self.kind = kind
+        self.queue = queue
+    }
+}

@@ -1,0 +1,83 @@
+// Playhead: what `playhead play --report json` prints when playback ends.
+
+/// The outcome of playing one input, or of a whole `play` run.
+public struct PlayReport: Sendable, Equatable {
+    /// How playback ended.
+    public enum Status: String, Sendable {
+        /// Played to the end (or to `--frames N`).
+        case completed
+        /// Stopped by an error.
+        case failed
+        /// Stopped by the user (q, Ctrl-C) before the end.
+        case stopped
+    }
+
+    /// The input as the user typed it (nil for the whole run).
+    public var input: String?
+    /// How playback ended.
+    public var status: Status
+    /// The error's one-line reason when `status` is `failed`.
+    public var error: String?
+    /// The item's duration in seconds; nil when unknown.
+    public var duration: Double?
+    /// The last item time reached, in seconds.
+    public var position: Double
+    /// Video frames shown.
+    public var videoFramesPresented: Int
+    /// Video frames decoded but dropped because they were late.
+    public var videoFramesDropped: Int
+    /// Seconds of audio sent to the output.
+    public var audioSeconds: Double
+    /// Times playback stalled waiting for data.
+    public var stalls: Int
+
+    /// Creates a report.
+    public init(
+        input: String?, status: Status, error: String? = nil, duration: Double? = nil,
+        position: Double = 0, videoFramesPresented: Int = 0, videoFramesDropped: Int = 0,
+        audioSeconds: Double = 0, stalls: Int = 0
+    ) {
+        self.input = input
+        self.status = status
+        self.error = error
+        self.duration = duration
+        self.position = position
+        self.videoFramesPresented = videoFramesPresented
+        self.videoFramesDropped = videoFramesDropped
+        self.audioSeconds = audioSeconds
+        self.stalls = stalls
+    }
+
+    /// The report as JSON: the fields above in order (`input` only for items).
+    public var jsonValue: JSONValue {
+        var object: JSONObject = [:]
+        if let input { object["input"] = .string(input) }
+        object["status"] = .string(status.rawValue)
+        object["error"] = JSONValue(error)
+        object["duration"] = JSONValue(duration)
+        object["position"] = .number(position)
+        object["videoFramesPresented"] = .integer(videoFramesPresented)
+        object["videoFramesDropped"] = .integer(videoFramesDropped)
+        object["audioSeconds"] = .number(audioSeconds)
+        object["stalls"] = .integer(stalls)
+        return .object(object)
+    }
+
+    /// The run's report: the last item's figures summed over items, with every item listed.
+    public static func run(items: [PlayReport]) -> JSONValue {
+        let failed = items.first { $0.status == .failed }
+        let stopped = items.contains { $0.status == .stopped }
+        let status: Status = failed != nil ? .failed : stopped ? .stopped : .completed
+        let last = items.last
+        var summary = PlayReport(
+            input: nil, status: status, error: failed?.error, duration: last?.duration,
+            position: last?.position ?? 0)
+        summary.videoFramesPresented = items.reduce(0) { $0 + $1.videoFramesPresented }
+        summary.videoFramesDropped = items.reduce(0) { $0 + $1.videoFramesDropped }
+        summary.audioSeconds = items.reduce(0) { $0 + $1.audioSeconds }
+        summary.stalls = items.reduce(0) { $0 + $1.stalls }
+        guard case .object(var object) = summary.jsonValue else { return summary.jsonValue }
+        object["items"] = .array(items.map(\.jsonValue))
+        return .object(object)
+    }
+}

@@ -1,0 +1,23 @@
+// Playhead: asks the ffprobe tool what a media file contains, as a reference for our probe.
+import Foundation
+
+/// The `ffprobe` command-line tool, used as ground truth in tests.
+public enum FFprobe {
+    /// Runs `ffprobe -v error -print_format json -show_format -show_streams` on `url`.
+    ///
+    /// - Returns: The container format, duration, tags and streams that ffprobe reports.
+    /// - Throws: ``TestSupportError`` if ffprobe is missing, rejects the file or prints
+    ///   something that is not the expected JSON.
+    public static func summary(of url: URL) throws -> FFprobeSummary {
+        let tool = try Subprocess.tool(named: "ffprobe")
+        let arguments = [
+            "-v", "error", "-print_format", "json", "-show_format", "-show_streams", url.path,
+        ]
+        let result = try Subprocess.run(tool, arguments)
+        guard result.status == 0 else {
+            throw TestSupportError(
+                "ffprobe could not read \(url.path) (exit \(result.status)): \(result.errorText)")
+        }
+        return try FFprobeSummary(json: result.standardOutput)
+    }
+}

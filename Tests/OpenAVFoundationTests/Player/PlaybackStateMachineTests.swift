@@ -1,0 +1,141 @@
+// Playhead: transport rules of the player, checked without media.
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct PlaybackStateMachineTests {
+    typealias Machine = PlaybackStateMachine
+    static let ready = Machine.Buffer(isEmpty: false, isLikelyToKeepUp: true, isFull: false)
+    static let thin = Machine.Buffer(isEmpty: false, isLikelyToKeepUp: false, isFull: false)
+    static let empty = Machine.Buffer(isEmpty: true, isLikelyToKeepUp: false, isFull: false)
+
+    func machine(_ events: Machine.Event...) -> (Machine, [Machine.Effect]) {
+        var machine = Machine()
+        var effects: [Machine.Effect] = []
+        for event in events { effects += machine.handle(event) }
+        return (machine, effects)
+    }
+
+    @Test func pausedByDefault() {
+        let (m, _) = machine()
+        #expect(m.timeControl == .paused)
+        #expect(m.waitReason == nil)
+        #expect(m.rate == 0)
+    }
+
+    @Test func playWithoutItemWaitsForAnItem() {
+        let (m, _) = machine(.setRate(1, immediately: false))
+        #expect(m.timeControl == .waiting)
+        #expect(m.waitReason == .noItemToPlay)
+        #expect(m.rate == 1)
+    }
+
+    @Test func playBeforeReadyEvaluatesThenPlays() {
+        var (m, _) = machine(.item(.loading), .setRate(1, immediately: false))
+        #expect(m.timeControl == .waiting)
+        #expect(m.waitReason == .evaluatingBufferingRate)
+        _ = m.handle(.item(.ready))
+        #expect(m.timeControl == .waiting)
+        _ = m.handle(.buffer(Self.ready))
+        #expect(m.timeControl == .playing)
+        #expect(m.waitReason == nil)
+    }
+
+    @Test func stallWhilePlayingPostsStalledAndWaits() {
+        var (m, _) = machine(.item(.ready), .buffer(Self.ready), .setRate(1, immediately: false))
+        #expect(m.isAdvancing)
+        let effects = m.handle(.buffer(Self.empty))
+        #expect(effects == [.postPlaybackStalled])
+        #expect(m.timeControl == .waiting)
+        #expect(m.waitReason == .toMinimizeStalls)
+        #expect(m.rate == 1)
+        _ = m.handle(.buffer(Self.thin))
+        #expect(m.timeControl == .waiting)
+        #expect(m.waitReason == .toMinimizeStalls)
+        _ = m.handle(.buffer(Self.ready))
+        #expect(m.timeControl == .playing)
+    }
+
+    @Test func stallWithoutAutomaticWaitingPausesAndZeroesRate() {
+        var (m, _) = machine(
+            .setAutomaticallyWaits(false), .item(.ready), .buffer(Self.thin),
+            .setRate(1, immediately: false))
+        #expect(m.timeControl == .playing)
+        let effects = m.handle(.buffer(Self.empty))
+        #expect(effects == [.postPlaybackStalled])
+        #expect(m.timeControl == .paused)
+        #expect(m.rate == 0)
+    }
+
+    @Test func playImmediatelyIgnoresThePrediction() {
+        var (m, _) = machine(.item(.ready), .buffer(Self.thin))
+        _ = m.handle(.setRate(1, immediately: true))
+        #expect(m.timeControl == .playing)
+        let effects = m.handle(.buffer(Self.empty))
+        #expect(effects.isEmpty)
+        #expect(m.timeControl == .waiting)
+    }
+
+    @Test func endWithPauseActionZeroesRate() {
+        var (m, _) = machine(.item(.ready), .buffer(Self.ready), .setRate(1, immediately: false))
+        let effects = m.handle(.reachedEnd)
+        #expect(effects == [.postDidPlayToEnd])
+        #expect(m.rate == 0)
+        #expect(m.timeControl == .paused)
+        // Playing again without seeking hits the end at once and stays paused.
+        _ = m.handle(.setRate(1, immediately: false))
+        #expect(m.timeControl == .paused)
+        _ = m.handle(.timeJumped)
+        _ = m.handle(.setRate(1, immediately: false))
+        #expect(m.timeControl == .playing)
+    }
+
+    @Test func endWithNoneActionKeepsPlaying() {
+        var (m, _) = machine(
+            .setActionAtItemEnd(.none), .item(.ready), .buffer(Self.ready),
+            .setRate(1, immediately: false))
+        let effects = m.handle(.reachedEnd)
+        #expect(effects == [.postDidPlayToEnd])
+        #expect(m.rate == 1)
+        #expect(m.timeControl == .playing)
+        // Switching to .pause afterwards applies the action at once.
+        _ = m.handle(.setActionAtItemEnd(.pause))
+        #expect(m.rate == 0)
+        #expect(m.timeControl == .paused)
+    }
+
+    @Test func endIsReportedOnce() {
+        var (m, _) = machine(
+            .setActionAtItemEnd(.none), .item(.ready), .buffer(Self.ready),
+            .setRate(1, immediately: false))
+        #expect(m.handle(.reachedEnd) == [.postDidPlayToEnd])
+        #expect(m.handle(.reachedEnd).isEmpty)
+    }
+
+    @Test func endWithAdvanceAsksForTheNextItem() {
+        var (m, _) = machine(
+            .setActionAtItemEnd(.advance), .item(.ready), .buffer(Self.ready),
+            .setRate(1, immediately: false))
+        #expect(m.handle(.reachedEnd) == [.postDidPlayToEnd, .advanceToNextItem])
+    }
+
+    @Test func failedItemPauses() {
+        var (m, _) = machine(.item(.loading), .setRate(1, immediately: false))
+        _ = m.handle(.item(.failed))
+        #expect(m.timeControl == .paused)
+        #expect(m.rate == 0)
+    }
+
+    @Test func pauseClearsTheWaitingReason() {
+        var (m, _) = machine(.item(.loading), .setRate(1, immediately: false))
+        _ = m.handle(.setRate(0, immediately: false))
+        #expect(m.timeControl == .paused)
+        #expect(m.waitReason == nil)
+    }
+
+    @Test func fullBufferStartsPlaybackEvenWithoutPrediction() {
+        var (m, _) = machine(.item(.ready), .setRate(1, immediately: false))
+        _ = m.handle(.buffer(.init(isEmpty: false, isLikelyToKeepUp: false, isFull: true)))
+        #expect(m.timeControl == .playing)
+    }
+}
