@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "OpenCoreMedia", targets: ["OpenCoreMedia"]),
         .library(name: "OpenAVFoundation", targets: ["OpenAVFoundation"]),
+        .library(name: "OpenAVKit", targets: ["OpenAVKit"]),
         .executable(name: "playhead", targets: ["playhead"]),
     ],
     targets: [
@@ -32,7 +33,8 @@ let package = Package(
         .target(name: "OpenCoreMedia"),
         .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CFFmpegShims", "OpenCoreMedia"]),
         .target(name: "OpenAVFoundation", dependencies: ["OpenCoreMedia", "FFmpegBridge"]),
-        .target(name: "PlayheadCLI", dependencies: ["OpenAVFoundation"]),
+        .target(name: "OpenAVKit", dependencies: ["OpenAVFoundation", "FFmpegBridge", "CSDL2"]),
+        .target(name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "FFmpegBridge"]),
         .executableTarget(name: "playhead", dependencies: ["PlayheadCLI"]),
         .target(name: "PlayheadTestSupport", dependencies: ["OpenAVFoundation"]),
 

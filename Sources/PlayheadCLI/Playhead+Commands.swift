@@ -22,7 +22,8 @@ extension Playhead {
     /// Register a new command by adding it here.
     public static func commands(for environment: Environment) -> [Command] {
         [
-            ProbeCommand.command(loader: environment.probeLoader)
+            PlayCommand.command(),
+            ProbeCommand.command(loader: environment.probeLoader),
         ]
     }
 

@@ -1,4 +1,5 @@
 // Playhead: the `playhead` entry point that picks a command, parses and runs it.
+import Foundation
 
 /// The `playhead` command-line tool: global options, command dispatch and the
 /// exit-code conventions every command shares.
@@ -52,6 +53,9 @@ public enum Playhead {
             return runGlobalOptions(arguments, commands: commands, console: console)
         }
         guard let command = commands.first(where: { $0.name == first }) else {
+            if looksLikeInput(first), let play = commands.first(where: { $0.name == "play" }) {
+                return await run(play, arguments: arguments, console: console)
+            }
             return report(UsageError(.unknownCommand(first)), usage: usage, hint: helpHint, console)
         }
         return await run(command, arguments: Array(arguments.dropFirst()), console: console)
@@ -92,6 +96,14 @@ public enum Playhead {
     }
 
     // MARK: - Helpers
+
+    /// Whether a first word that names no command is a media input (`playhead INPUT` is short
+    /// for `playhead play INPUT`): a URL, a path, a file name with an extension, or an existing
+    /// file.
+    static func looksLikeInput(_ word: String) -> Bool {
+        word.contains("://") || word.contains("/") || word.contains(".")
+            || FileManager.default.fileExists(atPath: word)
+    }
 
     /// Handles words that start with an option instead of a command: `--help`, `--version`.
     private static func runGlobalOptions(

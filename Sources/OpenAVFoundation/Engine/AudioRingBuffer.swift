@@ -121,7 +121,8 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         let firstPart = min(frames, capacityFrames - slot)
         (samples + slot * channels).update(from: base, count: firstPart * channels)
         if firstPart < frames {
-            samples.update(from: base + firstPart * channels, count: (frames - firstPart) * channels)
+            samples.update(
+                from: base + firstPart * channels, count: (frames - firstPart) * channels)
         }
         let markerIndex = markerWrite.load(ordering: .relaxed)
         markers[markerIndex % markerCapacity] = ChunkMarker(

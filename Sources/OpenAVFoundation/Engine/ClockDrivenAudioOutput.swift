@@ -91,10 +91,10 @@ package final class ClockDrivenAudioOutput: AudioOutput, @unchecked Sendable {
             framesBeforeRun += framesInRun
             framesInRun = 0
             stopRequested.store(false, ordering: .relaxed)
+            _ = signal.consumeWake()  // a wake left over from the previous run
             return (source, openFormat)
         }
         guard let run else { return }
-        _ = signal.consumeWake()
         let thread = Thread { [self] in
             self.renderLoop(source: run.source, format: run.format, startHost: startHost)
         }

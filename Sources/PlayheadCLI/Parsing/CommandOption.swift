@@ -118,20 +118,26 @@ public struct PositionalArgument: Sendable, Equatable {
     /// Whether the argument may be left out.
     public var isOptional: Bool
 
+    /// Whether the argument takes every remaining word (it must be the last one).
+    public var isVariadic: Bool
+
     /// Creates a positional argument.
     ///
     /// - Parameters:
     ///   - name: The placeholder, such as `INPUT`.
     ///   - help: One sentence for the help listing.
     ///   - isOptional: Whether the argument may be left out.
-    public init(_ name: String, help: String, isOptional: Bool = false) {
+    ///   - isVariadic: Whether it collects all remaining words (`INPUT...`).
+    public init(_ name: String, help: String, isOptional: Bool = false, isVariadic: Bool = false) {
         self.name = name
         self.help = help
         self.isOptional = isOptional
+        self.isVariadic = isVariadic
     }
 
-    /// How the argument appears in a usage line: `INPUT` or `[COMMAND]`.
+    /// How the argument appears in a usage line: `INPUT`, `[COMMAND]` or `INPUT...`.
     public var usageSpelling: String {
-        isOptional ? "[" + name + "]" : name
+        let spelled = isVariadic ? name + "..." : name
+        return isOptional ? "[" + spelled + "]" : spelled
     }
 }

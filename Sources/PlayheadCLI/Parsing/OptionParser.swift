@@ -114,6 +114,14 @@ public enum OptionParser {
         _ loose: [String], to arguments: [PositionalArgument], in result: inout ParsedArguments
     ) throws(UsageError) {
         for (position, argument) in arguments.enumerated() {
+            if argument.isVariadic {
+                let rest = position < loose.count ? Array(loose[position...]) : []
+                if rest.isEmpty && !argument.isOptional {
+                    throw UsageError(.missingArgument(argument.name))
+                }
+                result.variadicPositionals[argument.name] = rest
+                return
+            }
             if position < loose.count {
                 result.positionals[argument.name] = loose[position]
             } else if !argument.isOptional {

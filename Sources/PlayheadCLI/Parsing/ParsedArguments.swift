@@ -44,9 +44,18 @@ public struct ParsedArguments: Sendable, Equatable {
     }
 
     /// The positional argument with this placeholder, or `nil` if an optional one was left out.
+    /// For a variadic argument, the first of its words.
     public func argument(_ name: String) -> String? {
-        positionals[name]
+        positionals[name] ?? variadicPositionals[name]?.first
     }
+
+    /// Every word of a variadic positional argument, in order; for a single one, that word.
+    public func arguments(_ name: String) -> [String] {
+        variadicPositionals[name] ?? positionals[name].map { [$0] } ?? []
+    }
+
+    /// The words of variadic positional arguments, keyed by placeholder.
+    public var variadicPositionals: [String: [String]] = [:]
 
     /// The last value of an option converted to `T`.
     ///

@@ -73,7 +73,9 @@ package final class RecordingAudioOutput: AudioOutput {
     }
 
     /// Discards the recording so far.
-    package func clearRecording() { recorded.samples.withLock { $0.removeAll(keepingCapacity: true) } }
+    package func clearRecording() {
+        recorded.samples.withLock { $0.removeAll(keepingCapacity: true) }
+    }
 
     /// Frame ranges where every channel is exactly zero for at least `minimumFrames` frames.
     package func silentRanges(minimumFrames: Int = 1) -> [Range<Int>] {

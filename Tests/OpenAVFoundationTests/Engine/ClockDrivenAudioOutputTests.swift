@@ -13,9 +13,11 @@ extension EngineTests {
             let ring = AudioRingBuffer(format: stereo, capacityFrames: frames)
             let chunk = 960
             for index in 0..<(frames / chunk) {
-                let start = media + CMTime(value: Int64(index * chunk) * 2, timescale: 96_000)
-                let chunkMedia = CMTimeMultiplyByFloat64(start - media, multiplier: rate) + media
-                #expect(ring.write(Array(repeating: 0.25, count: chunk * 2), media: chunkMedia, rate: rate))
+                let offset = CMTime(value: Int64(index * chunk), timescale: 48_000)
+                let chunkMedia = media + CMTimeMultiplyByFloat64(offset, multiplier: rate)
+                #expect(
+                    ring.write(
+                        Array(repeating: 0.25, count: chunk * 2), media: chunkMedia, rate: rate))
             }
             return ring
         }
@@ -52,7 +54,9 @@ extension EngineTests {
             for step in 1...20 {
                 clock.advance(by: 0.025)
                 output.waitUntilCaughtUp()
-                let expected = ms(60_000) + CMTime(seconds: Double(step) * 0.025 * rate, preferredTimescale: 1_000_000)
+                let expected =
+                    ms(60_000)
+                    + CMTime(seconds: Double(step) * 0.025 * rate, preferredTimescale: 1_000_000)
                 #expect(isClose(ring.audioClock(atHost: clock.now), expected, tolerance: 1e-8))
             }
             output.close()

@@ -1,0 +1,86 @@
+// Playhead: the options of `playhead play`, parsed and checked.
+
+/// What `playhead play` was asked to do.
+public struct PlayOptions: Sendable, Equatable {
+    /// The inputs, played one after another.
+    public var inputs: [String]
+    /// Never open a window (the only mode until the window exists).
+    public var headless = true
+    /// Play no audio.
+    public var noAudio = false
+    /// Present frames as fast as they decode.
+    public var untimed = false
+    /// Stop each item after this many presented frames.
+    public var frameLimit: Int?
+    /// Start each item at this time, in seconds.
+    public var start: Double?
+    /// The playback rate.
+    public var rate: Float = 1
+    /// The volume, 0 to 1.
+    public var volume: Float = 1
+    /// Start muted.
+    public var muted = false
+    /// Print a JSON report at the end.
+    public var reportJSON = false
+
+    /// Options for `inputs` with every default.
+    public init(inputs: [String]) { self.inputs = inputs }
+
+    static let headlessOption = CommandOption.flag(
+        "headless", help: "Play without a window (the default until the window exists).")
+    static let noAudioOption = CommandOption.flag("no-audio", help: "Do not decode or play audio.")
+    static let untimedOption = CommandOption.flag(
+        "untimed", help: "Present frames as fast as decoding allows, without waiting on the clock.")
+    static let framesOption = CommandOption.value(
+        "frames", valueName: "N", help: "Stop each input after N presented video frames.")
+    static let startOption = CommandOption.value(
+        "start", valueName: "S", help: "Start playing at S seconds (exact seek).")
+    static let rateOption = CommandOption.value(
+        "rate", valueName: "R", help: "Playback rate from 0.25 to 4 (pitch is kept).")
+    static let volumeOption = CommandOption.value("volume", valueName: "V", help: "Volume from 0 to 1.")
+    static let muteOption = CommandOption.flag("mute", help: "Start muted.")
+    static let reportOption = CommandOption.value(
+        "report", valueName: "FORMAT", help: "Print a report when playback ends; FORMAT is json.")
+
+    /// Every option, in help order.
+    static let all = [
+        headlessOption, noAudioOption, untimedOption, framesOption, startOption, rateOption,
+        volumeOption, muteOption, reportOption,
+    ]
+
+    /// Reads and checks the options from parsed arguments.
+    static func from(_ arguments: ParsedArguments, inputs: [String]) throws(UsageError) -> PlayOptions {
+        var options = PlayOptions(inputs: inputs)
+        options.headless = true
+        options.noAudio = arguments.flag(noAudioOption.name)
+        options.untimed = arguments.flag(untimedOption.name)
+        options.muted = arguments.flag(muteOption.name)
+        if let frames = try arguments.value(framesOption.name, as: Int.self, expected: "a positive whole number") {
+            guard frames > 0 else { throw invalid(framesOption, frames, "a positive whole number") }
+            options.frameLimit = frames
+        }
+        if let start = try arguments.value(startOption.name, as: Double.self, expected: "a number of seconds") {
+            guard start >= 0, start.isFinite else { throw invalid(startOption, start, "a number of seconds") }
+            options.start = start
+        }
+        if let rate = try arguments.value(rateOption.name, as: Double.self, expected: "a rate from 0.25 to 4") {
+            guard (0.25...4).contains(rate) else { throw invalid(rateOption, rate, "a rate from 0.25 to 4") }
+            options.rate = Float(rate)
+        }
+        if let volume = try arguments.value(volumeOption.name, as: Double.self, expected: "a volume from 0 to 1") {
+            guard (0...1).contains(volume) else { throw invalid(volumeOption, volume, "a volume from 0 to 1") }
+            options.volume = Float(volume)
+        }
+        if let format = arguments.value(reportOption.name) {
+            guard format == "json" else {
+                throw UsageError(.invalidValue(option: "--report", value: format, expected: "json"))
+            }
+            options.reportJSON = true
+        }
+        return options
+    }
+
+    private static func invalid(_ option: CommandOption, _ value: Any, _ expected: String) -> UsageError {
+        UsageError(.invalidValue(option: option.longSpelling, value: "\(value)", expected: expected))
+    }
+}

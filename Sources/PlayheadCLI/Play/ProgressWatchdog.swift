@@ -1,0 +1,46 @@
+// Playhead: fails a playback that stops making progress, so `play` never hangs.
+//
+// Concurrency: main queue only.
+import Foundation
+import OpenAVFoundation
+
+/// Calls back when the player's time has not moved for `limit` seconds while it should play.
+@MainActor
+final class ProgressWatchdog {
+    /// Seconds without progress that count as a hang.
+    static let limit = 30.0
+    private let player: AVPlayer
+    private var timer: DispatchSourceTimer?
+    private var lastTime = CMTime.invalid
+    private var idleSince = Date()
+
+    init(player: AVPlayer) { self.player = player }
+
+    /// Starts checking once a second.
+    func start(onHang: @escaping @Sendable () -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                let now = self.player.currentTime()
+                let paused = self.player.rate == 0 && self.player.currentItem?.status == .readyToPlay
+                if now != self.lastTime || paused {
+                    self.lastTime = now
+                    self.idleSince = Date()
+                } else if Date().timeIntervalSince(self.idleSince) > Self.limit {
+                    self.cancel()
+                    onHang()
+                }
+            }
+        }
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// Stops checking.
+    func cancel() {
+        timer?.cancel()
+        timer = nil
+    }
+}
