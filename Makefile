@@ -22,13 +22,15 @@ SWIFTPM := --scratch-path $(BUILD_DIR)
 TEST_LOG := $(BUILD_DIR)/test.log
 DEMO_FILE := $(BUILD_DIR)/demo/demo.mp4
 PLAYHEAD := $(BUILD_DIR)/release/playhead
-# What `make run` launches. A later change switches this to `$(PLAYHEAD)` with no argument.
-DEMO_CMD ?= $(PLAYHEAD) probe $(DEMO_FILE)
+# What `make run` launches: the demo clip, played headless with sound (a silent clock when the
+# machine has no audio device). The window issue switches this to `$(PLAYHEAD)` with no argument.
+DEMO_CMD ?= $(PLAYHEAD) probe $(DEMO_FILE) && $(PLAYHEAD) play $(DEMO_FILE)
 FIXTURE_CACHE := $(or $(PLAYHEAD_FIXTURE_CACHE),$(or $(TMPDIR),/tmp)/playhead-fixtures)
 
-# Tests that open SDL must never need a display or a sound card.
-export SDL_VIDEODRIVER ?= dummy
-export SDL_AUDIODRIVER ?= dummy
+# Tests that open SDL must never need a display or a sound card (set for `make test` only, so
+# `make run` still plays through the real device).
+test: export SDL_VIDEODRIVER ?= dummy
+test: export SDL_AUDIODRIVER ?= dummy
 
 .PHONY: deps build release demo run test lint lint-imports lint-format clean clean-fixtures
 

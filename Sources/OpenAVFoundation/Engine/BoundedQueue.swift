@@ -183,10 +183,12 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
 
     /// Drops every entry, clears end of stream and moves to `newGeneration`. Blocked producers
     /// holding older-generation elements return `.stale`.
-    /// - Precondition: `newGeneration` is greater than the current generation.
+    /// A generation the queue already reached (a producer's `put` of a newer generation
+    /// flushes by itself, and may win the race with the seek that asked for the flush) leaves
+    /// the queue alone.
     package func flush(newGeneration: Int) {
         condition.withLock {
-            precondition(newGeneration > generation, "generations must increase")
+            guard newGeneration > generation else { return }
             flushLocked(newGeneration: newGeneration)
         }
     }
