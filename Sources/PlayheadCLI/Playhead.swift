@@ -50,6 +50,13 @@ public enum Playhead {
             return .usageError
         }
         if OptionParser.looksLikeOption(first) {
+            // `playhead --frames 5 clip.mp4` is short for `playhead play --frames 5 clip.mp4`.
+            let isGlobal = globalOptions.contains { $0.longSpelling == first || first == "-h" }
+            if !isGlobal, arguments.contains(where: looksLikeInput),
+                let play = commands.first(where: { $0.name == "play" })
+            {
+                return await run(play, arguments: arguments, console: console)
+            }
             return runGlobalOptions(arguments, commands: commands, console: console)
         }
         guard let command = commands.first(where: { $0.name == first }) else {

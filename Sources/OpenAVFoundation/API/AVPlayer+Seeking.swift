@@ -69,11 +69,14 @@ extension AVPlayer {
 
     /// Completes the pending seek `id` (engine event).
     nonisolated func finishSeek(id: Int, at time: CMTime, item: AVPlayerItem) {
-        let request = state.withLock { state -> SeekRequest? in
-            guard state.pendingSeek?.id == id else { return nil }
-            defer { state.pendingSeek = nil }
-            return state.pendingSeek
+        let (request, superseded) = state.withLock { state -> (SeekRequest?, Bool) in
+            guard let pending = state.pendingSeek else { return (nil, false) }
+            // A newer seek is in flight: this landing is already out of date.
+            guard pending.id == id else { return (nil, true) }
+            state.pendingSeek = nil
+            return (pending, false)
         }
+        guard !superseded else { return }
         item.post(AVPlayerItem.timeJumpedNotification)
         timeObserversNoteTime(time, continuous: false)
         request?.completion?(true)

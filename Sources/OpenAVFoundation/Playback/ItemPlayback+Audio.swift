@@ -14,13 +14,13 @@ extension ItemPlayback {
         while !isStopped {
             guard let item = pipeline.audioPackets.take() else {
                 if isStopped || pipeline.audioPackets.statistics.isAborted { return }
+                guard let ended = endOfStreamGeneration(of: pipeline.audioPackets) else { continue }
                 _ = decoder.sendEndOfStream()
                 decodeAvailable(decoder, converter, ring, generation)
                 for chunk in converter.drain() { write(chunk, to: ring, generation: generation) }
-                let finished = max(generation, 0)
-                control.withLock { $0.audioEOSGeneration = finished }
+                markEndOfStream(generation: ended) { $0.audioEOSGeneration = ended }
                 presenterWake.wake()
-                waitForNewGeneration(after: generation, on: audioWake)
+                waitForNewGeneration(after: ended, on: audioWake)
                 decoder.flush()
                 converter.reset()
                 generation = -1

@@ -70,17 +70,24 @@ extension ItemPlayback {
                 _ = queue.put(
                     packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
             case .endOfFile:
-                pipeline.videoPackets.markEndOfStream()
-                pipeline.audioPackets.markEndOfStream()
                 reachedEnd = true
+                guard markPacketsEnded(pipeline, generation: generation) else { continue }
                 report(buffering.update(position: currentTime(), endOfStream: true, force: true))
             case .failure(let failure):
                 if failure == .cancelled || isStopped { return }
                 // A read error mid-file ends the stream; what was read still plays.
-                pipeline.videoPackets.markEndOfStream()
-                pipeline.audioPackets.markEndOfStream()
                 reachedEnd = true
+                markPacketsEnded(pipeline, generation: generation)
             }
+        }
+    }
+
+    /// Ends both packet queues for `generation`; false when a seek already moved past it.
+    @discardableResult
+    private func markPacketsEnded(_ pipeline: Pipeline, generation: Int) -> Bool {
+        markEndOfStream(generation: generation) { _ in
+            pipeline.videoPackets.markEndOfStream()
+            pipeline.audioPackets.markEndOfStream()
         }
     }
 

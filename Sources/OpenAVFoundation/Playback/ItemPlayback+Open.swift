@@ -63,7 +63,7 @@ extension ItemPlayback {
         }
         ring?.volume = control.withLock { $0.gain }
         self.pipeline.withLock { $0 = pipeline }
-        guard !isStopped else { pipeline.abort(); output?.close(); return }
+        guard !isStopped else { pipeline.abort(); updateAudioOutput(); return }
 
         startThreads(demuxer: demuxer, video: videoDecoder, audio: audioDecoder, pipeline: pipeline)
         let opened = openedMedia(description, videoStream: videoStream, audioStream: audioStream)
@@ -78,7 +78,7 @@ extension ItemPlayback {
                 }
             }
             report(.opened(opened))
-            if control.withLock({ $0.rate }) > 0 { output?.start() }
+            updateAudioOutput()
         }
     }
 

@@ -33,15 +33,15 @@ extension ItemPlayback {
                     finishSeekIfNeeded(generation: generation, at: time, host: now)
                     continue
                 }
+                guard rate > 0 else {
+                    _ = clock.wait(until: now + 0.25, on: presenterWake)
+                    continue
+                }
                 if environment.untimed {
                     _ = pipeline.videoFrames.tryTake()
                     present(frame, at: frame.pts, pipeline)
                     control.withLock { $0.clock.set(media: frame.pts, host: now, generation: $0.generation) }
-                    tick(frame.pts, host: now, last: &lastTickHost, force: false)
-                    continue
-                }
-                guard rate > 0 else {
-                    _ = clock.wait(until: now + 0.25, on: presenterWake)
+                    tick(frame.pts, generation: generation, host: now, last: &lastTickHost, force: false)
                     continue
                 }
                 let current = control.withLock { $0.time(atHost: now, audio: pipeline.ring) }
@@ -56,7 +56,7 @@ extension ItemPlayback {
                     }
                     present(frame, at: frame.pts.isNumeric ? frame.pts : current, pipeline)
                     lastPresentHost = now
-                    tick(current, host: now, last: &lastTickHost, force: true)
+                    tick(current, generation: generation, host: now, last: &lastTickHost, force: true)
                     checkForwardEnd(current)
                 } else {
                     let wait = (frame.pts - current).seconds / rate
@@ -65,11 +65,11 @@ extension ItemPlayback {
                 continue
             }
             // No frame to show now: audio-only, decoding behind, or the end.
-            if pipeline.videoStream == nil { finishAudioOnlySeek(generation: generation, host: now, pipeline) }
-            if checkEnd(generation: generation, pipeline) { continue }
+            finishSeekWithoutFrame(generation: generation, host: now, pipeline)
+            if rate > 0 && checkEnd(generation: generation, pipeline) { continue }
             if rate > 0 {
                 let current = currentTime()
-                tick(current, host: now, last: &lastTickHost, force: false)
+                tick(current, generation: generation, host: now, last: &lastTickHost, force: false)
                 checkForwardEnd(current)
             }
             _ = clock.wait(until: now + (rate > 0 ? Self.tickInterval : 0.25), on: presenterWake)
@@ -99,9 +99,17 @@ extension ItemPlayback {
         if let finished { report(.seekFinished(id: finished.id, time: time)) }
     }
 
-    private func finishAudioOnlySeek(generation: Int, host: Double, _ pipeline: Pipeline) {
+    /// Completes a pending seek that no video frame will complete: audio-only items (once the
+    /// audio found its landing), and seeks with no frame left to show (past the end).
+    private func finishSeekWithoutFrame(generation: Int, host: Double, _ pipeline: Pipeline) {
         let landing = control.withLock { control -> CMTime? in
             guard let seek = control.seek, seek.generation == generation, !seek.landed else { return nil }
+            if pipeline.videoStream != nil {
+                guard control.eosGeneration == generation,
+                    pipeline.videoFrames.statistics.endOfStreamReached
+                else { return nil }
+                return seek.landing ?? seek.request.target
+            }
             if let landing = seek.landing { return landing }
             // Nothing left to decode at the target (past the end): land on the target.
             return control.audioEOSGeneration == generation || pipeline.audioStream == nil
@@ -110,15 +118,25 @@ extension ItemPlayback {
         if let landing { finishSeekIfNeeded(generation: generation, at: landing, host: host) }
     }
 
-    private func tick(_ time: CMTime, host: Double, last: inout Double, force: Bool) {
+    /// Reports the item time (not while a seek is in flight: the time is the target then, and
+    /// crossing toward it is a jump, not playback).
+    private func tick(_ time: CMTime, generation: Int, host: Double, last: inout Double, force: Bool) {
         guard time.isNumeric, force || host - last >= Self.tickInterval else { return }
+        let clamped = control.withLock { control -> CMTime? in
+            guard control.generation == generation else { return nil }
+            if let seek = control.seek, !seek.landed { return nil }
+            return control.clamped(time)
+        }
+        guard let clamped else { return }
         last = host
-        report(.timeAdvanced(control.withLock { $0.clamped(time) }))
+        report(.timeAdvanced(clamped, generation: generation))
     }
 
     /// Reports the end once both streams are exhausted; true when it did.
     private func checkEnd(generation: Int, _ pipeline: Pipeline) -> Bool {
-        let videoDone = pipeline.videoStream == nil || pipeline.videoFrames.statistics.endOfStreamReached
+        let videoDone = pipeline.videoStream == nil
+            || (control.withLock { $0.eosGeneration } == generation
+                && pipeline.videoFrames.statistics.endOfStreamReached)
         let audioDone = pipeline.audioStream == nil
             || (control.withLock { $0.audioEOSGeneration } == generation
                 && (pipeline.ring?.bufferedFrames ?? 0) == 0)
@@ -133,7 +151,10 @@ extension ItemPlayback {
 
     private func reportEnd(generation: Int) -> Bool {
         let first = control.withLock { control -> Bool in
-            guard !control.endReported, control.generation == generation else { return false }
+            // The end is reached by playing into it, never while paused.
+            guard !control.endReported, control.generation == generation, control.rate > 0 else {
+                return false
+            }
             if let seek = control.seek, seek.generation == generation, !seek.landed { return false }
             control.endReported = true
             let end = control.endTime

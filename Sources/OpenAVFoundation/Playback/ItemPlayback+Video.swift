@@ -21,14 +21,18 @@ extension ItemPlayback {
         while !isStopped {
             guard let item = pipeline.videoPackets.take() else {
                 if isStopped || pipeline.videoPackets.statistics.isAborted { return }
+                guard let ended = endOfStreamGeneration(of: pipeline.videoPackets) else { continue }
                 _ = decoder.sendEndOfStream()
                 drainFrames(decoder, pipeline, &state)
                 if !state.delivered, let fallback = state.fallback {
                     deliver(fallback, pipeline, &state, force: true)
                 }
-                pipeline.videoFrames.markEndOfStream()
+                markEndOfStream(generation: ended) { control in
+                    pipeline.videoFrames.markEndOfStream()
+                    control.eosGeneration = ended
+                }
                 presenterWake.wake()
-                waitForNewGeneration(after: state.generation, on: videoWake)
+                waitForNewGeneration(after: ended, on: videoWake)
                 decoder.flush()
                 state = VideoSeekState()
                 continue

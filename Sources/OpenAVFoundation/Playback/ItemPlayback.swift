@@ -48,6 +48,8 @@ final class ItemPlayback: Sendable {
     let videoWake = WakeupSignal()
     /// Parts created when the media opens; nil until then.
     let pipeline = Mutex<Pipeline?>(nil)
+    /// protected by its mutex (held while starting or stopping the output)
+    let outputPhase = Mutex(AudioOutputPhase.idle)
 
     init(
         asset: AVAsset, settings: Settings, environment: PlaybackEnvironment,
@@ -80,11 +82,30 @@ final class ItemPlayback: Sendable {
             return true
         }
         guard changed else { return }
-        if let output = pipeline?.audioOutput {
-            if rate > 0 { output.start() } else { output.stop() }
-        }
+        updateAudioOutput()
         presenterWake.wake()
         audioWake.wake()
+    }
+
+    /// Starts or stops the audio output to match the rate (and stops it for good once stopped).
+    /// Serialized by `outputPhase`, so the open work and the main queue never drive the
+    /// output at the same time.
+    func updateAudioOutput() {
+        guard let output = pipeline.withLock({ $0 })?.audioOutput else { return }
+        let (rate, stopped) = control.withLock { ($0.rate, $0.stopped) }
+        outputPhase.withLock { phase in
+            guard phase != .closed else { return }
+            if stopped {
+                output.stop()
+                output.close()
+                phase = .closed
+                return
+            }
+            let wanted: AudioOutputPhase = rate > 0 ? .running : .idle
+            guard wanted != phase else { return }
+            if wanted == .running { output.start() } else { output.stop() }
+            phase = wanted
+        }
     }
 
     /// Sets the audio gain (volume × mute).
@@ -96,14 +117,15 @@ final class ItemPlayback: Sendable {
     /// Starts `request`; completion is reported with `.seekFinished`.
     func seek(_ request: SeekRequest) {
         let pipeline = self.pipeline.withLock { $0 }
-        let generation = control.withLock { control -> Int in
+        control.withLock { control in
             control.generation += 1
             control.seek = PendingSeek(request: request, generation: control.generation)
             control.endReported = false
             control.eosGeneration = -1
-            return control.generation
+            // Flushed under the lock: no thread can see the new generation (and put data of
+            // it, which would move a queue there first) before every queue moved to it.
+            pipeline?.flush(generation: control.generation)
         }
-        pipeline?.flush(generation: generation)
         demuxWake.wake()
         videoWake.wake()
         audioWake.wake()
@@ -112,15 +134,16 @@ final class ItemPlayback: Sendable {
 
     /// Stops every thread and releases the media (teardown finishes in the background).
     func stop() {
-        let pipeline = self.pipeline.withLock { $0 }
+        // Stopped first, then the pipeline: `open()` stores the pipeline before checking
+        // `isStopped`, so one of the two sides always sees the other.
         control.withLock { $0.stopped = true }
+        let pipeline = self.pipeline.withLock { $0 }
         pipeline?.abort()
         demuxWake.wake()
         videoWake.wake()
         audioWake.wake()
         presenterWake.wake()
-        pipeline?.audioOutput?.stop()
-        pipeline?.audioOutput?.close()
+        updateAudioOutput()
         for sink in environment.videoSinks.all { sink.clear() }
     }
 
@@ -134,6 +157,15 @@ final class ItemPlayback: Sendable {
             if let seek = control.seek, !seek.landed { return seek.request.target }
             let time = control.time(atHost: now, audio: ring)
             return time.isNumeric ? control.clamped(time) : control.lastPresented
+        }
+    }
+
+    /// True when `generation` is the current one and its seek (if any) has landed.
+    func isSettled(generation: Int) -> Bool {
+        control.withLock { control in
+            guard control.generation == generation else { return false }
+            if let seek = control.seek, !seek.landed { return false }
+            return true
         }
     }
 

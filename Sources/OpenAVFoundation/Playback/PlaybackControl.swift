@@ -16,6 +16,9 @@ struct PendingSeek: Sendable {
     var landed = false
 }
 
+/// Where the item's audio output is in its life.
+enum AudioOutputPhase: Sendable { case idle, running, closed }
+
 /// Commands and progress shared by the engine's threads.
 struct PlaybackControl {
     /// Bumped by every seek; data from older generations is stale.

@@ -14,8 +14,8 @@ enum PlaybackEvent: Sendable {
     case buffer(BufferReport)
     /// The seek `id` finished; the first frame at `time` is ready.
     case seekFinished(id: Int, time: CMTime)
-    /// Item time advanced during normal playback.
-    case timeAdvanced(CMTime)
+    /// Item time advanced during normal playback of `generation` (after its seek landed).
+    case timeAdvanced(CMTime, generation: Int)
     /// Playback reached the end of the item (or its forward end time).
     case reachedEnd
 }

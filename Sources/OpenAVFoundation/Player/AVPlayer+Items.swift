@@ -72,7 +72,9 @@ extension AVPlayer {
             handle(.buffer(report.flags))
         case .seekFinished(let id, let time):
             finishSeek(id: id, at: time, item: item)
-        case .timeAdvanced(let time):
+        case .timeAdvanced(let time, let generation):
+            // Ticks sent before a seek that has been issued since are stale.
+            guard engine.isSettled(generation: generation) else { return }
             timeObserversNoteTime(time, continuous: true)
         case .reachedEnd:
             handle(.reachedEnd)

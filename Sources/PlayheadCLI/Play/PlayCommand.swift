@@ -20,7 +20,8 @@ public enum PlayCommand {
                 object is printed on stdout at the end. Exit status 1 when an input fails.
                 """,
             options: PlayOptions.all,
-            arguments: [inputsArgument]
+            arguments: [inputsArgument],
+            customUsage: "playhead play [OPTIONS] INPUT..."
         ) { context in
             let inputs = context.arguments.arguments(inputsArgument.name)
             let options = try PlayOptions.from(context.arguments, inputs: inputs)

@@ -1,0 +1,138 @@
+// Playhead: `playhead play`: option checking, the report, the status line, and real runs.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import PlayheadCLI
+
+@Suite struct PlayOptionsTests {
+    func parse(_ words: [String]) throws -> PlayOptions {
+        let parsed = try OptionParser.parse(
+            words, options: PlayOptions.all, arguments: [PlayCommand.inputsArgument])
+        return try PlayOptions.from(parsed, inputs: parsed.arguments("INPUT"))
+    }
+
+    @Test func readsEveryOption() throws {
+        let options = try parse([
+            "--untimed", "--no-audio", "--frames", "12", "--start", "1.5", "--rate", "2",
+            "--volume", "0.5", "--mute", "--report", "json", "a.mp4", "b.mkv",
+        ])
+        #expect(options.inputs == ["a.mp4", "b.mkv"])
+        #expect(options.untimed && options.noAudio && options.muted && options.reportJSON)
+        #expect(options.frameLimit == 12)
+        #expect(options.start == 1.5)
+        #expect(options.rate == 2)
+        #expect(options.volume == 0.5)
+    }
+
+    @Test(arguments: [
+        ["--rate", "8", "a.mp4"], ["--rate", "0.1", "a.mp4"], ["--volume", "2", "a.mp4"],
+        ["--frames", "0", "a.mp4"], ["--frames", "x", "a.mp4"], ["--start", "-1", "a.mp4"],
+        ["--report", "xml", "a.mp4"], ["--untimed"],
+    ])
+    func rejectsBadValues(_ words: [String]) {
+        #expect(throws: UsageError.self) { try parse(words) }
+    }
+
+    @Test func shortFormPlaysAnInputWithoutTheCommandName() {
+        #expect(Playhead.looksLikeInput("clip.mp4"))
+        #expect(Playhead.looksLikeInput("https://example.invalid/a.m3u8"))
+        #expect(!Playhead.looksLikeInput("frobnicate"))
+    }
+}
+
+@Suite struct PlayReportTests {
+    @Test func runReportSumsItemsAndListsThem() {
+        let first = PlayReport(
+            input: "a.mp4", status: .completed, duration: 2, position: 2, videoFramesPresented: 50,
+            audioSeconds: 2)
+        let second = PlayReport(input: "b.mp4", status: .failed, error: "no such file")
+        let json = PlayReport.run(items: [first, second]).formatted(.compact)
+        #expect(json.hasPrefix(#"{"status":"failed","error":"no such file","duration":null,"position":0"#))
+        #expect(json.contains(#""videoFramesPresented":50"#))
+        #expect(json.contains(#""items":[{"input":"a.mp4","status":"completed""#))
+    }
+
+    @Test func stoppedRunIsStoppedUnlessSomethingFailed() {
+        let stopped = PlayReport(input: "a.mp4", status: .stopped)
+        let json = PlayReport.run(items: [stopped]).formatted(.compact)
+        #expect(json.hasPrefix(#"{"status":"stopped""#))
+    }
+}
+
+@Suite struct StatusLineTests {
+    @Test func showsStateTimesBarBufferAndRate() {
+        let line = StatusLine.render(
+            StatusSnapshot(state: "playing", position: 15, duration: 60, bufferedAhead: 15, rate: 1),
+            width: 100)
+        #expect(line.hasPrefix("playing   00:15 / 01:00 ["))
+        #expect(line.contains("buffered 15.0 s"))
+        #expect(line.hasSuffix("1x"))
+        #expect(line.count <= 100)
+    }
+
+    @Test func progressBarMarksPlayedAndBufferedParts() {
+        let bar = StatusLine.progressBar(
+            StatusSnapshot(state: "x", position: 25, duration: 100, bufferedAhead: 25, rate: 1),
+            width: 22)
+        #expect(bar == "[#####=====----------]")
+    }
+
+    @Test func hoursAppearFromOneHour() {
+        #expect(StatusLine.clock(3725) == "1:02:05")
+        #expect(StatusLine.clock(65) == "01:05")
+    }
+
+    @Test func unknownDurationShowsDashes() {
+        let line = StatusLine.render(
+            StatusSnapshot(state: "playing", position: 5, duration: nil, bufferedAhead: 0, rate: 2))
+        #expect(line.contains("00:05 / --:--"))
+        #expect(line.hasSuffix("2x"))
+    }
+}
+
+@Suite struct PlayEndToEndTests {
+    func report(_ arguments: [String]) throws -> (PlayheadBinary.Result, [String: Any])? {
+        guard let executable = PlayheadBinary.url else {
+            Issue.record("playhead executable not found")
+            return nil
+        }
+        let result = try PlayheadBinary.run(arguments, executable: executable)
+        let data = Data(result.standardOutput.utf8)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return (result, object)
+    }
+
+    @Test func untimedPlaybackReportsEveryFrameAndTheEnd() throws {
+        let url = try Fixture.url(.mp4)
+        guard let (result, json) = try report(["play", "--untimed", "--report", "json", url.path]) else { return }
+        #expect(result.status == 0)
+        #expect(json["status"] as? String == "completed")
+        #expect(json["videoFramesPresented"] as? Int == 50)
+        let position = json["position"] as? Double ?? 0, duration = json["duration"] as? Double ?? 0
+        #expect(abs(position - duration) < 0.1)
+        #expect((json["audioSeconds"] as? Double ?? 0) > 1.9)
+        #expect((json["items"] as? [Any])?.count == 1)
+    }
+
+    @Test func realTimePlaybackStopsAfterTheFrameLimit() throws {
+        let url = try Fixture.url(.webM)
+        let started = Date()
+        guard let (result, json) = try report(["--frames", "5", "--report", "json", url.path]) else { return }
+        #expect(result.status == 0)
+        #expect(json["videoFramesPresented"] as? Int == 5)
+        #expect(Date().timeIntervalSince(started) < 1.5)
+    }
+
+    @Test func realTimePlaybackAtDoubleRateTakesHalfTheTime() throws {
+        let url = try Fixture.url(.mp4)
+        let started = Date()
+        guard let (result, json) = try report(["play", "--rate", "2", "--report", "json", url.path]) else {
+            return
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0)
+        #expect(json["status"] as? String == "completed")
+        #expect(elapsed > 0.9 && elapsed < 1.8)
+    }
+}
