@@ -12,16 +12,25 @@ final class RecordingVideoSink: VideoSink {
         let itemTime: CMTime
         let pts: CMTime
         let frame: VideoFrame
+        /// `SystemHostClock` time of the presentation.
+        let host: Double
     }
 
     private let entries = Mutex<[Entry]>([])
     private let clears = Mutex(0)
 
     func present(_ frame: VideoFrame, itemTime: CMTime) {
-        entries.withLock { $0.append(Entry(itemTime: itemTime, pts: frame.pts, frame: frame)) }
+        let host = SystemHostClock.shared.now
+        entries.withLock { $0.append(Entry(itemTime: itemTime, pts: frame.pts, frame: frame, host: host)) }
     }
 
     func clear() { clears.withLock { $0 += 1 } }
+
+    /// How many times the sink was told to drop its frame.
+    var clearCount: Int { clears.withLock { $0 } }
+
+    /// Forgets what was recorded so far.
+    func reset() { entries.withLock { $0.removeAll() } }
 
     var frames: [Entry] { entries.withLock { $0 } }
     var count: Int { entries.withLock { $0.count } }
@@ -77,4 +86,82 @@ func untimedEnvironment(_ sink: RecordingVideoSink, audio: Bool = false) -> Play
     return PlaybackEnvironment(
         makeAudioOutput: audio ? { @Sendable in ClockDrivenAudioOutput(clock: SystemHostClock.shared) } : nil,
         videoSinks: sinks, untimed: true)
+}
+
+/// An environment for timed playback on `clock` into `sink`, with a clock-driven audio output
+/// on the same clock when `audio` is true.
+func timedEnvironment(
+    _ sink: RecordingVideoSink, clock: any HostClock, audio: Bool = false
+) -> PlaybackEnvironment {
+    let sinks = VideoSinks()
+    sinks.add(sink)
+    return PlaybackEnvironment(
+        hostClock: clock,
+        makeAudioOutput: audio ? { @Sendable in ClockDrivenAudioOutput(clock: clock) } : nil,
+        videoSinks: sinks)
+}
+
+/// Advances `clock` by `seconds` in steps, letting the engine threads and the main queue keep
+/// up after each step.
+@MainActor
+func advance(_ clock: ManualClock, by seconds: Double, step: Double = 0.02) async {
+    var left = seconds
+    while left > 1e-9 {
+        let delta = min(step, left)
+        clock.advance(by: delta)
+        left -= delta
+        try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+}
+
+/// The current item's engine (nil when the player has none).
+func engine(of player: AVPlayer) -> ItemPlayback? {
+    player.state.withLock { $0.engine }
+}
+
+/// Names of this process's threads that belong to the playback engine ("playhead.*").
+func playheadThreadNames() -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.compactMap { task in
+        guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8) else {
+            return nil
+        }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.hasPrefix("playhead.") ? trimmed : nil
+    }
+}
+
+/// A frame's identity for comparisons: its pts in milliseconds.
+func millis(_ time: CMTime) -> Int { Int((time.seconds * 1000).rounded()) }
+
+/// Every frame of `url` decoded linearly (untimed playback), as checksums keyed by pts in
+/// milliseconds.
+@MainActor
+func linearChecksums(of url: URL) async -> [Int: UInt64] {
+    let sink = RecordingVideoSink()
+    let item = AVPlayerItem(url: url)
+    let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+    let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+    player.play()
+    await waitUntil("linear decode") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+    player.replaceCurrentItem(with: nil)
+    var result: [Int: UInt64] = [:]
+    for entry in sink.frames { result[millis(entry.pts)] = entry.frame.checksum() }
+    return result
+}
+
+/// Records the values a key path of `object` takes (initial value included), on the main queue.
+@MainActor
+final class ValueLog<Object: _KeyValueObservable & AnyObject, Value: Sendable> {
+    private(set) var values: [Value] = []
+    private var observation: NSKeyValueObservation?
+
+    init(_ object: Object, _ keyPath: KeyPath<Object, Value>) {
+        observation = object.observe(keyPath, options: [.initial, .new]) { [weak self] _, change in
+            guard let value = change.newValue else { return }
+            MainActor.assumeIsolated { self?.values.append(value) }
+        }
+    }
+
+    func stop() { observation?.invalidate() }
 }
