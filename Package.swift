@@ -37,6 +37,9 @@ let package = Package(
         .target(name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "FFmpegBridge"]),
         .executableTarget(name: "playhead", dependencies: ["PlayheadCLI"]),
         .target(name: "PlayheadTestSupport", dependencies: ["OpenAVFoundation"]),
+        .executableTarget(
+            name: "PortedPlayerController", dependencies: ["OpenAVFoundation"],
+            path: "Examples/PortedPlayerController"),
 
         // MARK: Tests
         .testTarget(name: "OpenCoreMediaTests", dependencies: ["OpenCoreMedia"]),

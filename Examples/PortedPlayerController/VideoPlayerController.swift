@@ -2,12 +2,13 @@
 // ported by changing only the import. UIKit is gone; the view layer is the delegate.
 //
 // The same file compiles against Apple's AVFoundation: it uses only Apple API names.
+import Foundation
+
 #if os(Linux)
     import OpenAVFoundation
 #else
     import AVFoundation
 #endif
-import Foundation
 
 /// Where playback stands, as the controller's play/pause button shows it.
 enum PlaybackState: Int, CustomStringConvertible {
@@ -161,7 +162,8 @@ final class VideoPlayerController {
 
     /// Loads `url` and, once its keys are loaded, makes it the player's item.
     func load(url: URL) {
-        let asset = AVURLAsset(url: url, options: [AVURLAssetPreferPreciseDurationAndTimingKey: true])
+        let asset = AVURLAsset(
+            url: url, options: [AVURLAssetPreferPreciseDurationAndTimingKey: true])
         self.asset = asset
         let keys = Self.assetKeysRequiredToPlay
         asset.loadValuesAsynchronously(forKeys: keys) { [weak self] in
@@ -248,7 +250,8 @@ final class VideoPlayerController {
             center.addObserver(
                 forName: .AVPlayerItemFailedToPlayToEndTime, object: item, queue: .main
             ) { [weak self] notification in
-                let error = notification.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? NSError
+                let error =
+                    notification.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? NSError
                 MainActor.assumeIsolated { self?.playerItemFailedToPlayToEndTime(error) }
             },
             center.addObserver(
@@ -260,9 +263,9 @@ final class VideoPlayerController {
     }
 
     private func removeItemObservers() {
-        itemObservations.forEach { $0.invalidate() }
+        for observation in itemObservations { observation.invalidate() }
         itemObservations = []
-        notificationTokens.forEach { NotificationCenter.default.removeObserver($0) }
+        for token in notificationTokens { NotificationCenter.default.removeObserver(token) }
         notificationTokens = []
         if let boundaryObserverToken {
             player.removeTimeObserver(boundaryObserverToken)
@@ -345,10 +348,11 @@ final class VideoPlayerController {
         let startSeconds = CMTimeGetSeconds(timeRange.start)
         let durationSeconds = CMTimeGetSeconds(timeRange.duration)
         let totalBuffer = startSeconds + durationSeconds
-        let progress = Float(totalBuffer / CMTimeGetSeconds(duration))
+        let totalSeconds = CMTimeGetSeconds(duration)
+        let progress = Float(totalBuffer / totalSeconds)
         delegate?.videoPlayerController(self, didUpdateBufferProgress: min(1, progress))
         // The buffer fell behind the playhead: show the spinner until it catches up.
-        if totalBuffer <= CMTimeGetSeconds(currentTime) && totalBuffer < CMTimeGetSeconds(duration) {
+        if totalBuffer <= CMTimeGetSeconds(currentTime) && totalBuffer < totalSeconds {
             bufferingState = .delayed
         }
     }
@@ -403,7 +407,7 @@ final class VideoPlayerController {
     /// Moves to `time` exactly. Before the item is ready the seek waits until it is.
     func seek(
         toTime time: CMTime, toleranceBefore: CMTime = .zero, toleranceAfter: CMTime = .zero,
-        completionHandler: ((Bool) -> Void)? = nil
+        completionHandler: (@MainActor (Bool) -> Void)? = nil
     ) {
         guard let playerItem, playerItem.status == .readyToPlay else {
             requestSeek = time
@@ -422,7 +426,7 @@ final class VideoPlayerController {
     /// Tears everything down: observers, notifications, the item.
     func destroy() {
         player.pause()
-        playerObservations.forEach { $0.invalidate() }
+        for observation in playerObservations { observation.invalidate() }
         playerObservations = []
         replacePlayerItem(with: nil)
         asset?.cancelLoading()

@@ -4,12 +4,13 @@
 //
 // Exits 0 at the end of the item (or when the --seconds limit is reached), 1 when the item
 // fails, 2 on a usage error.
+import Foundation
+
 #if os(Linux)
     import OpenAVFoundation
 #else
     import AVFoundation
 #endif
-import Foundation
 
 /// The "view": prints what a player screen would show.
 @MainActor

@@ -30,6 +30,14 @@ enum PlayheadBinary {
         return starts
     }
 
+    /// The executable `name` built next to `playhead` (another product of the package, such as
+    /// an example), or nil when `playhead` was not found or has no such sibling.
+    static func sibling(named name: String) -> URL? {
+        guard let directory = url?.deletingLastPathComponent() else { return nil }
+        let candidate = directory.appendingPathComponent(name)
+        return isExecutableFile(candidate) ? candidate : nil
+    }
+
     private static func locate() -> URL? {
         if let path = ProcessInfo.processInfo.environment["PLAYHEAD_BINARY"], !path.isEmpty {
             return URL(fileURLWithPath: path)
