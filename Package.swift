@@ -48,6 +48,7 @@ let package = Package(
         .testTarget(
             name: "OpenAVFoundationTests",
             dependencies: ["OpenAVFoundation", "PlayheadTestSupport"]),
+        .testTarget(name: "OpenAVKitTests", dependencies: ["OpenAVKit", "PlayheadTestSupport"]),
         .testTarget(
             name: "PlayheadCLITests",
             dependencies: ["PlayheadCLI", "PlayheadTestSupport"],
