@@ -22,6 +22,7 @@ extension Playhead {
     /// Register a new command by adding it here.
     public static func commands(for environment: Environment) -> [Command] {
         [
+            BenchCommand.command(),
             PlayCommand.command(),
             ProbeCommand.command(loader: environment.probeLoader),
         ]
