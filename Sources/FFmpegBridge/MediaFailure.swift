@@ -1,4 +1,5 @@
 // Playhead: why an input could not be opened or played, in words a person can act on.
+import Foundation
 
 /// A classified failure to open, inspect or decode an input. `reason` is one short line
 /// suitable for `playhead: <input>: <reason>`.
@@ -27,6 +28,10 @@ package enum MediaFailure: Error, Sendable, Equatable {
     case unsupportedScheme(String)
     /// Some other I/O failure, with FFmpeg's text.
     case io(detail: String)
+    /// The input declares more than `MediaLimits` allows (a picture, stream count, sample rate
+    /// or channel count); the text says which limit, e.g. "picture too large (40000x40000
+    /// exceeds 16384x16384)".
+    case limitExceeded(String)
 
     /// One line saying what is wrong.
     package var reason: String {
@@ -47,6 +52,13 @@ package enum MediaFailure: Error, Sendable, Equatable {
         case .cancelled: return "cancelled"
         case .unsupportedScheme(let scheme): return "unsupported URL scheme '\(scheme)'"
         case .io(let detail): return detail.isEmpty ? "input/output error" : detail
+        case .limitExceeded(let detail): return detail
         }
     }
+}
+
+extension MediaFailure: LocalizedError {
+    /// The one-line `reason`, so a `MediaFailure` that reaches a catch-all handler (which prints
+    /// `localizedDescription`) still says what is wrong instead of "MediaFailure error 4".
+    package var errorDescription: String? { reason }
 }

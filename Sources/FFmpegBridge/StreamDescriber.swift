@@ -21,7 +21,7 @@ enum StreamDescriber {
             index: index,
             trackID: st.id,
             kind: kind(of: parameters.codec_type),
-            codecName: String(cString: avcodec_get_name(codecID)),
+            codecName: codecName(codecID, tag: parameters.codec_tag),
             codecLongName: avcodec_descriptor_get(codecID).flatMap { $0.pointee.long_name }.map {
                 String(cString: $0)
             },
@@ -83,6 +83,14 @@ enum StreamDescriber {
         }
     }
 
+    /// FFmpeg's short name for `codecID`. For a codec FFmpeg does not know (its name would be
+    /// "none") this is the container's four-character code, such as "plhd", so messages name
+    /// what the file holds; "unknown" when the container stored no printable code either.
+    static func codecName(_ codecID: AVCodecID, tag: UInt32) -> String {
+        guard codecID == AV_CODEC_ID_NONE else { return String(cString: avcodec_get_name(codecID)) }
+        return fourCC(tag)?.trimmingCharacters(in: .whitespaces).nonEmpty ?? "unknown"
+    }
+
     private static func frameRate(_ st: AVStream) -> Double? {
         for rate in [st.avg_frame_rate, st.r_frame_rate] where rate.num > 0 && rate.den > 0 {
             return av_q2d(rate)
@@ -123,4 +131,8 @@ enum StreamDescriber {
         default: return "application/octet-stream"
         }
     }
+}
+
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -64,7 +64,9 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// True when the container marks the track as the default choice of its type.
     public let isDefault: Bool
 
-    init(stream: StreamDescription, assetDuration: CMTime, asset: AVAsset) {
+    /// A track for `stream` of an asset whose presentation starts at `assetStart` on the
+    /// container's timeline and lasts `assetDuration`.
+    init(stream: StreamDescription, assetStart: CMTime = .zero, assetDuration: CMTime, asset: AVAsset) {
         trackID = stream.trackID
         mediaType = AVAssetTrack.mediaType(for: stream)
         self.asset = asset
@@ -73,9 +75,8 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         preferredTransform = AVAssetTrack.transform(rotation: stream.rotationDegrees, size: naturalSize)
         nominalFrameRate = stream.kind == .video ? Float(stream.averageFrameRate ?? 0) : 0
         estimatedDataRate = Float(stream.bitRate ?? 0)
-        let start = stream.startTime.isNumeric ? stream.startTime : .zero
-        let duration = stream.duration.isNumeric ? stream.duration : assetDuration
-        timeRange = CMTimeRange(start: start, duration: duration)
+        timeRange = AVAssetTrack.timeRange(
+            of: stream, assetStart: assetStart, assetDuration: assetDuration)
         languageCode = stream.language
         extendedLanguageTag = stream.language.flatMap(LanguageTags.bcp47)
         isEnabled = true
@@ -129,6 +130,24 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
             return stream.codecName == "eia_608" ? .closedCaption : .subtitle
         case .data, .attachment, .unknown: return .metadata
         }
+    }
+
+    /// The stream's extent on the asset timeline, which starts at zero where the container's
+    /// presentation starts (MPEG-TS streams, for instance, start seconds into their clock).
+    /// A stream without a duration of its own runs to the end of the asset; so does one whose
+    /// container states zero (RealMedia's audio does), which no track with samples can last.
+    static func timeRange(
+        of stream: StreamDescription, assetStart: CMTime, assetDuration: CMTime
+    ) -> CMTimeRange {
+        let origin = assetStart.isNumeric ? assetStart : .zero
+        var start = stream.startTime.isNumeric ? stream.startTime - origin : .zero
+        if start < .zero { start = .zero }
+        if stream.duration.isNumeric && stream.duration > .zero {
+            return CMTimeRange(start: start, duration: stream.duration)
+        }
+        guard assetDuration.isNumeric else { return CMTimeRange(start: start, duration: assetDuration) }
+        let remaining = assetDuration - start
+        return CMTimeRange(start: start, duration: remaining < .zero ? .zero : remaining)
     }
 
     private static func displaySize(_ stream: StreamDescription) -> CGSize {

@@ -17,7 +17,9 @@ struct AssetContents: @unchecked Sendable {
         self.description = description
         duration = description.duration
         tracks = description.tracks.map {
-            AVAssetTrack(stream: $0, assetDuration: description.duration, asset: asset)
+            AVAssetTrack(
+                stream: $0, assetStart: description.startTime, assetDuration: description.duration,
+                asset: asset)
         }
         let items = MetadataMapping.items(tags: description.tags, artwork: description.artwork)
         metadata = items

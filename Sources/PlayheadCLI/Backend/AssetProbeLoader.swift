@@ -54,8 +54,11 @@ public enum AssetProbeLoader {
         }
     }
 
+    /// One metadata line, keyed by the container's own tag name (`title`, `artist`, `album`,
+    /// `comment`, ...) as the probe output documents, not by the common key (`albumName`,
+    /// `description`); cover art is `artwork`.
     static func entry(_ item: AVMetadataItem) -> ProbeSummary.MetadataEntry? {
-        guard let key = item.commonKey?.rawValue ?? (item.key as? NSString).map({ $0 as String })
+        guard let key = (item.key as? NSString).map({ $0 as String }) ?? item.commonKey?.rawValue
         else { return nil }
         if let text = item.stringValue { return .init(key: key, value: text) }
         if let data = item.dataValue {
