@@ -21,7 +21,8 @@ package final class AudioDecoder: @unchecked Sendable {
     ///   - streamIndex: an audio stream's index.
     ///   - threadCount: decoding threads; nil means 1 (audio gains nothing from more).
     /// - Throws: `.unsupportedCodec(codecs:)` when this FFmpeg has no decoder for it,
-    ///   `.damaged` when the stream is not audio.
+    ///   `.damaged` when the stream is not audio, `.limitExceeded` when it declares more
+    ///   than `MediaLimits.standard` allows.
     package init(demuxer: Demuxer, streamIndex: Int, threadCount: Int? = nil) throws(MediaFailure) {
         codec = try CodecContext(
             demuxer: demuxer, streamIndex: streamIndex, type: AVMEDIA_TYPE_AUDIO,

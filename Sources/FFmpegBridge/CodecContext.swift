@@ -37,6 +37,7 @@ final class CodecContext {
                     "stream \(streamIndex) (\(codecName)) is not \(type == AVMEDIA_TYPE_VIDEO ? "video" : "audio")"
             )
         }
+        if let failure = MediaLimits.standard.violation(of: stream) { throw failure }
         guard let codec = avcodec_find_decoder(codecID) else {
             throw .unsupportedCodec(codecs: [codecName])
         }
@@ -49,6 +50,9 @@ final class CodecContext {
             context.pointee.pkt_timebase = stream.pointee.time_base
             context.pointee.thread_count = threadCount
             context.pointee.thread_type = threadType
+            // Frames that grow past the limit mid-stream are refused (and concealed) by
+            // libavcodec instead of allocated.
+            context.pointee.max_pixels = Int64(MediaLimits.standard.maximumPixels)
             FFmpegLog.clearLastMessage()
             status = avcodec_open2(context, codec, nil)
         }

@@ -40,15 +40,18 @@ package final class Demuxer: @unchecked Sendable {
     ///   - location: the file or URL to open.
     ///   - timeout: seconds each blocking phase (open, stream info, one read) may take.
     ///   - interrupt: abort it from any thread to stop blocking I/O now.
-    /// - Throws: the same classified `MediaFailure`s as `MediaInspector.describe`, and
-    ///   `.notMediaFile` for a container with no streams.
+    ///   - limits: the largest pictures, stream count and audio format accepted.
+    /// - Throws: the same classified `MediaFailure`s as `MediaInspector.describe`,
+    ///   `.notMediaFile` for a container with no streams, and `.limitExceeded` for a container
+    ///   that declares more than `limits` allows.
     package init(
         location: MediaLocation, timeout: Double = 15,
-        interrupt: InterruptDeadline = InterruptDeadline()
+        interrupt: InterruptDeadline = InterruptDeadline(), limits: MediaLimits = .standard
     ) throws(MediaFailure) {
         let container = try FormatContext(
             location: location, timeout: timeout, interrupt: interrupt)
-        if let error = container.findStreamInfo(timeout: timeout) {
+        if let failure = limits.streamCountViolation(container.streamCount) { throw failure }
+        if let error = container.findStreamInfo(timeout: timeout, limits: limits) {
             if interrupt.isAborted { throw .cancelled }
             if container.streamCount == 0 {
                 throw error.code == FFmpegError.exit ? .timedOut : .damaged(detail: error.detail)
@@ -56,6 +59,7 @@ package final class Demuxer: @unchecked Sendable {
         }
         if interrupt.isAborted { throw .cancelled }
         guard container.streamCount > 0 else { throw .notMediaFile }
+        if let failure = limits.violation(of: container) { throw failure }
         guard let scratch = av_packet_alloc() else { throw .io(detail: "out of memory") }
         self.container = container
         self.scratch = scratch

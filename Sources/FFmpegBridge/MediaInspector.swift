@@ -30,7 +30,7 @@ package enum MediaInspector {
     ) throws(MediaFailure) -> MediaDescription {
         let container = try FormatContext(
             location: location, timeout: limits.timeout, interrupt: interrupt)
-        if let error = container.findStreamInfo(timeout: limits.timeout) {
+        if let error = container.findStreamInfo(timeout: limits.timeout, limits: .standard) {
             if interrupt.isAborted { throw .cancelled }
             if container.streamCount == 0 {
                 throw error.code == FFmpegError.exit ? .timedOut : .damaged(detail: error.detail)

@@ -31,7 +31,8 @@ package final class VideoDecoder: @unchecked Sendable {
     ///   - threadCount: decoding threads; nil picks `min(cores + 1, 16)` with frame+slice
     ///     threading (one frame of latency per thread). Pass 1 for scrubbing or thumbnails.
     /// - Throws: `.unsupportedCodec(codecs:)` when this FFmpeg has no decoder for it,
-    ///   `.damaged` when the stream is not video.
+    ///   `.damaged` when the stream is not video, `.limitExceeded` when it declares more
+    ///   than `MediaLimits.standard` allows.
     package init(demuxer: Demuxer, streamIndex: Int, threadCount: Int? = nil) throws(MediaFailure) {
         let threads = max(1, threadCount ?? min(Int(CFFmpeg_cpu_count()) + 1, 16))
         codec = try CodecContext(

@@ -9,6 +9,10 @@ import Synchronization
 /// SDL initialisation shared by OpenAVKit's outputs and windows.
 enum SDLSubsystem {
     private static let audioStarted = Mutex<Bool?>(nil)
+    /// protected by its mutex: how many windows use the video subsystem, and whether
+    /// SDL_ttf is initialised. Also serialises SDL_InitSubSystem/SDL_QuitSubSystem for video
+    /// against each other.
+    private static let video = Mutex<(users: Int, fonts: Bool)>((0, false))
 
     /// Starts SDL's audio subsystem (once).
     static func startAudio() throws {
@@ -20,6 +24,36 @@ enum SDLSubsystem {
             return ok
         }
         guard started else { throw AudioOutputError("SDL audio is unavailable: \(lastError)") }
+    }
+
+    /// Starts SDL's video and events subsystems for one more user (a window).
+    ///
+    /// - Important: Call on the thread that will run the window's event loop.
+    static func startVideo() throws(SDLError) {
+        let ok = video.withLock { state -> Bool in
+            SDL_SetMainReady()
+            guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else { return false }
+            state.users += 1
+            return true
+        }
+        guard ok else { throw SDLError("SDL video is unavailable: \(lastError)") }
+    }
+
+    /// Releases one user's hold on the video subsystem.
+    static func stopVideo() {
+        video.withLock { state in
+            guard state.users > 0 else { return }
+            state.users -= 1
+            SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS))
+        }
+    }
+
+    /// Starts SDL_ttf (once per process); false when it cannot.
+    static func startFonts() -> Bool {
+        video.withLock { state in
+            if !state.fonts { state.fonts = TTF_Init() == 0 }
+            return state.fonts
+        }
     }
 
     /// SDL's last error message.

@@ -72,8 +72,12 @@ extension AVPlayer {
 
     /// Fires periodic observers because playback started or stopped.
     nonisolated func timeObserversNoteRateChange() {
-        let (observers, time) = state.withLock { ($0.timeObservers, $0.lastObservedTime) }
         let now = currentTime()
+        let (observers, time) = state.withLock { state in
+            // Later ticks continue from here; the first tick after starting is not a jump.
+            defer { if now.isNumeric { state.lastObservedTime = now } }
+            return (state.timeObservers, state.lastObservedTime)
+        }
         for observer in observers {
             guard case .periodic(_, let block) = observer.kind else { continue }
             fire(observer) { block(now.isNumeric ? now : time) }

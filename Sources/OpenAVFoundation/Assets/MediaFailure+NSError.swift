@@ -36,6 +36,8 @@ extension MediaFailure {
             return (AVFoundationErrorDomain, AVError.Code.operationNotSupportedForAsset.rawValue)
         case .unsupportedCodec: return (AVFoundationErrorDomain, AVError.Code.decoderNotFound.rawValue)
         case .io: return (AVFoundationErrorDomain, AVError.Code.failedToLoadMediaData.rawValue)
+        case .limitExceeded:
+            return (AVFoundationErrorDomain, AVError.Code.undecodableMediaData.rawValue)
         }
     }
 }

@@ -91,6 +91,8 @@ extension ItemPlayback {
                         control.seek?.landing = landing
                     }
                 }
+                // An audio-only seek completes on the presentation thread once it lands.
+                presenterWake.wake()
             }
             guard let landing else {
                 // A keyframe seek lands where the first video frame is: wait for it.

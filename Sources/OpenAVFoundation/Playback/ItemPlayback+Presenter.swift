@@ -87,10 +87,15 @@ extension ItemPlayback {
     /// Completes a pending seek of `generation`, anchoring the clock at `time`.
     private func finishSeekIfNeeded(generation: Int, at time: CMTime, host: Double) {
         let finished = control.withLock { control -> SeekRequest? in
-            control.clock.set(media: time, host: host, generation: control.generation)
-            control.audioClockTrustedAfter = host
-            control.lastPresented = time
-            guard var seek = control.seek, seek.generation == generation, !seek.landed else { return nil }
+            let landing = control.seek.map { $0.generation == generation && !$0.landed } ?? false
+            // A landing seek restarts time at its landing. The first frame after opening does
+            // not, once time runs: time started when play began and must not jump back.
+            if landing || control.rate == 0 {
+                control.clock.set(media: time, host: host, generation: control.generation)
+                control.audioClockTrustedAfter = host
+                control.lastPresented = time
+            }
+            guard landing, var seek = control.seek else { return nil }
             seek.landed = true
             seek.landing = seek.landing ?? time
             control.seek = seek

@@ -91,6 +91,11 @@ struct PlaybackStateMachine: Equatable {
             rate = newRate
             playsImmediately = immediately && newRate != 0
             if newRate == 0 { hasBeenPlaying = false }
+            if newRate != 0 && atEnd && actionAtEnd != .none && item == .ready {
+                // Playing from the end reaches it again at once (replaying needs a seek).
+                effects.append(.postDidPlayToEnd)
+                effects += applyEndAction()
+            }
         case .item(let state):
             if state != item { hasBeenPlaying = false; atEnd = false }
             item = state

@@ -1,4 +1,4 @@
-// Playhead: `playhead play [options] INPUT...`, which plays media headless.
+// Playhead: `playhead play [options] INPUT...`, which plays media in a window or headless.
 import Foundation
 import OpenAVFoundation
 
@@ -12,8 +12,12 @@ public enum PlayCommand {
     public static func command() -> Command {
         Command(
             name: "play",
-            abstract: "Play media (headless: no window yet) with sound, status line and keys.",
+            abstract: "Play media in a window (or headless) with sound, controls and keys.",
             discussion: """
+                With a display ($DISPLAY or $WAYLAND_DISPLAY) a window opens with playback \
+                controls; keys: space/k pause, left/right seek 5 s, j/l 10 s, up/down volume, \
+                m mute, f fullscreen, [ ] speed, . and , step a frame while paused, q quits. \
+                Without a display, with --headless or with --untimed, playback is headless. \
                 On a terminal a status line shows the state, position, progress, buffered \
                 amount and rate; keys: space pauses, left/right seek 5 s, q quits. `playhead \
                 INPUT...` is short for `playhead play INPUT...`. With --report json one JSON \

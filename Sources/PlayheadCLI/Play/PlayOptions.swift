@@ -1,11 +1,16 @@
 // Playhead: the options of `playhead play`, parsed and checked.
+import OpenAVFoundation
 
 /// What `playhead play` was asked to do.
 public struct PlayOptions: Sendable, Equatable {
     /// The inputs, played one after another.
     public var inputs: [String]
-    /// Never open a window (the only mode until the window exists).
-    public var headless = true
+    /// Never open a window (`--headless`; implied by `--untimed`).
+    public var headless = false
+    /// Open the window fullscreen.
+    public var fullscreen = false
+    /// How the video fits the window.
+    public var gravity: AVLayerVideoGravity = .resizeAspect
     /// Play no audio.
     public var noAudio = false
     /// Present frames as fast as they decode.
@@ -27,7 +32,11 @@ public struct PlayOptions: Sendable, Equatable {
     public init(inputs: [String]) { self.inputs = inputs }
 
     static let headlessOption = CommandOption.flag(
-        "headless", help: "Play without a window (the default until the window exists).")
+        "headless", help: "Play without a window (the default when there is no display).")
+    static let fullscreenOption = CommandOption.flag("fullscreen", help: "Open the window fullscreen.")
+    static let gravityOption = CommandOption.value(
+        "gravity", valueName: "MODE",
+        help: "How video fits the window: aspect (default, letterboxed), fill (cropped) or resize.")
     static let noAudioOption = CommandOption.flag("no-audio", help: "Do not decode or play audio.")
     static let untimedOption = CommandOption.flag(
         "untimed", help: "Present frames as fast as decoding allows, without waiting on the clock.")
@@ -44,16 +53,27 @@ public struct PlayOptions: Sendable, Equatable {
 
     /// Every option, in help order.
     static let all = [
-        headlessOption, noAudioOption, untimedOption, framesOption, startOption, rateOption,
+        headlessOption, fullscreenOption, gravityOption, noAudioOption, untimedOption, framesOption, startOption, rateOption,
         volumeOption, muteOption, reportOption,
     ]
 
     /// Reads and checks the options from parsed arguments.
     static func from(_ arguments: ParsedArguments, inputs: [String]) throws(UsageError) -> PlayOptions {
         var options = PlayOptions(inputs: inputs)
-        options.headless = true
         options.noAudio = arguments.flag(noAudioOption.name)
         options.untimed = arguments.flag(untimedOption.name)
+        // Untimed runs present frames as fast as they decode: a check, not something to watch.
+        options.headless = arguments.flag(headlessOption.name) || options.untimed
+        options.fullscreen = arguments.flag(fullscreenOption.name)
+        if let gravity = arguments.value(gravityOption.name) {
+            let modes: [String: AVLayerVideoGravity] = [
+                "aspect": .resizeAspect, "fill": .resizeAspectFill, "resize": .resize,
+            ]
+            guard let mode = modes[gravity] else {
+                throw UsageError(.invalidValue(option: "--gravity", value: gravity, expected: "aspect, fill or resize"))
+            }
+            options.gravity = mode
+        }
         options.muted = arguments.flag(muteOption.name)
         if let frames = try arguments.value(framesOption.name, as: Int.self, expected: "a positive whole number") {
             guard frames > 0 else { throw invalid(framesOption, frames, "a positive whole number") }

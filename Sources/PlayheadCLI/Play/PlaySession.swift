@@ -1,7 +1,8 @@
-// Playhead: runs `playhead play` headless: one player, the inputs in turn, a status line,
-// keys, and a report per input.
+// Playhead: runs `playhead play`: one player, the inputs in turn, a window when there is a
+// display (else headless), a status line, keys, and a report per input.
 //
 // Concurrency: main actor only. Engine news arrives through observers and notifications on the
+// main queue. The window runs on its own thread (`WindowHost`) and reports its closing on the
 // main queue.
 import Foundation
 import OpenAVFoundation
@@ -21,6 +22,7 @@ final class PlaySession {
     private var statusTimer: DispatchSourceTimer?
     private var keys: TerminalKeys?
     private var interrupt: DispatchSourceSignal?
+    private var window: WindowHost?
     private let showsStatus: Bool
 
     init(options: PlayOptions, console: Console) {
@@ -47,6 +49,7 @@ final class PlaySession {
     /// Plays every input and returns one report per input played.
     func run() async -> [PlayReport] {
         installInterruptHandler()
+        if !options.headless { await openWindow() }
         if showsStatus {
             keys = TerminalKeys { [weak self] key in MainActor.assumeIsolated { self?.handle(key) } }
             keys?.start()
@@ -59,8 +62,37 @@ final class PlaySession {
         statusTimer?.cancel()
         if showsStatus { console.writeOutput("\n") }
         keys?.stop()
+        await window?.close()
+        window = nil
         player.replaceCurrentItem(with: nil)
         return reports
+    }
+
+    /// Opens the player window, or says once (on a terminal) why playback stays headless.
+    private func openWindow() async {
+        guard WindowHost.displayMayExist else {
+            noteHeadless("no display ($DISPLAY and $WAYLAND_DISPLAY are unset)")
+            return
+        }
+        var windowOptions = PlayerWindow.Options()
+        windowOptions.fullscreen = options.fullscreen
+        windowOptions.videoGravity = options.gravity
+        let opened = await WindowHost.open(player: player, options: windowOptions) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.userQuit = true
+                self.finishCurrent?(.stopped, nil)
+            }
+        }
+        switch opened {
+        case .success(let host): window = host
+        case .failure(let error): noteHeadless(error.message)
+        }
+    }
+
+    private func noteHeadless(_ reason: String) {
+        guard TerminalKeys.isInteractive else { return }
+        console.printError("playhead: \(reason); playing headless")
     }
 
     private func play(_ input: String) async -> PlayReport {

@@ -104,6 +104,18 @@ import Testing
         #expect(m.timeControl == .paused)
     }
 
+    @Test func playingAgainAtTheEndReachesItAgainUntilASeek() {
+        var (m, _) = machine(.item(.ready), .buffer(Self.ready), .setRate(1, immediately: false))
+        _ = m.handle(.reachedEnd)
+        #expect(m.rate == 0)
+        #expect(m.handle(.setRate(1, immediately: false)) == [.postDidPlayToEnd])
+        #expect(m.rate == 0)
+        #expect(m.timeControl == .paused)
+        _ = m.handle(.timeJumped)
+        #expect(m.handle(.setRate(1, immediately: false)).isEmpty)
+        #expect(m.timeControl == .playing)
+    }
+
     @Test func endIsReportedOnce() {
         var (m, _) = machine(
             .setActionAtItemEnd(.none), .item(.ready), .buffer(Self.ready),
