@@ -16,7 +16,8 @@ extension AVPlayerItem {
 
     /// Moves to a time within [`time` − `toleranceBefore`, `time` + `toleranceAfter`]; zero
     /// tolerances give a frame-exact seek. Invalid times or negative tolerances complete with
-    /// `false` (Apple raises an exception instead).
+    /// `false` (Apple raises an exception instead), and so does seeking a failed item (or an
+    /// item that fails before the seek lands).
     nonisolated public func seek(
         to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
         completionHandler: (@Sendable (Bool) -> Void)? = nil
@@ -25,7 +26,7 @@ extension AVPlayerItem {
         MainQueue.perform {
             guard time.isNumeric || time.isPositiveInfinity || time.isNegativeInfinity,
                 toleranceBefore.isValid, toleranceAfter.isValid,
-                toleranceBefore >= .zero, toleranceAfter >= .zero
+                toleranceBefore >= .zero, toleranceAfter >= .zero, item.status != .failed
             else {
                 completionHandler?(false)
                 return

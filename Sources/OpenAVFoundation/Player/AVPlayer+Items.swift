@@ -67,6 +67,12 @@ extension AVPlayer {
                     userInfo: [AVPlayerItemFailedToPlayToEndTimeErrorKey: error])
             }
             handle(.item(.failed))
+            // A failed item cannot get to any time: its pending seek is over.
+            let seek = state.withLock { state -> SeekRequest? in
+                defer { state.pendingSeek = nil }
+                return state.pendingSeek
+            }
+            seek?.completion?(false)
         case .buffer(let report):
             item.applyBuffer(report)
             handle(.buffer(report.flags))

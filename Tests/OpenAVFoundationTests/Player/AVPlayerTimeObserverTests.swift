@@ -1,0 +1,165 @@
+// Playhead: periodic and boundary time observers during real playback (manual clock).
+import Foundation
+import PlayheadTestSupport
+import Synchronization
+import Testing
+
+@testable import OpenAVFoundation
+
+/// Collects the times an observer block was called with.
+final class TimeLog: Sendable {
+    private let times = Mutex<[Double]>([])
+    func append(_ time: CMTime) { times.withLock { $0.append(time.seconds) } }
+    func tick() { times.withLock { $0.append(.nan) } }
+    var values: [Double] { times.withLock { $0 } }
+    var count: Int { times.withLock { $0.count } }
+}
+
+@MainActor
+@Suite struct AVPlayerTimeObserverTests {
+    private func readyPlayer(clock: ManualClock) async throws -> (AVPlayer, AVPlayerItem) {
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay && player.currentItem?.isPlaybackLikelyToKeepUp == true }
+        return (player, item)
+    }
+
+    private func settle() async throws { try await Task.sleep(nanoseconds: 30_000_000) }
+
+    @Test func periodicObserverFiresAtIntervalMultiplesAndOnPlayAndPause() async throws {
+        let clock = ManualClock()
+        let (player, _) = try await readyPlayer(clock: clock)
+        let log = TimeLog()
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 4), queue: nil) {
+            log.append($0)
+        }
+        try await settle()
+        #expect(log.count == 0, "paused and not seeking: no calls")
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        try await settle()
+        #expect(log.values == [0], "one call when playback starts")
+        await advance(clock, by: 1.1)
+        player.pause()
+        try await settle()
+        let values = log.values
+        for multiple in [0.25, 0.5, 0.75, 1.0] {
+            let hits = values.filter { $0 >= multiple - 1e-9 && $0 < multiple + 0.06 }
+            #expect(hits.count == 1, "one call just after \(multiple): \(values)")
+        }
+        #expect(values.count == 6, "start, four multiples, stop: \(values)")
+        #expect(abs((values.last ?? 0) - 1.1) < 1e-6, "the stop call carries the pause time")
+        #expect(values == values.sorted())
+        await advance(clock, by: 0.5)
+        try await settle()
+        #expect(log.count == 6, "paused: no more calls")
+        player.removeTimeObserver(token)
+    }
+
+    @Test func periodicObserverFiresOnSeekWithTheTarget() async throws {
+        let clock = ManualClock()
+        let (player, _) = try await readyPlayer(clock: clock)
+        let log = TimeLog()
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 1), queue: nil) {
+            log.append($0)
+        }
+        let finished = await player.seek(
+            to: CMTime(value: 7, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(finished)
+        try await settle()
+        #expect(log.values == [0.7])
+        player.removeTimeObserver(token)
+    }
+
+    @Test func observerOnACustomQueueRunsThere() async throws {
+        let clock = ManualClock()
+        let (player, _) = try await readyPlayer(clock: clock)
+        let queue = DispatchQueue(label: "observer-test")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 7)
+        let onQueue = Mutex<[Bool]>([])
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 10), queue: queue) { _ in
+            onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == 7) }
+        }
+        player.play()
+        await advance(clock, by: 0.3)
+        player.pause()
+        try await settle()
+        let calls = onQueue.withLock { $0 }
+        #expect(calls.count >= 3)
+        #expect(calls.allSatisfy { $0 })
+        player.removeTimeObserver(token)
+    }
+
+    @Test func boundaryObserverFiresWhenPlaybackCrossesAndNotWhenASeekJumps() async throws {
+        let clock = ManualClock()
+        let (player, _) = try await readyPlayer(clock: clock)
+        let crossed = TimeLog(), jumped = TimeLog(), later = TimeLog()
+        let times = { (seconds: Double) in [NSValue(time: CMTime(seconds: seconds, preferredTimescale: 600))] }
+        let tokens = [
+            player.addBoundaryTimeObserver(forTimes: times(0.5), queue: nil) { crossed.append(player.currentTime()) },
+            player.addBoundaryTimeObserver(forTimes: times(1.2), queue: nil) { jumped.tick() },
+            player.addBoundaryTimeObserver(forTimes: times(1.7), queue: nil) { later.tick() },
+        ]
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await advance(clock, by: 0.6)
+        try await settle()
+        #expect(crossed.count == 1)
+        #expect(abs((crossed.values.first ?? 0) - 0.5) < 0.1)
+        let finished = await player.seek(
+            to: CMTime(value: 15, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(finished)
+        await advance(clock, by: 0.1)
+        try await settle()
+        #expect(jumped.count == 0, "a seek over a boundary does not fire it")
+        await advance(clock, by: 0.2)
+        try await settle()
+        #expect(later.count == 1)
+        #expect(crossed.count == 1)
+        #expect(jumped.count == 0)
+        for token in tokens { player.removeTimeObserver(token) }
+    }
+
+    @Test func boundaryObserverDoesNotFireForASeekWhilePlayingInRealTime() async throws {
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let player = AVPlayer(
+            environment: timedEnvironment(RecordingVideoSink(), clock: SystemHostClock.shared), playerItem: item)
+        let jumped = TimeLog()
+        let token = player.addBoundaryTimeObserver(
+            forTimes: [NSValue(time: CMTime(value: 1, timescale: 1))], queue: nil) { jumped.tick() }
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let before = player.currentTime()
+        let finished = await player.seek(to: CMTime(value: 15, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(finished)
+        try await Task.sleep(nanoseconds: 150_000_000)
+        // Under heavy load playback may really have crossed 1 s before the seek.
+        if before.seconds < 0.95 { #expect(jumped.count == 0, "fired though the seek left \(before.seconds)") }
+        player.removeTimeObserver(token)
+    }
+
+    @Test func removedObserversAreNotCalledAgain() async throws {
+        let clock = ManualClock()
+        let (player, _) = try await readyPlayer(clock: clock)
+        let periodic = TimeLog(), boundary = TimeLog()
+        let periodicToken = player.addPeriodicTimeObserver(
+            forInterval: CMTime(value: 1, timescale: 10), queue: nil) { periodic.append($0) }
+        let boundaryToken = player.addBoundaryTimeObserver(
+            forTimes: [NSValue(time: CMTime(value: 1, timescale: 1))], queue: nil) { boundary.tick() }
+        player.play()
+        await advance(clock, by: 0.3)
+        try await settle()
+        let before = periodic.count
+        #expect(before >= 3)
+        player.removeTimeObserver(periodicToken)
+        player.removeTimeObserver(boundaryToken)
+        await advance(clock, by: 1)
+        player.pause()
+        _ = await player.seek(to: .zero)
+        try await settle()
+        #expect(periodic.count == before)
+        #expect(boundary.count == 0)
+    }
+}

@@ -1,0 +1,126 @@
+// Playhead: how AVPlayer's time advances: pause and resume, rates, audio-only items.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct AVPlayerTimingTests {
+    private func playingPlayer(
+        _ fixture: Fixture = .mp4, clock: ManualClock, audio: Bool = false, rate: Float = 1
+    ) async throws -> (AVPlayer, AVPlayerItem, RecordingVideoSink) {
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: try Fixture.url(fixture))
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: audio), playerItem: item)
+        player.rate = rate
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        return (player, item, sink)
+    }
+
+    @Test(arguments: [Float(2), 0.5, 1])
+    func timeAdvancesInProportionToTheRate(_ rate: Float) async throws {
+        let clock = ManualClock()
+        let (player, _, sink) = try await playingPlayer(clock: clock, rate: rate)
+        let start = player.currentTime()
+        #expect(start == .zero)
+        await advance(clock, by: 0.5)
+        #expect(abs(player.currentTime().seconds - 0.5 * Double(rate)) < 1e-6)
+        await waitUntil("frames up to the clock") {
+            (sink.last?.pts.seconds ?? 0) >= 0.5 * Double(rate) - 0.04
+        }
+        #expect(sink.frames.allSatisfy { $0.pts.seconds <= 0.5 * Double(rate) + 1e-6 })
+    }
+
+    @Test func rateChangeWhilePlayingDoesNotJump() async throws {
+        let clock = ManualClock()
+        let (player, _, _) = try await playingPlayer(clock: clock)
+        await advance(clock, by: 0.4)
+        player.rate = 2
+        #expect(abs(player.currentTime().seconds - 0.4) < 1e-6)
+        await advance(clock, by: 0.3)
+        #expect(abs(player.currentTime().seconds - 1.0) < 1e-6)
+    }
+
+    @Test func pauseAndResumeKeepTimeContinuousOnAManualClock() async throws {
+        let clock = ManualClock()
+        let (player, _, sink) = try await playingPlayer(clock: clock, audio: true)
+        await advance(clock, by: 0.6)
+        player.pause()
+        let paused = player.currentTime()
+        #expect(abs(paused.seconds - 0.6) < 0.03)
+        await advance(clock, by: 0.5)
+        #expect(player.currentTime() == paused)
+        let shownWhilePaused = sink.count
+        player.play()
+        await waitUntil("playing again") { player.timeControlStatus == .playing }
+        #expect(abs(player.currentTime().seconds - paused.seconds) < 0.015)
+        await advance(clock, by: 0.4)
+        #expect(abs(player.currentTime().seconds - (paused.seconds + 0.4)) < 0.03)
+        #expect(sink.count > shownWhilePaused)
+    }
+
+    @Test func pauseAndResumeKeepTimeContinuousInRealTime() async throws {
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let player = AVPlayer(
+            environment: timedEnvironment(sink, clock: SystemHostClock.shared, audio: true), playerItem: item)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        let started = SystemHostClock.shared.now
+        try await Task.sleep(nanoseconds: 400_000_000)
+        player.pause()
+        let played = SystemHostClock.shared.now - started
+        let paused = player.currentTime().seconds
+        // Only continuity is checked here: when the main actor notices `.playing` can lag
+        // arbitrarily on a loaded machine (see the manual-clock variant for exact values).
+        #expect(paused > 0, "paused at \(paused) after about \(played) s of playing")
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(abs(player.currentTime().seconds - paused) < 1e-9)
+        player.play()
+        let resumed = player.currentTime().seconds
+        #expect(abs(resumed - paused) < 0.03)
+        let host = SystemHostClock.shared.now
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let elapsed = SystemHostClock.shared.now - host
+        let now = player.currentTime().seconds
+        #expect(abs(now - (paused + elapsed)) < 0.15, "time \(now), paused at \(paused), \(elapsed) s later")
+        let times = sink.frames.map(\.pts.seconds)
+        #expect(times == times.sorted())
+    }
+
+    @Test(arguments: [Fixture.wav, .mp3WithCoverArt, .audioOnlyM4A])
+    func audioOnlyItemPlaysToTheEndAndReportsTime(_ fixture: Fixture) async throws {
+        let clock = ManualClock()
+        let (player, item, sink) = try await playingPlayer(fixture, clock: clock, audio: true)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        #expect(item.presentationSize == .zero)
+        await advance(clock, by: 1)
+        let midway = player.currentTime().seconds
+        // Within a frame of audio codec delay (the MP3 starts 25 ms in).
+        #expect(abs(midway - 1) < 0.03, "\(fixture): \(midway)")
+        await advance(clock, by: 1.6, step: 0.05)
+        await waitUntil("end of \(fixture)") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(player.rate == 0)
+        #expect(abs(player.currentTime().seconds - item.duration.seconds) < 0.05)
+        #expect(sink.count == 0)
+        #expect((engine(of: player)?.statistics.audioSeconds ?? 0) > 1.8)
+    }
+
+    @Test func audioOnlyExactSeekLandsOnTheTarget() async throws {
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: try Fixture.url(.wav))
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        let target = CMTime(value: 13, timescale: 10)
+        let finished = await player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(finished)
+        #expect(player.currentTime() == target)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await advance(clock, by: 0.2)
+        // The audio clock stops if the (real-time) audio thread falls behind the manual clock.
+        #expect(abs(player.currentTime().seconds - 1.5) < 0.06)
+    }
+}
