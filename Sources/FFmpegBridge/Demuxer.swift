@@ -33,6 +33,11 @@ package final class Demuxer: @unchecked Sendable {
     package let timeout: Double
     /// What the container holds, read once at open.
     package let description: MediaDescription
+    /// How far the container's timestamps start after zero (MPEG-TS and program streams,
+    /// MP3 encoder delay), in AV_TIME_BASE units; 0 for containers that start at or before
+    /// zero. Packets are shifted back by it so the item timeline starts at zero, as the
+    /// asset's duration and track time ranges assume; seeks add it back.
+    private let timelineOffset: Int64
 
     /// Opens `location` and reads its stream information.
     ///
@@ -65,6 +70,20 @@ package final class Demuxer: @unchecked Sendable {
         self.scratch = scratch
         self.timeout = timeout
         self.description = MediaInspector.describe(container)
+        let start = container.pointer.pointee.start_time
+        self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
+    }
+
+    /// The container's start time on the item timeline's scale (zero when it needs no shift).
+    package var timelineStart: CMTime { CMTime(ffmpegMicroseconds: timelineOffset) }
+
+    /// Moves `packet`'s timestamps onto the item timeline.
+    private func shiftToItemTimeline(_ packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational) {
+        guard timelineOffset != 0 else { return }
+        let shift = av_rescale_q(timelineOffset, CFFmpeg_AV_TIME_BASE_Q(), timeBase)
+        let none = CFFmpeg_AV_NOPTS_VALUE()
+        if packet.pointee.pts != none { packet.pointee.pts -= shift }
+        if packet.pointee.dts != none { packet.pointee.dts -= shift }
     }
 
     deinit {
@@ -121,8 +140,12 @@ package final class Demuxer: @unchecked Sendable {
                     av_packet_unref(scratch)
                     continue
                 }
-                guard let stream = container.stream(at: index),
-                    let packet = Packet(movingFrom: scratch, timeBase: stream.pointee.time_base)
+                guard let stream = container.stream(at: index) else {
+                    av_packet_unref(scratch)
+                    return .failure(.io(detail: "packet for an unknown stream"))
+                }
+                shiftToItemTimeline(scratch, timeBase: stream.pointee.time_base)
+                guard let packet = Packet(movingFrom: scratch, timeBase: stream.pointee.time_base)
                 else {
                     av_packet_unref(scratch)
                     return .failure(.io(detail: "out of memory"))
@@ -160,7 +183,8 @@ package final class Demuxer: @unchecked Sendable {
 
     /// Moves the read position so the next packets start at a keyframe near `target`.
     ///
-    /// Times are on the container's timeline (the timeline of packet and frame timestamps).
+    /// Times are on the item timeline (the timeline of the packets this demuxer returns, which
+    /// starts at zero).
     /// Tries `avformat_seek_file(min: earliest, ts: target, max: latest)` across all streams;
     /// if the container cannot honour that window, falls back to the keyframe at or before
     /// `target`; a seek to the start falls back to a byte seek to 0. The caller flushes its
@@ -173,7 +197,9 @@ package final class Demuxer: @unchecked Sendable {
     /// - Returns: true when the read position moved.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
         let timeBase = CFFmpeg_AV_TIME_BASE_Q()
-        guard var ts = target.ffmpegTicks(in: timeBase) else { return false }
+        guard var ts = target.ffmpegTicks(in: timeBase).map({ $0 + timelineOffset }) else {
+            return false
+        }
         let context = container.pointer
         let start =
             context.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : context.pointee.start_time
@@ -182,10 +208,10 @@ package final class Demuxer: @unchecked Sendable {
         if ts <= max(start, 0) { ts = min(ts, start) }
         let minimum =
             earliest.isNegativeInfinity || !earliest.isNumeric
-            ? Int64.min : min(earliest.ffmpegTicks(in: timeBase) ?? Int64.min, ts)
+            ? Int64.min : min((earliest.ffmpegTicks(in: timeBase) ?? Int64.min) &+ timelineOffset, ts)
         let maximum =
             latest.isPositiveInfinity || !latest.isNumeric
-            ? Int64.max : max(latest.ffmpegTicks(in: timeBase) ?? Int64.max, ts)
+            ? Int64.max : max((latest.ffmpegTicks(in: timeBase) ?? (Int64.max - timelineOffset)) + timelineOffset, ts)
         container.interrupt.expire(after: timeout)
         FFmpegLog.clearLastMessage()
         if avformat_seek_file(context, -1, minimum, ts, maximum, 0) >= 0 { return true }

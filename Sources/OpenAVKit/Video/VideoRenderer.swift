@@ -1,0 +1,124 @@
+// Playhead: draws a player layer's newest picture with an SDL renderer.
+//
+// Concurrency: confined to the render thread that owns `target`. Pictures come from the
+// layer's frame slot (filled on the presentation thread); uploads and conversions happen here.
+internal import CSDL2
+import FFmpegBridge
+import Foundation
+import OpenAVFoundation
+
+/// Uploads pictures to one streaming texture and draws them where the layer's gravity says.
+final class VideoRenderer {
+    private let renderer: OpaquePointer
+    /// owned by this object; recreated when the picture's size or format changes
+    private var texture: OpaquePointer?
+    private var textureFormat: UInt32 = 0
+    private var textureSize = (width: 0, height: 0)
+    /// The slot generation now in the texture (-1: none).
+    private(set) var uploadedGeneration = -1
+    private var hasPicture = false
+    /// Reused across frames that need conversion.
+    private let scaler = Scaler()
+
+    /// A renderer drawing with `target`'s SDL renderer.
+    init(target: RenderTarget) { renderer = target.renderer }
+
+    deinit { if let texture { SDL_DestroyTexture(texture) } }
+
+    /// True when the layer's slot holds a picture newer than the one uploaded.
+    func needsUpload(for layer: AVPlayerLayer) -> Bool {
+        layer.slot.latest().generation != uploadedGeneration
+    }
+
+    /// Draws `layer`'s newest picture into its frame; the area outside the picture is left as
+    /// it is (the caller clears it to black first).
+    /// - Parameter rotation: clockwise degrees to turn the picture; nil uses the rotation of
+    ///   the layer's current item.
+    func draw(_ layer: AVPlayerLayer, rotation: Int? = nil) {
+        let content = layer.slot.latest()
+        if content.generation != uploadedGeneration {
+            uploadedGeneration = content.generation
+            hasPicture = content.picture.map(upload) ?? false
+        }
+        guard hasPicture, let texture, let picture = content.picture else { return }
+        let frame = layer.frame
+        let rotation = rotation ?? layer.rotationDegrees()
+        let size = VideoGeometry.displaySize(
+            width: picture.width, height: picture.height, sampleAspect: picture.sampleAspect,
+            rotationDegrees: rotation)
+        let rect = VideoGeometry.videoRect(content: size, in: frame, gravity: layer.videoGravity)
+        guard rect.width >= 1, rect.height >= 1 else { return }
+        var clip = SDL_Rect(
+            x: Int32(frame.minX), y: Int32(frame.minY), w: Int32(frame.width), h: Int32(frame.height))
+        SDL_RenderSetClipRect(renderer, &clip)
+        defer { SDL_RenderSetClipRect(renderer, nil) }
+        let quarterTurns = ((rotation % 360) + 360) % 360 / 90
+        if quarterTurns == 0 {
+            var destination = Self.sdlRect(rect)
+            SDL_RenderCopy(renderer, texture, nil, &destination)
+        } else {
+            // The texture is drawn unrotated into a box with the display size's sides swapped
+            // for quarter turns, centred on the video rect, then turned about its centre.
+            let swapped = quarterTurns % 2 == 1
+            let width = swapped ? rect.height : rect.width
+            let height = swapped ? rect.width : rect.height
+            var destination = Self.sdlRect(
+                CGRect(x: rect.midX - width / 2, y: rect.midY - height / 2, width: width, height: height))
+            SDL_RenderCopyEx(
+                renderer, texture, nil, &destination, Double(quarterTurns * 90), nil, SDL_FLIP_NONE)
+        }
+    }
+
+    // MARK: - Upload
+
+    /// Puts `picture` in the texture: YUV 4:2:0 planes as they are, anything else as RGBA.
+    private func upload(_ picture: any DisplayablePicture) -> Bool {
+        if picture.pixelFormatName == "yuv420p", picture.width > 0, picture.height > 0 {
+            guard let texture = texture(format: SDL_PIXELFORMAT_IYUV.rawValue, picture) else { return false }
+            return picture.withPlane(0) { luma, lumaStride, _ in
+                picture.withPlane(1) { blue, blueStride, _ in
+                    picture.withPlane(2) { red, redStride, _ in
+                        guard let y = luma.baseAddress, let u = blue.baseAddress, let v = red.baseAddress
+                        else { return false }
+                        return SDL_UpdateYUVTexture(
+                            texture, nil, y.assumingMemoryBound(to: UInt8.self), Int32(lumaStride),
+                            u.assumingMemoryBound(to: UInt8.self), Int32(blueStride),
+                            v.assumingMemoryBound(to: UInt8.self), Int32(redStride)) == 0
+                    }
+                }
+            }
+        }
+        let rgba = picture.pixelFormatName == "rgba" ? picture : picture.convertedToRGBA(using: scaler)
+        guard let rgba, rgba.width > 0, rgba.height > 0,
+            let texture = texture(format: SDL_PIXELFORMAT_ABGR8888.rawValue, rgba)
+        else { return false }
+        return rgba.withPlane(0) { bytes, stride, _ in
+            guard let base = bytes.baseAddress else { return false }
+            return SDL_UpdateTexture(texture, nil, base, Int32(stride)) == 0
+        }
+    }
+
+    /// The streaming texture for `picture`'s size in `format`, made anew when either changed.
+    private func texture(format: UInt32, _ picture: any DisplayablePicture) -> OpaquePointer? {
+        if let texture, textureFormat == format,
+            textureSize == (picture.width, picture.height)
+        {
+            return texture
+        }
+        if let texture { SDL_DestroyTexture(texture) }
+        texture = SDL_CreateTexture(
+            renderer, format, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(picture.width),
+            Int32(picture.height))
+        textureFormat = format
+        textureSize = (picture.width, picture.height)
+        if let texture { SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear) }
+        return texture
+    }
+
+    static func sdlRect(_ rect: CGRect) -> SDL_Rect {
+        let x = rect.minX.rounded(), y = rect.minY.rounded()
+        return SDL_Rect(
+            x: Int32(x), y: Int32(y), w: Int32((rect.maxX.rounded() - x)),
+            h: Int32((rect.maxY.rounded() - y)))
+    }
+}

@@ -1,0 +1,317 @@
+// Playhead: a desktop window that plays an AVPlayer: video, control overlay, keys and mouse.
+//
+// Concurrency: a `PlayerWindow` is confined to the thread that creates it, which must also
+// call `run()` (SDL windows and renderers are single-threaded). On the main thread `run()`
+// drains the main queue every iteration, so the player's observers, notifications and
+// main-actor tasks keep running; on another thread (the main queue is then drained elsewhere,
+// e.g. by `dispatchMain()`) it leaves the main queue alone. `closeHandle` may be used from any
+// thread. Video pictures arrive from the engine's presentation thread through the layer's
+// frame slot and a pushed SDL event wakes the loop.
+internal import CSDL2
+import Foundation
+import OpenAVFoundation
+import Synchronization
+
+/// A resizable window showing a player's video with playback controls.
+///
+/// ```swift
+/// let player = AVPlayer(url: URL(fileURLWithPath: "movie.mp4"))
+/// let window = try PlayerWindow(player: player)
+/// player.play()
+/// window.run()  // returns when the user closes the window or presses q
+/// ```
+///
+/// Keys: space or k play/pause, ←/→ seek 5 s, j/l seek 10 s, ↑/↓ volume, m mute,
+/// f fullscreen, Esc leave fullscreen, [ and ] speed, `.` and `,` step a frame while paused,
+/// q quit. The mouse wheel changes the volume; a double click toggles fullscreen.
+public final class PlayerWindow {
+    /// How the window starts.
+    public struct Options: Sendable {
+        /// Start fullscreen.
+        public var fullscreen = false
+        /// How the video fits the window.
+        public var videoGravity: AVLayerVideoGravity = .resizeAspect
+        /// Draw the control overlay.
+        public var showsControls = true
+        /// The window title; nil names it after the item (metadata title, else file name).
+        public var title: String?
+        /// The initial size in pixels (the window adopts the video's aspect once it plays).
+        public var width = 960
+        public var height = 540
+
+        /// The default options.
+        public init() {}
+    }
+
+    /// Lets other threads close a window.
+    public final class CloseHandle: Sendable {
+        fileprivate let wake: WakeSignal
+        fileprivate init(wake: WakeSignal) { self.wake = wake }
+
+        /// Asks the window's loop to stop; `run()` returns soon after. Thread-safe.
+        public func close() { wake.requestClose() }
+    }
+
+    /// The player shown.
+    public let player: AVPlayer
+    /// The layer that draws the player's video; change its `videoGravity` at will.
+    public let playerLayer: AVPlayerLayer
+    /// Closes the window from any thread.
+    public let closeHandle: CloseHandle
+    /// True while the window covers the screen.
+    public private(set) var isFullscreen = false
+
+    private let options: Options
+    /// owned by this object; destroyed in deinit
+    private let window: OpaquePointer
+    private let target: RenderTarget
+    private let video: VideoRenderer
+    private let controlsRenderer: ControlsRenderer
+    private let controller: PlayerControlsController
+    private let bridge: AVPlayerControlsBridge
+    private let wake: WakeSignal
+    private var running = false
+    private var needsRedraw = true
+    private var lastScene: ControlsScene?
+    private var lastGeneration = -1
+    private var shownTitle = ""
+    private var userResized = false
+    private var fittedItem: ObjectIdentifier?
+    private var cursorShown = true
+
+    /// Opens a window for `player`.
+    ///
+    /// - Throws: `SDLError` when there is no display or SDL cannot make a window or renderer.
+    /// - Important: Create and `run()` the window on the same thread.
+    public init(player: AVPlayer, options: Options = Options()) throws(SDLError) {
+        try SDLSubsystem.startVideo()
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue
+        if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        let centered = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
+        guard
+            let window = SDL_CreateWindow(
+                options.title ?? "Playhead", centered, centered, Int32(options.width),
+                Int32(options.height), flags)
+        else {
+            let error = SDLError("cannot open a window: \(SDLSubsystem.lastError)")
+            SDLSubsystem.stopVideo()
+            throw error
+        }
+        let target: RenderTarget
+        do {
+            target = try RenderTarget(window: window)
+        } catch {
+            SDL_DestroyWindow(window)
+            SDLSubsystem.stopVideo()
+            throw error
+        }
+        SDL_SetWindowMinimumSize(window, 320, 180)
+        self.window = window
+        self.target = target
+        self.player = player
+        self.options = options
+        isFullscreen = options.fullscreen
+        wake = WakeSignal()
+        closeHandle = CloseHandle(wake: wake)
+        playerLayer = AVPlayerLayer(player: player)
+        playerLayer.videoGravity = options.videoGravity
+        video = VideoRenderer(target: target)
+        controlsRenderer = ControlsRenderer(target: target)
+        bridge = AVPlayerControlsBridge(player: player)
+        let size = target.outputSize
+        controller = PlayerControlsController(
+            actions: bridge, clock: SystemHostClock.shared,
+            size: CGSize(width: size.width, height: size.height))
+        bridge.fullscreenHandler = { [unowned self] in setFullscreen($0) }
+        bridge.closeHandler = { [unowned self] in running = false }
+        let wake = self.wake
+        playerLayer.setPictureHook { wake.pictureArrived() }
+    }
+
+    deinit {
+        playerLayer.setPictureHook(nil)
+        playerLayer.player = nil
+        SDL_DestroyWindow(window)
+        SDLSubsystem.stopVideo()
+    }
+
+    /// The renderer SDL picked ("opengl", "software", …) and whether it waits for vsync.
+    public var rendererDescription: String {
+        target.name + (target.isVSynced ? " (vsync)" : "")
+    }
+
+    // MARK: - Event loop
+
+    /// Runs the window until the user closes it (q, the close button, the window manager) or
+    /// `closeHandle.close()` is called. Draws at the display's rate while something changes.
+    public func run() {
+        running = true
+        var event = SDL_Event()
+        while running {
+            if SDL_WaitEventTimeout(&event, 15) != 0 {
+                repeat { handle(event) } while running && SDL_PollEvent(&event) != 0
+            }
+            if wake.isCloseRequested { running = false }
+            guard running else { break }
+            if Thread.isMainThread {
+                _ = RunLoop.main.run(mode: .default, before: .distantPast)
+            }
+            drawIfNeeded()
+        }
+        SDL_HideWindow(window)
+        SDL_ShowCursor(SDL_ENABLE)
+    }
+
+    private func handle(_ event: SDL_Event) {
+        let type = event.type
+        if type == wake.eventType {
+            wake.pictureHandled()
+            return
+        }
+        switch SDL_EventType(type) {
+        case SDL_QUIT:
+            running = false
+        case SDL_KEYDOWN:
+            if let key = Self.keyInput(event.key.keysym.sym),
+                let command = ControlCommand.bound(to: key)
+            {
+                controller.perform(command)
+            }
+        case SDL_MOUSEMOTION:
+            controller.pointerMoved(to: CGPoint(x: Int(event.motion.x), y: Int(event.motion.y)))
+        case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            controller.pointerPressed(
+                at: CGPoint(x: Int(event.button.x), y: Int(event.button.y)),
+                clicks: Int(event.button.clicks))
+        case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
+            controller.pointerReleased(at: CGPoint(x: Int(event.button.x), y: Int(event.button.y)))
+        case SDL_MOUSEWHEEL:
+            var notches = Int(event.wheel.y)
+            if event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { notches = -notches }
+            if let command = ControlCommand.wheel(notches: notches) { controller.perform(command) }
+        case SDL_WINDOWEVENT:
+            if event.window.event == UInt8(SDL_WINDOWEVENT_RESIZED.rawValue), !isFullscreen {
+                userResized = true
+            }
+            needsRedraw = true
+        default:
+            break
+        }
+    }
+
+    // MARK: - Drawing
+
+    private func drawIfNeeded() {
+        let size = target.outputSize
+        let bounds = CGRect(x: 0, y: 0, width: size.width, height: size.height)
+        if playerLayer.frame != bounds { playerLayer.frame = bounds }
+        controller.resize(to: bounds.size)
+        let state = bridge.snapshot(isFullscreen: isFullscreen)
+        controller.playbackStateDidChange(state)
+        updateTitle(options.title ?? (state.title.isEmpty ? "Playhead" : state.title))
+        let scene = options.showsControls ? controller.scene : nil
+        let generation = playerLayer.slot.latest().generation
+        guard needsRedraw || scene != lastScene || generation != lastGeneration else { return }
+        fitWindowToVideo()
+        needsRedraw = false
+        lastScene = scene
+        lastGeneration = generation
+        SDL_SetRenderDrawColor(target.renderer, 0, 0, 0, 255)
+        SDL_RenderClear(target.renderer)
+        video.draw(playerLayer)
+        if let scene { controlsRenderer.draw(scene, layout: controller.layout) }
+        SDL_RenderPresent(target.renderer)
+        let showCursor = scene?.barsVisible ?? true
+        if showCursor != cursorShown {
+            cursorShown = showCursor
+            SDL_ShowCursor(showCursor ? SDL_ENABLE : SDL_DISABLE)
+        }
+    }
+
+    private func updateTitle(_ title: String) {
+        guard title != shownTitle else { return }
+        shownTitle = title
+        SDL_SetWindowTitle(window, title)
+    }
+
+    /// Once per item, gives the window the video's aspect (unless the user sized it or it is
+    /// fullscreen): the video's size scaled to fit 1280×720 and to be at least 640 wide.
+    private func fitWindowToVideo() {
+        guard !userResized, !isFullscreen, let item = player.currentItem,
+            ObjectIdentifier(item) != fittedItem, let size = playerLayer.displaySize(),
+            item.status == .readyToPlay
+        else { return }
+        fittedItem = ObjectIdentifier(item)
+        var scale = min(1280 / size.width, 720 / size.height, 1)
+        if size.width * scale < 640 { scale = 640 / size.width }
+        let width = Int32((size.width * scale).rounded()), height = Int32((size.height * scale).rounded())
+        SDL_SetWindowSize(window, width, height)
+        needsRedraw = true
+    }
+
+    private func setFullscreen(_ fullscreen: Bool) {
+        guard fullscreen != isFullscreen else { return }
+        let flags = fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0
+        if SDL_SetWindowFullscreen(window, flags) == 0 { isFullscreen = fullscreen }
+        needsRedraw = true
+    }
+
+    // MARK: - Keys
+
+    /// The player key for an SDL key code.
+    private static func keyInput(_ code: SDL_Keycode) -> PlayerKeyInput? {
+        switch Int(code) {
+        case Int(SDLK_SPACE.rawValue): return .space
+        case Int(SDLK_LEFT.rawValue): return .left
+        case Int(SDLK_RIGHT.rawValue): return .right
+        case Int(SDLK_UP.rawValue): return .up
+        case Int(SDLK_DOWN.rawValue): return .down
+        case Int(SDLK_ESCAPE.rawValue): return .escape
+        case Int(SDLK_LEFTBRACKET.rawValue): return .leftBracket
+        case Int(SDLK_RIGHTBRACKET.rawValue): return .rightBracket
+        case Int(SDLK_PERIOD.rawValue): return .period
+        case Int(SDLK_COMMA.rawValue): return .comma
+        case Int(SDLK_a.rawValue)...Int(SDLK_z.rawValue):
+            return .letter(Character(UnicodeScalar(UInt8(code))))
+        default: return nil
+        }
+    }
+}
+
+/// Wakes a window's loop from other threads with a pushed SDL event.
+///
+/// Concurrency: thread-safe; the flags are atomics. At most one picture wake-up is queued at a
+/// time.
+final class WakeSignal: Sendable {
+    /// The registered SDL event type (UInt32.max when SDL had none left: then the loop's
+    /// timeout alone paces it).
+    let eventType: UInt32
+    private let picturePending = Atomic(false)
+    private let closeRequested = Atomic(false)
+
+    init() { eventType = SDL_RegisterEvents(1) }
+
+    var isCloseRequested: Bool { closeRequested.load(ordering: .acquiring) }
+
+    func requestClose() {
+        closeRequested.store(true, ordering: .releasing)
+        push()
+    }
+
+    /// A new picture is in the slot: wake the loop unless a wake-up is already queued.
+    func pictureArrived() {
+        guard picturePending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        push()
+    }
+
+    /// The loop took the picture wake-up.
+    func pictureHandled() { picturePending.store(false, ordering: .releasing) }
+
+    private func push() {
+        guard eventType != UInt32.max else { return }
+        var event = SDL_Event()
+        event.type = eventType
+        SDL_PushEvent(&event)
+    }
+}

@@ -1,0 +1,81 @@
+// Playhead: AVPlayerLayer attached to real players: readiness (observable), video rect,
+// rotation, detaching.
+import Foundation
+import OpenAVFoundation
+import PlayheadTestSupport
+import Synchronization
+import Testing
+
+@testable import OpenAVKit
+
+@Suite struct AVPlayerLayerTests {
+    /// Polls `condition` every 20 ms for up to `timeout` seconds.
+    func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    func silentPlayer(_ fixture: Fixture) throws -> AVPlayer {
+        let item = AVPlayerItem(url: try Fixture.url(fixture))
+        return AVPlayer(environment: PlaybackEnvironment(makeAudioOutput: nil), playerItem: item)
+    }
+
+    @Test func defaultsMatchAVFoundation() {
+        let layer = AVPlayerLayer()
+        #expect(layer.videoGravity == .resizeAspect)
+        #expect(layer.player == nil)
+        #expect(!layer.isReadyForDisplay)
+        #expect(layer.videoRect == .zero)
+        #expect(AVLayerVideoGravity.resizeAspectFill.rawValue == "AVLayerVideoGravityResizeAspectFill")
+    }
+
+    @Test func becomesReadyForDisplayWithThePlayersFirstPictureAndTellsObservers() async throws {
+        let player = try silentPlayer(.mp4)
+        let layer = AVPlayerLayer(player: player)
+        layer.frame = CGRect(x: 0, y: 0, width: 640, height: 640)
+        let changes = Mutex<[Bool]>([])
+        let observation = layer.observe(\.isReadyForDisplay, options: [.new]) { _, change in
+            changes.withLock { $0.append(change.newValue ?? false) }
+        }
+        player.play()
+        #expect(await eventually { layer.isReadyForDisplay })
+        #expect(await eventually { changes.withLock { $0 } == [true] })
+        // 320×240 (4:3) letterboxed into a square: 640×480, centred.
+        #expect(layer.videoRect == CGRect(x: 0, y: 80, width: 640, height: 480))
+        player.pause()
+        observation.invalidate()
+        layer.player = nil
+        #expect(await eventually { !layer.isReadyForDisplay })
+    }
+
+    @Test func aRotatedTrackTurnsTheVideoRect() async throws {
+        let player = try silentPlayer(.rotatedMP4)
+        let layer = AVPlayerLayer(player: player)
+        layer.frame = CGRect(x: 0, y: 0, width: 480, height: 480)
+        player.play()
+        #expect(await eventually { layer.isReadyForDisplay && player.currentItem?.status == .readyToPlay })
+        player.pause()
+        // The fixture's display matrix turns the picture a quarter counter-clockwise (see
+        // AVAssetTrackTests): 270° clockwise.
+        #expect(layer.rotationDegrees() == 270)
+        // 320×240 turned a quarter: 240×320 displayed, pillarboxed to 360×480.
+        #expect(layer.videoRect == CGRect(x: 60, y: 0, width: 360, height: 480))
+    }
+
+    @Test func aDetachedLayerReceivesNoMorePictures() async throws {
+        let player = try silentPlayer(.mp4)
+        let layer = AVPlayerLayer(player: player)
+        player.play()
+        #expect(await eventually { layer.isReadyForDisplay })
+        layer.player = nil
+        let generation = layer.slot.latest().generation
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(layer.slot.latest().generation == generation)
+        #expect(layer.slot.latest().picture == nil)
+        player.pause()
+    }
+}

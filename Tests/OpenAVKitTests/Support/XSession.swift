@@ -1,0 +1,163 @@
+// Playhead: a private X server (Xvfb) with a window manager (openbox) for window tests, and
+// the tools that drive it (xdotool, ImageMagick's import).
+//
+// The session starts once per test process, on the first free display from :99, through
+// scripts/xvfb-session.sh, which takes the server down when this process exits (even when it is
+// killed). Tests that need it are disabled (skipped, not failed) when a tool is missing or Xvfb
+// does not start.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A running Xvfb + openbox pair.
+final class XSession: Sendable {
+    static let width = 1280
+    static let height = 800
+
+    /// The shared session, or nil when X tests cannot run here.
+    static let shared: XSession? = start()
+
+    /// scripts/xvfb-session.sh, found from this file's location.
+    static let scriptPath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/xvfb-session.sh").path
+
+    /// The display name, e.g. ":99".
+    let display: String
+    private let script: Process.Box
+    /// The write end of the script's stdin: it closes when this process exits, which tells the
+    /// script to stop the server.
+    private let keepAlive: Pipe.Box
+
+    private init(display: String, script: Process.Box, keepAlive: Pipe) {
+        self.display = display
+        self.script = script
+        self.keepAlive = Pipe.Box(keepAlive)
+    }
+
+    /// Where a tool lives, if installed.
+    static func tool(_ name: String) -> String? {
+        let directories = ["/usr/bin", "/usr/local/bin"]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    private static func start() -> XSession? {
+        guard tool("Xvfb") != nil, tool("openbox") != nil, tool("xdotool") != nil,
+            tool("import") != nil, let bash = tool("bash"),
+            FileManager.default.fileExists(atPath: scriptPath)
+        else { return nil }
+        for number in 99..<140 where !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
+            let display = ":\(number)"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: bash)
+            process.arguments = [
+                scriptPath, display, "\(width)x\(height)", String(ProcessInfo.processInfo.processIdentifier),
+            ]
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            do { try process.run() } catch { return nil }
+            guard output.fileHandleForReading.line(timeout: 15) == "ready" else {
+                kill(process.processIdentifier, SIGKILL)
+                continue
+            }
+            return XSession(display: display, script: Process.Box(process), keepAlive: input)
+        }
+        return nil
+    }
+
+    /// Starts `executable` with `arguments` on `display`, output discarded.
+    static func launch(
+        _ executable: String, _ arguments: [String], display: String,
+        environment extra: [String: String] = [:]
+    ) -> Process.Box? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        environment.removeValue(forKey: "WAYLAND_DISPLAY")
+        environment.removeValue(forKey: "SDL_VIDEODRIVER")
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        return Process.Box(process)
+    }
+
+    /// Runs a tool on `display` and returns its status and standard output; a tool still
+    /// running after `timeout` seconds is killed (and nil returned).
+    @discardableResult
+    static func run(_ name: String, _ arguments: [String], display: String?, timeout: Double = 60)
+        -> (status: Int32, output: String)?
+    {
+        guard let path = tool(name) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        do { try process.run() } catch { return nil }
+        if finished.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            finished.wait()
+            return nil
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return (process.terminationStatus, text)
+    }
+
+    /// Runs a tool on this session's display, killing it after 10 seconds.
+    @discardableResult
+    func run(_ name: String, _ arguments: [String]) -> (status: Int32, output: String)? {
+        Self.run(name, arguments, display: display, timeout: 10)
+    }
+}
+
+extension Process {
+    /// A process handle shared across threads (only started, polled and killed).
+    final class Box: @unchecked Sendable {
+        let process: Process
+        init(_ process: Process) { self.process = process }
+    }
+}
+
+extension Pipe {
+    /// A pipe kept open for the life of the process.
+    final class Box: @unchecked Sendable {
+        let pipe: Pipe
+        init(_ pipe: Pipe) { self.pipe = pipe }
+    }
+}
+
+extension FileHandle {
+    /// Reads one line (without its newline) within `timeout` seconds; nil on timeout or EOF.
+    func line(timeout: Double) -> String? {
+        let descriptor = fileDescriptor
+        var bytes: [UInt8] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            var byte: UInt8 = 0
+            guard Glibc.read(descriptor, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+        return nil
+    }
+}
