@@ -19,7 +19,8 @@ import Testing
         let reportFile = TeardownSoak.reportFile(parent: getpid())
         defer { try? FileManager.default.removeItem(at: reportFile) }
         await #expect(processExitsWith: .success) {
-            let cycles = Int(ProcessInfo.processInfo.environment["PLAYHEAD_SOAK_CYCLES"] ?? "") ?? 30
+            let cycles =
+                Int(ProcessInfo.processInfo.environment["PLAYHEAD_SOAK_CYCLES"] ?? "") ?? 30
             let report = await TeardownSoak.run(cycles: cycles)
             let text = report.lines.joined(separator: "\n") + "\n"
             try? Data(text.utf8).write(to: TeardownSoak.reportFile(parent: getppid()))
@@ -130,7 +131,8 @@ enum TeardownSoak {
         let sinks = VideoSinks()
         sinks.add(sink)
         return PlaybackEnvironment(
-            makeAudioOutput: { @Sendable in UntimedAudioOutput() }, videoSinks: sinks, untimed: true)
+            makeAudioOutput: { @Sendable in UntimedAudioOutput() }, videoSinks: sinks, untimed: true
+        )
     }
 
     /// One create → play → seek → replace → release cycle; returns weak references to check.
@@ -140,7 +142,8 @@ enum TeardownSoak {
         // Odd cycles play untimed (the whole clip decodes at once and the engine reaches the end);
         // even cycles run on a manual clock that never advances, so the engine threads are
         // alive and waiting when the player is released.
-        let env = index.isMultiple(of: 2)
+        let env =
+            index.isMultiple(of: 2)
             ? timedEnvironment(sink, clock: ManualClock(), audio: true) : environment(sink)
         var player: AVPlayer? = AVPlayer(environment: env, playerItem: first)
         player?.play()
@@ -156,7 +159,8 @@ enum TeardownSoak {
         }
         peakThreads = max(peakThreads, playheadThreadNames().count)
         peakAllThreads = max(peakAllThreads, allThreadCount())
-        let secondReleased = Released(player: player, item: second, engine: player.flatMap(engine(of:)))
+        let secondReleased = Released(
+            player: player, item: second, engine: player.flatMap(engine(of:)))
         first = nil
         second = nil
         player = nil
@@ -190,7 +194,9 @@ enum TeardownSoak {
         if let trim = dlsym(nil, "malloc_trim") {
             _ = unsafeBitCast(trim, to: (@convention(c) (Int) -> Int32).self)(0)
         }
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+            return 0
+        }
         let fields = text.split(separator: " ")
         return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
     }

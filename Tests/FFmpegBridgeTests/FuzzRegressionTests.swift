@@ -1,0 +1,56 @@
+// Playhead: the fuzzer's pass (MediaExercise) run in-process on saved fuzzer findings, damaged
+// fixtures and oversized inputs: each must end quickly with a result, never a crash.
+import FFmpegBridge
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@Suite struct FuzzRegressionTests {
+    @Test("saved fuzzer inputs run to completion", arguments: FuzzRegressionInputs.all)
+    func savedInputRunsToCompletion(_ input: FuzzRegressionInput) throws {
+        let data = try #require(Data(base64Encoded: input.bytes), "\(input.name): not base64")
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fuzz-regression-\(UUID().uuidString).\(input.fileExtension)")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        _ = MediaExercise.run(try MediaLocation(url: url), timeout: 2, maximumPackets: 600)
+    }
+
+    @Test("the fuzzer's pass handles damaged fixtures", arguments: CorruptedMedia.fastSet.prefix(8))
+    func damagedFixturesRunToCompletion(_ variant: CorruptedMedia) throws {
+        let start = Date()
+        _ = MediaExercise.run(
+            try MediaLocation(url: variant.url()), timeout: 2, maximumPackets: 600)
+        #expect(Date().timeIntervalSince(start) < 20, "\(variant)")
+    }
+
+    @Test func anUndamagedFixtureDecodesFramesBeforeAndAfterTheSeek() throws {
+        let summary = MediaExercise.run(try MediaLocation(url: Fixture.url(.mp4)))
+        #expect(summary.failure == nil)
+        #expect(summary.packets > 50)
+        #expect(summary.frames > 50)
+    }
+
+    @Test("oversized inputs are refused by the demuxer", arguments: OversizedMedia.allCases)
+    func oversizedInputsAreRefused(_ input: OversizedMedia) throws {
+        let summary = MediaExercise.run(try MediaLocation(url: input.url()))
+        if let reason = input.expectedReason {
+            #expect(summary.failure == .limitExceeded(reason))
+        } else {
+            // The PNG's size is only known by decoding; the pixel cap refuses that decode.
+            #expect(summary.frames == 0)
+        }
+    }
+
+    @Test func limitsNameWhatTheyRefuse() {
+        let limits = MediaLimits.standard
+        #expect(
+            limits.pictureViolation(width: 40_000, height: 40_000)?.reason
+                == "picture too large (40000x40000 exceeds 16384x16384)")
+        #expect(limits.pictureViolation(width: 7_680, height: 4_320) == nil)
+        #expect(limits.pictureViolation(width: 8_192, height: 8_192) == nil)
+        #expect(limits.audioViolation(sampleRate: 384_000, channels: 16) == nil)
+        #expect(limits.streamCountViolation(256) == nil)
+        #expect(limits.streamCountViolation(257)?.reason == "too many streams (257 exceeds 256)")
+    }
+}

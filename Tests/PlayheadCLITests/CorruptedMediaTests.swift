@@ -1,0 +1,109 @@
+// Playhead: `playhead probe` and `playhead play` on damaged and oversized media, run as
+// processes: each run ends by itself within a time limit, with exit 0 (damage concealed) or
+// exit 1 and one clear line, never a crash or a hang.
+//
+// `make test` runs `CorruptedMedia.fastSet`; `make stress` (PLAYHEAD_STRESS=1) adds
+// `CorruptedMedia.fullSet()`, every fixture with six kinds of damage plus the real-world clips.
+
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@Suite("corrupted media never crashes or hangs")
+struct CorruptedMediaTests {
+    /// Seconds one run may take. Untimed playback of a two-second fixture takes well under a
+    /// second; the CLI's own no-progress watchdog fires only after 30 s, so a run stuck in the
+    /// engine shows up here as a hang.
+    static let limit =
+        ProcessInfo.processInfo.environment["PLAYHEAD_RUN_LIMIT"].flatMap(Double.init) ?? 25.0
+
+    static var stressEnabled: Bool { ProcessInfo.processInfo.environment["PLAYHEAD_STRESS"] == "1" }
+
+    @Test("probe and play end cleanly on damaged media", arguments: CorruptedMedia.fastSet)
+    func damagedMediaEndsCleanly(_ variant: CorruptedMedia) async throws {
+        try await Self.check(variant)
+    }
+
+    @Test(
+        "stress: every fixture and real-world clip, damaged six ways",
+        .enabled(if: stressEnabled, "set PLAYHEAD_STRESS=1 (make stress)"),
+        arguments: stressEnabled ? CorruptedMedia.fullSet() : [])
+    func everyDamagedVariantEndsCleanly(_ variant: CorruptedMedia) async throws {
+        try await Self.check(variant)
+    }
+
+    @Test("oversized media is refused without allocating it", arguments: OversizedMedia.allCases)
+    func oversizedMediaIsRefused(_ input: OversizedMedia) async throws {
+        let path = try input.url().path
+        guard let probe = try await TimedPlayheadRun.run(["probe", path], limit: Self.limit),
+            let play = try await TimedPlayheadRun.run(
+                ["play", "--untimed", "--report", "json", path], limit: Self.limit)
+        else { return }
+        #expect(
+            probe.ending == .exited(0) || probe.ending == .exited(1),
+            "probe \(input): \(probe.ending)")
+        if let reason = input.expectedReason {
+            #expect(play.ending == .exited(1), "\(input): \(play.ending)")
+            #expect(play.errorLines == ["playhead: \(path): \(reason)"])
+        } else {
+            #expect(play.ending == .exited(0), "\(input): \(play.ending) \(play.standardError)")
+            let report = try JSONSerialization.jsonObject(with: Data(play.standardOutput.utf8))
+            #expect((report as? [String: Any])?["videoFramesPresented"] as? Int == 0)
+        }
+        // Believing the PNG header costs 768 MB; every child so far stayed far below that.
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        #expect(usage.ru_maxrss < 400_000, "a child process peaked at \(usage.ru_maxrss) KB")
+    }
+
+    /// Runs probe and play on `variant` and checks how each ended.
+    static func check(_ variant: CorruptedMedia, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        let path = try variant.url().path
+        let commands = [
+            ["probe", path],
+            ["play", "--untimed", "--no-audio", "--report", "json", path],
+        ]
+        for arguments in commands {
+            guard let run = try await TimedPlayheadRun.run(arguments, limit: limit) else { return }
+            let what = "\(arguments[0]) \(variant) (\(path))"
+            switch run.ending {
+            case .signalled(let signal):
+                Issue.record(
+                    "\(what) crashed with signal \(signal): \(run.standardError)",
+                    sourceLocation: sourceLocation)
+            case .hung:
+                Issue.record(
+                    "\(what) still running after \(limit) s; killed", sourceLocation: sourceLocation
+                )
+            case .exited(0):
+                #expect(
+                    run.errorLines.isEmpty, "\(what): \(run.standardError)",
+                    sourceLocation: sourceLocation)
+                if arguments[0] == "play" {
+                    let report = try JSONSerialization.jsonObject(
+                        with: Data(run.standardOutput.utf8))
+                    #expect(
+                        (report as? [String: Any])?["status"] as? String == "completed", "\(what)",
+                        sourceLocation: sourceLocation)
+                }
+            case .exited(1):
+                #expect(
+                    run.errorLines.count == 1, "\(what): \(run.standardError)",
+                    sourceLocation: sourceLocation)
+                let line = run.errorLines.first ?? ""
+                #expect(
+                    line.hasPrefix("playhead: \(path): "), "\(what): \(line)",
+                    sourceLocation: sourceLocation)
+                #expect(
+                    line.count > "playhead: \(path): ".count + 3, "\(what): \(line)",
+                    sourceLocation: sourceLocation)
+            case .exited(let status):
+                Issue.record(
+                    "\(what) exited with \(status): \(run.standardError)",
+                    sourceLocation: sourceLocation)
+            }
+        }
+    }
+}
