@@ -41,7 +41,7 @@ import Testing
         Double(chunks.reduce(0) { $0 + $1.frameCount }) / 48_000
     }
 
-    @Test func atNormalTempoChunksAreContinuousAndCoverTheInput() throws {
+    @Test func atNormalTempoChunksAreContinuousAndCoverTheInput() async throws {
         let chunks = Self.convertAll(tempo: 1)
         #expect(
             chunks.allSatisfy {
@@ -59,7 +59,7 @@ import Testing
         #expect(chunks[10].samples[100] == chunks[10].samples[101])
     }
 
-    @Test func atTwiceTheTempoThreeSecondsPlayInOneAndAHalfWithThePitchKept() throws {
+    @Test func atTwiceTheTempoThreeSecondsPlayInOneAndAHalfWithThePitchKept() async throws {
         let chunks = Self.convertAll(tempo: 2)
         Self.expectContinuous(chunks)
         #expect(abs(Self.playbackSeconds(chunks) - 1.5) < 0.05)
@@ -72,7 +72,7 @@ import Testing
         #expect(abs(Self.frequency(chunks) - 440) < 440 * 0.03)
     }
 
-    @Test func atHalfTheTempoThreeSecondsPlayInSixWithThePitchKept() throws {
+    @Test func atHalfTheTempoThreeSecondsPlayInSixWithThePitchKept() async throws {
         let chunks = Self.convertAll(tempo: 0.5)
         Self.expectContinuous(chunks)
         #expect(abs(Self.playbackSeconds(chunks) - 6) < 0.1)
@@ -82,14 +82,14 @@ import Testing
     }
 
     @Test(arguments: [0.25, 4.0])
-    func extremeTemposChainStagesAndKeepPitch(tempo: Double) throws {
+    func extremeTemposChainStagesAndKeepPitch(tempo: Double) async throws {
         let chunks = Self.convertAll(tempo: tempo)
         Self.expectContinuous(chunks)
         #expect(abs(Self.playbackSeconds(chunks) - 3 / tempo) < 0.1)
         #expect(abs(Self.frequency(chunks) - 440) < 440 * 0.05)
     }
 
-    @Test func tempoIsClampedToTheSupportedRange() {
+    @Test func tempoIsClampedToTheSupportedRange() async {
         let converter = AudioConverter(sampleRate: 48_000, channels: 2)
         converter.setTempo(10)
         #expect(converter.tempo == 4)
@@ -99,7 +99,7 @@ import Testing
         #expect(converter.tempo == 1)
     }
 
-    @Test func changingTempoMidStreamKeepsTheTimelineContinuous() throws {
+    @Test func changingTempoMidStreamKeepsTheTimelineContinuous() async throws {
         let converter = AudioConverter(sampleRate: 48_000, channels: 2)
         var chunks: [PCMChunk] = []
         let tempos = [1.0, 2.0, 1.5, 0.5, 0.3, 1.0, 3.0]
@@ -113,7 +113,7 @@ import Testing
         #expect(abs((last.mediaTime + last.mediaDuration).seconds - 3) < 0.1)
     }
 
-    @Test func resetDropsBufferedAudioAndReanchorsAtTheNextFrame() throws {
+    @Test func resetDropsBufferedAudioAndReanchorsAtTheNextFrame() async throws {
         let converter = AudioConverter(sampleRate: 48_000, channels: 2)
         converter.setTempo(2)
         for frame in Self.sineFrames.prefix(30) { _ = converter.convert(frame) }
@@ -126,7 +126,7 @@ import Testing
         Self.expectContinuous(chunks)
     }
 
-    @Test func aJumpInInputTimestampsReanchorsTheTimeline() throws {
+    @Test func aJumpInInputTimestampsReanchorsTheTimeline() async throws {
         let frames = Array(Self.sineFrames.prefix(20)) + Array(Self.sineFrames[70...])
         let chunks = Self.convertAll(tempo: 1, frames: frames)
         let jump = try #require(chunks.firstIndex { $0.mediaTime >= Self.sineFrames[70].pts })
@@ -135,7 +135,7 @@ import Testing
         Self.expectContinuous(Array(chunks[jump...]))
     }
 
-    @Test func inputFormatChangesMidStreamAreConverted() throws {
+    @Test func inputFormatChangesMidStreamAreConverted() async throws {
         // 44.1 kHz mono fltp AAC, then 48 kHz stereo Opus, then 44.1 kHz mono s16 FLAC.
         let aac = Array(Self.sineFrames.prefix(40))
         let opus = try Decode.allAudioFrames(MediaFixtures.vp9WebM).prefix(20)
@@ -150,7 +150,7 @@ import Testing
         #expect(chunks.allSatisfy { $0.samples.allSatisfy(\.isFinite) })
     }
 
-    @Test func downmixingToMonoAndResamplingWork() throws {
+    @Test func downmixingToMonoAndResamplingWork() async throws {
         let opus = try Decode.allAudioFrames(MediaFixtures.vp9WebM)
         let converter = AudioConverter(sampleRate: 22_050, channels: 1)
         let chunks = opus.flatMap(converter.convert) + converter.drain()

@@ -7,7 +7,7 @@ import Testing
 // Concurrency: each test owns its demuxer, decoder and frames on the test's own task.
 
 @Suite struct AudioDecoderTests {
-    @Test func aacDecodesAsManySamplesAsFFmpegDoes() throws {
+    @Test func aacDecodesAsManySamplesAsFFmpegDoes() async throws {
         let frames = try Decode.allAudioFrames(MediaFixtures.h264MP4)
         let total = frames.reduce(0) { $0 + $1.sampleCount }
         #expect(total == MediaFixtures.referenceSampleCount(MediaFixtures.h264MP4, channels: 1))
@@ -20,7 +20,7 @@ import Testing
         #expect(frames.first?.pts == .zero)
     }
 
-    @Test func audioFrameTimestampsFollowOneAnother() throws {
+    @Test func audioFrameTimestampsFollowOneAnother() async throws {
         for url in [MediaFixtures.h264MP4, MediaFixtures.vp9WebM, MediaFixtures.h264MKV] {
             let frames = try Decode.allAudioFrames(url)
             #expect(!frames.isEmpty)
@@ -32,7 +32,7 @@ import Testing
         }
     }
 
-    @Test func opusAndFlacDecodeTheirWholeDuration() throws {
+    @Test func opusAndFlacDecodeTheirWholeDuration() async throws {
         let opus = try Decode.allAudioFrames(MediaFixtures.vp9WebM)
         #expect(opus.allSatisfy { $0.sampleRate == 48_000 && $0.channelCount == 2 })
         #expect(
@@ -45,7 +45,7 @@ import Testing
                 == MediaFixtures.referenceSampleCount(MediaFixtures.h264MKV, channels: 1))
     }
 
-    @Test func anAudioDecoderRefusesAVideoStream() throws {
+    @Test func anAudioDecoderRefusesAVideoStream() async throws {
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         let video = try #require(demuxer.bestStream(of: .video))
         #expect(throws: MediaFailure.self) {

@@ -7,7 +7,7 @@ import Testing
 // Concurrency: each test owns its demuxer on the test's own task.
 
 @Suite struct DemuxerTests {
-    @Test func demuxingReadsEveryPacketToEndOfFileAsFFprobeCountsThem() throws {
+    @Test func demuxingReadsEveryPacketToEndOfFileAsFFprobeCountsThem() async throws {
         for url in [MediaFixtures.h264MP4, MediaFixtures.vp9WebM, MediaFixtures.h264MKV] {
             let demuxer = try Demuxer(location: MediaFixtures.location(url))
             var counts = [Int](repeating: 0, count: demuxer.description.streams.count)
@@ -33,7 +33,7 @@ import Testing
         }
     }
 
-    @Test func theDescriptionAndBestStreamsMatchTheContainer() throws {
+    @Test func theDescriptionAndBestStreamsMatchTheContainer() async throws {
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         #expect(demuxer.description.streams.count == 2)
         let video = try #require(demuxer.bestStream(of: .video))
@@ -44,7 +44,7 @@ import Testing
         #expect(demuxer.isSeekable)
     }
 
-    @Test func activeStreamsLimitWhichPacketsAreReturned() throws {
+    @Test func activeStreamsLimitWhichPacketsAreReturned() async throws {
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         let audio = try #require(demuxer.bestStream(of: .audio))
         demuxer.setActiveStreams([audio])
@@ -56,7 +56,7 @@ import Testing
         #expect(count == MediaFixtures.probePacketCounts(MediaFixtures.h264MP4)[audio])
     }
 
-    @Test func packetsCarryTimestampsKeyframeFlagsAndSizes() throws {
+    @Test func packetsCarryTimestampsKeyframeFlagsAndSizes() async throws {
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         let video = try #require(demuxer.bestStream(of: .video))
         demuxer.setActiveStreams([video])
@@ -73,7 +73,7 @@ import Testing
         #expect(packets.map(\.pts.seconds) != packets.map(\.pts.seconds).sorted())
     }
 
-    @Test func seekingToZeroAfterEndOfFileReadsTheFirstVideoPacketAgain() throws {
+    @Test func seekingToZeroAfterEndOfFileReadsTheFirstVideoPacketAgain() async throws {
         for url in [MediaFixtures.h264MP4, MediaFixtures.vp9WebM, MediaFixtures.h264MKV] {
             let demuxer = try Demuxer(location: MediaFixtures.location(url))
             let video = try #require(demuxer.bestStream(of: .video))
@@ -92,7 +92,7 @@ import Testing
         }
     }
 
-    @Test func aKeyframeSeekLandsOnAKeyframeAtOrBeforeTheTarget() throws {
+    @Test func aKeyframeSeekLandsOnAKeyframeAtOrBeforeTheTarget() async throws {
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         let video = try #require(demuxer.bestStream(of: .video))
         demuxer.setActiveStreams([video])
@@ -107,7 +107,7 @@ import Testing
         #expect(abs(packet.pts.seconds - 1.0) < 0.001)
     }
 
-    @Test func openingFailuresAreClassified() throws {
+    @Test func openingFailuresAreClassified() async throws {
         let missing = MediaFixtures.directory.appendingPathComponent("missing.mp4")
         #expect(throws: MediaFailure.fileNotFound) {
             try Demuxer(location: MediaFixtures.location(missing))
@@ -119,7 +119,7 @@ import Testing
         }
     }
 
-    @Test func anAbortedInterruptCancelsReading() throws {
+    @Test func anAbortedInterruptCancelsReading() async throws {
         let interrupt = InterruptDeadline()
         let demuxer = try Demuxer(
             location: MediaFixtures.location(MediaFixtures.h264MP4), interrupt: interrupt)
@@ -138,7 +138,7 @@ import Testing
         #expect(failure == .cancelled)
     }
 
-    @Test func packetsMadeFromBytesKeepTheirPayload() throws {
+    @Test func packetsMadeFromBytesKeepTheirPayload() async throws {
         let packet = try #require(
             Packet(bytes: [1, 2, 3], streamIndex: 4, pts: 90, isKeyframe: true))
         #expect(packet.bytes == [1, 2, 3])

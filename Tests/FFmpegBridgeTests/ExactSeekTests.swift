@@ -33,7 +33,7 @@ import Testing
     ]
 
     @Test(arguments: [nil, 1] as [Int?])
-    func anExactSeekLandsOnTheFrameALinearDecodeShowsAtTheTarget(threadCount: Int?) throws {
+    func anExactSeekLandsOnTheFrameALinearDecodeShowsAtTheTarget(threadCount: Int?) async throws {
         let frames = try Decode.allVideoFrames(MediaFixtures.h264MP4)
         let seeker = try Self.seeker(MediaFixtures.h264MP4, threadCount: threadCount)
         var timings: [String] = []
@@ -58,7 +58,7 @@ import Testing
         )
     }
 
-    @Test func exactSeeksInVP9AndMatroskaMatchLinearDecoding() throws {
+    @Test func exactSeeksInVP9AndMatroskaMatchLinearDecoding() async throws {
         for url in [MediaFixtures.vp9WebM, MediaFixtures.h264MKV] {
             let frames = try Decode.allVideoFrames(url)
             let seeker = try Self.seeker(url)
@@ -73,7 +73,7 @@ import Testing
         }
     }
 
-    @Test func theFilterDiscardsFramesThatEndByTheTarget() {
+    @Test func theFilterDiscardsFramesThatEndByTheTarget() async {
         let filter = ExactSeekFilter(target: CMTime(value: 100, timescale: 1000))
         let tick = CMTime(value: 40, timescale: 1000)
         #expect(filter.verdict(pts: CMTime(value: 20, timescale: 1000), duration: tick) == .discard)
@@ -89,7 +89,7 @@ import Testing
         #expect(filter.verdict(pts: .invalid, duration: tick) == .show)
     }
 
-    @Test func theFilterMaySkipDecodingOnlyPacketsWellBeforeTheTarget() throws {
+    @Test func theFilterMaySkipDecodingOnlyPacketsWellBeforeTheTarget() async throws {
         let filter = ExactSeekFilter(target: CMTime(value: 1, timescale: 1))
         let early = try #require(Packet(bytes: [0], streamIndex: 0, pts: 0, timeBase: (1, 30)))
         // Without a duration the packet is never skipped.

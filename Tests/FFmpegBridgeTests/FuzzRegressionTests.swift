@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct FuzzRegressionTests {
     @Test("saved fuzzer inputs run to completion", arguments: FuzzRegressionInputs.all)
-    func savedInputRunsToCompletion(_ input: FuzzRegressionInput) throws {
+    func savedInputRunsToCompletion(_ input: FuzzRegressionInput) async throws {
         let data = try #require(Data(base64Encoded: input.bytes), "\(input.name): not base64")
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("fuzz-regression-\(UUID().uuidString).\(input.fileExtension)")
@@ -17,14 +17,14 @@ import Testing
     }
 
     @Test("the fuzzer's pass handles damaged fixtures", arguments: CorruptedMedia.fastSet.prefix(8))
-    func damagedFixturesRunToCompletion(_ variant: CorruptedMedia) throws {
+    func damagedFixturesRunToCompletion(_ variant: CorruptedMedia) async throws {
         let start = Date()
         _ = MediaExercise.run(
             try MediaLocation(url: variant.url()), timeout: 2, maximumPackets: 600)
         #expect(Date().timeIntervalSince(start) < 20, "\(variant)")
     }
 
-    @Test func anUndamagedFixtureDecodesFramesBeforeAndAfterTheSeek() throws {
+    @Test func anUndamagedFixtureDecodesFramesBeforeAndAfterTheSeek() async throws {
         let summary = MediaExercise.run(try MediaLocation(url: Fixture.url(.mp4)))
         #expect(summary.failure == nil)
         #expect(summary.packets > 50)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test("oversized inputs are refused by the demuxer", arguments: OversizedMedia.allCases)
-    func oversizedInputsAreRefused(_ input: OversizedMedia) throws {
+    func oversizedInputsAreRefused(_ input: OversizedMedia) async throws {
         let summary = MediaExercise.run(try MediaLocation(url: input.url()))
         if let reason = input.expectedReason {
             #expect(summary.failure == .limitExceeded(reason))
@@ -42,7 +42,7 @@ import Testing
         }
     }
 
-    @Test func limitsNameWhatTheyRefuse() {
+    @Test func limitsNameWhatTheyRefuse() async {
         let limits = MediaLimits.standard
         #expect(
             limits.pictureViolation(width: 40_000, height: 40_000)?.reason

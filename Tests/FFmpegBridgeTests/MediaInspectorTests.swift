@@ -13,7 +13,7 @@ import Testing
     // MARK: - Fixtures
 
     @Test("Streams, durations and tags match ffprobe", arguments: Fixture.allCases)
-    func describesEveryFixtureAsFFprobeDoes(_ fixture: Fixture) throws {
+    func describesEveryFixtureAsFFprobeDoes(_ fixture: Fixture) async throws {
         let url = try Fixture.url(fixture)
         let description = try Self.describe(url)
         let reference = try FFprobe.summary(of: url)
@@ -46,7 +46,7 @@ import Testing
         #expect(Set(ids).count == ids.count && !ids.contains { $0 <= 0 })
     }
 
-    @Test func coverArtIsAnAttachedPictureWithItsBytes() throws {
+    @Test func coverArtIsAnAttachedPictureWithItsBytes() async throws {
         let description = try Self.describe(try Fixture.url(.mp3WithCoverArt))
         #expect(description.streams.map(\.isAttachedPicture) == [false, true])
         #expect(description.tracks.map(\.kind) == [.audio])
@@ -56,7 +56,7 @@ import Testing
         #expect(art.data.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
-    @Test func theRotatedFixturesDisplayMatrixIsA270DegreeClockwiseTurn() throws {
+    @Test func theRotatedFixturesDisplayMatrixIsA270DegreeClockwiseTurn() async throws {
         // The file's tkhd matrix is a 0, b -1, c 1, d 0 (16.16 fixed point): 90° counter-
         // clockwise, which ffprobe 5.1 prints as rotation 90; clockwise that is 270.
         let description = try Self.describe(try Fixture.url(.rotatedMP4))
@@ -68,7 +68,7 @@ import Testing
         #expect(plain.streams.allSatisfy { $0.rotationDegrees == 0 })
     }
 
-    @Test func anUnknownCodecIsNamedByItsFourCharacterCode() throws {
+    @Test func anUnknownCodecIsNamedByItsFourCharacterCode() async throws {
         let description = try Self.describe(try Fixture.url(.undecodableVideoMP4))
         let video = try #require(description.streams.first { $0.kind == .video })
         #expect(video.codecName == Fixture.undecodableCodecTag)
@@ -77,7 +77,7 @@ import Testing
         #expect(description.hasDecodableTrack, "the AAC track decodes")
     }
 
-    @Test func matroskaLanguagesDefaultsAndTrackIDs() throws {
+    @Test func matroskaLanguagesDefaultsAndTrackIDs() async throws {
         let description = try Self.describe(try Fixture.url(.matroska))
         #expect(description.streams.map(\.kind) == [.video, .audio, .audio, .subtitle])
         #expect(description.streams.map(\.language) == [nil, "eng", "fre", "eng"])
@@ -85,12 +85,12 @@ import Testing
         #expect(description.streams.filter(\.isDefault).map(\.index) == [1])
     }
 
-    @Test func aRawAACStreamHasAnEstimatedDuration() throws {
+    @Test func aRawAACStreamHasAnEstimatedDuration() async throws {
         #expect(try Self.describe(try Fixture.url(.aacADTS)).durationIsEstimated)
         #expect(!(try Self.describe(try Fixture.url(.mp4)).durationIsEstimated))
     }
 
-    @Test func tooManyStreamsAreRefused() throws {
+    @Test func tooManyStreamsAreRefused() async throws {
         var limits = MediaInspector.Limits()
         limits.maximumStreams = 3
         #expect(throws: MediaFailure.damaged(detail: "4 streams is more than Playhead accepts")) {
@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    @Test func anAbortedInspectionIsCancelled() throws {
+    @Test func anAbortedInspectionIsCancelled() async throws {
         let interrupt = InterruptDeadline()
         interrupt.abort()
         let location = try MediaLocation(url: try Fixture.url(.mp4))
@@ -119,14 +119,14 @@ import Testing
             (.textFileNamedMP4, .notMediaFile),
             (.truncatedMP4, .damaged(detail: "moov atom not found")),
         ])
-    func badInputsFailWithAClassifiedReason(_ input: BadInput, _ expected: MediaFailure) throws {
+    func badInputsFailWithAClassifiedReason(_ input: BadInput, _ expected: MediaFailure) async throws {
         let url = try BadInput.url(input)
         #expect(throws: expected) { try Self.describe(url) }
     }
 
     // MARK: - MediaLocation
 
-    @Test func fileURLsAreOpenedThroughTheFileProtocolOnly() throws {
+    @Test func fileURLsAreOpenedThroughTheFileProtocolOnly() async throws {
         let location = try MediaLocation(url: URL(fileURLWithPath: "/media/a:b.mp4"))
         #expect(location.path == "/media/a:b.mp4")
         #expect(location.ffmpegURL == "file:/media/a:b.mp4", "so 'a:' is not read as a protocol")
@@ -134,7 +134,7 @@ import Testing
         #expect(!location.allowedProtocols.contains("http"))
     }
 
-    @Test func httpURLsPassThroughAndOtherSchemesAreRefused() throws {
+    @Test func httpURLsPassThroughAndOtherSchemesAreRefused() async throws {
         let web = try MediaLocation(url: try #require(URL(string: "https://example.com/a.mp4?x=1")))
         #expect(web.path == nil)
         #expect(web.ffmpegURL == "https://example.com/a.mp4?x=1")
@@ -144,7 +144,7 @@ import Testing
         }
     }
 
-    @Test func checkingALocalPathNamesTheProblem() throws {
+    @Test func checkingALocalPathNamesTheProblem() async throws {
         #expect(throws: MediaFailure.fileNotFound) { try MediaLocation(url: try BadInput.url(.missingFile)).checkLocalFile() }
         #expect(throws: MediaFailure.isDirectory) { try MediaLocation(url: try BadInput.url(.directory)).checkLocalFile() }
         #expect(throws: MediaFailure.emptyFile) { try MediaLocation(url: try BadInput.url(.emptyFile)).checkLocalFile() }
@@ -152,7 +152,7 @@ import Testing
         try MediaLocation(url: try #require(URL(string: "https://example.com/x"))).checkLocalFile()
     }
 
-    @Test func aNamedPipeIsRefusedWithoutBlocking() throws {
+    @Test func aNamedPipeIsRefusedWithoutBlocking() async throws {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("playhead-fifo-\(UUID().uuidString).mp4").path
         try #require(mkfifo(path, 0o600) == 0)
@@ -164,7 +164,7 @@ import Testing
 
     // MARK: - Track IDs and rotation math
 
-    @Test func trackIDsFallBackToIndexPlusOneWhenMissingOrRepeated() throws {
+    @Test func trackIDsFallBackToIndexPlusOneWhenMissingOrRepeated() async throws {
         let base = try Self.describe(try Fixture.url(.mp4)).streams
         var repeated = base
         repeated[1].trackID = repeated[0].trackID
@@ -187,7 +187,7 @@ import Testing
             ([-65_536, 0, 0, 0, -65_536, 0, 0, 0, 1 << 30], 180),
             ([0, -65_536, 0, 65_536, 0, 0, 0, 0, 1 << 30], 270),
         ] as [([Int32], Int)])
-    func rotationFromMatrix(_ matrix: [Int32], _ degrees: Int) throws {
+    func rotationFromMatrix(_ matrix: [Int32], _ degrees: Int) async throws {
         var stream = try Self.describe(try Fixture.url(.videoOnlyMP4)).streams[0]
         stream.displayMatrix = matrix
         #expect(stream.rotationDegrees == degrees)
@@ -197,7 +197,7 @@ import Testing
 }
 
 extension MediaInspectorTests {
-    @Test func aFailureDescribesItselfWithItsReason() {
+    @Test func aFailureDescribesItselfWithItsReason() async {
         let error: any Error = MediaFailure.fileNotFound
         #expect(error.localizedDescription == "no such file")
         #expect((MediaFailure.unsupportedCodec(codecs: ["plhd"]) as NSError).localizedDescription

@@ -30,7 +30,7 @@ import Testing
         return (frames, decoder.concealedErrorCount)
     }
 
-    @Test func garbagePacketsAreDroppedAndTheDecoderKeepsGoing() throws {
+    @Test func garbagePacketsAreDroppedAndTheDecoderKeepsGoing() async throws {
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         let video = try #require(demuxer.bestStream(of: .video))
         demuxer.setActiveStreams([video])
@@ -59,7 +59,7 @@ import Testing
         #expect(decoded > 0)
     }
 
-    @Test func corruptedBytesInTheMiddleOfAFileAreConcealed() throws {
+    @Test func corruptedBytesInTheMiddleOfAFileAreConcealed() async throws {
         for source in [MediaFixtures.h264MKV, MediaFixtures.vp9WebM] {
             var data = try Data(contentsOf: source)
             var generator = SystemRandomNumberGenerator()
@@ -76,7 +76,7 @@ import Testing
         }
     }
 
-    @Test func truncatedFilesDecodeWhatIsThereOrFailCleanly() throws {
+    @Test func truncatedFilesDecodeWhatIsThereOrFailCleanly() async throws {
         for source in [MediaFixtures.h264MKV, MediaFixtures.h264MP4, MediaFixtures.vp9WebM] {
             let data = try Data(contentsOf: source)
             for fraction in [0.1, 0.5, 0.9] {
@@ -93,7 +93,7 @@ import Testing
         }
     }
 
-    @Test func packetsAndFramesFreeWhatTheyOwn() throws {
+    @Test func packetsAndFramesFreeWhatTheyOwn() async throws {
         let frame = try #require(try Decode.allVideoFrames(MediaFixtures.h264MKV).first)
         let audio = try #require(AudioConverterTests.sineFrames.first)
         let before = Self.residentBytes()

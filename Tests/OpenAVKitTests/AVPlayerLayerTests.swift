@@ -24,7 +24,7 @@ import Testing
         return AVPlayer(environment: PlaybackEnvironment(makeAudioOutput: nil), playerItem: item)
     }
 
-    @Test func defaultsMatchAVFoundation() {
+    @Test func defaultsMatchAVFoundation() async {
         let layer = AVPlayerLayer()
         #expect(layer.videoGravity == .resizeAspect)
         #expect(layer.player == nil)

@@ -45,7 +45,7 @@ import Testing
     /// 160×90 (16:9) with a green stripe down the left 16 columns, white elsewhere.
     let striped = TestPicture.rgba(width: 160, height: 90) { x, _ in x < 16 ? (0, 255, 0) : (255, 255, 255) }
 
-    @Test func aspectLetterboxesAWidePictureInASquare() throws {
+    @Test func aspectLetterboxesAWidePictureInASquare() async throws {
         // A YUV picture uploads to an IYUV texture without conversion.
         let target = try render(TestPicture.yuv(width: 160, height: 90, y: 235), gravity: .resizeAspect)
         // 400 wide → 225 high, centred: rows 87…312 show video, the rest stays black.
@@ -58,14 +58,14 @@ import Testing
         #expect(isBlack(target.pixel(x: 200, y: 380)))
     }
 
-    @Test func aspectPillarboxesATallPicture() throws {
+    @Test func aspectPillarboxesATallPicture() async throws {
         let target = try render(TestPicture.yuv(width: 90, height: 160, y: 235), gravity: .resizeAspect)
         #expect(isBlack(target.pixel(x: 40, y: 200)))
         #expect(isWhite(target.pixel(x: 200, y: 200)))
         #expect(isBlack(target.pixel(x: 360, y: 200)))
     }
 
-    @Test func gravityModesFitTheStripedPictureDifferently() throws {
+    @Test func gravityModesFitTheStripedPictureDifferently() async throws {
         let aspect = try render(striped, gravity: .resizeAspect)
         #expect(isGreen(aspect.pixel(x: 10, y: 200)))  // the stripe shows at the left edge…
         #expect(isBlack(aspect.pixel(x: 10, y: 40)))  // …inside the letterbox
@@ -83,7 +83,7 @@ import Testing
         #expect(isWhite(resize.pixel(x: 45, y: 200)))
     }
 
-    @Test func samplePixelAspectWidensThePicture() throws {
+    @Test func samplePixelAspectWidensThePicture() async throws {
         // 100×100 pixels twice as wide as high display as 200×100: a 400×200 band.
         let picture = TestPicture.yuv(width: 100, height: 100, y: 235, sampleAspect: SampleAspect(2, 1))
         let target = try render(picture, gravity: .resizeAspect)
@@ -93,7 +93,7 @@ import Testing
         #expect(isBlack(target.pixel(x: 200, y: 310)))
     }
 
-    @Test func aQuarterTurnStandsAWidePictureUpright() throws {
+    @Test func aQuarterTurnStandsAWidePictureUpright() async throws {
         let target = try render(striped, gravity: .resizeAspect, rotation: 90)
         // Displayed 90×160 → 225×400, centred: columns 87…312.
         #expect(isBlack(target.pixel(x: 60, y: 200)))
@@ -104,7 +104,7 @@ import Testing
         #expect(isWhite(target.pixel(x: 200, y: 390)))
     }
 
-    @Test func videoRectFollowsGravity() {
+    @Test func videoRectFollowsGravity() async {
         let bounds = CGRect(x: 0, y: 0, width: 400, height: 400)
         let content = CGSize(width: 160, height: 90)
         #expect(VideoGeometry.videoRect(content: content, in: bounds, gravity: .resizeAspect) == CGRect(x: 0, y: 87.5, width: 400, height: 225))
@@ -116,7 +116,7 @@ import Testing
 
     // MARK: - Overlay
 
-    @Test func theSliderShowsPlayedBufferedAndUnloadedParts() throws {
+    @Test func theSliderShowsPlayedBufferedAndUnloadedParts() async throws {
         let target = try RenderTarget(offscreenWidth: 800, height: 450)
         clear(target)
         let layout = ControlsLayout(size: CGSize(width: 800, height: 450))
@@ -142,7 +142,7 @@ import Testing
         #expect(isWhite(target.pixel(x: 400, y: 225)))
     }
 
-    @Test func hiddenBarsDrawNothingOverTheVideo() throws {
+    @Test func hiddenBarsDrawNothingOverTheVideo() async throws {
         let target = try RenderTarget(offscreenWidth: 800, height: 450)
         clear(target)
         let layout = ControlsLayout(size: CGSize(width: 800, height: 450))

@@ -35,7 +35,7 @@ import Testing
 
     // MARK: - Auto-hide
 
-    @Test func barsHideAfterThreeIdleSecondsWhilePlaying() {
+    @Test func barsHideAfterThreeIdleSecondsWhilePlaying() async {
         controller.playbackStateDidChange(Self.playing)
         #expect(controller.barsVisible)
         clock.advance(by: 2.9)
@@ -45,7 +45,7 @@ import Testing
         #expect(!controller.scene.barsVisible)
     }
 
-    @Test func pointerMovementClickAndKeysBringTheBarsBack() {
+    @Test func pointerMovementClickAndKeysBringTheBarsBack() async {
         controller.playbackStateDidChange(Self.playing)
         clock.advance(by: 5)
         controller.pointerMoved(to: CGPoint(x: 400, y: 200))
@@ -59,7 +59,7 @@ import Testing
         #expect(controller.barsVisible)
     }
 
-    @Test func barsStayWhilePausedLoadingFailedOrAtTheEnd() {
+    @Test func barsStayWhilePausedLoadingFailedOrAtTheEnd() async {
         var states = [Self.paused, PlaybackState(phase: .loading, isPlaying: true)]
         states.append(PlaybackState(phase: .failed("bad"), isPlaying: true))
         var ended = Self.paused
@@ -72,7 +72,7 @@ import Testing
         }
     }
 
-    @Test func barsStayWhileTheSliderIsHeld() {
+    @Test func barsStayWhileTheSliderIsHeld() async {
         controller.playbackStateDidChange(Self.playing)
         controller.pointerPressed(at: slider(0.5))
         controller.playbackStateDidChange(Self.paused)
@@ -82,7 +82,7 @@ import Testing
         #expect(controller.isScrubbing)
     }
 
-    @Test func aClickOnHiddenBarsOnlyRevealsThem() {
+    @Test func aClickOnHiddenBarsOnlyRevealsThem() async {
         controller.playbackStateDidChange(Self.playing)
         clock.advance(by: 4)
         controller.pointerPressed(at: CGPoint(x: layout.playPauseButton.midX, y: layout.playPauseButton.midY))
@@ -92,7 +92,7 @@ import Testing
 
     // MARK: - Centre content
 
-    @Test func centreShowsWhatTheStateCallsFor() {
+    @Test func centreShowsWhatTheStateCallsFor() async {
         controller.playbackStateDidChange(Self.playing)
         #expect(controller.center == .none)
         controller.playbackStateDidChange(Self.paused)
@@ -117,7 +117,7 @@ import Testing
         #expect(controller.center == .replay)
     }
 
-    @Test func theSpinnerTurnsWithTheClock() {
+    @Test func theSpinnerTurnsWithTheClock() async {
         controller.playbackStateDidChange(PlaybackState(phase: .loading))
         let first = controller.center
         clock.advance(by: 0.1)
@@ -126,7 +126,7 @@ import Testing
 
     // MARK: - Slider
 
-    @Test func draggingTheSliderPausesSeeksLiveThenSeeksExactlyAndResumes() {
+    @Test func draggingTheSliderPausesSeeksLiveThenSeeksExactlyAndResumes() async {
         controller.playbackStateDidChange(Self.playing)
         controller.pointerPressed(at: slider(0.5))
         controller.playbackStateDidChange(Self.paused)
@@ -144,7 +144,7 @@ import Testing
         #expect(!controller.isScrubbing)
     }
 
-    @Test func draggingWhilePausedStaysPaused() {
+    @Test func draggingWhilePausedStaysPaused() async {
         controller.playbackStateDidChange(Self.paused)
         controller.pointerPressed(at: slider(0.2))
         controller.pointerReleased(at: slider(0.3))
@@ -153,7 +153,7 @@ import Testing
         #expect(player.calls.last == .seek(layout.sliderFraction(atX: slider(0.3).x) * 100, exact: true))
     }
 
-    @Test func aClickOnTheTrackJumpsThere() {
+    @Test func aClickOnTheTrackJumpsThere() async {
         controller.playbackStateDidChange(Self.paused)
         controller.pointerPressed(at: slider(0.9))
         controller.pointerReleased(at: slider(0.9))
@@ -161,7 +161,7 @@ import Testing
         #expect(player.calls == [.seek(target, exact: false), .seek(target, exact: true)])
     }
 
-    @Test func theSliderIgnoresItemsWithoutADuration() {
+    @Test func theSliderIgnoresItemsWithoutADuration() async {
         var live = Self.playing
         live.duration = nil
         controller.playbackStateDidChange(live)
@@ -170,7 +170,7 @@ import Testing
         #expect(player.calls.isEmpty)
     }
 
-    @Test func theSceneShowsPlayedAndBufferedFractionsAndLabels() {
+    @Test func theSceneShowsPlayedAndBufferedFractionsAndLabels() async {
         controller.playbackStateDidChange(Self.playing)
         let scene = controller.scene
         #expect(scene.playedFraction == 0.2)
@@ -183,7 +183,7 @@ import Testing
 
     // MARK: - Buttons and keys
 
-    @Test func buttonsActOnThePlayer() {
+    @Test func buttonsActOnThePlayer() async {
         controller.playbackStateDidChange(Self.playing)
         let press = { (rect: CGRect) in
             controller.pointerPressed(at: CGPoint(x: rect.midX, y: rect.midY))
@@ -197,13 +197,13 @@ import Testing
         #expect(player.calls == [.pause, .muted(true), .speed(1.25), .fullscreen(true), .close])
     }
 
-    @Test func theBigPlayButtonPlaysWhilePaused() {
+    @Test func theBigPlayButtonPlaysWhilePaused() async {
         controller.playbackStateDidChange(Self.paused)
         controller.pointerPressed(at: CGPoint(x: layout.centerButton.midX, y: layout.centerButton.midY))
         #expect(player.calls == [.play])
     }
 
-    @Test func playAtTheEndReplaysFromTheStart() {
+    @Test func playAtTheEndReplaysFromTheStart() async {
         var ended = Self.paused
         ended.isAtEnd = true
         ended.currentTime = 100
@@ -212,13 +212,13 @@ import Testing
         #expect(player.calls == [.seek(0, exact: true), .play])
     }
 
-    @Test func aDoubleClickOnTheVideoTogglesFullscreen() {
+    @Test func aDoubleClickOnTheVideoTogglesFullscreen() async {
         controller.playbackStateDidChange(Self.playing)
         controller.pointerPressed(at: CGPoint(x: 200, y: 150), clicks: 2)
         #expect(player.calls == [.fullscreen(true)])
     }
 
-    @Test func seekKeysMoveByFiveAndTenSecondsWithinTheItem() {
+    @Test func seekKeysMoveByFiveAndTenSecondsWithinTheItem() async {
         controller.playbackStateDidChange(Self.playing)
         for key in [PlayerKeyInput.left, .right, .letter("j"), .letter("l")] {
             controller.perform(ControlCommand.bound(to: key)!)
@@ -235,7 +235,7 @@ import Testing
         #expect(player.calls.last == .seek(100, exact: true))
     }
 
-    @Test func frameSteppingWorksOnlyWhilePaused() {
+    @Test func frameSteppingWorksOnlyWhilePaused() async {
         controller.playbackStateDidChange(Self.playing)
         controller.perform(.stepFrame(forward: true))
         #expect(player.calls.isEmpty)
@@ -245,7 +245,7 @@ import Testing
         #expect(player.calls == [.seek(20.04, exact: true), .seek(19.96, exact: true)])
     }
 
-    @Test func volumeMuteSpeedFullscreenAndQuit() {
+    @Test func volumeMuteSpeedFullscreenAndQuit() async {
         var state = Self.playing
         state.volume = 0.95
         state.isMuted = true
@@ -268,7 +268,7 @@ import Testing
         #expect(player.calls.last == .fullscreen(false))
     }
 
-    @Test func speedStepsStopAtTheEnds() {
+    @Test func speedStepsStopAtTheEnds() async {
         #expect(PlayerControlsController.nextSpeed(from: 4, faster: true) == 4)
         #expect(PlayerControlsController.nextSpeed(from: 0.25, faster: false) == 0.25)
         #expect(PlayerControlsController.nextSpeed(from: 1, faster: true) == 1.25)
@@ -278,7 +278,7 @@ import Testing
 }
 
 @Suite struct ControlBindingTests {
-    @Test func keysMapToTheDocumentedCommands() {
+    @Test func keysMapToTheDocumentedCommands() async {
         let expected: [(PlayerKeyInput, ControlCommand)] = [
             (.space, .togglePlayPause), (.letter("k"), .togglePlayPause), (.up, .changeVolume(by: 0.1)),
             (.down, .changeVolume(by: -0.1)), (.letter("m"), .toggleMute), (.letter("f"), .toggleFullscreen),
@@ -291,7 +291,7 @@ import Testing
         #expect(ControlCommand.wheel(notches: 0) == nil)
     }
 
-    @Test func timeLabelsUseHoursFromOneHour() {
+    @Test func timeLabelsUseHoursFromOneHour() async {
         #expect(TimeText.labels(current: 61.9, duration: 3599) == ("01:01", "59:59"))
         #expect(TimeText.labels(current: 61, duration: 3600) == ("00:01:01", "01:00:00"))
         #expect(TimeText.labels(current: 5, duration: nil) == ("00:05", "--:--"))

@@ -8,7 +8,12 @@ import Foundation
 import PlayheadTestSupport
 import Testing
 
-@Suite(.serialized, .enabled(if: XSession.shared != nil, "needs Xvfb, openbox, xdotool and ImageMagick"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil,
+        "runs in the real-time pass of `make test` (PLAYHEAD_REALTIME_TESTS set)"),
+    .enabled(if: XSession.shared != nil, "needs Xvfb, openbox, xdotool and ImageMagick"))
 struct PlayerWindowXTests {
     let session = XSession.shared!
 

@@ -10,14 +10,14 @@ private func t(_ value: Int64, _ timescale: Int32) -> CMTime {
 
 // MARK: - Addition and subtraction of finite times
 
-@Test func equalTimescalesAreKept() {
+@Test func equalTimescalesAreKept() async {
     let sum = t(1, 600) + t(2, 600)
     #expect(sum.value == 3 && sum.timescale == 600 && sum.flags == .valid)
     let difference = t(1, 600) - t(2, 600)
     #expect(difference.value == -1 && difference.timescale == 600)
 }
 
-@Test func differentTimescalesUseTheirLeastCommonMultiple() {
+@Test func differentTimescalesUseTheirLeastCommonMultiple() async {
     let sum = CMTimeAdd(t(1, 2), t(1, 3))
     #expect(sum.value == 5 && sum.timescale == 6 && !sum.hasBeenRounded)
     let mixed = t(1, 600) + t(1, 90000)
@@ -26,7 +26,7 @@ private func t(_ value: Int64, _ timescale: Int32) -> CMTime {
     #expect(difference.value == 1 && difference.timescale == 6)
 }
 
-@Test func largeLeastCommonMultipleIsCappedAtMaxTimescaleWithRounding() {
+@Test func largeLeastCommonMultipleIsCappedAtMaxTimescaleWithRounding() async {
     // 999_999_937 is prime, so the LCM with 2 is about 2e9.
     let sum = t(1, 999_999_937) + t(1, 2)
     #expect(sum.timescale == kCMTimeMaxTimescale)
@@ -37,14 +37,14 @@ private func t(_ value: Int64, _ timescale: Int32) -> CMTime {
     #expect(exact.timescale == 1_000_000_000 && exact.value == 125_000_001 && !exact.hasBeenRounded)
 }
 
-@Test func roundedOperandsPropagateTheFlag() {
+@Test func roundedOperandsPropagateTheFlag() async {
     let rounded = CMTime(value: 1, timescale: 3, flags: [.valid, .hasBeenRounded], epoch: 0)
     #expect((rounded + t(1, 3)).hasBeenRounded)
     #expect((t(1, 3) - rounded).hasBeenRounded)
     #expect(!(t(1, 3) + t(1, 3)).hasBeenRounded)
 }
 
-@Test func overflowHalvesTheTimescaleThenGivesInfinity() {
+@Test func overflowHalvesTheTimescaleThenGivesInfinity() async {
     let halved = t(.max, 2) + t(.max, 2)
     #expect(halved.value == .max && halved.timescale == 1 && !halved.hasBeenRounded)
     // (2^64 - 2) / 3 overflows at timescale 3; timescale 1 needs rounding.
@@ -57,7 +57,7 @@ private func t(_ value: Int64, _ timescale: Int32) -> CMTime {
 
 // MARK: - Special times
 
-@Test func specialTimeAdditionTable() {
+@Test func specialTimeAdditionTable() async {
     let finite = t(5, 1)
     let rows: [(CMTime, CMTime, CMTime)] = [
         (.positiveInfinity, .positiveInfinity, .positiveInfinity),
@@ -82,7 +82,7 @@ private func t(_ value: Int64, _ timescale: Int32) -> CMTime {
     }
 }
 
-@Test func specialTimeSubtractionTable() {
+@Test func specialTimeSubtractionTable() async {
     let finite = t(5, 1)
     let rows: [(CMTime, CMTime, CMTime)] = [
         (.positiveInfinity, .positiveInfinity, .invalid),
@@ -105,7 +105,7 @@ private func t(_ value: Int64, _ timescale: Int32) -> CMTime {
     }
 }
 
-@Test func malformedFiniteTimesActAsInvalid() {
+@Test func malformedFiniteTimesActAsInvalid() async {
     let zeroScale = CMTime(value: 1, timescale: 0)
     #expect((zeroScale + t(1, 1)).flags == [])
     #expect(CMTimeCompare(zeroScale, .positiveInfinity) == 1)
@@ -113,7 +113,7 @@ private func t(_ value: Int64, _ timescale: Int32) -> CMTime {
 
 // MARK: - Epochs
 
-@Test func epochRules() {
+@Test func epochRules() async {
     let a = CMTime(value: 3, timescale: 1, flags: .valid, epoch: 1)
     let b = CMTime(value: 1, timescale: 1, flags: .valid, epoch: 1)
     let other = CMTime(value: 1, timescale: 1, flags: .valid, epoch: 2)
@@ -147,7 +147,7 @@ private func t(_ value: Int64, _ timescale: Int32) -> CMTime {
     (2, 3, 10, [7, 6, 7, 7, 7, 6]),
     (-2, 3, 10, [-7, -6, -7, -7, -6, -7]),
 ])
-func convertScaleWithEveryMethod(value: Int64, timescale: Int32, newTimescale: Int32, expected: [Int64]) {
+func convertScaleWithEveryMethod(value: Int64, timescale: Int32, newTimescale: Int32, expected: [Int64]) async {
     for (index, raw) in (UInt32(1)...6).enumerated() {
         let method = CMTimeRoundingMethod(rawValue: raw)!
         let converted = t(value, timescale).convertScale(newTimescale, method: method)
@@ -158,7 +158,7 @@ func convertScaleWithEveryMethod(value: Int64, timescale: Int32, newTimescale: I
     }
 }
 
-@Test func exactConversionIsNotRounded() {
+@Test func exactConversionIsNotRounded() async {
     for raw in UInt32(1)...6 {
         let method = CMTimeRoundingMethod(rawValue: raw)!
         let converted = t(1, 2).convertScale(600, method: method)
@@ -168,7 +168,7 @@ func convertScaleWithEveryMethod(value: Int64, timescale: Int32, newTimescale: I
     }
 }
 
-@Test func convertScaleOfSpecialsAndBadTimescales() {
+@Test func convertScaleOfSpecialsAndBadTimescales() async {
     #expect(CMTime.positiveInfinity.convertScale(600, method: .default).isPositiveInfinity)
     #expect(CMTime.negativeInfinity.convertScale(600, method: .default).isNegativeInfinity)
     #expect(CMTime.indefinite.convertScale(600, method: .default).isIndefinite)
@@ -184,7 +184,7 @@ func convertScaleWithEveryMethod(value: Int64, timescale: Int32, newTimescale: I
 
 // MARK: - Multiplication
 
-@Test func integerMultiplication() {
+@Test func integerMultiplication() async {
     let product = CMTimeMultiply(t(3, 600), multiplier: 4)
     #expect(product.value == 12 && product.timescale == 600 && product.flags == .valid)
     #expect(CMTimeMultiply(t(3, 600), multiplier: -1).value == -3)
@@ -198,7 +198,7 @@ func convertScaleWithEveryMethod(value: Int64, timescale: Int32, newTimescale: I
     #expect(!CMTimeMultiply(.invalid, multiplier: 3).isValid)
 }
 
-@Test func floatMultiplicationRaisesSmallTimescales() {
+@Test func floatMultiplicationRaisesSmallTimescales() async {
     let product = CMTimeMultiplyByFloat64(t(1, 600), multiplier: 1.5)
     #expect(product.timescale == 76800 && product.value == 192 && !product.hasBeenRounded)
     let tenth = CMTimeMultiplyByFloat64(t(1, 1), multiplier: 0.1)
@@ -216,7 +216,7 @@ func convertScaleWithEveryMethod(value: Int64, timescale: Int32, newTimescale: I
     #expect(halved.isNumeric && halved.timescale == 500_000_000 && halved.seconds == 1e10)
 }
 
-@Test func ratioMultiplicationIsExactWhenPossible() {
+@Test func ratioMultiplicationIsExactWhenPossible() async {
     let half = CMTimeMultiplyByRatio(t(10, 600), multiplier: 1, divisor: 2)
     #expect(half.value == 5 && half.timescale == 600 && half.flags == .valid)
     let finer = CMTimeMultiplyByRatio(t(1, 600), multiplier: 1, divisor: 2)

@@ -10,14 +10,14 @@ private func r(_ start: Int64, _ duration: Int64) -> CMTimeRange {
 
 // MARK: - Construction and validity
 
-@Test func defaultRangeIsEmptyAtZero() {
+@Test func defaultRangeIsEmptyAtZero() async {
     let range = CMTimeRange()
     #expect(range.start == .zero && range.duration == .zero)
     #expect(range.isValid && range.isEmpty && !range.isIndefinite)
     #expect(range == .zero)
 }
 
-@Test func startEndInitializerComputesDuration() {
+@Test func startEndInitializerComputesDuration() async {
     let range = CMTimeRange(start: CMTime(value: 1, timescale: 2), end: CMTime(value: 3, timescale: 2))
     #expect(range.duration == CMTime(value: 1, timescale: 1))
     #expect(range.end == CMTime(value: 3, timescale: 2))
@@ -27,7 +27,7 @@ private func r(_ start: Int64, _ duration: Int64) -> CMTimeRange {
     #expect(!CMTimeRange(start: CMTime(value: 3, timescale: 1), end: .zero).isValid)
 }
 
-@Test func validityRules() {
+@Test func validityRules() async {
     #expect(r(0, 1).isValid)
     #expect(!r(0, -1).isValid)
     #expect(!CMTimeRange.invalid.isValid && CMTIMERANGE_IS_INVALID(.invalid))
@@ -45,7 +45,7 @@ private func r(_ start: Int64, _ duration: Int64) -> CMTimeRange {
     #expect(!CMTimeRange.invalid.end.isValid)
 }
 
-@Test func rangeEqualityComparesTimesExactly() {
+@Test func rangeEqualityComparesTimesExactly() async {
     let a = CMTimeRange(start: CMTime(value: 1, timescale: 2), duration: CMTime(value: 1, timescale: 1))
     let b = CMTimeRange(start: CMTime(value: 300, timescale: 600), duration: CMTime(value: 600, timescale: 600))
     #expect(a == b && CMTimeRangeEqual(a, b))
@@ -55,7 +55,7 @@ private func r(_ start: Int64, _ duration: Int64) -> CMTimeRange {
 
 // MARK: - Containment
 
-@Test func containsTimeIsHalfOpen() {
+@Test func containsTimeIsHalfOpen() async {
     let range = r(2, 3)
     #expect(!range.containsTime(CMTime(value: 1, timescale: 1)))
     #expect(range.containsTime(CMTime(value: 2, timescale: 1)))
@@ -71,7 +71,7 @@ private func r(_ start: Int64, _ duration: Int64) -> CMTimeRange {
     #expect(!forever.containsTime(.positiveInfinity))
 }
 
-@Test func containsTimeRange() {
+@Test func containsTimeRange() async {
     let outer = r(0, 10)
     #expect(outer.containsTimeRange(r(2, 3)))
     #expect(outer.containsTimeRange(outer))
@@ -83,7 +83,7 @@ private func r(_ start: Int64, _ duration: Int64) -> CMTimeRange {
 
 // MARK: - Union and intersection
 
-@Test func unionCoversBothRangesAndTheGap() {
+@Test func unionCoversBothRangesAndTheGap() async {
     #expect(r(0, 2).union(r(5, 1)) == r(0, 6))
     #expect(r(5, 1).union(r(0, 2)) == r(0, 6))
     #expect(CMTimeRangeGetUnion(r(0, 4), otherRange: r(2, 4)) == r(0, 6))
@@ -93,21 +93,21 @@ private func r(_ start: Int64, _ duration: Int64) -> CMTimeRange {
     #expect(forever.duration.isPositiveInfinity)
 }
 
-@Test func intersectionIsTheOverlap() {
+@Test func intersectionIsTheOverlap() async {
     #expect(r(0, 4).intersection(r(2, 4)) == r(2, 2))
     #expect(CMTimeRangeGetIntersection(r(0, 10), otherRange: r(2, 3)) == r(2, 3))
     #expect(r(0, 10).intersection(CMTimeRange(start: CMTime(value: 5, timescale: 1), duration: .indefinite)) == r(5, 5))
     #expect(!r(0, 1).intersection(.invalid).isValid)
 }
 
-@Test func disjointOrTouchingRangesIntersectToEmpty() {
+@Test func disjointOrTouchingRangesIntersectToEmpty() async {
     let disjoint = r(0, 1).intersection(r(5, 1))
     #expect(disjoint.isEmpty && disjoint == .zero)
     let touching = r(0, 2).intersection(r(2, 2))
     #expect(touching.isEmpty)
 }
 
-@Test func rangesInDifferentEpochsDoNotCombine() {
+@Test func rangesInDifferentEpochsDoNotCombine() async {
     let epochStart = CMTime(value: 0, timescale: 1, flags: .valid, epoch: 1)
     let other = CMTimeRange(start: epochStart, duration: CMTime(value: 3, timescale: 1))
     #expect(other.isValid)
@@ -118,7 +118,7 @@ private func r(_ start: Int64, _ duration: Int64) -> CMTimeRange {
     #expect(sameEpoch.isValid && sameEpoch.duration == CMTime(value: 4, timescale: 1))
 }
 
-@Test func clampToRange() {
+@Test func clampToRange() async {
     let range = r(2, 3)
     #expect(CMTimeClampToRange(CMTime(value: 1, timescale: 1), range: range) == CMTime(value: 2, timescale: 1))
     #expect(CMTimeClampToRange(CMTime(value: 3, timescale: 1), range: range) == CMTime(value: 3, timescale: 1))

@@ -5,14 +5,14 @@ import Testing
 
 // MARK: - Construction
 
-@Test func defaultInitializerIsInvalidWithAllFieldsZero() {
+@Test func defaultInitializerIsInvalidWithAllFieldsZero() async {
     let time = CMTime()
     #expect(time.value == 0 && time.timescale == 0 && time.flags == [] && time.epoch == 0)
     #expect(!time.isValid)
     #expect(time == .invalid)
 }
 
-@Test func valueTimescaleInitializerStoresFieldsVerbatim() {
+@Test func valueTimescaleInitializerStoresFieldsVerbatim() async {
     let time = CMTime(value: 2, timescale: 4)
     #expect(time.value == 2)
     #expect(time.timescale == 4)
@@ -22,7 +22,7 @@ import Testing
     #expect(made.value == 2 && made.timescale == 4 && made.flags == .valid)
 }
 
-@Test func fullInitializerAndEpochMaker() {
+@Test func fullInitializerAndEpochMaker() async {
     let time = CMTime(value: 5, timescale: 10, flags: [.valid, .hasBeenRounded], epoch: 3)
     #expect(time.value == 5 && time.timescale == 10 && time.epoch == 3)
     #expect(time.hasBeenRounded)
@@ -44,7 +44,7 @@ import Testing
     (0.0001, 1000, 0, true),
     (3.0, 1_000_000_000, 3_000_000_000, false),
 ])
-func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32, value: Int64, rounded: Bool) {
+func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32, value: Int64, rounded: Bool) async {
     let time = CMTime(seconds: seconds, preferredTimescale: timescale)
     #expect(time.value == value)
     #expect(time.timescale == timescale)
@@ -52,7 +52,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     #expect(CMTimeMakeWithSeconds(seconds, preferredTimescale: timescale).value == value)
 }
 
-@Test func secondsInitializerRejectsBadInput() {
+@Test func secondsInitializerRejectsBadInput() async {
     #expect(!CMTime(seconds: 1, preferredTimescale: 0).isValid)
     #expect(!CMTime(seconds: 1, preferredTimescale: -600).isValid)
     #expect(!CMTime(seconds: .nan, preferredTimescale: 600).isValid)
@@ -60,7 +60,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     #expect(CMTime(seconds: -.infinity, preferredTimescale: 600).isNegativeInfinity)
 }
 
-@Test func secondsInitializerHalvesTimescaleOnOverflow() {
+@Test func secondsInitializerHalvesTimescaleOnOverflow() async {
     let time = CMTime(seconds: 1e10, preferredTimescale: 1_000_000_000)
     #expect(time.isNumeric)
     #expect(time.timescale < 1_000_000_000)
@@ -75,7 +75,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
 
 // MARK: - Special times and predicates
 
-@Test func specialConstantsHaveTheDocumentedFlags() {
+@Test func specialConstantsHaveTheDocumentedFlags() async {
     #expect(CMTime.zero.value == 0 && CMTime.zero.timescale == 1 && CMTime.zero.flags == .valid)
     #expect(CMTime.invalid.flags == [])
     #expect(CMTime.indefinite.flags == [.valid, .indefinite])
@@ -83,7 +83,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     #expect(CMTime.negativeInfinity.flags == [.valid, .negativeInfinity])
 }
 
-@Test func flagRawValuesMatchCoreMedia() {
+@Test func flagRawValuesMatchCoreMedia() async {
     #expect(CMTimeFlags.valid.rawValue == 1)
     #expect(CMTimeFlags.hasBeenRounded.rawValue == 2)
     #expect(CMTimeFlags.positiveInfinity.rawValue == 4)
@@ -93,7 +93,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     #expect(kCMTimeMaxTimescale == 1_000_000_000)
 }
 
-@Test func roundingMethodRawValuesMatchCoreMedia() {
+@Test func roundingMethodRawValuesMatchCoreMedia() async {
     #expect(CMTimeRoundingMethod.roundHalfAwayFromZero.rawValue == 1)
     #expect(CMTimeRoundingMethod.roundTowardZero.rawValue == 2)
     #expect(CMTimeRoundingMethod.roundAwayFromZero.rawValue == 3)
@@ -103,7 +103,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     #expect(CMTimeRoundingMethod.default == .roundHalfAwayFromZero)
 }
 
-@Test func predicatesAgreeWithFunctionsForEveryKind() {
+@Test func predicatesAgreeWithFunctionsForEveryKind() async {
     let rounded = CMTime(value: 1, timescale: 3, flags: [.valid, .hasBeenRounded], epoch: 0)
     let cases: [(CMTime, valid: Bool, numeric: Bool, indefinite: Bool, pos: Bool, neg: Bool, rounded: Bool)] = [
         (.zero, true, true, false, false, false, false),
@@ -129,7 +129,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     }
 }
 
-@Test func secondsOfSpecialTimes() {
+@Test func secondsOfSpecialTimes() async {
     #expect(CMTime.invalid.seconds.isNaN)
     #expect(CMTime.indefinite.seconds.isNaN)
     #expect(CMTime.positiveInfinity.seconds == .infinity)
@@ -141,7 +141,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
 
 // MARK: - Ordering
 
-@Test func equalityIsExactAcrossTimescales() {
+@Test func equalityIsExactAcrossTimescales() async {
     #expect(CMTime(value: 1, timescale: 2) == CMTime(value: 300, timescale: 600))
     #expect(CMTime(value: 1, timescale: 2) == CMTime(value: 2, timescale: 4))
     #expect(CMTime(value: 1, timescale: 3) != CMTime(value: 333, timescale: 1000))
@@ -151,12 +151,12 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     #expect(CMTime(value: Int64.min, timescale: 1) < CMTime(value: Int64.min, timescale: 2))
 }
 
-@Test func roundedFlagDoesNotAffectEquality() {
+@Test func roundedFlagDoesNotAffectEquality() async {
     let rounded = CMTime(value: 1, timescale: 2, flags: [.valid, .hasBeenRounded], epoch: 0)
     #expect(rounded == CMTime(value: 1, timescale: 2))
 }
 
-@Test func nonNumericTimesFollowCoreMediaTotalOrder() {
+@Test func nonNumericTimesFollowCoreMediaTotalOrder() async {
     let ordered: [CMTime] = [
         .negativeInfinity, CMTime(value: Int64.min, timescale: 1), .zero,
         CMTime(value: Int64.max, timescale: 1), .indefinite, .positiveInfinity, .invalid,
@@ -174,12 +174,12 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     #expect(CMTime.positiveInfinity == CMTime(value: 1, timescale: 1, flags: [.valid, .positiveInfinity], epoch: 0))
 }
 
-@Test func sortingPutsInvalidLast() {
+@Test func sortingPutsInvalidLast() async {
     let sorted = [CMTime.invalid, .positiveInfinity, CMTime(value: 1, timescale: 1), .negativeInfinity].sorted()
     #expect(sorted.map(\.flags) == [[.valid, .negativeInfinity], .valid, [.valid, .positiveInfinity], []])
 }
 
-@Test func epochIsComparedBeforeValue() {
+@Test func epochIsComparedBeforeValue() async {
     let early = CMTime(value: 1000, timescale: 1, flags: .valid, epoch: 0)
     let late = CMTime(value: 0, timescale: 1, flags: .valid, epoch: 1)
     #expect(early < late)
@@ -187,7 +187,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
     #expect(CMTime(value: 1, timescale: 2, flags: .valid, epoch: 1) != CMTime(value: 1, timescale: 2))
 }
 
-@Test func minimumMaximumAndAbsoluteValue() {
+@Test func minimumMaximumAndAbsoluteValue() async {
     let a = CMTime(value: 1, timescale: 2)
     let b = CMTime(value: 2, timescale: 3)
     #expect(CMTimeMinimum(a, b) == a && CMTimeMaximum(a, b) == b)
@@ -207,7 +207,7 @@ func secondsInitializerRoundsHalfAwayFromZero(seconds: Double, timescale: Int32,
 
 // MARK: - Printing
 
-@Test func debugDescriptionLooksLikeTheStruct() {
+@Test func debugDescriptionLooksLikeTheStruct() async {
     #expect(CMTime(value: 1, timescale: 2).debugDescription == "CMTime(value: 1, timescale: 2, flags: [.valid], epoch: 0)")
     #expect(CMTime.invalid.debugDescription == "CMTime(value: 0, timescale: 0, flags: [], epoch: 0)")
 }

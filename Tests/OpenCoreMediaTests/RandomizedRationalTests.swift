@@ -73,7 +73,7 @@ private func oracleCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
 
 // MARK: - Comparison
 
-@Test func comparisonMatchesExactOracle() {
+@Test func comparisonMatchesExactOracle() async {
     var rng = SplitMix64(seed: 0xC0FFEE)
     var equalPairs = 0
     for _ in 0..<20_000 {
@@ -100,7 +100,7 @@ private func oracleCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
     #expect(equalPairs > 1000)
 }
 
-@Test func orderingOfMixedKindsIsATotalOrder() {
+@Test func orderingOfMixedKindsIsATotalOrder() async {
     var rng = SplitMix64(seed: 42)
     for _ in 0..<10_000 {
         let (a, b, c) = (anyTime(&rng), anyTime(&rng), anyTime(&rng))
@@ -112,7 +112,7 @@ private func oracleCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
 
 // MARK: - Addition and subtraction
 
-@Test func additionAndSubtractionMatchExactOracle() {
+@Test func additionAndSubtractionMatchExactOracle() async {
     var rng = SplitMix64(seed: 7)
     var roundedCount = 0
     var halvedCount = 0
@@ -154,7 +154,7 @@ private func oracleCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
     #expect(infiniteCount > 100)
 }
 
-@Test func exactSumsAreExact() {
+@Test func exactSumsAreExact() async {
     var rng = SplitMix64(seed: 99)
     for _ in 0..<5_000 {
         let scale = CMTimeScale.random(in: 1...100_000, using: &rng)
@@ -169,7 +169,7 @@ private func oracleCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
 
 // MARK: - Timescale conversion and multiplication
 
-@Test func convertScaleMatchesOracleForEveryMethod() {
+@Test func convertScaleMatchesOracleForEveryMethod() async {
     var rng = SplitMix64(seed: 2024)
     for _ in 0..<5_000 {
         let time = rng.numericTime()
@@ -192,7 +192,7 @@ private func oracleCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
     }
 }
 
-@Test func integerMultiplicationMatchesOracle() {
+@Test func integerMultiplicationMatchesOracle() async {
     var rng = SplitMix64(seed: 5)
     for _ in 0..<5_000 {
         let time = rng.numericTime()
@@ -203,7 +203,7 @@ private func oracleCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
     }
 }
 
-@Test func ratioMultiplicationIsExactOrNearest() {
+@Test func ratioMultiplicationIsExactOrNearest() async {
     var rng = SplitMix64(seed: 11)
     for _ in 0..<5_000 {
         let time = rng.numericTime()
@@ -227,7 +227,7 @@ private func oracleCompare(_ a: CMTime, _ b: CMTime) -> Int32 {
 
 // MARK: - Ranges
 
-@Test func rangeOperationsMatchOracle() {
+@Test func rangeOperationsMatchOracle() async {
     var rng = SplitMix64(seed: 314)
     // The LCM of these timescales is 35_280_000, so range arithmetic never rounds.
     let scales: [Int32] = [1, 2, 3, 10, 600, 1000, 44100, 48000, 90000]

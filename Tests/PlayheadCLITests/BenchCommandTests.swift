@@ -70,7 +70,7 @@ import Testing
 }
 
 @Suite struct BenchStatisticsTests {
-    @Test func medianMeanAndMaximum() {
+    @Test func medianMeanAndMaximum() async {
         let odd = BenchStatistics([3, 1, 2])
         #expect(odd.count == 3 && odd.median == 2 && odd.mean == 2 && odd.maximum == 3)
         let even = BenchStatistics([4, 1, 2, 3])
@@ -78,7 +78,7 @@ import Testing
         #expect(BenchStatistics([]).count == 0)
     }
 
-    @Test func seekPositionsAreFixedAndInsideTheItem() {
+    @Test func seekPositionsAreFixedAndInsideTheItem() async {
         let positions = SeekBenchmark.positions(duration: 20)
         #expect(positions.count == 20)
         #expect(positions == SeekBenchmark.positions(duration: 20))

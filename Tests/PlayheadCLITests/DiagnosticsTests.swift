@@ -11,41 +11,41 @@ import Testing
 
     enum Plain: Error { case broken }
 
-    @Test func aLocalizedErrorUsesItsDescription() {
+    @Test func aLocalizedErrorUsesItsDescription() async {
         let failure = InputFailure(
             input: "a.mp4", error: Described(errorDescription: "No such file"))
         #expect(Diagnostics.line(for: failure) == "playhead: a.mp4: No such file")
     }
 
-    @Test func anNSErrorUsesItsLocalizedDescription() {
+    @Test func anNSErrorUsesItsLocalizedDescription() async {
         let error = NSError(
             domain: "Test", code: 7,
             userInfo: [NSLocalizedDescriptionKey: "Server returned 404 Not Found"])
         #expect(Diagnostics.reason(for: error) == "Server returned 404 Not Found")
     }
 
-    @Test func aPlainSwiftErrorStillGetsAReason() {
+    @Test func aPlainSwiftErrorStillGetsAReason() async {
         let reason = Diagnostics.reason(for: Plain.broken)
         #expect(!reason.isEmpty)
         #expect(!reason.contains("\n"))
     }
 
-    @Test func newlinesCollapseToSingleSpaces() {
+    @Test func newlinesCollapseToSingleSpaces() async {
         #expect(Diagnostics.singleLine("first\nsecond\r\n  third  \n\n") == "first second third")
         #expect(Diagnostics.singleLine("  keep  inner  spaces ") == "keep  inner  spaces")
     }
 
-    @Test func anEmptyReasonBecomesUnknownError() {
+    @Test func anEmptyReasonBecomesUnknownError() async {
         #expect(Diagnostics.singleLine(" \n ") == "unknown error")
         #expect(Described(errorDescription: nil).localizedDescription.isEmpty == false)
     }
 
-    @Test func theInputItselfIsKeptOnOneLine() {
+    @Test func theInputItselfIsKeptOnOneLine() async {
         let failure = InputFailure(input: "bad\nname", reason: "gone")
         #expect(Diagnostics.line(for: failure) == "playhead: bad name: gone")
     }
 
-    @Test func usageErrorsPrintTheProblemUsageAndHint() {
+    @Test func usageErrorsPrintTheProblemUsageAndHint() async {
         let lines = Diagnostics.lines(
             for: UsageError(.missingArgument("INPUT")), usage: "playhead probe [--json] INPUT",
             hint: "See 'playhead help probe'.")

@@ -14,33 +14,33 @@ import Testing
         return try PlayheadBinary.run(arguments, executable: executable)
     }
 
-    @Test func helpExitsZeroAndPrintsTheCommandList() throws {
+    @Test func helpExitsZeroAndPrintsTheCommandList() async throws {
         guard let result = try run(["--help"]) else { return }
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("Commands:"))
         #expect(result.standardError.isEmpty)
     }
 
-    @Test func versionExitsZero() throws {
+    @Test func versionExitsZero() async throws {
         guard let result = try run(["--version"]) else { return }
         #expect(result.status == 0)
         #expect(result.standardOutput == "playhead 0.1.0\n")
     }
 
-    @Test func helpProbeExitsZeroAndMatchesTheSnapshot() throws {
+    @Test func helpProbeExitsZeroAndMatchesTheSnapshot() async throws {
         guard let result = try run(["help", "probe"]) else { return }
         #expect(result.status == 0)
         Snapshot.expect(result.standardOutput, matches: "help-probe.txt")
     }
 
-    @Test func anUnknownCommandExitsTwo() throws {
+    @Test func anUnknownCommandExitsTwo() async throws {
         guard let result = try run(["frobnicate", "x"]) else { return }
         #expect(result.status == 2)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.hasPrefix("playhead: error: unknown command 'frobnicate'\n"))
     }
 
-    @Test func probeWithoutInputExitsTwo() throws {
+    @Test func probeWithoutInputExitsTwo() async throws {
         guard let result = try run(["probe"]) else { return }
         #expect(result.status == 2)
         #expect(
@@ -52,7 +52,7 @@ import Testing
                 """)
     }
 
-    @Test func noArgumentsExitsTwo() throws {
+    @Test func noArgumentsExitsTwo() async throws {
         guard let result = try run([]) else { return }
         #expect(result.status == 2)
         #expect(result.standardError.contains("Usage: playhead COMMAND"))

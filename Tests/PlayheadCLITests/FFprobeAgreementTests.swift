@@ -50,7 +50,7 @@ struct FFprobeAgreementTests {
         #expect(agreement.countsAgree, "\(agreement)")
     }
 
-    @Test func theFixturesCoverMoreThanTwentyContainersAndCodecMixes() throws {
+    @Test func theFixturesCoverMoreThanTwentyContainersAndCodecMixes() async throws {
         var mixes = Set<String>()
         for fixture in Fixture.allCases {
             let reference = try FFprobe.summary(of: try Fixture.url(fixture))

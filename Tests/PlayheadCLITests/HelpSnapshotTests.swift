@@ -22,7 +22,7 @@ import Testing
         #expect(await runCLI(["probe", "-h"]).standardOutput == viaHelp)
     }
 
-    @Test func longOptionsWrapAndMoveTheirHelpBelow() {
+    @Test func longOptionsWrapAndMoveTheirHelpBelow() async {
         let command = Command(
             name: "demo", abstract: "Demonstrates layout.",
             options: [

@@ -12,7 +12,7 @@ import Testing
         return try PlayOptions.from(parsed, inputs: parsed.arguments("INPUT"))
     }
 
-    @Test func readsEveryOption() throws {
+    @Test func readsEveryOption() async throws {
         let options = try parse([
             "--untimed", "--no-audio", "--frames", "12", "--start", "1.5", "--rate", "2",
             "--volume", "0.5", "--mute", "--report", "json", "a.mp4", "b.mkv",
@@ -30,11 +30,11 @@ import Testing
         ["--frames", "0", "a.mp4"], ["--frames", "x", "a.mp4"], ["--start", "-1", "a.mp4"],
         ["--report", "xml", "a.mp4"], ["--untimed"],
     ])
-    func rejectsBadValues(_ words: [String]) {
+    func rejectsBadValues(_ words: [String]) async {
         #expect(throws: UsageError.self) { try parse(words) }
     }
 
-    @Test func shortFormPlaysAnInputWithoutTheCommandName() {
+    @Test func shortFormPlaysAnInputWithoutTheCommandName() async {
         #expect(Playhead.looksLikeInput("clip.mp4"))
         #expect(Playhead.looksLikeInput("https://example.invalid/a.m3u8"))
         #expect(!Playhead.looksLikeInput("frobnicate"))
@@ -42,7 +42,7 @@ import Testing
 }
 
 @Suite struct PlayReportTests {
-    @Test func runReportSumsItemsAndListsThem() {
+    @Test func runReportSumsItemsAndListsThem() async {
         let first = PlayReport(
             input: "a.mp4", status: .completed, duration: 2, position: 2, videoFramesPresented: 50,
             audioSeconds: 2)
@@ -53,7 +53,7 @@ import Testing
         #expect(json.contains(#""items":[{"input":"a.mp4","status":"completed""#))
     }
 
-    @Test func stoppedRunIsStoppedUnlessSomethingFailed() {
+    @Test func stoppedRunIsStoppedUnlessSomethingFailed() async {
         let stopped = PlayReport(input: "a.mp4", status: .stopped)
         let json = PlayReport.run(items: [stopped]).formatted(.compact)
         #expect(json.hasPrefix(#"{"status":"stopped""#))
@@ -61,7 +61,7 @@ import Testing
 }
 
 @Suite struct StatusLineTests {
-    @Test func showsStateTimesBarBufferAndRate() {
+    @Test func showsStateTimesBarBufferAndRate() async {
         let line = StatusLine.render(
             StatusSnapshot(state: "playing", position: 15, duration: 60, bufferedAhead: 15, rate: 1),
             width: 100)
@@ -71,19 +71,19 @@ import Testing
         #expect(line.count <= 100)
     }
 
-    @Test func progressBarMarksPlayedAndBufferedParts() {
+    @Test func progressBarMarksPlayedAndBufferedParts() async {
         let bar = StatusLine.progressBar(
             StatusSnapshot(state: "x", position: 25, duration: 100, bufferedAhead: 25, rate: 1),
             width: 22)
         #expect(bar == "[#####=====----------]")
     }
 
-    @Test func hoursAppearFromOneHour() {
+    @Test func hoursAppearFromOneHour() async {
         #expect(StatusLine.clock(3725) == "1:02:05")
         #expect(StatusLine.clock(65) == "01:05")
     }
 
-    @Test func unknownDurationShowsDashes() {
+    @Test func unknownDurationShowsDashes() async {
         let line = StatusLine.render(
             StatusSnapshot(state: "playing", position: 5, duration: nil, bufferedAhead: 0, rate: 2))
         #expect(line.contains("00:05 / --:--"))
@@ -103,7 +103,7 @@ import Testing
         return (result, object)
     }
 
-    @Test func untimedPlaybackReportsEveryFrameAndTheEnd() throws {
+    @Test func untimedPlaybackReportsEveryFrameAndTheEnd() async throws {
         let url = try Fixture.url(.mp4)
         guard let (result, json) = try report(["play", "--untimed", "--report", "json", url.path]) else { return }
         #expect(result.status == 0)
@@ -115,7 +115,7 @@ import Testing
         #expect((json["items"] as? [Any])?.count == 1)
     }
 
-    @Test func realTimePlaybackStopsAfterTheFrameLimit() throws {
+    @Test func realTimePlaybackStopsAfterTheFrameLimit() async throws {
         let url = try Fixture.url(.webM)
         let started = Date()
         guard let (result, json) = try report(["--frames", "5", "--report", "json", url.path]) else { return }
@@ -124,7 +124,7 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 1.5)
     }
 
-    @Test func realTimePlaybackAtDoubleRateTakesHalfTheTime() throws {
+    @Test func realTimePlaybackAtDoubleRateTakesHalfTheTime() async throws {
         let url = try Fixture.url(.mp4)
         let started = Date()
         guard let (result, json) = try report(["play", "--rate", "2", "--report", "json", url.path]) else {

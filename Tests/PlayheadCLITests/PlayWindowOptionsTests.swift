@@ -11,13 +11,13 @@ import Testing
         return try PlayOptions.from(parsed, inputs: parsed.arguments("INPUT"))
     }
 
-    @Test func aWindowIsWantedUnlessHeadlessOrUntimed() throws {
+    @Test func aWindowIsWantedUnlessHeadlessOrUntimed() async throws {
         #expect(try !parse(["a.mp4"]).headless)
         #expect(try parse(["--headless", "a.mp4"]).headless)
         #expect(try parse(["--untimed", "a.mp4"]).headless)
     }
 
-    @Test func readsFullscreenAndGravity() throws {
+    @Test func readsFullscreenAndGravity() async throws {
         let options = try parse(["--fullscreen", "--gravity", "fill", "a.mp4"])
         #expect(options.fullscreen)
         #expect(options.gravity == .resizeAspectFill)

@@ -45,7 +45,7 @@ import Testing
             elapsed: Date().timeIntervalSince(start))
     }
 
-    @Test func playsAFixtureToTheEndReportingEveryCallbackInOrder() throws {
+    @Test func playsAFixtureToTheEndReportingEveryCallbackInOrder() async throws {
         let media = try Fixture.url(.mp4)
         guard let run = try run([media.path]) else { return }
         let transcript = run.lines.joined(separator: "\n") + "\n" + run.standardError
@@ -97,7 +97,7 @@ import Testing
         #expect(run.elapsed > 1.5, "took \(run.elapsed) s")
     }
 
-    @Test func stopsAtTheSecondsLimitWithoutReachingTheEnd() throws {
+    @Test func stopsAtTheSecondsLimitWithoutReachingTheEnd() async throws {
         let media = try Fixture.url(.mp4)
         guard let run = try run(["--seconds", "1", media.path]) else { return }
         let transcript = run.lines.joined(separator: "\n") + "\n" + run.standardError
@@ -107,7 +107,7 @@ import Testing
         #expect(run.index(of: "played to end") == nil, "\(transcript)")
     }
 
-    @Test func aMissingFileFailsWithTheErrorAndExitsOne() throws {
+    @Test func aMissingFileFailsWithTheErrorAndExitsOne() async throws {
         let media = try BadInput.url(.missingFile)
         guard let run = try run([media.path]) else { return }
         let transcript = run.lines.joined(separator: "\n") + "\n" + run.standardError
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test(arguments: [BadInput.emptyFile, .textFileNamedMP4, .truncatedMP4, .directory])
-    func unplayableInputsFailWithTheErrorAndExitOne(_ input: BadInput) throws {
+    func unplayableInputsFailWithTheErrorAndExitOne(_ input: BadInput) async throws {
         let media = try BadInput.url(input)
         guard let run = try run([media.path]) else { return }
         let transcript = run.lines.joined(separator: "\n") + "\n" + run.standardError

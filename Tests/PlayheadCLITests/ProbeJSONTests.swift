@@ -5,7 +5,7 @@ import PlayheadCLI
 import Testing
 
 @Suite struct ProbeJSONTests {
-    @Test func topLevelKeysComeInTheDocumentedOrder() throws {
+    @Test func topLevelKeysComeInTheDocumentedOrder() async throws {
         guard case .object(let object) = SampleSummaries.film.jsonValue else {
             Issue.record("not an object")
             return
@@ -17,19 +17,19 @@ import Testing
             ])
     }
 
-    @Test func aFilmPrintsEveryTrackWithTheFixedKeysFirst() {
+    @Test func aFilmPrintsEveryTrackWithTheFixedKeysFirst() async {
         Snapshot.expect(
             ProbeCommand.render(SampleSummaries.film, asJSON: true) + "\n",
             matches: "probe-film.json")
     }
 
-    @Test func anAudioOnlyFileHasNullVideoFieldsAndArtworkMetadata() {
+    @Test func anAudioOnlyFileHasNullVideoFieldsAndArtworkMetadata() async {
         Snapshot.expect(
             ProbeCommand.render(SampleSummaries.song, asJSON: true) + "\n",
             matches: "probe-song.json")
     }
 
-    @Test func anUnknownDurationIsNull() throws {
+    @Test func anUnknownDurationIsNull() async throws {
         let text = SampleSummaries.liveStream.jsonValue.formatted(.compact)
         #expect(
             text == """
@@ -45,7 +45,7 @@ import Testing
                 """)
     }
 
-    @Test func theOutputParsesAsJSONWithTheSameValues() throws {
+    @Test func theOutputParsesAsJSONWithTheSameValues() async throws {
         let text = ProbeCommand.render(SampleSummaries.song, asJSON: true)
         let parsed = try #require(
             try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -59,7 +59,7 @@ import Testing
         #expect(tracks.first?["channelLayout"] as? String == "stereo")
     }
 
-    @Test func repeatedMetadataKeysAreJoinedUnderTheFirstPosition() {
+    @Test func repeatedMetadataKeysAreJoinedUnderTheFirstPosition() async {
         let summary = ProbeSummary(
             input: "a", durationSeconds: 1, isPlayable: true, format: "f",
             formatDescription: "F",

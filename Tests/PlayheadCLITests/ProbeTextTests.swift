@@ -4,7 +4,7 @@ import PlayheadCLI
 import Testing
 
 @Suite struct ProbeTextTests {
-    @Test func aFilmListsVideoAudioAndSubtitleInAlignedColumns() {
+    @Test func aFilmListsVideoAudioAndSubtitleInAlignedColumns() async {
         #expect(
             SampleSummaries.film.readableText == """
                 Input:      demo.mp4
@@ -22,7 +22,7 @@ import Testing
                 """)
     }
 
-    @Test func anAudioOnlyFileShowsArtworkAndIndentsMultiLineValues() {
+    @Test func anAudioOnlyFileShowsArtworkAndIndentsMultiLineValues() async {
         #expect(
             SampleSummaries.song.readableText == """
                 Input:      /music/Song "Live".m4a
@@ -42,7 +42,7 @@ import Testing
                 """)
     }
 
-    @Test func anUnknownDurationReadsUnknownAndAbsentFieldsAreLeftOut() {
+    @Test func anUnknownDurationReadsUnknownAndAbsentFieldsAreLeftOut() async {
         #expect(
             SampleSummaries.liveStream.readableText == """
                 Input:      https://example.com/live.m3u8
@@ -56,7 +56,7 @@ import Testing
                 """)
     }
 
-    @Test func aSummaryWithoutTracksSaysNone() {
+    @Test func aSummaryWithoutTracksSaysNone() async {
         let summary = ProbeSummary(
             input: "x", durationSeconds: 0, isPlayable: false, format: "", formatDescription: "")
         #expect(
@@ -69,14 +69,14 @@ import Testing
                 """)
     }
 
-    @Test func trackIdsOfDifferentWidthsStillAlign() {
+    @Test func trackIdsOfDifferentWidthsStillAlign() async {
         var summary = SampleSummaries.liveStream
         summary.tracks[1].id = 12
         let lines = summary.readableText.split(separator: "\n").suffix(2)
         #expect(Array(lines) == ["  #1   video  hevc       1280x720", "  #12  data   timed_id3"])
     }
 
-    @Test func zeroRotationAndLayoutOnlyChannelsAreSpelledCompactly() {
+    @Test func zeroRotationAndLayoutOnlyChannelsAreSpelledCompactly() async {
         let track = ProbeSummary.Track(
             id: 1, mediaType: "audio", codec: "opus", channelLayout: "5.1", rotation: 0)
         let summary = ProbeSummary(
@@ -95,7 +95,7 @@ import Testing
 
     // MARK: - Number spellings
 
-    @Test func durationsUseAClockAndSeconds() {
+    @Test func durationsUseAClockAndSeconds() async {
         #expect(MediaText.duration(63.5) == "00:01:03.500 (63.500 s)")
         #expect(MediaText.duration(3600 * 101 + 0.0004) == "101:00:00.000 (363600.000 s)")
         #expect(MediaText.duration(59.9996) == "00:01:00.000 (60.000 s)")
@@ -105,7 +105,7 @@ import Testing
         #expect(MediaText.duration(.nan) == "unknown")
     }
 
-    @Test func bitRatesPickDecimalUnits() {
+    @Test func bitRatesPickDecimalUnits() async {
         #expect(MediaText.bitRate(800) == "800 b/s")
         #expect(MediaText.bitRate(128_000) == "128 kb/s")
         #expect(MediaText.bitRate(64_500) == "64.5 kb/s")
@@ -114,7 +114,7 @@ import Testing
         #expect(MediaText.bitRate(40_000_000) == "40 Mb/s")
     }
 
-    @Test func frameRatesKeepTwoDecimalsAtMost() {
+    @Test func frameRatesKeepTwoDecimalsAtMost() async {
         #expect(MediaText.frameRate(30000.0 / 1001.0) == "29.97 fps")
         #expect(MediaText.frameRate(24000.0 / 1001.0) == "23.98 fps")
         #expect(MediaText.frameRate(25) == "25 fps")

@@ -35,15 +35,26 @@ extension NSNotification.Name {
 public let AVPlayerItemFailedToPlayToEndTimeErrorKey: String = "AVPlayerItemFailedToPlayToEndTimeErrorKey"
 
 extension AVPlayerItem {
-    /// Posts `name` for this item from the main queue (never synchronously from engine
-    /// threads: a background post to a main-queue observer would block on Linux).
+    /// Posts `name` for this item.
+    ///
+    /// On the main thread (an app's event loop, `RunLoop.main.run()`) it posts at once, so
+    /// observers run there. When the main queue is drained by a worker thread instead
+    /// (`dispatchMain()`, an async `main`), a post from it would wait for main-queue observers
+    /// that can never run while it waits (corelibs Foundation blocks a `queue: .main` post
+    /// made off the main thread); there it posts from a serial background queue, in order:
+    /// `queue: .main` observers still run on the main queue, `queue: nil` observers run on
+    /// that background queue (Apple also allows item notifications on any thread).
     nonisolated func post(_ name: NSNotification.Name, userInfo: [String: any Sendable]? = nil) {
         let item = UncheckedBox(self)
-        MainQueue.perform {
+        let send = { @Sendable in
             NotificationCenter.default.post(name: name, object: item.value, userInfo: userInfo)
         }
+        if Thread.isMainThread { send() } else { notificationQueue.async(execute: send) }
     }
 }
+
+/// Posts item notifications in order when the main thread is not the poster.
+private let notificationQueue = DispatchQueue(label: "playhead.notifications")
 
 /// Carries a non-Sendable reference to the main queue.
 struct UncheckedBox<Value>: @unchecked Sendable {

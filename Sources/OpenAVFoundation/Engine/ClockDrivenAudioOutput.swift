@@ -95,11 +95,9 @@ package final class ClockDrivenAudioOutput: AudioOutput, @unchecked Sendable {
             return (source, openFormat)
         }
         guard let run else { return }
-        let thread = Thread { [self] in
+        NamedThread.start("clock") { [self] in
             self.renderLoop(source: run.source, format: run.format, startHost: startHost)
         }
-        thread.name = "playhead.audio.\(name)"
-        thread.start()
     }
 
     /// Stops the render thread and waits for it to exit.

@@ -34,9 +34,7 @@ package final class UntimedAudioOutput: AudioOutput, @unchecked Sendable {
         self.format = format
         if !threadStarted {
             threadStarted = true
-            let thread = Thread { [self] in run() }
-            thread.name = "playhead.untimed-audio"
-            thread.start()
+            NamedThread.start("drain") { [self] in run() }
         }
         return format
     }

@@ -21,14 +21,11 @@ extension ItemPlayback {
             let box = UncheckedBox(decoder)
             spawn("audio") { self.runAudio(box.value, pipeline) }
         }
-        spawn("present") { self.runPresenter(pipeline) }
+        spawn("show") { self.runPresenter(pipeline) }
     }
 
     private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = "playhead.\(name)"
-        thread.stackSize = 1 << 20
-        thread.start()
+        NamedThread.start(name, body)
     }
 
     func runDemux(_ demuxer: Demuxer, _ pipeline: Pipeline) {

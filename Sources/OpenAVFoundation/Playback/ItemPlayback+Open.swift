@@ -25,7 +25,7 @@ extension ItemPlayback {
 
         let description = demuxer.description
         var videoStream = environment.decodesVideo ? demuxer.bestStream(of: .video) : nil
-        var audioStream = environment.makeAudioOutput == nil ? nil : demuxer.bestStream(of: .audio)
+        var audioStream = demuxer.bestStream(of: .audio)
         var videoDecoder: VideoDecoder?
         var audioDecoder: AudioDecoder?
         var unsupported: [String] = []
@@ -35,6 +35,11 @@ extension ItemPlayback {
                 videoStream = nil
             }
         }
+        // Without an audio output the audio is not decoded, unless it is all there is: then it
+        // still drives the clock, silently, so the item plays for its length.
+        let silentAudio = environment.makeAudioOutput == nil
+        let hasVideoTrack = demuxer.bestStream(of: .video) != nil
+        if silentAudio && hasVideoTrack { audioStream = nil }
         if let index = audioStream {
             do throws(MediaFailure) { audioDecoder = try AudioDecoder(demuxer: demuxer, streamIndex: index) } catch {
                 unsupported.append(description.streams[index].codecName)
@@ -49,7 +54,8 @@ extension ItemPlayback {
         }
         demuxer.setActiveStreams(Set([videoStream, audioStream].compactMap { $0 }))
 
-        let (ring, output) = audioStream == nil ? (nil, nil) : openAudioOutput(description, audioStream!)
+        let (ring, output) =
+            audioStream == nil ? (nil, nil) : openAudioOutput(description, audioStream!, silent: silentAudio)
         if audioStream != nil && ring == nil { audioStream = nil; audioDecoder = nil }
         let pipeline = Pipeline(
             description: description, videoStream: videoStream, audioStream: audioStream, ring: ring,
@@ -82,10 +88,14 @@ extension ItemPlayback {
         }
     }
 
-    private func openAudioOutput(_ description: MediaDescription, _ index: Int)
+    private func openAudioOutput(_ description: MediaDescription, _ index: Int, silent: Bool)
         -> (AudioRingBuffer?, (any AudioOutput)?)
     {
-        guard let make = environment.makeAudioOutput else { return (nil, nil) }
+        let untimed = environment.untimed, clock = environment.hostClock
+        let silentOutput: @Sendable () throws -> any AudioOutput = {
+            untimed ? UntimedAudioOutput() : ClockDrivenAudioOutput(clock: clock)
+        }
+        let make = silent ? silentOutput : environment.makeAudioOutput ?? silentOutput
         let stream = description.streams[index]
         let wanted = AudioOutputFormat(
             sampleRate: stream.sampleRate > 0 ? stream.sampleRate : 48_000,
@@ -103,7 +113,7 @@ extension ItemPlayback {
             let (ring, output) = try attempt(try make())
             return (ring, output)
         } catch {
-            environment.onAudioFallback?("no audio device (\(error)); playing with a silent clock")
+            environment.onAudioFallback?("\(error); playing with a silent clock")
             let silent = ClockDrivenAudioOutput(clock: environment.hostClock)
             if let result = try? attempt(silent) { return result }
             return (nil, nil)

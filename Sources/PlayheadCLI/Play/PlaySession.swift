@@ -130,15 +130,15 @@ final class PlaySession {
                 }
             }
             let center = NotificationCenter.default
-            tokens.append(center.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: nil) { [unowned self] _ in
+            tokens.append(center.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: .main) { [unowned self] _ in
                 MainActor.assumeIsolated { finishCurrent?(.completed, nil) }
             })
-            tokens.append(center.addObserver(forName: AVPlayerItem.failedToPlayToEndTimeNotification, object: item, queue: nil) { [unowned self] note in
+            tokens.append(center.addObserver(forName: AVPlayerItem.failedToPlayToEndTimeNotification, object: item, queue: .main) { [unowned self] note in
                 let error = note.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? NSError
                 let reason = error?.localizedDescription ?? "playback failed"
                 MainActor.assumeIsolated { finishCurrent?(.failed, reason) }
             })
-            tokens.append(center.addObserver(forName: AVPlayerItem.playbackStalledNotification, object: item, queue: nil) { [unowned self] _ in
+            tokens.append(center.addObserver(forName: AVPlayerItem.playbackStalledNotification, object: item, queue: .main) { [unowned self] _ in
                 MainActor.assumeIsolated { stalls += 1 }
             })
             sink.reset(limit: options.frameLimit) { [weak self] in

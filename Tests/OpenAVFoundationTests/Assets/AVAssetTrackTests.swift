@@ -91,7 +91,7 @@ struct AVAssetTrackTests {
     }
 
     @Test("Quarter-turn transforms keep the picture at the origin", arguments: [0, 90, 180, 270])
-    func quarterTurnTransformsKeepThePictureAtTheOrigin(_ degrees: Int) {
+    func quarterTurnTransformsKeepThePictureAtTheOrigin(_ degrees: Int) async {
         let size = CGSize(width: 320, height: 240)
         let transform = AVAssetTrack.transform(rotation: degrees, size: size)
         let turned = CGRect(origin: .zero, size: size).applying(transform)
@@ -106,7 +106,7 @@ struct AVAssetTrackTests {
         }
     }
 
-    @Test func anOddAngleStillLandsInThePositiveQuadrant() {
+    @Test func anOddAngleStillLandsInThePositiveQuadrant() async {
         let transform = AVAssetTrack.transform(rotation: 45, size: CGSize(width: 100, height: 100))
         let turned = CGRect(x: 0, y: 0, width: 100, height: 100).applying(transform)
         #expect(abs(turned.minX) < 1e-9 && abs(turned.minY) < 1e-9)

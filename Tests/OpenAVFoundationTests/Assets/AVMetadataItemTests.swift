@@ -75,7 +75,7 @@ struct AVMetadataItemTests {
 
     // MARK: - Mapping and values
 
-    @Test func mappingGivesEachCommonKeyToItsFirstTagOnly() {
+    @Test func mappingGivesEachCommonKeyToItsFirstTagOnly() async {
         let items = MetadataMapping.items(
             tags: [
                 MediaTag(key: "date", value: "2024"), MediaTag(key: "creation_time", value: "2024-05-01"),
@@ -89,7 +89,7 @@ struct AVMetadataItemTests {
         #expect(items[0].identifier == .commonIdentifierCreationDate)
     }
 
-    @Test func valuesConvertToNumbersAndDates() throws {
+    @Test func valuesConvertToNumbersAndDates() async throws {
         func item(_ text: String) -> AVMetadataItem {
             AVMetadataItem(
                 key: "x", keySpace: .playheadContainer, commonKey: nil, value: NSString(string: text),
@@ -114,7 +114,7 @@ struct AVMetadataItemTests {
         #expect(item("hello").locale == nil)
     }
 
-    @Test func identifiersJoinKeySpaceAndKey() {
+    @Test func identifiersJoinKeySpaceAndKey() async {
         #expect(AVMetadataIdentifier.identifier(forKey: "title", keySpace: .common) == .commonIdentifierTitle)
         #expect(
             AVMetadataItem.identifier(forKey: AVMetadataKey.commonKeyArtist, keySpace: .common)

@@ -8,7 +8,7 @@ import Testing
 struct AVURLAssetTests {
     // MARK: - Creation
 
-    @Test func creatingAnAssetDoesNoInputOutputAndKeepsTheURL() throws {
+    @Test func creatingAnAssetDoesNoInputOutputAndKeepsTheURL() async throws {
         let url = try BadInput.url(.missingFile)
         let asset = AVURLAsset(url: url)
         #expect(asset.url == url)
@@ -18,7 +18,7 @@ struct AVURLAssetTests {
         #expect(error == nil)
     }
 
-    @Test func theTimeoutOptionAcceptsSecondsAsDoubleOrInt() {
+    @Test func theTimeoutOptionAcceptsSecondsAsDoubleOrInt() async {
         let url = URL(fileURLWithPath: "/nonexistent.mp4")
         #expect(AVURLAsset(url: url).inspection.limits.timeout == 15)
         let double = AVURLAsset(url: url, options: [AVURLAssetPlayheadTimeoutKey: 2.5])

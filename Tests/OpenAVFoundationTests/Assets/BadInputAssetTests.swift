@@ -83,7 +83,7 @@ struct BadInputAssetTests {
 
     // MARK: - Error mapping (permission denied cannot be produced as root)
 
-    @Test func permissionDeniedMapsToAnErrorSayingSo() {
+    @Test func permissionDeniedMapsToAnErrorSayingSo() async {
         let error = MediaFailure.permissionDenied.nsError(input: "/secret/clip.mp4")
         #expect(error.localizedDescription == "permission denied")
         #expect(error.domain == NSURLErrorDomain)
@@ -113,7 +113,7 @@ struct BadInputAssetTests {
             (.io(detail: ""), "input/output error", AVFoundationErrorDomain, -11849),
             (.io(detail: "Connection reset"), "Connection reset", AVFoundationErrorDomain, -11849),
         ])
-    func failureMapping(_ failure: MediaFailure, _ text: String, _ domain: String, _ code: Int) {
+    func failureMapping(_ failure: MediaFailure, _ text: String, _ domain: String, _ code: Int) async {
         let error = failure.nsError(input: "x")
         #expect(error.localizedDescription == text)
         #expect(!text.contains("\n"))

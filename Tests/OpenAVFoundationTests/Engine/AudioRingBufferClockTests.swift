@@ -7,7 +7,7 @@ extension EngineTests {
         let mono = AudioOutputFormat(sampleRate: 1000, channelCount: 1)
 
         @Test(arguments: [0.5, 1.0, 2.0])
-        func theClockIsTheFirstFrameHeardAfterTheLatency(rate: Double) {
+        func theClockIsTheFirstFrameHeardAfterTheLatency(rate: Double) async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 256)
             ring.setOutputLatency(0.2)
             ring.write(ramp(1, 100), media: ms(10_000), rate: rate)
@@ -24,7 +24,7 @@ extension EngineTests {
         }
 
         @Test(arguments: [0.5, 1.0, 2.0])
-        func theClockIsContinuousAcrossCallbacksAndChunks(rate: Double) {
+        func theClockIsContinuousAcrossCallbacksAndChunks(rate: Double) async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 1024)
             ring.setOutputLatency(0.05)
             let start = ms(30_000)
@@ -50,7 +50,7 @@ extension EngineTests {
             }
         }
 
-        @Test func afterAnUnderrunTheClockFreezesAndNeverRunsBackwards() {
+        @Test func afterAnUnderrunTheClockFreezesAndNeverRunsBackwards() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 256)
             ring.setOutputLatency(0.1)
             ring.write(ramp(1, 50), media: .zero)
@@ -66,7 +66,7 @@ extension EngineTests {
             #expect(ring.audioClock(atHost: 2.11) == ms(60))
         }
 
-        @Test func pausingFreezesTheClockAtTheEndOfTheAudibleAudio() {
+        @Test func pausingFreezesTheClockAtTheEndOfTheAudibleAudio() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 256)
             ring.write(ramp(1, 200), media: ms(1_000))
             _ = ring.render(frames: 50, hostTime: 0)
@@ -79,7 +79,7 @@ extension EngineTests {
             #expect(ring.audioClock(atHost: 0.62) == ms(1_070))
         }
 
-        @Test func theClockIsNilFromAFlushUntilNewAudioIsRendered() {
+        @Test func theClockIsNilFromAFlushUntilNewAudioIsRendered() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 256)
             ring.write(ramp(1, 100), media: .zero)
             _ = ring.render(frames: 10, hostTime: 0)

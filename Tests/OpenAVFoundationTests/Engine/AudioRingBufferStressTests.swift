@@ -6,7 +6,7 @@ import Testing
 
 extension EngineTests {
     @Suite struct AudioRingBufferStressTests {
-        @Test func aMillionSamplesCrossThreadsIntactAndInOrder() {
+        @Test func aMillionSamplesCrossThreadsIntactAndInOrder() async {
             let total = 1_000_000
             let format = AudioOutputFormat(sampleRate: 48_000, channelCount: 1)
             let ring = AudioRingBuffer(format: format, capacityFrames: 1_024, markerCapacity: 16)

@@ -29,7 +29,7 @@ extension EngineTests {
     @Suite struct AudioRingBufferTests {
         let mono = AudioOutputFormat(sampleRate: 1000, channelCount: 1)
 
-        @Test func framesComeOutAsWrittenAcrossTheWrapAround() {
+        @Test func framesComeOutAsWrittenAcrossTheWrapAround() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 8)
             #expect(ring.write(ramp(1, 6), media: .zero))
             #expect(ring.render(frames: 6) == ramp(1, 6))
@@ -39,7 +39,7 @@ extension EngineTests {
             #expect(ring.bufferedFrames == 0)
         }
 
-        @Test func stereoFramesStayInterleaved() {
+        @Test func stereoFramesStayInterleaved() async {
             let stereo = AudioOutputFormat(sampleRate: 1000, channelCount: 2)
             let ring = AudioRingBuffer(format: stereo, capacityFrames: 5)
             #expect(ring.write([1, -1, 2, -2, 3, -3], media: .zero))
@@ -49,7 +49,7 @@ extension EngineTests {
             #expect(ring.render(frames: 4) == [3, -3, 4, -4, 5, -5, 6, -6])
         }
 
-        @Test func aChunkThatDoesNotFitIsRefusedWhole() {
+        @Test func aChunkThatDoesNotFitIsRefusedWhole() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 10, markerCapacity: 2)
             #expect(ring.framesAvailableToWrite == 10)
             #expect(ring.write(ramp(0, 7), media: .zero))
@@ -62,7 +62,7 @@ extension EngineTests {
             #expect(ring.bufferedDuration == ms(8))
         }
 
-        @Test func anUnderrunRendersSilenceAndIsCountedOnceAudioHasStarted() {
+        @Test func anUnderrunRendersSilenceAndIsCountedOnceAudioHasStarted() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 16)
             #expect(ring.render(frames: 4) == [0, 0, 0, 0])
             #expect(ring.underrunCount == 0)
@@ -74,7 +74,7 @@ extension EngineTests {
             #expect(ring.renderedFrameCount == 3)
         }
 
-        @Test func aFlushSkipsStaleAudioWithoutAnyoneDraining() {
+        @Test func aFlushSkipsStaleAudioWithoutAnyoneDraining() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 16)
             ring.write(ramp(1, 4), media: .zero, generation: 0)
             _ = ring.render(frames: 2)
@@ -89,7 +89,7 @@ extension EngineTests {
             #expect(ring.audioClock(atHost: 0) == ms(9_000))
         }
 
-        @Test func writingANewerGenerationFlushesImplicitly() {
+        @Test func writingANewerGenerationFlushesImplicitly() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 16)
             ring.write(ramp(1, 4), media: .zero, generation: 0)
             ring.write(ramp(50, 2), media: ms(100), generation: 3)
@@ -97,7 +97,7 @@ extension EngineTests {
             #expect(ring.render(frames: 2) == [50, 51])
         }
 
-        @Test func volumeAndMuteScaleTheOutputButStillConsume() {
+        @Test func volumeAndMuteScaleTheOutputButStillConsume() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 16)
             ring.write([1, 2, 3, 4, 5, 6], media: .zero)
             ring.volume = 0.5
@@ -111,7 +111,7 @@ extension EngineTests {
             #expect(ring.audioClock(atHost: 0) == ms(4))
         }
 
-        @Test func pausingRendersSilenceWithoutConsuming() {
+        @Test func pausingRendersSilenceWithoutConsuming() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 16)
             ring.write(ramp(1, 4), media: .zero)
             ring.isPaused = true
@@ -122,7 +122,7 @@ extension EngineTests {
             #expect(ring.render(frames: 4) == ramp(1, 4))
         }
 
-        @Test func resetEmptiesTheRingAndClearsTheClock() {
+        @Test func resetEmptiesTheRingAndClearsTheClock() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 4)
             ring.write(ramp(1, 4), media: .zero)
             _ = ring.render(frames: 2)

@@ -4,7 +4,7 @@ import Testing
 
 extension EngineTests {
     @Suite struct BoundedQueueTests {
-        @Test func itemsComeOutInOrderAcrossRingGrowth() {
+        @Test func itemsComeOutInOrderAcrossRingGrowth() async {
             let queue = BoundedQueue<Int>(limits: .init())
             for round in 0..<5 {
                 for value in 0..<30 { queue.put(round * 100 + value, generation: 0) }
@@ -14,7 +14,7 @@ extension EngineTests {
             #expect(queue.tryTake() == nil)
         }
 
-        @Test func reachingTheCountLimitMakesTheQueueFull() {
+        @Test func reachingTheCountLimitMakesTheQueueFull() async {
             let queue = BoundedQueue<Int>(limits: .init(count: 2))
             queue.put(1, generation: 0)
             #expect(!queue.statistics.isFull)
@@ -23,7 +23,7 @@ extension EngineTests {
             #expect(queue.statistics.count == 2)
         }
 
-        @Test func reachingTheCostLimitMakesTheQueueFullAndTakingRestoresIt() {
+        @Test func reachingTheCostLimitMakesTheQueueFullAndTakingRestoresIt() async {
             let queue = BoundedQueue<String>(limits: .init(cost: 100))
             queue.put("a", cost: 60, generation: 0)
             #expect(!queue.statistics.isFull)
@@ -35,7 +35,7 @@ extension EngineTests {
             #expect(!queue.statistics.isFull)
         }
 
-        @Test func reachingTheDurationLimitMakesTheQueueFull() {
+        @Test func reachingTheDurationLimitMakesTheQueueFull() async {
             let queue = BoundedQueue<Int>(limits: .init(duration: ms(1000)))
             queue.put(1, duration: CMTime(value: 1, timescale: 3), generation: 0)
             queue.put(2, duration: CMTime(value: 1, timescale: 3), generation: 0)
@@ -47,13 +47,13 @@ extension EngineTests {
             #expect(queue.statistics.duration == CMTime(value: 2, timescale: 3))
         }
 
-        @Test func anOversizedElementIsAcceptedIntoAnEmptyQueue() {
+        @Test func anOversizedElementIsAcceptedIntoAnEmptyQueue() async {
             let queue = BoundedQueue<Int>(limits: .init(cost: 10))
             #expect(queue.put(1, cost: 1_000, generation: 0) == .enqueued)
             #expect(queue.statistics.isFull)
         }
 
-        @Test func putBlocksWhileFullUntilAConsumerTakes() {
+        @Test func putBlocksWhileFullUntilAConsumerTakes() async {
             let queue = BoundedQueue<Int>(limits: .init(count: 1))
             queue.put(1, generation: 0)
             let producer = TestThread { queue.put(2, generation: 0) }
@@ -64,7 +64,7 @@ extension EngineTests {
             #expect(queue.take()?.element == 2)
         }
 
-        @Test func takeBlocksWhileEmptyUntilAProducerPuts() {
+        @Test func takeBlocksWhileEmptyUntilAProducerPuts() async {
             let queue = BoundedQueue<Int>(limits: .init(count: 4))
             let consumer = TestThread { #expect(queue.take()?.element == 7) }
             briefPause()
@@ -73,7 +73,7 @@ extension EngineTests {
             #expect(consumer.join())
         }
 
-        @Test func abortReleasesBlockedProducersAndConsumers() {
+        @Test func abortReleasesBlockedProducersAndConsumers() async {
             let full = BoundedQueue<Int>(limits: .init(count: 1))
             full.put(1, generation: 0)
             let producer = TestThread { #expect(full.put(2, generation: 0) == .aborted) }
@@ -89,7 +89,7 @@ extension EngineTests {
             #expect(full.statistics.isAborted)
         }
 
-        @Test func flushDropsEverythingAndRejectsOlderGenerations() {
+        @Test func flushDropsEverythingAndRejectsOlderGenerations() async {
             let queue = BoundedQueue<Int>(limits: .init(count: 10, cost: 100))
             queue.put(1, cost: 5, duration: ms(40), generation: 0)
             queue.put(2, cost: 5, duration: ms(40), generation: 0)
@@ -103,7 +103,7 @@ extension EngineTests {
             #expect(queue.take()?.generation == 3)
         }
 
-        @Test func aProducerBlockedDuringAFlushGetsStale() {
+        @Test func aProducerBlockedDuringAFlushGetsStale() async {
             let queue = BoundedQueue<Int>(limits: .init(count: 1))
             queue.put(1, generation: 0)
             let producer = TestThread { #expect(queue.put(2, generation: 0) == .stale) }
@@ -113,7 +113,7 @@ extension EngineTests {
             #expect(queue.tryTake() == nil)
         }
 
-        @Test func puttingANewerGenerationFlushesOlderEntries() {
+        @Test func puttingANewerGenerationFlushesOlderEntries() async {
             let queue = BoundedQueue<Int>(limits: .init(count: 2))
             queue.put(1, generation: 0)
             queue.put(2, generation: 0)
@@ -123,7 +123,7 @@ extension EngineTests {
             #expect(queue.take()?.element == 3)
         }
 
-        @Test func takeDrainsThenReturnsNilAtEndOfStream() {
+        @Test func takeDrainsThenReturnsNilAtEndOfStream() async {
             let queue = BoundedQueue<Int>(limits: .init())
             queue.put(1, generation: 0)
             queue.markEndOfStream()
@@ -133,7 +133,7 @@ extension EngineTests {
             #expect(queue.statistics.endOfStreamReached)
         }
 
-        @Test func markingEndOfStreamReleasesABlockedConsumer() {
+        @Test func markingEndOfStreamReleasesABlockedConsumer() async {
             let queue = BoundedQueue<Int>(limits: .init())
             let consumer = TestThread { #expect(queue.take() == nil) }
             briefPause()
@@ -141,7 +141,7 @@ extension EngineTests {
             #expect(consumer.join())
         }
 
-        @Test func peekShowsTheHeadWithoutRemovingIt() {
+        @Test func peekShowsTheHeadWithoutRemovingIt() async {
             let queue = BoundedQueue<String>(limits: .init())
             #expect(queue.peek() == nil)
             queue.put("x", cost: 3, duration: ms(20), generation: 4)
@@ -151,7 +151,7 @@ extension EngineTests {
             #expect(queue.statistics.count == 1)
         }
 
-        @Test func invalidDurationsCountAsZero() {
+        @Test func invalidDurationsCountAsZero() async {
             let queue = BoundedQueue<Int>(limits: .init(duration: ms(100)))
             queue.put(1, duration: .invalid, generation: 0)
             #expect(queue.statistics.duration == .zero)

@@ -22,7 +22,7 @@ extension EngineTests {
             return ring
         }
 
-        @Test func advancingTheManualClockRendersExactlyTheElapsedFrames() throws {
+        @Test func advancingTheManualClockRendersExactlyTheElapsedFrames() async throws {
             let clock = ManualClock(now: 100)
             let output = ClockDrivenAudioOutput(clock: clock)
             let ring = filledRing(seconds: 2, media: ms(5_000))
@@ -44,7 +44,7 @@ extension EngineTests {
         }
 
         @Test(arguments: [0.5, 1.0, 2.0])
-        func theAudioClockFollowsTheManualClock(rate: Double) throws {
+        func theAudioClockFollowsTheManualClock(rate: Double) async throws {
             let clock = ManualClock(now: 10)
             let output = ClockDrivenAudioOutput(clock: clock)
             let ring = filledRing(seconds: 2, media: ms(60_000), rate: rate)
@@ -62,7 +62,7 @@ extension EngineTests {
             output.close()
         }
 
-        @Test func theReportedLatencyDelaysTheAudioClock() throws {
+        @Test func theReportedLatencyDelaysTheAudioClock() async throws {
             let clock = ManualClock()
             let output = ClockDrivenAudioOutput(clock: clock, outputLatency: 0.1)
             let ring = filledRing(seconds: 1, media: .zero)
@@ -78,7 +78,7 @@ extension EngineTests {
             output.close()
         }
 
-        @Test func restartingContinuesCountingFrames() throws {
+        @Test func restartingContinuesCountingFrames() async throws {
             let clock = ManualClock()
             let output = ClockDrivenAudioOutput(clock: clock)
             _ = try output.open(format: stereo, source: filledRing(seconds: 1, media: .zero))
@@ -94,7 +94,7 @@ extension EngineTests {
             output.close()
         }
 
-        @Test func theRecordingOutputKeepsWhatWasHeardIncludingGaps() throws {
+        @Test func theRecordingOutputKeepsWhatWasHeardIncludingGaps() async throws {
             let clock = ManualClock()
             let output = RecordingAudioOutput(clock: clock)
             let mono = AudioOutputFormat(sampleRate: 1_000, channelCount: 1)

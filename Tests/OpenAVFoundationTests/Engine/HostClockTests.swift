@@ -5,7 +5,7 @@ import Testing
 
 extension EngineTests {
     @Suite struct HostClockTests {
-        @Test func manualTimeMovesOnlyWhenAdvancedAndSumsExactly() {
+        @Test func manualTimeMovesOnlyWhenAdvancedAndSumsExactly() async {
             let clock = ManualClock(now: 5)
             #expect(clock.now == 5)
             for _ in 0..<10 { clock.advance(by: 0.1) }
@@ -16,7 +16,7 @@ extension EngineTests {
             #expect(clock.now == 7.25)
         }
 
-        @Test func aManualWaitEndsOnlyWhenAnAdvanceReachesTheDeadline() {
+        @Test func aManualWaitEndsOnlyWhenAnAdvanceReachesTheDeadline() async {
             let clock = ManualClock()
             let signal = WakeupSignal()
             let waiter = TestThread {
@@ -32,13 +32,13 @@ extension EngineTests {
             #expect(clock.waiterCount == 0)
         }
 
-        @Test func aPastDeadlineReturnsImmediately() {
+        @Test func aPastDeadlineReturnsImmediately() async {
             let clock = ManualClock(now: 2)
             #expect(clock.wait(until: 2, on: WakeupSignal()) == .deadlineReached)
             #expect(clock.wait(until: 1, on: WakeupSignal()) == .deadlineReached)
         }
 
-        @Test func wakingTheSignalEndsAManualWaitEarly() {
+        @Test func wakingTheSignalEndsAManualWaitEarly() async {
             let clock = ManualClock()
             let signal = WakeupSignal()
             let waiter = TestThread { #expect(clock.wait(until: 100, on: signal) == .woken) }
@@ -48,7 +48,7 @@ extension EngineTests {
             #expect(clock.waiterCount == 0)
         }
 
-        @Test func aWakeBeforeTheWaitIsNotLost() {
+        @Test func aWakeBeforeTheWaitIsNotLost() async {
             let clock = ManualClock()
             let signal = WakeupSignal()
             signal.wake()
@@ -57,7 +57,7 @@ extension EngineTests {
             #expect(clock.wait(until: 0, on: signal) == .deadlineReached)
         }
 
-        @Test func oneAdvanceWakesEveryExpiredWaiterInDeadlineOrder() {
+        @Test func oneAdvanceWakesEveryExpiredWaiterInDeadlineOrder() async {
             let clock = ManualClock()
             let order = Mutex<[Int]>([])
             let deadlines = [0.3, 0.1, 0.2, 5]
@@ -76,7 +76,7 @@ extension EngineTests {
             #expect(threads[3].join())
         }
 
-        @Test func systemWaitReturnsAtTheDeadline() {
+        @Test func systemWaitReturnsAtTheDeadline() async {
             let clock = SystemHostClock.shared
             let start = clock.now
             #expect(clock.wait(until: start + 0.005, on: WakeupSignal()) == .deadlineReached)
@@ -84,7 +84,7 @@ extension EngineTests {
             #expect(clock.now >= start)
         }
 
-        @Test func systemWaitEndsEarlyWhenWoken() {
+        @Test func systemWaitEndsEarlyWhenWoken() async {
             let clock = SystemHostClock()
             let signal = WakeupSignal()
             let start = clock.now
@@ -99,13 +99,13 @@ extension EngineTests {
     }
 
     @Suite struct MediaClockTests {
-        @Test func anUnsetClockReadsInvalid() {
+        @Test func anUnsetClockReadsInvalid() async {
             let clock = MediaClock()
             #expect(!clock.time(atHost: 3).isValid)
             #expect(!clock.isValid)
         }
 
-        @Test func theClockRunsFromItsAnchorAtTheRate() {
+        @Test func theClockRunsFromItsAnchorAtTheRate() async {
             var clock = MediaClock(rate: 2)
             clock.set(media: ms(10_000), host: 100, generation: 0)
             #expect(clock.time(atHost: 100) == ms(10_000))
@@ -114,7 +114,7 @@ extension EngineTests {
         }
 
         @Test(arguments: [0.5, 1.0, 2.0, 0.0, -1.0])
-        func changingTheRateKeepsTheReadingContinuous(newRate: Double) {
+        func changingTheRateKeepsTheReadingContinuous(newRate: Double) async {
             var clock = MediaClock(rate: 1)
             clock.set(media: ms(2_000), host: 10, generation: 0)
             let before = clock.time(atHost: 11.25)
@@ -123,7 +123,7 @@ extension EngineTests {
             #expect(isClose(clock.time(atHost: 12.25), ms(3_250) + secondsTime(newRate)))
         }
 
-        @Test func pauseFreezesAndResumeContinuesWithoutAJump() {
+        @Test func pauseFreezesAndResumeContinuesWithoutAJump() async {
             var clock = MediaClock(rate: 1.5)
             clock.set(media: .zero, host: 0, generation: 0)
             clock.pause(host: 2)
@@ -137,7 +137,7 @@ extension EngineTests {
             #expect(clock.time(atHost: 81) == ms(6_000))
         }
 
-        @Test func aFlushMakesTheClockStaleUntilSetWithTheNewGeneration() {
+        @Test func aFlushMakesTheClockStaleUntilSetWithTheNewGeneration() async {
             var clock = MediaClock()
             clock.set(media: ms(5_000), host: 0, generation: 1)
             clock.invalidate(generation: 2)
@@ -148,7 +148,7 @@ extension EngineTests {
             #expect(clock.time(atHost: 2) == ms(61_000))
         }
 
-        @Test func settingANewerGenerationAdvancesTheCurrentOne() {
+        @Test func settingANewerGenerationAdvancesTheCurrentOne() async {
             var clock = MediaClock(generation: 0)
             clock.set(media: .zero, host: 0, generation: 4)
             #expect(clock.currentGeneration == 4)

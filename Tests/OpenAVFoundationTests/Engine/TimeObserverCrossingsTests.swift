@@ -25,7 +25,7 @@ extension EngineTests {
         @Test(arguments: periodicTable)
         func periodicCrossingsMatchTheTable(
             row: (Int64, Int64, Int64, ClosedRange<Int64>?)
-        ) {
+        ) async {
             let (interval, previous, current, expected) = row
             let crossed = TimeObserverCrossings.periodicCrossings(
                 interval: ms(interval), previous: ms(previous), current: ms(current))
@@ -36,7 +36,7 @@ extension EngineTests {
                     == (expected != nil))
         }
 
-        @Test func periodicCrossingsAreExactForThirds() {
+        @Test func periodicCrossingsAreExactForThirds() async {
             let third = CMTime(value: 1, timescale: 3)
             let crossed = TimeObserverCrossings.periodicCrossings(
                 interval: third, previous: CMTime(value: 333, timescale: 1_000),
@@ -48,7 +48,7 @@ extension EngineTests {
                     current: CMTime(value: 334, timescale: 1_000)) == nil)
         }
 
-        @Test func periodicCrossingsRejectUnusableInput() {
+        @Test func periodicCrossingsRejectUnusableInput() async {
             #expect(
                 TimeObserverCrossings.periodicCrossings(
                     interval: .zero, previous: .zero, current: ms(1_000)) == nil)
@@ -80,7 +80,7 @@ extension EngineTests {
         ]
 
         @Test(arguments: boundaryTable)
-        func boundaryCrossingsMatchTheTable(row: (Int64, Int64, Bool, Range<Int>)) {
+        func boundaryCrossingsMatchTheTable(row: (Int64, Int64, Bool, Range<Int>)) async {
             let (previous, current, continuous, expected) = row
             let crossed = TimeObserverCrossings.boundaryCrossings(
                 Self.boundaries, previous: ms(previous), current: ms(current),
@@ -89,7 +89,7 @@ extension EngineTests {
             if !expected.isEmpty { #expect(crossed == expected) }
         }
 
-        @Test func noBoundariesMeansNothingFires() {
+        @Test func noBoundariesMeansNothingFires() async {
             #expect(
                 TimeObserverCrossings.boundaryCrossings(
                     [], previous: .zero, current: ms(5_000), isContinuous: true

@@ -10,7 +10,7 @@ import Testing
 
 @MainActor
 struct KeyValueObservationLifetimeTests {
-    @Test func invalidateStopsDelivery() {
+    @Test func invalidateStopsDelivery() async {
         let player = FakePlayer()
         var calls = 0
         let token = player.observe(\.rate) { _, _ in calls += 1 }
@@ -21,7 +21,7 @@ struct KeyValueObservationLifetimeTests {
         #expect(calls == 1)
     }
 
-    @Test func releasingTheTokenStopsDelivery() {
+    @Test func releasingTheTokenStopsDelivery() async {
         let player = FakePlayer()
         var calls = 0
         var token: NSKeyValueObservation? = player.observe(\.rate) { _, _ in calls += 1 }
@@ -32,7 +32,7 @@ struct KeyValueObservationLifetimeTests {
         #expect(calls == 1)
     }
 
-    @Test func observedObjectWithLiveObservationsStillDeinits() {
+    @Test func observedObjectWithLiveObservationsStillDeinits() async {
         weak var weakPlayer: FakePlayer?
         weak var weakItem: FakeItem?
         var tokens: [NSKeyValueObservation] = []
@@ -53,7 +53,7 @@ struct KeyValueObservationLifetimeTests {
         for token in tokens { token.invalidate() }
     }
 
-    @Test func invalidateReleasesTheHandler() {
+    @Test func invalidateReleasesTheHandler() async {
         final class Captured {}
         let player = FakePlayer()
         weak var weakCaptured: Captured?
@@ -68,7 +68,7 @@ struct KeyValueObservationLifetimeTests {
         #expect(weakCaptured == nil)
     }
 
-    @Test func handlerMayInvalidateItsOwnObservation() {
+    @Test func handlerMayInvalidateItsOwnObservation() async {
         let player = FakePlayer()
         var calls = 0
         var token: NSKeyValueObservation?
@@ -81,7 +81,7 @@ struct KeyValueObservationLifetimeTests {
         #expect(calls == 1)  // the prior call; the after-call is skipped once invalidated
     }
 
-    @Test func handlerMayInvalidateAnotherObservationBeforeItsTurn() {
+    @Test func handlerMayInvalidateAnotherObservationBeforeItsTurn() async {
         let player = FakePlayer()
         var secondCalls = 0
         var second: NSKeyValueObservation?
@@ -92,7 +92,7 @@ struct KeyValueObservationLifetimeTests {
         _ = first
     }
 
-    @Test func handlerMayMutateTheObservedPropertyAgain() {
+    @Test func handlerMayMutateTheObservedPropertyAgain() async {
         let player = FakePlayer()
         var seen: [Float] = []
         let token = player.observe(\.rate, options: [.old, .new]) { player, change in
@@ -113,7 +113,7 @@ struct KeyValueObservationLifetimeTests {
         _ = (token, otherToken)
     }
 
-    @Test func handlerMayStartNewObservations() {
+    @Test func handlerMayStartNewObservations() async {
         let player = FakePlayer()
         var tokens: [NSKeyValueObservation] = []
         var innerCalls = 0
@@ -127,7 +127,7 @@ struct KeyValueObservationLifetimeTests {
         #expect(tokens.count == 3)
     }
 
-    @Test func handlerMayMutateAnotherPropertyWithItsOwnObservers() {
+    @Test func handlerMayMutateAnotherPropertyWithItsOwnObservers() async {
         let player = FakePlayer()
         var volumes: [Float] = []
         let rateToken = player.observe(\.rate, options: .new) { player, change in

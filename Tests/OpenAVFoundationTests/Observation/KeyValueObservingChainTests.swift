@@ -8,7 +8,7 @@ import Testing
 
 @MainActor
 struct KeyValueObservingChainTests {
-    @Test func chainedKeyPathFiresWhenTheChildChanges() {
+    @Test func chainedKeyPathFiresWhenTheChildChanges() async {
         let player = FakePlayer()
         let item = FakeItem(name: "a")
         player.replaceCurrentItem(with: item)
@@ -21,7 +21,7 @@ struct KeyValueObservingChainTests {
         _ = token
     }
 
-    @Test func chainedKeyPathFollowsTheNewChildAfterReplacement() {
+    @Test func chainedKeyPathFollowsTheNewChildAfterReplacement() async {
         let player = FakePlayer()
         let first = FakeItem(name: "first")
         let second = FakeItem(name: "second")
@@ -47,7 +47,7 @@ struct KeyValueObservingChainTests {
         _ = token
     }
 
-    @Test func chainStartingFromNilPicksUpTheFirstChild() {
+    @Test func chainStartingFromNilPicksUpTheFirstChild() async {
         let player = MyPlayer()
         let item = FakeItem(name: "a")
         var calls = 0
@@ -59,7 +59,7 @@ struct KeyValueObservingChainTests {
         _ = token
     }
 
-    @Test func observingTheChildObjectItselfFiresOnReplacement() {
+    @Test func observingTheChildObjectItselfFiresOnReplacement() async {
         let player = FakePlayer()
         let item = FakeItem(name: "a")
         var names: [String] = []
@@ -72,7 +72,7 @@ struct KeyValueObservingChainTests {
         _ = token
     }
 
-    @Test func keyPathReadingTwoPropertiesFiresForEither() {
+    @Test func keyPathReadingTwoPropertiesFiresForEither() async {
         let player = FakePlayer()
         var calls = 0
         let token = player.observe(\.loudness) { _, _ in calls += 1 }

@@ -8,7 +8,7 @@ import Testing
 
 @MainActor
 struct KeyValueObservingTests {
-    @Test func newOptionDeliversOnlyTheNewValue() {
+    @Test func newOptionDeliversOnlyTheNewValue() async {
         let player = FakePlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\.rate, options: .new) { _, change in log.append(change) }
@@ -22,7 +22,7 @@ struct KeyValueObservingTests {
         token.invalidate()
     }
 
-    @Test func noOptionsStillCallsTheHandlerWithoutValues() {
+    @Test func noOptionsStillCallsTheHandlerWithoutValues() async {
         let player = FakePlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\.rate) { _, change in log.append(change) }
@@ -33,7 +33,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func oldAndNewOptionsDeliverBothValues() {
+    @Test func oldAndNewOptionsDeliverBothValues() async {
         let player = FakePlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\.rate, options: [.old, .new]) { _, change in
@@ -46,7 +46,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func initialFiresOnceInsideObserveWithTheCurrentValue() {
+    @Test func initialFiresOnceInsideObserveWithTheCurrentValue() async {
         let player = FakePlayer()
         player.rate = 2
         let log = ChangeLog<Float>()
@@ -62,7 +62,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func initialWithoutNewCarriesNoValue() {
+    @Test func initialWithoutNewCarriesNoValue() async {
         let player = FakePlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\.rate, options: .initial) { _, change in log.append(change) }
@@ -71,7 +71,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func priorCallComesBeforeTheChangeWithTheOldValue() {
+    @Test func priorCallComesBeforeTheChangeWithTheOldValue() async {
         let player = FakePlayer()
         player.rate = 1
         var events: [String] = []
@@ -90,7 +90,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func priorWithoutOldCarriesNoValues() {
+    @Test func priorWithoutOldCarriesNoValues() async {
         let player = FakePlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\.rate, options: .prior) { _, change in log.append(change) }
@@ -100,7 +100,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func everyMutationNotifiesEvenWithAnEqualValue() {
+    @Test func everyMutationNotifiesEvenWithAnEqualValue() async {
         let player = FakePlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\.rate, options: .new) { _, change in log.append(change) }
@@ -110,7 +110,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func otherPropertiesDoNotNotify() {
+    @Test func otherPropertiesDoNotNotify() async {
         let player = FakePlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\.rate) { _, change in log.append(change) }
@@ -119,7 +119,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func objectsDoNotShareObservers() {
+    @Test func objectsDoNotShareObservers() async {
         let first = FakePlayer()
         let second = FakePlayer()
         let log = ChangeLog<Float>()
@@ -129,7 +129,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func subclassKeyPathResolvesToTheBaseClassProperty() {
+    @Test func subclassKeyPathResolvesToTheBaseClassProperty() async {
         let player = MyPlayer()
         let log = ChangeLog<Float>()
         var receivedSubclass = false
@@ -144,7 +144,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func overriddenPropertyInSubclassIsObservable() {
+    @Test func overriddenPropertyInSubclassIsObservable() async {
         let player = ClampedPlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\.rate, options: .new) { _, change in log.append(change) }
@@ -153,7 +153,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func observingThroughTheBaseClassTypeWorksForSubclassInstances() {
+    @Test func observingThroughTheBaseClassTypeWorksForSubclassInstances() async {
         let player: FakePlayer = MyPlayer()
         let log = ChangeLog<Float>()
         let token = player.observe(\FakePlayer.rate, options: .new) { _, change in
@@ -164,7 +164,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func severalObserversAreAllNotifiedInOrder() {
+    @Test func severalObserversAreAllNotifiedInOrder() async {
         let player = FakePlayer()
         var order: [Int] = []
         let tokens = (0..<3).map { index in
@@ -175,7 +175,7 @@ struct KeyValueObservingTests {
         _ = tokens
     }
 
-    @Test func nonEquatableValuesAreDelivered() {
+    @Test func nonEquatableValuesAreDelivered() async {
         let item = FakeItem(name: "a")
         var errors: [String] = []
         var statuses: [String] = []
@@ -202,7 +202,7 @@ struct KeyValueObservingTests {
         _ = tokens
     }
 
-    @Test func nestedMutationsShowAllNewValuesAfterwards() {
+    @Test func nestedMutationsShowAllNewValuesAfterwards() async {
         let item = FakeItem(name: "a")
         var errorSeenWithStatus: String?
         let token = item.observe(\.status) { item, _ in
@@ -213,7 +213,7 @@ struct KeyValueObservingTests {
         _ = token
     }
 
-    @Test func optionAndChangeRawValuesMatchFoundation() {
+    @Test func optionAndChangeRawValuesMatchFoundation() async {
         #expect(NSKeyValueObservingOptions.new.rawValue == 1)
         #expect(NSKeyValueObservingOptions.old.rawValue == 2)
         #expect(NSKeyValueObservingOptions.initial.rawValue == 4)

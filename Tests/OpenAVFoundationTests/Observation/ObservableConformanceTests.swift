@@ -8,7 +8,7 @@ import Testing
 
 @MainActor
 struct ObservableConformanceTests {
-    @Test func withObservationTrackingFiresOnChange() {
+    @Test func withObservationTrackingFiresOnChange() async {
         let player = FakePlayer()
         let fired = CallCounter()
         withObservationTracking {
@@ -23,7 +23,7 @@ struct ObservableConformanceTests {
         #expect(fired.count == 1)
     }
 
-    @Test func withObservationTrackingWorksOnSubclassesAndChains() {
+    @Test func withObservationTrackingWorksOnSubclassesAndChains() async {
         let player = MyPlayer()
         let item = FakeItem(name: "a")
         player.replaceCurrentItem(with: item)
@@ -37,7 +37,7 @@ struct ObservableConformanceTests {
         #expect(fired.count == 1)
     }
 
-    @Test func keyValueProbesDoNotLeakIntoObservationTracking() {
+    @Test func keyValueProbesDoNotLeakIntoObservationTracking() async {
         let player = FakePlayer()
         let fired = CallCounter()
         var token: NSKeyValueObservation?

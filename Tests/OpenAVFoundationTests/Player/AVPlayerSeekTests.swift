@@ -52,7 +52,7 @@ final class CompletionLog: Sendable {
                 to: target, toleranceBefore: .zero, toleranceAfter: .zero,
                 completionHandler: completions.handler())
             await waitUntil("seek to \(seconds)") { !completions.results.isEmpty }
-            try await Task.sleep(nanoseconds: 20_000_000)
+            await mainQueueSleep(nanoseconds: 20_000_000)
             #expect(completions.results == [true], "seek to \(seconds)")
             #expect(completions.allOnMain)
             let shown = try #require(sink.last, "no frame after seeking to \(seconds)")
@@ -125,7 +125,7 @@ final class CompletionLog: Sendable {
             completionHandler: second.handler())
         #expect(first.results == [false])
         await waitUntil("second seek") { !second.results.isEmpty }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await mainQueueSleep(nanoseconds: 50_000_000)
         #expect(first.results == [false])
         #expect(second.results == [true])
         #expect(millis(try #require(sink.last).pts) == 1600)
@@ -139,10 +139,10 @@ final class CompletionLog: Sendable {
             player.seek(
                 to: CMTime(value: Int64(index) * 4, timescale: 25), toleranceBefore: .zero,
                 toleranceAfter: .zero, completionHandler: log.handler())
-            try await Task.sleep(nanoseconds: UInt64(index % 3) * 1_000_000)
+            await mainQueueSleep(nanoseconds: UInt64(index % 3) * 1_000_000)
         }
         await waitUntil("last seek") { !logs[9].results.isEmpty }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await mainQueueSleep(nanoseconds: 50_000_000)
         #expect(logs.map(\.results).allSatisfy { $0.count == 1 })
         #expect(logs[9].results == [true])
         #expect(millis(try #require(sink.last).pts) == 1440)
@@ -157,7 +157,7 @@ final class CompletionLog: Sendable {
             completionHandler: completions.handler())
         player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(.mov)))
         #expect(completions.results == [false])
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await mainQueueSleep(nanoseconds: 100_000_000)
         #expect(completions.results == [false])
     }
 
@@ -169,7 +169,7 @@ final class CompletionLog: Sendable {
             completionHandler: completions.handler())
         item.cancelPendingSeeks()
         #expect(completions.results == [false])
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await mainQueueSleep(nanoseconds: 100_000_000)
         #expect(completions.results == [false])
     }
 
@@ -184,7 +184,7 @@ final class CompletionLog: Sendable {
         let log = NotificationLog([AVPlayerItem.timeJumpedNotification], object: item)
         let finished = await player.seek(to: CMTime(value: 1, timescale: 1))
         #expect(finished)
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await mainQueueSleep(nanoseconds: 50_000_000)
         #expect(log.count(AVPlayerItem.timeJumpedNotification) == 1)
     }
 

@@ -30,7 +30,7 @@ import Testing
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         player.play()
         await waitUntil("end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await mainQueueSleep(nanoseconds: 100_000_000)
         controls.stop()
         rates.stop()
         #expect(log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1)
@@ -66,7 +66,7 @@ import Testing
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         player.play()
         await waitUntil("end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
-        try await Task.sleep(nanoseconds: 150_000_000)
+        await mainQueueSleep(nanoseconds: 150_000_000)
         #expect(log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1)
         #expect(player.rate == 1)
         #expect(player.timeControlStatus == .playing)
@@ -109,7 +109,7 @@ import Testing
         let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         await waitUntil("ready") { item.status == .readyToPlay && sink.count == 1 }
-        try await Task.sleep(nanoseconds: 150_000_000)
+        await mainQueueSleep(nanoseconds: 150_000_000)
         #expect(sink.count == 1)
         #expect(log.count(AVPlayerItem.didPlayToEndTimeNotification) == 0)
         #expect(player.currentTime() == .zero)

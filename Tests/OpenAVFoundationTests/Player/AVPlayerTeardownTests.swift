@@ -50,7 +50,7 @@ struct Released {
         for fixture in [Fixture.mp4, .wav, .mov] {
             player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(fixture)))
             player.play()
-            await waitUntil("playing") { player.timeControlStatus == .playing }
+            await waitUntil("playing") { startedPlaying(player) }
             released.append(Released(player: nil, item: player.currentItem, engine: engine(of: player)))
         }
         player.replaceCurrentItem(with: nil)
@@ -88,7 +88,7 @@ enum TeardownScenarios {
         var player: AVPlayer? = AVPlayer(
             environment: timedEnvironment(RecordingVideoSink(), clock: clock, audio: audio), playerItem: item)
         player?.play()
-        await waitUntil("playing") { player?.timeControlStatus == .playing }
+        await waitUntil("playing") { player.map(startedPlaying) ?? true }
         let seeks = CompletionLog()
         player?.seek(to: CMTime(value: 1, timescale: 1), completionHandler: seeks.handler())
         await waitUntil(timeout: 5, "seek in \(fixture), audio \(audio)") { !seeks.results.isEmpty }
@@ -113,7 +113,7 @@ enum TeardownScenarios {
                                 + "\(released.filter { !$0.isFree }.count) objects alive")
                         return
                     }
-                    try await Task.sleep(nanoseconds: 5_000_000)
+                    await mainQueueSleep(nanoseconds: 5_000_000)
                 }
             } catch {
                 failures.append("\(what): \(error)")
@@ -153,7 +153,7 @@ enum TeardownScenarios {
             for fixture in [Fixture.mp4, .wav, .mov, .mp4] {
                 player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(fixture)))
                 player.play()
-                while player.timeControlStatus != .playing { try await Task.sleep(nanoseconds: 5_000_000) }
+                while player.timeControlStatus != .playing { await mainQueueSleep(nanoseconds: 5_000_000) }
                 released.append(Released(player: nil, item: player.currentItem, engine: engine(of: player)))
             }
             player.replaceCurrentItem(with: nil)

@@ -24,7 +24,7 @@ final class TimeLog: Sendable {
         return (player, item)
     }
 
-    private func settle() async throws { try await Task.sleep(nanoseconds: 30_000_000) }
+    private func settle() async throws { await mainQueueSleep(nanoseconds: 30_000_000) }
 
     @Test func periodicObserverFiresAtIntervalMultiplesAndOnPlayAndPause() async throws {
         let clock = ManualClock()
@@ -121,7 +121,11 @@ final class TimeLog: Sendable {
         for token in tokens { player.removeTimeObserver(token) }
     }
 
-    @Test func boundaryObserverDoesNotFireForASeekWhilePlayingInRealTime() async throws {
+    /// Real-time timing: meaningful on a quiet machine, noisy when the whole suite shares two
+    /// cores (the manual-clock variant asserts the same behaviour exactly). Runs in the
+    /// real-time pass of `make test` (PLAYHEAD_REALTIME_TESTS set).
+    @Test(.enabled(if: realTimeTestsEnabled))
+    func boundaryObserverDoesNotFireForASeekWhilePlayingInRealTime() async throws {
         let item = AVPlayerItem(url: try Fixture.url(.mp4))
         let player = AVPlayer(
             environment: timedEnvironment(RecordingVideoSink(), clock: SystemHostClock.shared), playerItem: item)
@@ -130,11 +134,11 @@ final class TimeLog: Sendable {
             forTimes: [NSValue(time: CMTime(value: 1, timescale: 1))], queue: nil) { jumped.tick() }
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await mainQueueSleep(nanoseconds: 100_000_000)
         let before = player.currentTime()
         let finished = await player.seek(to: CMTime(value: 15, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero)
         #expect(finished)
-        try await Task.sleep(nanoseconds: 150_000_000)
+        await mainQueueSleep(nanoseconds: 150_000_000)
         // Under heavy load playback may really have crossed 1 s before the seek.
         if before.seconds < 0.95 { #expect(jumped.count == 0, "fired though the seek left \(before.seconds)") }
         player.removeTimeObserver(token)

@@ -60,7 +60,11 @@ import Testing
         #expect(sink.count > shownWhilePaused)
     }
 
-    @Test func pauseAndResumeKeepTimeContinuousInRealTime() async throws {
+    /// Real-time timing: meaningful on a quiet machine, noisy when the whole suite shares two
+    /// cores (the manual-clock variant asserts the same behaviour exactly). Runs in the
+    /// real-time pass of `make test` (PLAYHEAD_REALTIME_TESTS set).
+    @Test(.enabled(if: realTimeTestsEnabled))
+    func pauseAndResumeKeepTimeContinuousInRealTime() async throws {
         let sink = RecordingVideoSink()
         let item = AVPlayerItem(url: try Fixture.url(.mp4))
         let player = AVPlayer(
@@ -68,20 +72,20 @@ import Testing
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
         let started = SystemHostClock.shared.now
-        try await Task.sleep(nanoseconds: 400_000_000)
+        await mainQueueSleep(nanoseconds: 400_000_000)
         player.pause()
         let played = SystemHostClock.shared.now - started
         let paused = player.currentTime().seconds
         // Only continuity is checked here: when the main actor notices `.playing` can lag
         // arbitrarily on a loaded machine (see the manual-clock variant for exact values).
         #expect(paused > 0, "paused at \(paused) after about \(played) s of playing")
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await mainQueueSleep(nanoseconds: 200_000_000)
         #expect(abs(player.currentTime().seconds - paused) < 1e-9)
         player.play()
         let resumed = player.currentTime().seconds
         #expect(abs(resumed - paused) < 0.03)
         let host = SystemHostClock.shared.now
-        try await Task.sleep(nanoseconds: 300_000_000)
+        await mainQueueSleep(nanoseconds: 300_000_000)
         let elapsed = SystemHostClock.shared.now - host
         let now = player.currentTime().seconds
         #expect(abs(now - (paused + elapsed)) < 0.15, "time \(now), paused at \(paused), \(elapsed) s later")

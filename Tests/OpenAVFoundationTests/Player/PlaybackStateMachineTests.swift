@@ -16,21 +16,21 @@ import Testing
         return (machine, effects)
     }
 
-    @Test func pausedByDefault() {
+    @Test func pausedByDefault() async {
         let (m, _) = machine()
         #expect(m.timeControl == .paused)
         #expect(m.waitReason == nil)
         #expect(m.rate == 0)
     }
 
-    @Test func playWithoutItemWaitsForAnItem() {
+    @Test func playWithoutItemWaitsForAnItem() async {
         let (m, _) = machine(.setRate(1, immediately: false))
         #expect(m.timeControl == .waiting)
         #expect(m.waitReason == .noItemToPlay)
         #expect(m.rate == 1)
     }
 
-    @Test func playBeforeReadyEvaluatesThenPlays() {
+    @Test func playBeforeReadyEvaluatesThenPlays() async {
         var (m, _) = machine(.item(.loading), .setRate(1, immediately: false))
         #expect(m.timeControl == .waiting)
         #expect(m.waitReason == .evaluatingBufferingRate)
@@ -41,7 +41,7 @@ import Testing
         #expect(m.waitReason == nil)
     }
 
-    @Test func stallWhilePlayingPostsStalledAndWaits() {
+    @Test func stallWhilePlayingPostsStalledAndWaits() async {
         var (m, _) = machine(.item(.ready), .buffer(Self.ready), .setRate(1, immediately: false))
         #expect(m.isAdvancing)
         let effects = m.handle(.buffer(Self.empty))
@@ -56,7 +56,7 @@ import Testing
         #expect(m.timeControl == .playing)
     }
 
-    @Test func stallWithoutAutomaticWaitingPausesAndZeroesRate() {
+    @Test func stallWithoutAutomaticWaitingPausesAndZeroesRate() async {
         var (m, _) = machine(
             .setAutomaticallyWaits(false), .item(.ready), .buffer(Self.thin),
             .setRate(1, immediately: false))
@@ -67,7 +67,7 @@ import Testing
         #expect(m.rate == 0)
     }
 
-    @Test func playImmediatelyIgnoresThePrediction() {
+    @Test func playImmediatelyIgnoresThePrediction() async {
         var (m, _) = machine(.item(.ready), .buffer(Self.thin))
         _ = m.handle(.setRate(1, immediately: true))
         #expect(m.timeControl == .playing)
@@ -76,7 +76,7 @@ import Testing
         #expect(m.timeControl == .waiting)
     }
 
-    @Test func endWithPauseActionZeroesRate() {
+    @Test func endWithPauseActionZeroesRate() async {
         var (m, _) = machine(.item(.ready), .buffer(Self.ready), .setRate(1, immediately: false))
         let effects = m.handle(.reachedEnd)
         #expect(effects == [.postDidPlayToEnd])
@@ -90,7 +90,7 @@ import Testing
         #expect(m.timeControl == .playing)
     }
 
-    @Test func endWithNoneActionKeepsPlaying() {
+    @Test func endWithNoneActionKeepsPlaying() async {
         var (m, _) = machine(
             .setActionAtItemEnd(.none), .item(.ready), .buffer(Self.ready),
             .setRate(1, immediately: false))
@@ -104,7 +104,7 @@ import Testing
         #expect(m.timeControl == .paused)
     }
 
-    @Test func playingAgainAtTheEndReachesItAgainUntilASeek() {
+    @Test func playingAgainAtTheEndReachesItAgainUntilASeek() async {
         var (m, _) = machine(.item(.ready), .buffer(Self.ready), .setRate(1, immediately: false))
         _ = m.handle(.reachedEnd)
         #expect(m.rate == 0)
@@ -116,7 +116,7 @@ import Testing
         #expect(m.timeControl == .playing)
     }
 
-    @Test func endIsReportedOnce() {
+    @Test func endIsReportedOnce() async {
         var (m, _) = machine(
             .setActionAtItemEnd(.none), .item(.ready), .buffer(Self.ready),
             .setRate(1, immediately: false))
@@ -124,28 +124,28 @@ import Testing
         #expect(m.handle(.reachedEnd).isEmpty)
     }
 
-    @Test func endWithAdvanceAsksForTheNextItem() {
+    @Test func endWithAdvanceAsksForTheNextItem() async {
         var (m, _) = machine(
             .setActionAtItemEnd(.advance), .item(.ready), .buffer(Self.ready),
             .setRate(1, immediately: false))
         #expect(m.handle(.reachedEnd) == [.postDidPlayToEnd, .advanceToNextItem])
     }
 
-    @Test func failedItemPauses() {
+    @Test func failedItemPauses() async {
         var (m, _) = machine(.item(.loading), .setRate(1, immediately: false))
         _ = m.handle(.item(.failed))
         #expect(m.timeControl == .paused)
         #expect(m.rate == 0)
     }
 
-    @Test func pauseClearsTheWaitingReason() {
+    @Test func pauseClearsTheWaitingReason() async {
         var (m, _) = machine(.item(.loading), .setRate(1, immediately: false))
         _ = m.handle(.setRate(0, immediately: false))
         #expect(m.timeControl == .paused)
         #expect(m.waitReason == nil)
     }
 
-    @Test func fullBufferStartsPlaybackEvenWithoutPrediction() {
+    @Test func fullBufferStartsPlaybackEvenWithoutPrediction() async {
         var (m, _) = machine(.item(.ready), .setRate(1, immediately: false))
         _ = m.handle(.buffer(.init(isEmpty: false, isLikelyToKeepUp: false, isFull: true)))
         #expect(m.timeControl == .playing)

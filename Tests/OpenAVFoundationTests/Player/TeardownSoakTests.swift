@@ -179,7 +179,7 @@ enum TeardownSoak {
 
     /// Lets engine threads wind down and the main queue drain.
     static func settle() async {
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        await mainQueueSleep(nanoseconds: 20_000_000)
     }
 
     /// The process's open file descriptors, by number (as /proc/self/fd lists them).
