@@ -99,7 +99,9 @@ final class BeepTimingOutput: AudioOutput {
         return luma.reduce(0) { $0 + Int($1) } / max(1, luma.count) > 128
     }
 
-    @Test func flashesAreShownWhenTheirBeepsAreHeard() async throws {
+    /// Real time, so it runs in the quiet real-time pass of `make test`.
+    @Test(.enabled(if: realTimeTestsEnabled))
+    func flashesAreShownWhenTheirBeepsAreHeardInRealTime() async throws {
         let url = try Self.makeFlashAndBeep()
         let audio = BeepTimingOutput()
         let sink = RecordingVideoSink()
