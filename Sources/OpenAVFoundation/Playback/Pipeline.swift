@@ -29,7 +29,7 @@ final class Pipeline: Sendable {
         let packetLimits = BoundedQueue<Packet>.Limits(count: 2_000, cost: 64 << 20, duration: ahead)
         videoPackets = BoundedQueue(limits: packetLimits)
         audioPackets = BoundedQueue(limits: packetLimits)
-        videoFrames = BoundedQueue(limits: .init(count: 4))
+        videoFrames = BoundedQueue(limits: .init(count: 3))
         self.ring = ring
         self.audioOutput = audioOutput
     }
