@@ -1,5 +1,6 @@
-// Playhead: `playhead bench`: seek and startup runs on a small fixture, statistics, usage errors.
+// Playhead: `playhead bench`: seek, startup and sync runs on a small fixture, statistics, usage errors.
 import Foundation
+import OpenAVFoundation
 import PlayheadTestSupport
 import Testing
 
@@ -43,6 +44,19 @@ import Testing
         #expect(player > 0 && player.isFinite)
     }
 
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func syncBenchMeasuresEveryFrameInRealTime() async throws {
+        let url = try Fixture.url(.mp4)
+        let json = try await jsonRun(["bench", "sync", "--json", url.path])
+        #expect(Set(json.keys) == ["frames", "p50Ms", "p99Ms", "maxMs"])
+        #expect(try #require(json["frames"] as? Int) > 40)
+        let figures = try ["p50Ms", "p99Ms", "maxMs"].map { key in
+            try #require(json[key] as? Double, "missing \(key)")
+        }
+        #expect(figures.allSatisfy { $0.isFinite && $0 >= 0 })
+        #expect(figures[0] <= figures[1] && figures[1] <= figures[2], "\(figures)")
+    }
+
     @Test func textOutputSummarisesTheSeeks() async throws {
         let url = try Fixture.url(.mp4)
         let outcome = await runCLI(["bench", "seek", url.path])
@@ -76,6 +90,19 @@ import Testing
         let even = BenchStatistics([4, 1, 2, 3])
         #expect(even.median == 2.5 && even.mean == 2.5 && even.maximum == 4)
         #expect(BenchStatistics([]).count == 0)
+    }
+
+    @Test func syncReportPrintsPercentilesInMilliseconds() async throws {
+        var errors = SyncErrorHistogram()
+        for _ in 0..<99 { errors.record(0.002_05) }
+        errors.record(-0.0125)
+        let report = SyncReport(errors: errors, framesPresented: 101, silentAudio: nil)
+        let expected: JSONValue = [
+            "frames": .integer(100), "p50Ms": .number(2.1), "p99Ms": .number(2.1),
+            "maxMs": .number(12.5),
+        ]
+        #expect(report.json == expected)
+        #expect(report.text.hasPrefix("A/V sync over 100 of 101 frames, system audio device"))
     }
 
     @Test func seekPositionsAreFixedAndInsideTheItem() async {

@@ -54,7 +54,8 @@ extension ItemPlayback {
                         control.withLock { $0.statistics.videoFramesDropped += 1 }
                         continue
                     }
-                    present(frame, at: frame.pts.isNumeric ? frame.pts : current, pipeline)
+                    let time = frame.pts.isNumeric ? frame.pts : current
+                    present(frame, at: time, pipeline, measuresSync: true)
                     lastPresentHost = now
                     tick(current, generation: generation, host: now, last: &lastTickHost, force: true)
                     checkForwardEnd(current)
@@ -76,11 +77,21 @@ extension ItemPlayback {
         }
     }
 
-    private func present(_ frame: VideoFrame, at time: CMTime, _ pipeline: Pipeline) {
+    /// Hands `frame` to the video sinks. With `measuresSync` (frames shown on the clock), also
+    /// records how far its time is from the audio heard as it is handed over, when the audio
+    /// clock is trusted.
+    private func present(
+        _ frame: VideoFrame, at time: CMTime, _ pipeline: Pipeline, measuresSync: Bool = false
+    ) {
+        let host = measuresSync && frame.pts.isNumeric ? environment.hostClock.now : nil
+        let audio = host.flatMap { host in
+            control.withLock { $0.trustedAudioClock(atHost: host, audio: pipeline.ring) }
+        }
         for sink in environment.videoSinks.all { sink.present(frame, itemTime: time) }
         control.withLock { control in
             control.statistics.videoFramesPresented += 1
             control.lastPresented = time
+            if let audio { control.statistics.syncErrors.record((frame.pts - audio).seconds) }
         }
     }
 
@@ -172,5 +183,19 @@ extension ItemPlayback {
         }
         if first { report(.reachedEnd) }
         return first
+    }
+}
+
+extension PlaybackControl {
+    /// The audio clock at `host` when `time(atHost:audio:)` follows it (playing, this
+    /// generation, published after the clock was last re-anchored); nil otherwise.
+    fileprivate func trustedAudioClock(atHost host: Double, audio ring: AudioRingBuffer?)
+        -> CMTime?
+    {
+        guard rate > 0, let ring, let snapshot = ring.clockSnapshot,
+            snapshot.host >= audioClockTrustedAfter, snapshot.generation == generation
+        else { return nil }
+        let audio = snapshot.time(atHost: host)
+        return audio.isNumeric ? audio : nil
     }
 }

@@ -45,6 +45,55 @@ package struct PlaybackStatistics: Sendable, Equatable {
     package var audioSeconds = 0.0
     /// Times playback ran out of data while playing.
     package var stalls = 0
+    /// |presentation time − audio clock| of each frame shown on the clock while the audio clock
+    /// was trusted (timed playback of items with audio only).
+    package var syncErrors = SyncErrorHistogram()
     /// Creates zeroed counters.
     package init() {}
+}
+
+/// A fixed histogram of A/V sync errors in seconds: 0.1 ms bins up to 1 s (larger errors share
+/// the last bin) plus the exact maximum. The bins are allocated once, on the first sample.
+package struct SyncErrorHistogram: Sendable, Equatable {
+    /// The width of one bin, in seconds.
+    package static let binWidth = 0.000_1
+    /// How many bins; together they span 1 s.
+    package static let binCount = 10_000
+    private var bins: [UInt32] = []
+    /// How many errors were recorded.
+    package private(set) var count = 0
+    /// The largest error recorded, in seconds (0 when empty).
+    package private(set) var maximum = 0.0
+
+    /// An empty histogram.
+    package init() {}
+
+    /// Counts the error `seconds` (its magnitude); non-finite values are ignored.
+    package mutating func record(_ seconds: Double) {
+        guard seconds.isFinite else { return }
+        let error = abs(seconds)
+        if bins.isEmpty { bins = Array(repeating: 0, count: Self.binCount) }
+        bins[min(Int(error / Self.binWidth), Self.binCount - 1)] += 1
+        count += 1
+        maximum = max(maximum, error)
+    }
+
+    /// The nearest-rank percentile for `fraction` (0...1) in seconds: the upper edge of the bin
+    /// holding that rank, never more than the maximum (the maximum itself for the last bin);
+    /// 0 when empty.
+    package func percentile(_ fraction: Double) -> Double {
+        guard count > 0 else { return 0 }
+        // The epsilon keeps binary rounding (0.99 × 100 = 99.000…01) from skipping a rank.
+        let exactRank = min(max(fraction, 0), 1) * Double(count)
+        let rank = max(1, Int((exactRank - 1e-9).rounded(.up)))
+        var seen = 0
+        for (index, binned) in bins.enumerated() {
+            seen += Int(binned)
+            if seen >= rank {
+                return index == Self.binCount - 1
+                    ? maximum : min(Double(index + 1) * Self.binWidth, maximum)
+            }
+        }
+        return maximum
+    }
 }

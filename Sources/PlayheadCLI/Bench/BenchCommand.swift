@@ -1,4 +1,4 @@
-// Playhead: `playhead bench seek|startup [--json] INPUT`, which measures the engine on one input.
+// Playhead: `playhead bench seek|startup|sync [--json] INPUT`, which measures the engine on one input.
 import FFmpegBridge
 import Foundation
 
@@ -11,6 +11,8 @@ public enum BenchCommand {
         case seek
         /// Open to first frame, by phase and through a player; see `StartupBenchmark`.
         case startup
+        /// Video against the audio clock during real-time playback; see `SyncBenchmark`.
+        case sync
     }
 
     /// The `--json` flag.
@@ -19,7 +21,7 @@ public enum BenchCommand {
 
     /// The `BENCHMARK` positional (the subcommand).
     static let benchmarkArgument = PositionalArgument(
-        "BENCHMARK", help: "What to measure: seek or startup.")
+        "BENCHMARK", help: "What to measure: seek, startup or sync.")
 
     /// The `INPUT` positional.
     static let inputArgument = PositionalArgument(
@@ -29,7 +31,7 @@ public enum BenchCommand {
     public static func command() -> Command {
         Command(
             name: "bench",
-            abstract: "Measure exact-seek latency or startup time on one input.",
+            abstract: "Measure exact-seek latency, startup time or A/V sync on one input.",
             discussion: """
                 `bench seek` makes \(SeekBenchmark.seekCount) exact seeks (zero tolerance) to \
                 fixed pseudo-random positions with the player paused and no audio, timing each \
@@ -37,11 +39,15 @@ public enum BenchCommand {
                 maximum. `bench startup` times open, stream info, first packet and first \
                 decoded frame with the demuxer and decoders directly, and item creation to \
                 first presented frame through a player; each figure is the median of \
-                \(StartupBenchmark.runCount) runs in milliseconds since the start.
+                \(StartupBenchmark.runCount) runs in milliseconds since the start. `bench sync` \
+                plays the input once in real time, headless, on the system audio device (else \
+                the silent clock-driven output), and for every frame shown on the audio clock \
+                records |presentation time - audio clock| as the frame is handed over; it \
+                prints the frame count and the p50, p99 and maximum in milliseconds.
                 """,
             options: [jsonOption],
             arguments: [benchmarkArgument, inputArgument],
-            customUsage: "playhead bench (seek | startup) [--json] INPUT"
+            customUsage: "playhead bench (seek | startup | sync) [--json] INPUT"
         ) { context in
             let name = context.arguments.argument(benchmarkArgument.name) ?? ""
             guard let benchmark = Benchmark(rawValue: name) else {
@@ -58,6 +64,9 @@ public enum BenchCommand {
                     context.console.print(asJSON ? report.json.formatted(.compact) : report.text)
                 case .startup:
                     let report = try await StartupBenchmark.run(url: url)
+                    context.console.print(asJSON ? report.json.formatted(.compact) : report.text)
+                case .sync:
+                    let report = try await SyncBenchmark.run(url: url)
                     context.console.print(asJSON ? report.json.formatted(.compact) : report.text)
                 }
             } catch let failure as MediaFailure {
