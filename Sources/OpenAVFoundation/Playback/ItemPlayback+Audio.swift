@@ -66,7 +66,12 @@ extension ItemPlayback {
                 }
                 if written { break }
                 if control.withLock({ $0.generation }) != generation { return }
-                _ = environment.hostClock.wait(until: environment.hostClock.now + 0.005, on: audioWake)
+                // The ring is full: sleep until about half of it has played rather than
+                // polling (fewer wake-ups, less CPU); seeks and stop wake the thread early.
+                let ahead = ring.bufferedDuration.seconds
+                let capacity = Double(ring.capacityFrames) / Double(ring.format.sampleRate)
+                let pause = min(0.1, max(0.005, ahead - capacity / 2))
+                _ = environment.hostClock.wait(until: environment.hostClock.now + pause, on: audioWake)
             }
             offset += count
         }
