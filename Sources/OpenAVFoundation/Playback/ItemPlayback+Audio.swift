@@ -66,11 +66,13 @@ extension ItemPlayback {
                 }
                 if written { break }
                 if control.withLock({ $0.generation }) != generation { return }
-                // The ring is full: sleep until about half of it has played rather than
-                // polling (fewer wake-ups, less CPU); seeks and stop wake the thread early.
+                // The ring is full: sleep until about half of it has played, at most 20 ms,
+                // rather than polling every 5 ms (fewer wake-ups, less CPU; the cap keeps the
+                // ring topped up when a manual clock runs in coarse steps). Seeks and stop wake
+                // the thread early.
                 let ahead = ring.bufferedDuration.seconds
                 let capacity = Double(ring.capacityFrames) / Double(ring.format.sampleRate)
-                let pause = min(0.1, max(0.005, ahead - capacity / 2))
+                let pause = min(0.02, max(0.005, ahead - capacity / 2))
                 _ = environment.hostClock.wait(until: environment.hostClock.now + pause, on: audioWake)
             }
             offset += count
