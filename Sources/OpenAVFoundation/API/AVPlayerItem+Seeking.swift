@@ -69,19 +69,20 @@ extension AVPlayerItem {
     nonisolated public func cancelPendingSeeks() {
         let item = self
         MainQueue.perform {
+            // The player holds the pending seek once the item is attached; the item before.
+            let request: SeekRequest?
             if let player = item.state.withLock({ $0.player }) {
-                let request = player.state.withLock { state -> SeekRequest? in
+                request = player.state.withLock { state in
                     defer { state.pendingSeek = nil }
                     return state.pendingSeek
                 }
-                request?.completion?(false)
             } else {
-                let request = item.state.withLock { state -> SeekRequest? in
+                request = item.state.withLock { state in
                     defer { state.pendingSeek = nil }
                     return state.pendingSeek
                 }
-                request?.completion?(false)
             }
+            request?.completion?(false)
         }
     }
 }

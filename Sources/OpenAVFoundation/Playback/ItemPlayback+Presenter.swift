@@ -185,17 +185,3 @@ extension ItemPlayback {
         return first
     }
 }
-
-extension PlaybackControl {
-    /// The audio clock at `host` when `time(atHost:audio:)` follows it (playing, this
-    /// generation, published after the clock was last re-anchored); nil otherwise.
-    fileprivate func trustedAudioClock(atHost host: Double, audio ring: AudioRingBuffer?)
-        -> CMTime?
-    {
-        guard rate > 0, let ring, let snapshot = ring.clockSnapshot,
-            snapshot.host >= audioClockTrustedAfter, snapshot.generation == generation
-        else { return nil }
-        let audio = snapshot.time(atHost: host)
-        return audio.isNumeric ? audio : nil
-    }
-}

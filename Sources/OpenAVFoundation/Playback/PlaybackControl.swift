@@ -49,13 +49,17 @@ struct PlaybackControl {
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise.
     func time(atHost host: Double, audio ring: AudioRingBuffer?) -> CMTime {
-        if rate > 0, let ring, let snapshot = ring.clockSnapshot, snapshot.host >= audioClockTrustedAfter,
-            snapshot.generation == generation
-        {
-            let audio = snapshot.time(atHost: host)
-            if audio.isNumeric { return audio }
-        }
-        return clock.time(atHost: host)
+        trustedAudioClock(atHost: host, audio: ring) ?? clock.time(atHost: host)
+    }
+
+    /// The audio clock at `host` when it reflects the current rate and generation; nil while
+    /// paused, before audio of this generation was heard, or without audio.
+    func trustedAudioClock(atHost host: Double, audio ring: AudioRingBuffer?) -> CMTime? {
+        guard rate > 0, let ring, let snapshot = ring.clockSnapshot,
+            snapshot.host >= audioClockTrustedAfter, snapshot.generation == generation
+        else { return nil }
+        let audio = snapshot.time(atHost: host)
+        return audio.isNumeric ? audio : nil
     }
 
     /// `time` kept within the item: not before zero, not past the end.
