@@ -25,6 +25,8 @@ package struct MediaDescription: Sendable, Equatable {
     package var probeScore: Int
     /// True when FFmpeg estimated the duration from the bit rate instead of reading it.
     package var durationIsEstimated: Bool
+    /// The container's chapters in time order (empty when it has none).
+    package var chapters: [MediaChapter] = []
 
     /// Streams that are real tracks: not attached pictures or attachments.
     package var tracks: [StreamDescription] {
@@ -113,6 +115,11 @@ package struct StreamDescription: Sendable, Equatable {
     package var title: String?
     /// True for the container's default stream of its kind.
     package var isDefault: Bool
+    /// True when the container marks the stream as forced (subtitles shown even when
+    /// subtitles are off, for foreign-language dialogue).
+    package var isForced: Bool = false
+    /// True when the container marks the stream as meant for the hearing impaired (SDH).
+    package var isHearingImpaired: Bool = false
     /// True for cover art stored as a one-picture video stream.
     package var isAttachedPicture: Bool
     /// True when the stream carries encryption information.
@@ -140,5 +147,24 @@ package struct SampleAspect: Sendable, Equatable {
     package init(_ numerator: Int, _ denominator: Int) {
         self.numerator = numerator
         self.denominator = denominator
+    }
+}
+
+/// One chapter of a container: a titled time range on the item timeline.
+package struct MediaChapter: Sendable, Equatable {
+    /// The chapter's title tag; nil when the container names none.
+    package var title: String?
+    /// Where the chapter starts.
+    package var start: CMTime
+    /// Where the chapter ends.
+    package var end: CMTime
+    /// Every tag of the chapter (keys lowercased), including the title.
+    package var tags: [MediaTag]
+
+    package init(title: String?, start: CMTime, end: CMTime, tags: [MediaTag] = []) {
+        self.title = title
+        self.start = start
+        self.end = end
+        self.tags = tags
     }
 }

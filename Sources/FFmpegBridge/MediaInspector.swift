@@ -67,10 +67,28 @@ package enum MediaInspector {
         if !description.duration.isValid {
             description.duration = longestStreamDuration(description.streams) ?? .indefinite
         }
+        description.chapters = chapters(of: container, offset: description.startTime)
         description.artwork = (0..<container.streamCount).compactMap { index in
             container.stream(at: index).flatMap(StreamDescriber.artwork(of:))
         }
         return description
+    }
+
+    /// The container's chapters, moved onto the item timeline (which starts at zero).
+    private static func chapters(of container: FormatContext, offset: CMTime) -> [MediaChapter] {
+        let context = container.pointer.pointee
+        guard context.nb_chapters > 0, let list = context.chapters else { return [] }
+        let shift = offset.isNumeric && offset > .zero ? offset : .zero
+        return (0..<Int(context.nb_chapters)).compactMap { index in
+            guard let chapter = list[index]?.pointee else { return nil }
+            let start = CMTime(ffmpegTicks: chapter.start, timeBase: chapter.time_base)
+            let end = CMTime(ffmpegTicks: chapter.end, timeBase: chapter.time_base)
+            guard start.isNumeric else { return nil }
+            let tags = MediaTagReader.tags(of: chapter.metadata)
+            return MediaChapter(
+                title: tags.first { $0.key == "title" }?.value, start: start - shift,
+                end: end.isNumeric ? end - shift : start - shift, tags: tags)
+        }.sorted { $0.start < $1.start }
     }
 
     private static func longestStreamDuration(_ streams: [StreamDescription]) -> CMTime? {

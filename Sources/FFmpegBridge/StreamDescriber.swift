@@ -45,6 +45,8 @@ enum StreamDescriber {
             language: language.flatMap { $0.isEmpty || $0 == "und" ? nil : $0 },
             title: tags.first { $0.key == "title" }?.value,
             isDefault: (st.disposition & AV_DISPOSITION_DEFAULT) != 0,
+            isForced: (st.disposition & AV_DISPOSITION_FORCED) != 0,
+            isHearingImpaired: (st.disposition & AV_DISPOSITION_HEARING_IMPAIRED) != 0,
             isAttachedPicture: (st.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0,
             isEncrypted: CFFmpeg_stream_is_encrypted(stream) != 0,
             displayMatrix: hasMatrix ? matrix : nil,

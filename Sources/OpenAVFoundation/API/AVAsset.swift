@@ -22,11 +22,15 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     static let loadableKeys: Set<String> = [
         "duration", "tracks", "playable", "isPlayable", "hasProtectedContent", "commonMetadata",
         "metadata", "preferredTransform", "preferredRate", "preferredVolume",
-        "providesPreciseDurationAndTiming", "containerFormat",
+        "providesPreciseDurationAndTiming", "containerFormat", "availableChapterLocales",
+        "availableMediaCharacteristicsWithMediaSelectionOptions",
     ]
+    /// Where subtitle files beside the media are looked for (see SidecarSubtitles).
+    let sidecarSettings: SidecarSubtitleSettings
 
-    init(url: URL, limits: MediaInspector.Limits) {
+    init(url: URL, limits: MediaInspector.Limits, sidecars: SidecarSubtitleSettings = SidecarSubtitleSettings()) {
         sourceURL = url
+        sidecarSettings = sidecars
         inspection = AssetInspection(url: url, limits: limits)
         super.init()
     }

@@ -63,6 +63,9 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     public let title: String?
     /// True when the container marks the track as the default choice of its type.
     public let isDefault: Bool
+    /// True when the container marks the track as forced (subtitles for foreign dialogue only).
+    /// A Playhead addition; `hasMediaCharacteristic(.containsOnlyForcedSubtitles)` reports it too.
+    public let isForced: Bool
 
     /// A track for `stream` of an asset whose presentation starts at `assetStart` on the
     /// container's timeline and lasts `assetDuration`.
@@ -91,6 +94,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         channelLayoutName = stream.channelLayout
         title = stream.title
         isDefault = stream.isDefault
+        isForced = stream.isForced
         super.init()
     }
 
@@ -112,6 +116,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         case .visual: return mediaType == .video
         case .audible: return mediaType == .audio
         case .legible: return [.subtitle, .text, .closedCaption].contains(mediaType)
+        case .containsOnlyForcedSubtitles: return isForced
         default: return false
         }
     }

@@ -29,7 +29,7 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
     package init(
         key: String, keySpace: AVMetadataKeySpace, commonKey: AVMetadataKey?,
         value: (any NSCopying & NSObjectProtocol)?, dataType: String?,
-        extendedLanguageTag: String? = nil
+        extendedLanguageTag: String? = nil, time: CMTime = .invalid, duration: CMTime = .invalid
     ) {
         self.key = NSString(string: key)
         self.keySpace = keySpace
@@ -40,8 +40,8 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
         self.value = value
         self.dataType = dataType
         self.extendedLanguageTag = extendedLanguageTag
-        self.time = .invalid
-        self.duration = .invalid
+        self.time = time
+        self.duration = duration
     }
 
     /// The value as a string: text as is, numbers in decimal; nil for data.

@@ -35,7 +35,7 @@ open class AVURLAsset: AVAsset, @unchecked Sendable {
             limits.timeout = timeout
         }
         url = URL
-        super.init(url: URL, limits: limits)
+        super.init(url: URL, limits: limits, sidecars: SidecarSubtitleSettings(options: options))
     }
 
     /// An asset for `URL` with default settings.

@@ -12,6 +12,9 @@ struct AssetContents: @unchecked Sendable {
     let commonMetadata: [AVMetadataItem]
     let metadata: [AVMetadataItem]
     let containerFormat: AVAssetContainerFormat
+    let chapterGroups: [AVTimedMetadataGroup]
+    let chapterLocales: [Locale]
+    let selectionGroups: [AVMediaSelectionGroup]
 
     init(description: MediaDescription, asset: AVAsset) {
         self.description = description
@@ -27,6 +30,10 @@ struct AssetContents: @unchecked Sendable {
         containerFormat = AVAssetContainerFormat(
             name: description.formatName, formatDescription: description.formatLongName,
             bitRate: description.bitRate)
+        chapterGroups = ChapterGroups.make(description.chapters, duration: description.duration)
+        chapterLocales = ChapterGroups.locales(description.chapters)
+        selectionGroups = SelectionGroups.make(
+            description, sidecars: SidecarSubtitles.find(for: asset.sourceURL, settings: asset.sidecarSettings))
     }
 
     var isPlayable: Bool { description.hasDecodableTrack }

@@ -1,5 +1,7 @@
 // Playhead: the audio thread: decodes, converts (rate, format), trims after seeks and feeds
-// the ring buffer the audio device reads.
+// the ring buffer the audio device reads. When another audio track is selected it takes the
+// new decoder from the pipeline's switchboard and splices the new track in where the audio
+// already in the ring ends (AudioSplice), so the clock runs on without a gap.
 //
 // Concurrency: runs on its own thread, which owns the AudioDecoder and AudioConverter and is
 // the ring buffer's only producer. Waits for ring space by sleeping on `audioWake`.
@@ -7,17 +9,19 @@ import FFmpegBridge
 import Foundation
 
 extension ItemPlayback {
-    func runAudio(_ decoder: AudioDecoder, _ pipeline: Pipeline) {
+    func runAudio(_ firstDecoder: AudioDecoder, _ pipeline: Pipeline) {
         guard let ring = pipeline.ring else { return }
         let converter = AudioConverter(sampleRate: ring.format.sampleRate, channels: ring.format.channelCount)
+        var decoder = firstDecoder
+        var splice = AudioSplice()
         var generation = -1
         while !isStopped {
             guard let item = pipeline.audioPackets.take() else {
                 if isStopped || pipeline.audioPackets.statistics.isAborted { return }
                 guard let ended = endOfStreamGeneration(of: pipeline.audioPackets) else { continue }
                 _ = decoder.sendEndOfStream()
-                decodeAvailable(decoder, converter, ring, generation)
-                for chunk in converter.drain() { write(chunk, to: ring, generation: generation) }
+                decodeAvailable(decoder, converter, ring, generation, &splice)
+                for chunk in converter.drain() { write(chunk, to: ring, generation: generation, &splice) }
                 markEndOfStream(generation: ended) { $0.audioEOSGeneration = ended }
                 presenterWake.wake()
                 waitForNewGeneration(after: ended, on: audioWake)
@@ -30,29 +34,39 @@ extension ItemPlayback {
                 decoder.flush()
                 converter.reset()
                 generation = item.generation
+                splice = AudioSplice()
+            }
+            guard let current = switchIfSelected(item.element, decoder, pipeline, &splice) else { continue }
+            if current !== decoder {
+                decoder = current
+                converter.reset()
             }
             let rate = control.withLock { $0.rate }
             if rate > 0, settings.keepsPitch, rate != converter.tempo { converter.setTempo(rate) }
             var status = decoder.send(item.element)
             while status == .outputFull {
-                decodeAvailable(decoder, converter, ring, generation)
+                decodeAvailable(decoder, converter, ring, generation, &splice)
                 status = decoder.send(item.element)
             }
-            decodeAvailable(decoder, converter, ring, generation)
+            decodeAvailable(decoder, converter, ring, generation, &splice)
         }
     }
 
     private func decodeAvailable(
-        _ decoder: AudioDecoder, _ converter: AudioConverter, _ ring: AudioRingBuffer, _ generation: Int
+        _ decoder: AudioDecoder, _ converter: AudioConverter, _ ring: AudioRingBuffer, _ generation: Int,
+        _ splice: inout AudioSplice
     ) {
         while !isStopped, case .frame(let frame) = decoder.receiveFrame() {
-            for chunk in converter.convert(frame) { write(chunk, to: ring, generation: generation) }
+            for chunk in converter.convert(frame) { write(chunk, to: ring, generation: generation, &splice) }
         }
     }
 
-    /// Trims `chunk` to the seek's landing time and writes it, waiting for space.
-    private func write(_ chunk: PCMChunk, to ring: AudioRingBuffer, generation: Int) {
-        guard let trimmed = trimForSeek(chunk, generation: generation), trimmed.frameCount > 0 else {
+    /// Trims `chunk` to the seek's landing time (and a track switch's splice point) and writes
+    /// it, waiting for space.
+    private func write(_ chunk: PCMChunk, to ring: AudioRingBuffer, generation: Int, _ splice: inout AudioSplice) {
+        guard let seekTrimmed = trimForSeek(chunk, generation: generation),
+            let trimmed = splice.trim(seekTrimmed), trimmed.frameCount > 0
+        else {
             return
         }
         let step = max(1, min(trimmed.frameCount, ring.capacityFrames / 2))
@@ -77,6 +91,7 @@ extension ItemPlayback {
             }
             offset += count
         }
+        splice.wrote(trimmed)
         control.withLock { $0.statistics.audioSeconds += trimmed.mediaDuration.seconds }
     }
 

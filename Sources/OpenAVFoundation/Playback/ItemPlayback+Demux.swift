@@ -22,6 +22,8 @@ extension ItemPlayback {
             spawn("audio") { self.runAudio(box.value, pipeline) }
         }
         spawn("show") { self.runPresenter(pipeline) }
+        applyInitialLegibleSelection(pipeline)
+        spawn("subs") { self.runSubtitles(pipeline) }
     }
 
     private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
@@ -31,12 +33,17 @@ extension ItemPlayback {
     func runDemux(_ demuxer: Demuxer, _ pipeline: Pipeline) {
         var buffering = BufferTracker(pipeline: pipeline, clock: environment.hostClock)
         var reachedEnd = false
+        var router = StreamRouter(description: pipeline.description, audioStream: pipeline.audioStream)
         while true {
-            let (stopped, seek, generation) = control.withLock { control -> (Bool, PendingSeek?, Int) in
+            let (stopped, seek, generation, selection) = control.withLock {
+                control -> (Bool, PendingSeek?, Int, EngineSelection) in
                 let seek = control.seek.flatMap { $0.generation > buffering.seekGeneration ? $0 : nil }
-                return (control.stopped, seek, control.generation)
+                return (control.stopped, seek, control.generation, control.selection)
             }
             if stopped { return }
+            router.follow(selection, demuxer: demuxer, pipeline: pipeline, generation: generation) {
+                self.currentTime()
+            }
             if let seek {
                 buffering.seekGeneration = seek.generation
                 let request = seek.request
@@ -47,6 +54,7 @@ extension ItemPlayback {
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
                     latest: request.isExact ? request.target : latest)
                 reachedEnd = false
+                router.seeked()
                 buffering.restart(at: request.target)
                 continue
             }
@@ -57,11 +65,10 @@ extension ItemPlayback {
             }
             switch demuxer.readPacket() {
             case .packet(let packet):
-                let queue = packet.streamIndex == pipeline.videoStream ? pipeline.videoPackets
-                    : packet.streamIndex == pipeline.audioStream ? pipeline.audioPackets : nil
-                guard let queue else { continue }
+                let position = currentTime()
+                guard let queue = router.route(packet, pipeline: pipeline, now: position) else { continue }
                 buffering.note(packet)
-                if let event = buffering.update(position: currentTime(), endOfStream: false, force: false) {
+                if let event = buffering.update(position: position, endOfStream: false, force: false) {
                     report(event)
                 }
                 _ = queue.put(

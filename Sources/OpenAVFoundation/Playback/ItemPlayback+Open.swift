@@ -25,7 +25,7 @@ extension ItemPlayback {
 
         let description = demuxer.description
         var videoStream = environment.decodesVideo ? demuxer.bestStream(of: .video) : nil
-        var audioStream = demuxer.bestStream(of: .audio)
+        var audioStream = preferredAudioStream(demuxer)
         var videoDecoder: VideoDecoder?
         var audioDecoder: AudioDecoder?
         var unsupported: [String] = []
@@ -52,7 +52,8 @@ extension ItemPlayback {
                 unsupported.isEmpty && !hasAV ? .noAudioOrVideo : .unsupportedCodec(codecs: unsupported)
             return report(.failed(failure, duringPlayback: false))
         }
-        demuxer.setActiveStreams(Set([videoStream, audioStream].compactMap { $0 }))
+        demuxer.setActiveStreams(
+            StreamRouter(description: description, audioStream: audioStream).activeStreams(video: videoStream))
 
         let (ring, output) =
             audioStream == nil ? (nil, nil) : openAudioOutput(description, audioStream!, silent: silentAudio)
@@ -65,6 +66,7 @@ extension ItemPlayback {
             control.forwardEndTime = settings.forwardEndTime
             control.hasVideo = videoStream != nil
             control.hasAudio = audioStream != nil
+            control.selection.audioStream = audioStream
             control.clock.set(media: .zero, host: environment.hostClock.now, generation: control.generation)
         }
         ring?.volume = control.withLock { $0.gain }

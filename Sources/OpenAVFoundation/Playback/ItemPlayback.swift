@@ -23,12 +23,15 @@ final class ItemPlayback: Sendable {
         let preferredForwardBuffer: Double
         let keepsPitch: Bool
         let automaticallyLoadedKeys: [String]
+        /// The media selection when playback starts.
+        let selection: EngineSelection
 
         init(item: AVPlayerItem) {
             forwardEndTime = item.forwardPlaybackEndTime
             preferredForwardBuffer = item.preferredForwardBufferDuration
             keepsPitch = item.audioTimePitchAlgorithm != .varispeed
             automaticallyLoadedKeys = item.automaticallyLoadedAssetKeys
+            selection = item.engineSelection()
         }
     }
 
@@ -59,6 +62,7 @@ final class ItemPlayback: Sendable {
         self.settings = settings
         self.environment = environment
         self.events = events
+        control.withLock { $0.selection = settings.selection }
     }
 
     // MARK: - Commands (main queue)

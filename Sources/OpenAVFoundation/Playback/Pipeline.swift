@@ -17,6 +17,8 @@ final class Pipeline: Sendable {
     /// nil when the item has no audio or audio is disabled.
     let ring: AudioRingBuffer?
     let audioOutput: (any AudioOutput)?
+    /// Decoders handed from the demux thread to the audio thread, and the subtitle cues.
+    let switchboard = StreamSwitchboard()
 
     init(
         description: MediaDescription, videoStream: Int?, audioStream: Int?, ring: AudioRingBuffer?,
@@ -47,5 +49,6 @@ final class Pipeline: Sendable {
         videoPackets.abort()
         audioPackets.abort()
         videoFrames.abort()
+        switchboard.cues.changed.wake()
     }
 }

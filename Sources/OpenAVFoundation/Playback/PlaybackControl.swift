@@ -45,6 +45,8 @@ struct PlaybackControl {
     var audioEOSGeneration = -1
     var hasVideo = false
     var hasAudio = false
+    /// The audio stream and subtitle source selected for playback (ItemPlayback+Selection).
+    var selection = EngineSelection()
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise.

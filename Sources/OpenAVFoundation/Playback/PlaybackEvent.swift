@@ -18,6 +18,8 @@ enum PlaybackEvent: Sendable {
     case timeAdvanced(CMTime, generation: Int)
     /// Playback reached the end of the item (or its forward end time).
     case reachedEnd
+    /// The subtitle cues showing changed (empty: none shows now).
+    case legible([AVSubtitleCue], time: CMTime)
 }
 
 /// What the engine learned when it opened an item.

@@ -84,6 +84,8 @@ extension AVPlayer {
             timeObserversNoteTime(time, continuous: true)
         case .reachedEnd:
             handle(.reachedEnd)
+        case .legible(let cues, let time):
+            item.deliverLegible(cues, at: time)
         }
     }
 }

@@ -26,6 +26,10 @@ struct ItemState {
     weak var player: AVPlayer?
     /// A seek requested before the item had an engine, applied when it gets one.
     var pendingSeek: SeekRequest?
+    /// Options chosen with `select(_:in:)`, by group characteristic (absent: automatic).
+    var mediaSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
+    /// Outputs added with `add(_:)`.
+    var outputs: [AVPlayerItemOutput] = []
 }
 
 /// One seek request, as the player tracks it until its completion handler runs.

@@ -11,7 +11,8 @@ public enum AssetProbeLoader {
         let asset = AVURLAsset(url: InputURL.from(input))
         let (duration, tracks, playable, metadata, format, isProtected) = try await asset.load(
             .duration, .tracks, .isPlayable, .commonMetadata, .containerFormat, .hasProtectedContent)
-        return ProbeSummary(
+        let chapters = try await asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: [])
+        var summary = ProbeSummary(
             input: input,
             durationSeconds: duration.isNumeric ? duration.seconds : nil,
             isPlayable: playable,
@@ -21,6 +22,12 @@ public enum AssetProbeLoader {
             tracks: tracks.map(track),
             metadata: metadata.compactMap(entry),
             hasProtectedContent: isProtected)
+        summary.chapters = chapters.map { group in
+            ProbeSummary.Chapter(
+                title: group.items.first { $0.commonKey == .commonKeyTitle }?.stringValue ?? "",
+                start: group.timeRange.start.seconds, end: group.timeRange.end.seconds)
+        }
+        return summary
     }
 
     static func track(_ track: AVAssetTrack) -> ProbeSummary.Track {
@@ -42,7 +49,7 @@ public enum AssetProbeLoader {
             rotation: isVideo ? track.rotationDegrees : nil,
             bitRate: track.estimatedDataRate > 0 ? Int(track.estimatedDataRate) : nil,
             title: track.title,
-            isDefault: track.isDefault)
+            isDefault: track.isDefault, isForced: track.isForced)
     }
 
     static func mediaTypeName(_ type: AVMediaType) -> String {

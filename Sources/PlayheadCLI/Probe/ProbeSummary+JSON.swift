@@ -4,7 +4,8 @@ extension ProbeSummary {
     /// The object `playhead probe --json` prints.
     ///
     /// Keys, in order: `duration`, `isPlayable`, `format`, `formatDescription`,
-    /// `bitRate`, `hasProtectedContent`, `tracks`, `metadata`. Unknown values are
+    /// `bitRate`, `hasProtectedContent`, `tracks`, `metadata`, `chapters` (each
+    /// `{title, start, end}` in seconds; empty when none). Unknown values are
     /// `null`. `metadata` maps each key to its value; if a key repeats, the values
     /// are joined with `"; "` under the key's first position.
     public var jsonValue: JSONValue {
@@ -25,6 +26,9 @@ extension ProbeSummary {
             "hasProtectedContent": .bool(hasProtectedContent),
             "tracks": .array(tracks.map(\.jsonValue)),
             "metadata": .object(metadataObject),
+            "chapters": .array(chapters.map { chapter in
+                ["title": .string(chapter.title), "start": JSONValue(chapter.start), "end": JSONValue(chapter.end)]
+            }),
         ]
     }
 }
@@ -54,6 +58,7 @@ extension ProbeSummary.Track {
         if let bitRate { object["bitRate"] = .integer(bitRate) }
         if let title { object["title"] = .string(title) }
         object["default"] = .bool(isDefault)
+        if isForced { object["forced"] = .bool(true) }
         return .object(object)
     }
 }

@@ -28,6 +28,10 @@ extension ProbeSummary {
             lines.append("Metadata:")
             lines.append(contentsOf: metadataLines)
         }
+        if !chapters.isEmpty {
+            lines.append("Chapters:")
+            lines.append(contentsOf: chapterLines)
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -58,6 +62,13 @@ extension ProbeSummary {
                 if !isLast { line += "  " }
             }
             return line
+        }
+    }
+
+    /// `  #1  0:00.000 - 0:02.000  Title` lines, one per chapter.
+    var chapterLines: [String] {
+        chapters.enumerated().map { index, chapter in
+            "  #\(index + 1)  \(MediaText.clock(chapter.start)) - \(MediaText.clock(chapter.end))  \(chapter.title)"
         }
     }
 
@@ -104,6 +115,7 @@ extension ProbeSummary.Track {
         if let language { cells.append("[\(language)]") }
         if let title { cells.append("\"\(title)\"") }
         if isDefault { cells.append("default") }
+        if isForced { cells.append("forced") }
         return cells
     }
 }

@@ -21,6 +21,8 @@ public struct ProbeSummary: Sendable, Equatable {
     public var metadata: [MetadataEntry]
     /// Whether any track is encrypted or otherwise protected.
     public var hasProtectedContent: Bool
+    /// The chapters in time order (empty when there are none).
+    public var chapters: [Chapter] = []
 
     /// Creates a summary.
     public init(
@@ -75,6 +77,8 @@ public struct ProbeSummary: Sendable, Equatable {
         public var title: String?
         /// Whether the container marks this track as a default choice.
         public var isDefault: Bool
+        /// Whether the container marks this track as forced (subtitles).
+        public var isForced = false
 
         /// Creates a track; every descriptive field defaults to absent.
         public init(
@@ -82,7 +86,7 @@ public struct ProbeSummary: Sendable, Equatable {
             profile: String? = nil, width: Int? = nil, height: Int? = nil,
             frameRate: Double? = nil, sampleRate: Int? = nil, channels: Int? = nil,
             channelLayout: String? = nil, language: String? = nil, rotation: Int? = nil,
-            bitRate: Int? = nil, title: String? = nil, isDefault: Bool = false
+            bitRate: Int? = nil, title: String? = nil, isDefault: Bool = false, isForced: Bool = false
         ) {
             self.id = id
             self.mediaType = mediaType
@@ -100,6 +104,7 @@ public struct ProbeSummary: Sendable, Equatable {
             self.bitRate = bitRate
             self.title = title
             self.isDefault = isDefault
+            self.isForced = isForced
         }
     }
 
@@ -117,6 +122,25 @@ public struct ProbeSummary: Sendable, Equatable {
         public init(key: String, value: String) {
             self.key = key
             self.value = value
+        }
+    }
+
+    // MARK: - Chapter
+
+    /// One chapter: its title and time range in seconds.
+    public struct Chapter: Sendable, Equatable {
+        /// The chapter's title.
+        public var title: String
+        /// Where it starts, in seconds.
+        public var start: Double
+        /// Where it ends, in seconds.
+        public var end: Double
+
+        /// Creates a chapter.
+        public init(title: String, start: Double, end: Double) {
+            self.title = title
+            self.start = start
+            self.end = end
         }
     }
 }

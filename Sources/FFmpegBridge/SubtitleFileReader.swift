@@ -1,0 +1,50 @@
+// Playhead: reads a whole subtitle file (SubRip, WebVTT, ASS/SSA, ...) into SubtitleEvents.
+import OpenCoreMedia
+
+/// A subtitle file read in one go: sidecar files are small, so every event is decoded up
+/// front and playback only looks them up.
+///
+/// Concurrency: `read` blocks on file I/O; call it from a background queue, never the main
+/// queue. It shares no state between calls.
+package enum SubtitleFileReader {
+    /// What a subtitle file holds.
+    package struct Contents: Sendable, Equatable {
+        /// FFmpeg's codec name ("subrip", "webvtt", "ass", ...).
+        package var codecName: String
+        /// The language tag the file itself declares (rare), as stored.
+        package var language: String?
+        /// The ASS header (styles, PlayResX/Y) FFmpeg made for the events.
+        package var assHeader: String?
+        /// Every event in file order.
+        package var events: [SubtitleEvent]
+    }
+
+    /// The most events read from one file, so a huge or hostile file cannot exhaust memory.
+    package static let maximumEvents = 100_000
+
+    /// Opens `location`, decodes its first subtitle stream and returns every event.
+    ///
+    /// - Throws: `.notMediaFile` when the file holds no subtitle stream, and the opening
+    ///   failures of `Demuxer`.
+    package static func read(_ location: MediaLocation, timeout: Double = 15) throws(MediaFailure) -> Contents {
+        let demuxer = try Demuxer(location: location, timeout: timeout)
+        guard let stream = demuxer.description.tracks.first(where: { $0.kind == .subtitle }) else {
+            throw .notMediaFile
+        }
+        let decoder = try SubtitleDecoder(demuxer: demuxer, streamIndex: stream.index)
+        demuxer.setActiveStreams([stream.index])
+        var events: [SubtitleEvent] = []
+        reading: while events.count < maximumEvents {
+            switch demuxer.readPacket() {
+            case .packet(let packet): events += decoder.decode(packet)
+            case .endOfFile: break reading
+            case .failure(let failure):
+                if events.isEmpty { throw failure }
+                break reading
+            }
+        }
+        return Contents(
+            codecName: stream.codecName, language: stream.language, assHeader: decoder.assHeader,
+            events: events)
+    }
+}

@@ -1,0 +1,90 @@
+// Playhead: the engine side of media selection: which audio stream plays, which subtitles
+// are decoded, and loading subtitle files.
+//
+// Concurrency: `select...` commands come from any thread (the item forwards them); they only
+// change `control.selection` and wake threads. The demux thread carries out the switch
+// (StreamRouter); subtitle files are read on a global queue into the pipeline's cue store.
+import FFmpegBridge
+import Foundation
+
+extension ItemPlayback {
+    /// The audio stream to open: the selected one when it can be decoded, else FFmpeg's best.
+    func preferredAudioStream(_ demuxer: Demuxer) -> Int? {
+        let wanted = control.withLock { $0.selection.audioStream }
+        if let wanted, demuxer.description.tracks.contains(where: {
+            $0.index == wanted && $0.kind == .audio && $0.decoderAvailable
+        }) {
+            return wanted
+        }
+        return demuxer.bestStream(of: .audio)
+    }
+
+    /// Plays the audio stream `streamIndex` from now on (spliced in at the playhead).
+    func selectAudio(streamIndex: Int) {
+        let changed = control.withLock { control -> Bool in
+            guard control.selection.audioStream != streamIndex else { return false }
+            control.selection.audioStream = streamIndex
+            return true
+        }
+        guard changed else { return }
+        demuxWake.wake()
+        audioWake.wake()
+    }
+
+    /// Shows subtitles from `source` (nil: none) from now on.
+    func selectLegible(_ source: MediaOptionSource?) {
+        let version = control.withLock { control -> Int in
+            control.selection.legible = source
+            control.selection.legibleVersion += 1
+            return control.selection.legibleVersion
+        }
+        if let pipeline = pipeline.withLock({ $0 }) { loadLegible(source, version: version, into: pipeline) }
+        demuxWake.wake()
+    }
+
+    /// Applies the legible selection made before the pipeline existed.
+    func applyInitialLegibleSelection(_ pipeline: Pipeline) {
+        let (source, version) = control.withLock { ($0.selection.legible, $0.selection.legibleVersion) }
+        loadLegible(source, version: version, into: pipeline)
+    }
+
+    /// Empties the cue store for `version`; a subtitle file is then read in the background.
+    /// Embedded tracks are decoded by the demux thread as their packets arrive.
+    private func loadLegible(_ source: MediaOptionSource?, version: Int, into pipeline: Pipeline) {
+        let store = pipeline.switchboard.cues
+        store.reset(version: version, header: nil)
+        guard case .sidecar(let url) = source else { return }
+        let timeout = asset.inspection.limits.timeout
+        DispatchQueue.global(qos: .userInitiated).async {
+            do throws(MediaFailure) {
+                let contents = try SubtitleFileReader.read(try MediaLocation(url: url), timeout: timeout)
+                store.setHeader(contents.assHeader, version: version)
+                store.add(contents.events, version: version)
+            } catch {
+                // An unreadable subtitle file shows nothing; playback goes on.
+            }
+        }
+    }
+
+    /// The subtitle thread: reports the cues showing whenever they change, at their times.
+    func runSubtitles(_ pipeline: Pipeline) {
+        let store = pipeline.switchboard.cues
+        let clock = environment.hostClock
+        var shown: [AVSubtitleCue] = []
+        while !isStopped {
+            let now = clock.now
+            let rate = control.withLock { $0.rate }
+            let time = currentTime()
+            let active = store.cues(at: time)
+            if active != shown {
+                shown = active
+                report(.legible(active, time: time))
+            }
+            var wait = 0.25
+            if rate > 0, let next = store.nextChange(after: time) {
+                wait = min(wait, max(0.001, (next - time).seconds / rate))
+            }
+            _ = clock.wait(until: now + wait, on: store.changed)
+        }
+    }
+}

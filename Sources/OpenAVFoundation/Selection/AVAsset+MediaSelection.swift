@@ -1,0 +1,110 @@
+// Playhead: an asset's media selection groups (audio languages, subtitle tracks and files).
+import FFmpegBridge
+import Foundation
+
+extension AVAsset {
+    /// The characteristics that have selection groups: `.audible` when the asset has audio,
+    /// `.legible` when it has subtitle tracks or subtitle files beside it. Blocks until loaded.
+    public var availableMediaCharacteristicsWithMediaSelectionOptions: [AVMediaCharacteristic] {
+        contentsWaiting(for: "availableMediaCharacteristicsWithMediaSelectionOptions")?
+            .selectionGroups.map(\.characteristic) ?? []
+    }
+
+    /// The group of options with `mediaCharacteristic` (`.audible` or `.legible`); nil when
+    /// there is none. Blocks until loaded.
+    ///
+    /// - Note: Deprecated on Apple platforms in favour of ``loadMediaSelectionGroup(for:)``.
+    public func mediaSelectionGroup(forMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic)
+        -> AVMediaSelectionGroup?
+    {
+        contentsWaiting(for: "availableMediaCharacteristicsWithMediaSelectionOptions")?
+            .selectionGroups.first { $0.characteristic == mediaCharacteristic }
+    }
+
+    /// Loads the asset, then returns the group of options with `mediaCharacteristic`.
+    public func loadMediaSelectionGroup(for mediaCharacteristic: AVMediaCharacteristic) async throws
+        -> AVMediaSelectionGroup?
+    {
+        _ = try await load(.availableMediaCharacteristicsWithMediaSelectionOptions)
+        return try loadedContents().selectionGroups.first { $0.characteristic == mediaCharacteristic }
+    }
+
+    /// The selection playback starts with: each group's default option. Blocks until loaded.
+    public var preferredMediaSelection: AVMediaSelection {
+        let groups = contentsWaiting(for: "availableMediaCharacteristicsWithMediaSelectionOptions")?
+            .selectionGroups ?? []
+        var selected: [AVMediaCharacteristic: AVMediaSelectionOption] = [:]
+        for group in groups { selected[group.characteristic] = group.defaultOption }
+        return AVMediaSelection(asset: self, selected: selected)
+    }
+
+    /// Every selection group, without blocking: empty while the asset is not loaded.
+    var loadedSelectionGroups: [AVMediaSelectionGroup] {
+        (try? loadedContents().selectionGroups) ?? []
+    }
+}
+
+extension AVPartialAsyncProperty where Root: AVAsset {
+    /// The characteristics that have media selection groups.
+    public static var availableMediaCharacteristicsWithMediaSelectionOptions:
+        AVAsyncProperty<Root, [AVMediaCharacteristic]>
+    {
+        AVAsyncProperty(key: "availableMediaCharacteristicsWithMediaSelectionOptions") {
+            try $0.loadedContents().selectionGroups.map(\.characteristic)
+        }
+    }
+}
+
+/// Builds the selection groups of a media description.
+///
+/// Concurrency: pure functions (plus the sidecar directory listing).
+enum SelectionGroups {
+    static func make(_ description: MediaDescription, sidecars: [SidecarSubtitle]) -> [AVMediaSelectionGroup] {
+        var groups: [AVMediaSelectionGroup] = []
+        let audio = description.tracks.filter { $0.kind == .audio }.map { stream in
+            AVMediaSelectionOption(
+                mediaType: .audio, source: .stream(stream.index), languageCode: stream.language,
+                title: stream.title, codecName: stream.codecName, isPlayable: stream.decoderAvailable,
+                characteristics: [.audible])
+        }
+        if !audio.isEmpty {
+            let streams = description.tracks.filter { $0.kind == .audio }
+            let preferred = streams.firstIndex { $0.isDefault && $0.decoderAvailable }
+                ?? streams.firstIndex { $0.decoderAvailable } ?? 0
+            groups.append(AVMediaSelectionGroup(characteristic: .audible, options: audio, defaultOption: audio[preferred]))
+        }
+        var legible = description.tracks.filter { $0.kind == .subtitle }.map { stream in
+            var traits: Set<AVMediaCharacteristic> = [.legible]
+            if stream.isForced { traits.insert(.containsOnlyForcedSubtitles) }
+            if stream.isHearingImpaired {
+                traits.formUnion([.transcribesSpokenDialogForAccessibility, .describesMusicAndSoundForAccessibility])
+            }
+            return AVMediaSelectionOption(
+                mediaType: .subtitle, source: .stream(stream.index), languageCode: stream.language,
+                title: stream.title, codecName: stream.codecName, isPlayable: stream.decoderAvailable,
+                characteristics: traits)
+        }
+        legible += sidecars.map { file in
+            var traits: Set<AVMediaCharacteristic> = [.legible]
+            if file.isForced { traits.insert(.containsOnlyForcedSubtitles) }
+            return AVMediaSelectionOption(
+                mediaType: .subtitle, source: .sidecar(file.url), languageCode: file.languageCode,
+                title: nil, codecName: codecName(forSidecar: file.url), isPlayable: true,
+                characteristics: traits)
+        }
+        if !legible.isEmpty {
+            let forced = legible.first { $0.hasMediaCharacteristic(.containsOnlyForcedSubtitles) && $0.isPlayable }
+            groups.append(AVMediaSelectionGroup(characteristic: .legible, options: legible, defaultOption: forced))
+        }
+        return groups
+    }
+
+    static func codecName(forSidecar url: URL) -> String {
+        switch url.pathExtension.lowercased() {
+        case "srt": return "subrip"
+        case "vtt", "webvtt": return "webvtt"
+        case "ass", "ssa": return "ass"
+        default: return url.pathExtension.lowercased()
+        }
+    }
+}

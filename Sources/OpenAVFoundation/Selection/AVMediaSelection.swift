@@ -1,0 +1,34 @@
+// Playhead: a snapshot of which option is selected in each media selection group.
+import Foundation
+
+/// Which option each of an asset's media selection groups has selected, as returned by
+/// `AVPlayerItem.currentMediaSelection` and `AVAsset.preferredMediaSelection`.
+///
+/// - Important: Immutable snapshot; thread-safe.
+open class AVMediaSelection: NSObject, @unchecked Sendable {
+    /// The asset the selection belongs to.
+    public private(set) weak var asset: AVAsset?
+    let selected: [AVMediaCharacteristic: AVMediaSelectionOption]
+
+    init(asset: AVAsset?, selected: [AVMediaCharacteristic: AVMediaSelectionOption]) {
+        self.asset = asset
+        self.selected = selected
+        super.init()
+    }
+
+    /// The option selected in `mediaSelectionGroup`; nil when none is (subtitles off).
+    public func selectedMediaOption(in mediaSelectionGroup: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
+        guard let option = selected[mediaSelectionGroup.characteristic],
+            mediaSelectionGroup.options.contains(option)
+        else { return nil }
+        return option
+    }
+
+    /// Whether the selection in `mediaSelectionGroup` follows the automatic criteria. Playhead
+    /// applies none, so this is false.
+    public func mediaSelectionCriteriaCanBeAppliedAutomatically(to mediaSelectionGroup: AVMediaSelectionGroup)
+        -> Bool
+    {
+        false
+    }
+}

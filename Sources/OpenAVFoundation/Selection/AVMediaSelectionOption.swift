@@ -1,0 +1,139 @@
+// Playhead: one choice within a media selection group: an audio language, a subtitle track.
+import Foundation
+
+/// Where an option's media comes from: a stream of the asset, or a subtitle file beside it.
+enum MediaOptionSource: Hashable, Sendable {
+    /// The container stream with this index.
+    case stream(Int)
+    /// A subtitle file (found next to the media or given explicitly).
+    case sidecar(URL)
+
+    /// The stream index, for embedded options.
+    var streamIndex: Int? {
+        if case .stream(let index) = self { return index }
+        return nil
+    }
+}
+
+/// One option of an ``AVMediaSelectionGroup``: an audio track in one language, a subtitle
+/// track, or a subtitle file found beside the media.
+///
+/// Select it for playback with `AVPlayerItem.select(_:in:)`.
+///
+/// - Important: Immutable; thread-safe. Two options are equal when they name the same media.
+open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
+    /// The media type: `.audio` for audible options, `.subtitle` for legible ones.
+    public let mediaType: AVMediaType
+    /// Whether the option can be played (its codec has a decoder here).
+    public let isPlayable: Bool
+    /// The option's language as a BCP 47 tag ("en", "fr"), when known.
+    public let extendedLanguageTag: String?
+    /// Metadata with common keys: the title and language, when the container gives them.
+    public let commonMetadata: [AVMetadataItem]
+    /// The metadata formats of `commonMetadata`'s source.
+    public var availableMetadataFormats: [String] { commonMetadata.isEmpty ? [] : ["playhead.container"] }
+    /// Four-character codes of the media's format; empty (FFmpeg names codecs instead).
+    public var mediaSubTypes: [NSNumber] { [] }
+    /// FFmpeg's codec name ("aac", "subrip", "hdmv_pgs_subtitle"). A Playhead addition.
+    public let codecName: String
+    /// True for bitmap subtitles (PGS, DVB, DVD). A Playhead addition.
+    public let isBitmapSubtitle: Bool
+
+    let source: MediaOptionSource
+    let characteristics: Set<AVMediaCharacteristic>
+    let title: String?
+
+    init(
+        mediaType: AVMediaType, source: MediaOptionSource, languageCode: String?, title: String?,
+        codecName: String, isPlayable: Bool, characteristics: Set<AVMediaCharacteristic>
+    ) {
+        self.mediaType = mediaType
+        self.source = source
+        self.extendedLanguageTag = languageCode.flatMap(LanguageTags.bcp47)
+        self.title = title
+        self.codecName = codecName
+        self.isPlayable = isPlayable
+        self.characteristics = characteristics
+        self.isBitmapSubtitle = SubtitleCodecs.isBitmap(codecName)
+        var metadata: [AVMetadataItem] = []
+        if let title {
+            metadata.append(
+                AVMetadataItem(
+                    key: "title", keySpace: .playheadContainer, commonKey: .commonKeyTitle,
+                    value: NSString(string: title), dataType: "com.apple.metadata.datatype.UTF-8"))
+        }
+        if let languageCode {
+            metadata.append(
+                AVMetadataItem(
+                    key: "language", keySpace: .playheadContainer, commonKey: .commonKeyLanguage,
+                    value: NSString(string: languageCode), dataType: "com.apple.metadata.datatype.UTF-8"))
+        }
+        commonMetadata = metadata
+        super.init()
+    }
+
+    /// The option's locale, from its language tag.
+    public var locale: Locale? { extendedLanguageTag.map(Locale.init(identifier:)) }
+
+    /// A name to show people, in the current locale: the language ("English"), marked
+    /// "Forced" or "SDH" when the track is, or the title when there is no language.
+    public var displayName: String { displayName(with: Locale.current) }
+
+    /// The display name in `locale`'s language.
+    public func displayName(with locale: Locale) -> String {
+        var name: String
+        if let tag = extendedLanguageTag {
+            name = locale.localizedString(forIdentifier: tag) ?? tag
+            if let title, !title.isEmpty, title.lowercased() != name.lowercased() { name += " (\(title))" }
+        } else if let title, !title.isEmpty {
+            name = title
+        } else {
+            switch source {
+            case .stream(let index): name = "Track \(index + 1)"
+            case .sidecar(let url): name = url.lastPathComponent
+            }
+        }
+        if characteristics.contains(.containsOnlyForcedSubtitles) { name += " Forced" }
+        if characteristics.contains(.describesMusicAndSoundForAccessibility) { name += " SDH" }
+        return name
+    }
+
+    /// True when the option has `mediaCharacteristic` (`.audible`, `.legible`, forced, SDH).
+    public func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
+        characteristics.contains(mediaCharacteristic)
+    }
+
+    /// Options of other groups that go with this one; Playhead associates none.
+    public func associatedMediaSelectionOption(in mediaSelectionGroup: AVMediaSelectionGroup)
+        -> AVMediaSelectionOption?
+    {
+        nil
+    }
+
+    /// A value identifying the option, for ``AVMediaSelectionGroup/mediaSelectionOption(withPropertyList:)``.
+    public func propertyList() -> Any {
+        switch source {
+        case .stream(let index): return "stream:\(index)"
+        case .sidecar(let url): return "sidecar:\(url.absoluteString)"
+        }
+    }
+
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? AVMediaSelectionOption else { return false }
+        return other.source == source && other.mediaType == mediaType
+    }
+
+    open override var hash: Int { source.hashValue }
+
+    open override var description: String {
+        "AVMediaSelectionOption(\(mediaType.rawValue), \(displayName), \(propertyList()))"
+    }
+}
+
+/// Which subtitle codecs are pictures rather than text.
+enum SubtitleCodecs {
+    static let bitmapCodecs: Set<String> = [
+        "hdmv_pgs_subtitle", "dvb_subtitle", "dvd_subtitle", "xsub", "dvb_teletext",
+    ]
+    static func isBitmap(_ codec: String) -> Bool { bitmapCodecs.contains(codec) }
+}

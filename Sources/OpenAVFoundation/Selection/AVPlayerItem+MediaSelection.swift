@@ -1,0 +1,87 @@
+// Playhead: choosing an item's audio language and subtitles: select(_:in:), currentMediaSelection.
+//
+// Concurrency: callable from any thread. The choice is stored in the item's state (a Mutex)
+// and forwarded to the engine, which switches on its own threads; the change notification
+// is posted from the main queue.
+import Foundation
+
+extension AVPlayerItem {
+    /// Posted (on the main queue) when the item's media selection changes.
+    nonisolated public static let mediaSelectionDidChangeNotification = NSNotification.Name(
+        "AVPlayerItemMediaSelectionDidChangeNotification")
+
+    /// Selects `mediaSelectionOption` in `mediaSelectionGroup`: another audio language plays
+    /// from the current time on (spliced in without a gap), or subtitles from the option show
+    /// from now on. `nil` turns subtitles off; it is ignored for groups that do not allow an
+    /// empty selection (audio). Options not in the group are ignored.
+    nonisolated public func select(
+        _ mediaSelectionOption: AVMediaSelectionOption?, in mediaSelectionGroup: AVMediaSelectionGroup
+    ) {
+        if let option = mediaSelectionOption {
+            guard mediaSelectionGroup.options.contains(option) else { return }
+        } else if !mediaSelectionGroup.allowsEmptySelection {
+            return
+        }
+        let source = mediaSelectionOption?.source
+        let characteristic = mediaSelectionGroup.characteristic
+        let engine = state.withLock { state -> ItemPlayback? in
+            state.mediaSelection[characteristic] = .some(source)
+            return state.engine
+        }
+        engine?.apply(source, for: characteristic)
+        let item = UncheckedBox(self)
+        MainQueue.perform { item.value.post(AVPlayerItem.mediaSelectionDidChangeNotification) }
+    }
+
+    /// Goes back to the group's automatic choice (its default option).
+    nonisolated public func selectMediaOptionAutomatically(in mediaSelectionGroup: AVMediaSelectionGroup) {
+        let characteristic = mediaSelectionGroup.characteristic
+        let engine = state.withLock { state -> ItemPlayback? in
+            state.mediaSelection[characteristic] = nil
+            return state.engine
+        }
+        engine?.apply(mediaSelectionGroup.defaultOption?.source, for: characteristic)
+        let item = UncheckedBox(self)
+        MainQueue.perform { item.value.post(AVPlayerItem.mediaSelectionDidChangeNotification) }
+    }
+
+    /// The option selected in each of the asset's groups: what was chosen with `select(_:in:)`,
+    /// else the group's default option. Empty while the asset is not loaded; never blocks.
+    nonisolated public var currentMediaSelection: AVMediaSelection {
+        let choices = state.withLock { $0.mediaSelection }
+        var selected: [AVMediaCharacteristic: AVMediaSelectionOption] = [:]
+        for group in asset.loadedSelectionGroups {
+            if let choice = choices[group.characteristic] {
+                if let source = choice { selected[group.characteristic] = group.options.first { $0.source == source } }
+            } else if let option = group.defaultOption {
+                selected[group.characteristic] = option
+            }
+        }
+        return AVMediaSelection(asset: asset, selected: selected)
+    }
+
+    /// The selection the engine starts with: explicit choices, else the loaded groups' defaults.
+    nonisolated func engineSelection() -> EngineSelection {
+        let choices = state.withLock { $0.mediaSelection }
+        let groups = asset.loadedSelectionGroups
+        func source(_ characteristic: AVMediaCharacteristic) -> MediaOptionSource? {
+            if let choice = choices[characteristic] { return choice }
+            return groups.first { $0.characteristic == characteristic }?.defaultOption?.source
+        }
+        var result = EngineSelection()
+        result.audioStream = source(.audible)?.streamIndex
+        result.legible = source(.legible)
+        return result
+    }
+}
+
+extension ItemPlayback {
+    /// Forwards a selection to the engine's audio or subtitle side.
+    func apply(_ source: MediaOptionSource?, for characteristic: AVMediaCharacteristic) {
+        switch characteristic {
+        case .audible: if let index = source?.streamIndex { selectAudio(streamIndex: index) }
+        case .legible: selectLegible(source)
+        default: break
+        }
+    }
+}

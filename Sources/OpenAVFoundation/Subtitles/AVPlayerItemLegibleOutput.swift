@@ -1,0 +1,129 @@
+// Playhead: AVPlayerItemLegibleOutput, which hands subtitle text (and Playhead's cues with
+// styling, position and pictures) to the app as the item plays.
+//
+// Concurrency: outputs are added to an item from any thread (stored in the item's Mutex).
+// The engine's subtitle thread reports changes; the player hops them to the main queue, and
+// each output calls its delegate on its delegate queue (the main queue when none was given).
+import Foundation
+import Synchronization
+
+/// The base class of the objects that receive media from a playing `AVPlayerItem`.
+open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
+    /// Whether the output keeps the player's own rendering of this media from happening.
+    /// Playhead's window draws subtitles itself unless a legible output suppresses it.
+    open var suppressesPlayerRendering: Bool {
+        get { settings.withLock { $0 } }
+        set { settings.withLock { $0 = newValue } }
+    }
+    private let settings = Mutex(false)
+}
+
+/// What an output's delegate may implement.
+public protocol AVPlayerItemOutputPushDelegate: AnyObject, Sendable {
+    /// The output's sequence was flushed (after a seek or a change of selection).
+    func outputSequenceWasFlushed(_ output: AVPlayerItemOutput)
+}
+
+extension AVPlayerItemOutputPushDelegate {
+    /// Does nothing.
+    public func outputSequenceWasFlushed(_ output: AVPlayerItemOutput) {}
+}
+
+/// Receives the subtitles of an item as they should show.
+public protocol AVPlayerItemLegibleOutputPushDelegate: AVPlayerItemOutputPushDelegate {
+    /// The text showing from `itemTime` on: one attributed string per cue; empty when the
+    /// previous cues ended and nothing shows. `nativeSamples` is always empty on Playhead.
+    func legibleOutput(
+        _ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+        nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime)
+
+    /// The cues showing from `itemTime` on, with styling, position and bitmaps (empty when
+    /// nothing shows). A Playhead addition; the default does nothing.
+    func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime)
+}
+
+extension AVPlayerItemLegibleOutputPushDelegate {
+    /// Does nothing.
+    public func legibleOutput(
+        _ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+        nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime
+    ) {}
+
+    /// Does nothing.
+    public func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime) {}
+}
+
+/// An output that hands an item's subtitles to a delegate at the times they should show.
+///
+/// ```swift
+/// let output = AVPlayerItemLegibleOutput()
+/// output.setDelegate(self, queue: .main)
+/// item.add(output)
+/// ```
+open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
+    private struct Delegation {
+        weak var delegate: (any AVPlayerItemLegibleOutputPushDelegate)?
+        var queue: DispatchQueue?
+    }
+    private let delegation = Mutex(Delegation())
+    private let advance = Mutex<TimeInterval>(0)
+
+    /// An output with no delegate.
+    public override init() { super.init() }
+
+    /// An output for the given subtitle media subtypes; Playhead delivers every kind.
+    public convenience init(mediaSubtypesForNativeRepresentation subtypes: [NSNumber]) { self.init() }
+
+    /// Sets the delegate and the queue it is called on (the main queue when nil).
+    open func setDelegate(_ delegate: (any AVPlayerItemLegibleOutputPushDelegate)?, queue delegateQueue: DispatchQueue?) {
+        delegation.withLock { $0 = Delegation(delegate: delegate, queue: delegateQueue) }
+    }
+
+    /// The delegate (held weakly).
+    open var delegate: (any AVPlayerItemLegibleOutputPushDelegate)? { delegation.withLock { $0.delegate } }
+    /// The queue the delegate is called on.
+    open var delegateQueue: DispatchQueue? { delegation.withLock { $0.queue } }
+
+    /// How far ahead of their time cues should be delivered. Accepted for compatibility;
+    /// Playhead delivers at the cue's time.
+    open var advanceIntervalForDelegateInvocation: TimeInterval {
+        get { advance.withLock { $0 } }
+        set { advance.withLock { $0 = max(0, newValue) } }
+    }
+
+    /// Calls the delegate with `cues` (main queue).
+    func deliver(_ cues: [AVSubtitleCue], at time: CMTime) {
+        let (delegate, queue) = delegation.withLock { ($0.delegate, $0.queue) }
+        guard let delegate else { return }
+        let strings = cues.filter { !$0.runs.isEmpty }.map(\.attributedString)
+        let output = UncheckedBox(self), payload = UncheckedBox(strings)
+        let call = { @Sendable in
+            delegate.legibleOutput(
+                output.value, didOutputAttributedStrings: payload.value, nativeSampleBuffers: [], forItemTime: time)
+            delegate.legibleOutput(output.value, didOutputCues: cues, forItemTime: time)
+        }
+        if let queue, queue !== DispatchQueue.main { queue.async(execute: call) } else { call() }
+    }
+}
+
+extension AVPlayerItem {
+    /// The outputs added to the item.
+    nonisolated public var outputs: [AVPlayerItemOutput] { state.withLock { $0.outputs } }
+
+    /// Adds `output`; a legible output starts receiving the item's subtitles.
+    nonisolated public func add(_ output: AVPlayerItemOutput) {
+        state.withLock { state in
+            if !state.outputs.contains(where: { $0 === output }) { state.outputs.append(output) }
+        }
+    }
+
+    /// Removes `output`.
+    nonisolated public func remove(_ output: AVPlayerItemOutput) {
+        state.withLock { $0.outputs.removeAll { $0 === output } }
+    }
+
+    /// Hands the cues showing from `time` on to the legible outputs (main queue).
+    nonisolated func deliverLegible(_ cues: [AVSubtitleCue], at time: CMTime) {
+        for case let output as AVPlayerItemLegibleOutput in outputs { output.deliver(cues, at: time) }
+    }
+}

@@ -1,0 +1,119 @@
+// Playhead: the decoded cues of the selected subtitle track, looked up by item time.
+//
+// Concurrency: one per playing item (in its Pipeline). Writers: the demux thread (embedded
+// tracks) or a background queue (subtitle files) add cues; the subtitle thread reads them.
+// All state is behind `state` (a Mutex); `changed` wakes the subtitle thread after writes.
+import FFmpegBridge
+import Foundation
+import Synchronization
+
+/// The cues of the selected legible option, sorted by start time.
+final class SubtitleCueStore: Sendable {
+    struct State {
+        /// Which selection the cues belong to; writes for another one are stale and dropped.
+        var version = 0
+        var script = ASSScript(header: nil)
+        var cues: [StoredCue] = []
+    }
+
+    struct StoredCue {
+        var cue: AVSubtitleCue
+        /// False while the stream has not said when the cue ends (the next event ends it).
+        var hasEnd: Bool
+    }
+
+    /// How long a cue whose end is unknown stays up at most.
+    static let openCueLimit = CMTime(value: 10, timescale: 1)
+    /// The most cues kept; the earliest go first beyond it.
+    static let maximumCues = 50_000
+
+    let state = Mutex(State())
+    /// Woken after every change.
+    let changed = WakeupSignal()
+
+    /// Forgets every cue and starts collecting for selection `version`.
+    func reset(version: Int, header: String?) {
+        state.withLock { state in
+            state.version = version
+            state.script = ASSScript(header: header)
+            state.cues = []
+        }
+        changed.wake()
+    }
+
+    /// Sets the ASS header for `version` (styles and coordinate space of later events).
+    func setHeader(_ header: String?, version: Int) {
+        state.withLock { if $0.version == version { $0.script = ASSScript(header: header) } }
+    }
+
+    /// The selection version the store collects for.
+    var version: Int { state.withLock { $0.version } }
+
+    /// Adds decoded events of selection `version` (stale versions are ignored).
+    func add(_ events: [SubtitleEvent], version: Int) {
+        guard !events.isEmpty else { return }
+        state.withLock { state in
+            guard state.version == version else { return }
+            for event in events { Self.add(event, to: &state) }
+            if state.cues.count > Self.maximumCues { state.cues.removeFirst(state.cues.count - Self.maximumCues) }
+        }
+        changed.wake()
+    }
+
+    private static func add(_ event: SubtitleEvent, to state: inout State) {
+        // A new event ends the cues still waiting for an end (bitmap codecs work that way).
+        for index in state.cues.indices where !state.cues[index].hasEnd && state.cues[index].cue.timeRange.start < event.start {
+            let start = state.cues[index].cue.timeRange.start
+            state.cues[index].cue.timeRange = CMTimeRange(start: start, end: min(event.start, start + openCueLimit))
+            state.cues[index].hasEnd = true
+        }
+        guard !event.isClear else { return }
+        let end = event.end.flatMap { $0 > event.start ? $0 : nil }
+        let range = CMTimeRange(start: event.start, end: end ?? event.start + openCueLimit)
+        var made: [AVSubtitleCue] = event.assLines.map {
+            ASSEventParser.cue(line: $0, range: range, script: state.script)
+        }.filter { !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        if !event.bitmaps.isEmpty, event.canvasWidth > 0, event.canvasHeight > 0 {
+            let width = Double(event.canvasWidth), height = Double(event.canvasHeight)
+            let pictures = event.bitmaps.map { bitmap in
+                AVSubtitleBitmap(
+                    x: Double(bitmap.x) / width, y: Double(bitmap.y) / height, width: Double(bitmap.width) / width,
+                    height: Double(bitmap.height) / height, pixelWidth: bitmap.width, pixelHeight: bitmap.height,
+                    rgba: bitmap.rgba)
+            }
+            made.append(AVSubtitleCue(timeRange: range, runs: [], bitmaps: pictures))
+        }
+        for cue in made {
+            // Seeking back re-reads packets: keep one copy of each cue.
+            if state.cues.contains(where: { $0.cue.timeRange.start == cue.timeRange.start && $0.cue.runs == cue.runs && $0.cue.bitmaps.count == cue.bitmaps.count }) {
+                continue
+            }
+            let position = state.cues.firstIndex { $0.cue.timeRange.start > cue.timeRange.start } ?? state.cues.endIndex
+            state.cues.insert(StoredCue(cue: cue, hasEnd: end != nil), at: position)
+        }
+    }
+
+    /// The cues showing at `time`, in start order.
+    func cues(at time: CMTime) -> [AVSubtitleCue] {
+        state.withLock { state in
+            state.cues.lazy.map(\.cue).filter { $0.timeRange.start <= time && time < $0.timeRange.end }
+        }
+    }
+
+    /// The first time after `time` at which the set of showing cues changes; nil when none.
+    func nextChange(after time: CMTime) -> CMTime? {
+        state.withLock { state in
+            var next: CMTime?
+            for stored in state.cues {
+                for edge in [stored.cue.timeRange.start, stored.cue.timeRange.end] where edge > time {
+                    if next.map({ edge < $0 }) ?? true { next = edge }
+                }
+                if let next, stored.cue.timeRange.start > next { break }
+            }
+            return next
+        }
+    }
+
+    /// Every cue held, in start order (for tests and diagnostics).
+    var allCues: [AVSubtitleCue] { state.withLock { $0.cues.map(\.cue) } }
+}

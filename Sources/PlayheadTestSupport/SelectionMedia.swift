@@ -1,0 +1,144 @@
+// Playhead: generated media for media-selection tests: two audio languages, embedded
+// subtitles (SubRip, ASS, mov_text), chapters and subtitle files beside the media.
+import Foundation
+
+/// Test media for audio-track switching, subtitles and chapters, made with the ffmpeg CLI and
+/// cached like the other fixtures.
+public enum SelectionMedia: String, CaseIterable, Sendable {
+    /// Matroska, 6 s: 160x120 video; audio 440 Hz "eng" (default) and 880 Hz "fre"
+    /// (pcm_s16le, 48 kHz mono); SubRip "eng" and ASS "fre" subtitles (cues 1–2 s and 3–4 s);
+    /// chapters "Opening" (0–2 s) and "Finale" (2–6 s).
+    case film
+    /// Matroska, 8 s, audio only: 440 Hz "eng" (default) and 880 Hz "fre" (pcm_s16le, 48 kHz mono).
+    case twoLanguagesAudio
+    /// MP4, 5 s: video, AAC and a mov_text "eng" subtitle track (cues 1–2 s and 3–4 s).
+    case movText
+    /// Matroska, 5 s, audio only (440 Hz), in a folder with `clip.srt`, `clip.fr.vtt`, and
+    /// `other.srt` (which belongs to no media).
+    case sidecarClip
+
+    /// The cache sub-folder holding these files.
+    public static let folderName = "selection-v1"
+
+    /// The text of the SubRip track and sidecar: "<b>Hello</b> world" 1–2 s, "Second line" 3–4 s.
+    public static let subRip = """
+        1
+        00:00:01,000 --> 00:00:02,000
+        <b>Hello</b> world
+
+        2
+        00:00:03,000 --> 00:00:04,000
+        Second line
+
+        """
+
+    /// The WebVTT sidecar: "Bonjour" 0.5–1.5 s.
+    public static let webVTT = """
+        WEBVTT
+
+        00:00:00.500 --> 00:00:01.500
+        Bonjour
+
+        """
+
+    /// The ASS track: italic "Bonjour" and red "rouge" 1–2 s; "Au milieu" at the centre
+    /// (`\\pos(320,240)` of 640x480) in the bold yellow top-aligned style "Loud" 3–4 s.
+    public static let ass = """
+        [Script Info]
+        ScriptType: v4.00+
+        PlayResX: 640
+        PlayResY: 480
+
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+        Style: Default,Arial,20,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,10,1
+        Style: Loud,Arial,20,&H0000FFFF,&H000000FF,&H00000000,&H00000000,-1,0,0,0,100,100,0,0,1,2,0,8,10,10,10,1
+
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\i1}Bonjour{\\i0} {\\c&H0000FF&}rouge
+        Dialogue: 0,0:00:03.00,0:00:04.00,Loud,,0,0,0,,{\\pos(320,240)}Au milieu
+
+        """
+
+    static let chapters = """
+        ;FFMETADATA1
+        [CHAPTER]
+        TIMEBASE=1/1000
+        START=0
+        END=2000
+        title=Opening
+        [CHAPTER]
+        TIMEBASE=1/1000
+        START=2000
+        END=6000
+        title=Finale
+
+        """
+
+    /// Returns the file, making it (and its folder's sidecar files) first when missing.
+    public func url() throws -> URL {
+        switch self {
+        case .film: return try make("film/film.mkv", film)
+        case .twoLanguagesAudio: return try make("audio/two-languages.mkv", twoLanguages)
+        case .movText: return try make("movtext/movtext.mp4", movText)
+        case .sidecarClip:
+            let clip = try make("sidecar/clip.mkv") { output in
+                try FFmpeg.run(Self.tone(440, seconds: 5) + ["-c:a", "pcm_s16le", output.path])
+            }
+            let folder = clip.deletingLastPathComponent()
+            for (name, text) in [("clip.srt", Self.subRip), ("clip.fr.vtt", Self.webVTT), ("other.srt", Self.subRip)] {
+                let file = folder.appendingPathComponent(name)
+                if !FileManager.default.fileExists(atPath: file.path) {
+                    try Data(text.utf8).write(to: file, options: .atomic)
+                }
+            }
+            return clip
+        }
+    }
+
+    private func make(_ name: String, _ produce: (URL) throws -> Void) throws -> URL {
+        try FixtureCache.file(named: "\(Self.folderName)/\(name)", produce: produce)
+    }
+
+    private static func tone(_ frequency: Int, seconds: Int) -> [String] {
+        ["-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=\(seconds)"]
+    }
+
+    private static func scratch(_ text: String, _ name: String) throws -> URL {
+        let file = FixtureCache.scratchFile(named: name)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    private func film(_ output: URL) throws {
+        let srt = try Self.scratch(Self.subRip, "s.srt"), ass = try Self.scratch(Self.ass, "s.ass")
+        let chapters = try Self.scratch(Self.chapters, "chapters.txt")
+        defer { for file in [srt, ass, chapters] { try? FileManager.default.removeItem(at: file) } }
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=6"]
+                + Self.tone(440, seconds: 6) + Self.tone(880, seconds: 6)
+                + ["-i", srt.path, "-i", ass.path, "-i", chapters.path]
+                + ["-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s", "-map", "4:s", "-map_chapters", "5"]
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", "-c:s:0", "srt", "-c:s:1", "ass"]
+                + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre"]
+                + ["-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre", output.path])
+    }
+
+    private func twoLanguages(_ output: URL) throws {
+        try FFmpeg.run(
+            Self.tone(440, seconds: 8) + Self.tone(880, seconds: 8)
+                + ["-map", "0:a", "-map", "1:a", "-c:a", "pcm_s16le"]
+                + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre", output.path])
+    }
+
+    private func movText(_ output: URL) throws {
+        let srt = try Self.scratch(Self.subRip, "s.srt")
+        defer { try? FileManager.default.removeItem(at: srt) }
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=5"] + Self.tone(440, seconds: 5)
+                + ["-i", srt.path, "-map", "0:v", "-map", "1:a", "-map", "2:s"]
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-c:s", "mov_text"]
+                + ["-metadata:s:s:0", "language=eng", output.path])
+    }
+}

@@ -1,0 +1,175 @@
+// Playhead: tests for selection during playback: subtitle cue timing on a manual clock and
+// switching the audio language mid-play.
+import Foundation
+import PlayheadTestSupport
+import Synchronization
+import Testing
+
+@testable import OpenAVFoundation
+
+/// Records what a legible output delivers.
+final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked Sendable {
+    struct Entry: Sendable {
+        let time: Double
+        let strings: [String]
+        let cues: [AVSubtitleCue]
+    }
+    private let entries = Mutex<[Entry]>([])
+    private let pendingStrings = Mutex<[String]>([])
+
+    func legibleOutput(
+        _ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+        nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime
+    ) {
+        pendingStrings.withLock { $0 = strings.map(\.string) }
+    }
+
+    func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime) {
+        let strings = pendingStrings.withLock { $0 }
+        entries.withLock { $0.append(Entry(time: itemTime.seconds, strings: strings, cues: cues)) }
+    }
+
+    var all: [Entry] { entries.withLock { $0 } }
+    var last: Entry? { entries.withLock { $0.last } }
+}
+
+@MainActor
+@Suite struct MediaSelectionPlaybackTests {
+    /// Plays `url` on `clock` with the legible option `pick` selected, recording deliveries.
+    private func playWithSubtitles(
+        _ url: URL, clock: ManualClock, pick: (AVMediaSelectionGroup) -> AVMediaSelectionOption?
+    ) async throws -> (AVPlayer, LegibleRecorder) {
+        let asset = AVURLAsset(url: url)
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        let item = AVPlayerItem(asset: asset)
+        item.select(pick(group), in: group)
+        let output = AVPlayerItemLegibleOutput()
+        let recorder = LegibleRecorder()
+        output.setDelegate(recorder, queue: nil)
+        item.add(output)
+        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        return (player, recorder)
+    }
+
+    /// Checks the SubRip-timed cues (1–2 s "Hello world", 3–4 s "Second line").
+    private func expectSubRipTiming(_ player: AVPlayer, _ recorder: LegibleRecorder, clock: ManualClock) async {
+        await advance(clock, by: 0.9)
+        #expect(recorder.all.allSatisfy { $0.strings.isEmpty })
+        await advance(clock, by: 0.2)
+        await waitUntil("first cue") { recorder.last?.strings == ["Hello world"] }
+        if let shown = recorder.last { #expect(shown.time >= 1.0 && shown.time <= 1.03) }
+        await advance(clock, by: 0.8)
+        #expect(recorder.last?.strings == ["Hello world"])
+        await advance(clock, by: 0.2)
+        await waitUntil("first cue ends") { recorder.last?.strings == [] }
+        if let cleared = recorder.last { #expect(cleared.time >= 2.0 && cleared.time <= 2.03) }
+        await advance(clock, by: 1.1)
+        await waitUntil("second cue") { recorder.last?.strings == ["Second line"] }
+        if let shown = recorder.last { #expect(shown.time >= 3.0 && shown.time <= 3.03) }
+    }
+
+    @Test func embeddedSubRipCuesShowDuringTheirTimeRangeOnly() async throws {
+        let clock = ManualClock()
+        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.film.url(), clock: clock) {
+            $0.options.first { $0.codecName == "subrip" }
+        }
+        await expectSubRipTiming(player, recorder, clock: clock)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func movTextCuesShowOnTime() async throws {
+        let clock = ManualClock()
+        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.movText.url(), clock: clock) {
+            $0.options.first
+        }
+        await expectSubRipTiming(player, recorder, clock: clock)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func sidecarSubRipCuesShowOnTime() async throws {
+        let clock = ManualClock()
+        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.sidecarClip.url(), clock: clock) {
+            $0.options.first { $0.codecName == "subrip" }
+        }
+        await expectSubRipTiming(player, recorder, clock: clock)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func embeddedASSCuesCarryStyling() async throws {
+        let clock = ManualClock()
+        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.film.url(), clock: clock) {
+            $0.options.first { $0.codecName == "ass" }
+        }
+        await advance(clock, by: 3.1)
+        await waitUntil("styled cue") { recorder.last?.strings == ["Au milieu"] }
+        let cue = try #require(recorder.last?.cues.first)
+        #expect(cue.alignment == 8 && cue.runs.first?.isBold == true)
+        #expect(recorder.all.contains { $0.strings == ["Bonjour rouge"] })
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func turningSubtitlesOffClearsThem() async throws {
+        let clock = ManualClock()
+        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.film.url(), clock: clock) {
+            $0.options.first
+        }
+        await advance(clock, by: 1.2)
+        await waitUntil("cue") { recorder.last?.strings == ["Hello world"] }
+        let item = try #require(player.currentItem)
+        let group = try #require(item.asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
+        item.select(nil, in: group)
+        await waitUntil("cleared") { recorder.last?.strings == [] }
+        await advance(clock, by: 2.0)
+        #expect(recorder.last?.strings == [])
+        player.replaceCurrentItem(with: nil)
+    }
+
+    /// Positive-going zero crossings per second in `frames` of mono samples.
+    private func frequency(_ samples: [Float], _ frames: Range<Int>) -> Double {
+        var crossings = 0
+        for index in frames.dropFirst() where samples[index - 1] < 0 && samples[index] >= 0 { crossings += 1 }
+        return Double(crossings) * 48_000 / Double(frames.count)
+    }
+
+    @Test func switchingAudioLanguageChangesTheToneWithoutAGap() async throws {
+        let clock = ManualClock()
+        let output = RecordingAudioOutput(clock: clock)
+        let asset = AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url())
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        let item = AVPlayerItem(asset: asset)
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let player = AVPlayer(environment: environment, playerItem: item)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        let ring = try #require(engine(of: player)?.pipeline.withLock { $0 }?.ring)
+
+        /// Advances in 10 ms steps, letting the real-time audio thread refill the ring first.
+        func play(for seconds: Double) async {
+            for _ in 0..<Int((seconds / 0.01).rounded()) {
+                await waitUntil(timeout: 5, "ring filled") { ring.bufferedDuration.seconds >= 0.1 }
+                clock.advance(by: 0.01)
+                output.waitUntilCaughtUp()
+            }
+        }
+        await play(for: 1.5)
+        item.select(group.options[1], in: group)
+        await play(for: 1.5)
+        #expect(abs(player.currentTime().seconds - 3.0) < 0.03)
+        #expect(item.currentMediaSelection.selectedMediaOption(in: group) == group.options[1])
+
+        let samples = output.samples
+        #expect(samples.count >= 48_000 * 29 / 10)
+        #expect(output.silentRanges(minimumFrames: 4_800).isEmpty)
+        let before = frequency(samples, 24_000..<67_200)  // 0.5–1.4 s
+        let after = frequency(samples, 100_800..<139_200)  // 2.1–2.9 s
+        #expect(abs(before - 440) < 15)
+        #expect(abs(after - 880) < 15)
+        // The change happens within the ring's length of the switch (0.25 s), and the sound
+        // is continuous there: no run of silence longer than a few samples.
+        let switchWindow = 67_200..<100_800
+        #expect(output.silentRanges(minimumFrames: 48).allSatisfy { !switchWindow.overlaps($0) })
+        player.replaceCurrentItem(with: nil)
+    }
+}
