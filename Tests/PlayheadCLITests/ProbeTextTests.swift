@@ -13,12 +13,16 @@ import Testing
                 Bit rate:   1.2 Mb/s
                 Playable:   yes
                 Tracks:
-                  #1  video     h264 (High)  1920x1080  29.97 fps  rotation 90°  1.1 Mb/s  [eng]  default
-                  #2  audio     aac (LC)     48000 Hz  2 ch (stereo)  128 kb/s  [eng]  default
-                  #3  subtitle  subrip       [fre]  "French"
+                  #1  video     h264 (High)        1920x1080  29.97 fps  rotation 90°  1.1 Mb/s  [eng]  default
+                  #2  audio     aac (LC)           48000 Hz  2 ch (stereo)  128 kb/s  [eng]  default
+                  #3  subtitle  subrip             [fre]  "French"
+                  #4  subtitle  hdmv_pgs_subtitle  [eng]  forced
                 Metadata:
                   title:   My Film
                   artist:  Someone
+                Chapters:
+                  #1  00:00:00.000 - 00:00:12.500  Opening
+                  #2  00:00:12.500 - 00:01:03.500  The End
                 """)
     }
 

@@ -4,8 +4,18 @@ import PlayheadCLI
 
 /// Probe summaries that stand in for real media.
 enum SampleSummaries {
-    /// A film with rotated video, stereo audio and a French subtitle track.
-    static let film = ProbeSummary(
+    /// A film with rotated video, stereo audio, a French subtitle track, a forced English
+    /// one and two chapters.
+    static let film: ProbeSummary = {
+        var summary = filmTracks
+        summary.chapters = [
+            .init(title: "Opening", start: 0, end: 12.5),
+            .init(title: "The End", start: 12.5, end: 63.5),
+        ]
+        return summary
+    }()
+
+    private static let filmTracks = ProbeSummary(
         input: "demo.mp4",
         durationSeconds: 63.5,
         isPlayable: true,
@@ -25,6 +35,9 @@ enum SampleSummaries {
             .init(
                 id: 3, mediaType: "subtitle", codec: "subrip", language: "fre",
                 title: "French"),
+            .init(
+                id: 4, mediaType: "subtitle", codec: "hdmv_pgs_subtitle", language: "eng",
+                isForced: true),
         ],
         metadata: [
             .init(key: "title", value: "My Film"),
