@@ -5,6 +5,7 @@
 /// A key the player window reacts to, independent of SDL's key codes.
 enum PlayerKeyInput: Equatable, Sendable {
     case space, left, right, up, down, escape, leftBracket, rightBracket, period, comma
+    case pageUp, pageDown
     case letter(Character)
 }
 

@@ -23,7 +23,8 @@ import Synchronization
 ///
 /// Keys: space or k play/pause, ←/→ seek 5 s, j/l seek 10 s, ↑/↓ volume, m mute,
 /// f fullscreen, Esc leave fullscreen, [ and ] speed, `.` and `,` step a frame while paused,
-/// q quit. The mouse wheel changes the volume; a double click toggles fullscreen.
+/// q quit, PageDown/PageUp next/previous chapter, a next audio language, s next subtitles
+/// (then off). The mouse wheel changes the volume; a double click toggles fullscreen.
 public final class PlayerWindow {
     /// How the window starts.
     public struct Options: Sendable {
@@ -69,6 +70,7 @@ public final class PlayerWindow {
     private let controlsRenderer: ControlsRenderer
     private let controller: PlayerControlsController
     private let bridge: AVPlayerControlsBridge
+    private let mediaSelection: WindowMediaSelection
     private let wake: WakeSignal
     private var running = false
     private var needsRedraw = true
@@ -117,6 +119,7 @@ public final class PlayerWindow {
         playerLayer.videoGravity = options.videoGravity
         video = VideoRenderer(target: target)
         controlsRenderer = ControlsRenderer(target: target)
+        mediaSelection = WindowMediaSelection(player: player, renderer: target.renderer)
         bridge = AVPlayerControlsBridge(player: player)
         let size = target.outputSize
         controller = PlayerControlsController(
@@ -172,7 +175,7 @@ public final class PlayerWindow {
         case SDL_QUIT:
             running = false
         case SDL_KEYDOWN:
-            if let key = Self.keyInput(event.key.keysym.sym),
+            if let key = Self.keyInput(event.key.keysym.sym), !mediaSelection.handle(key),
                 let command = ControlCommand.bound(to: key)
             {
                 controller.perform(command)
@@ -211,7 +214,8 @@ public final class PlayerWindow {
         updateTitle(options.title ?? (state.title.isEmpty ? "Playhead" : state.title))
         let scene = options.showsControls ? controller.scene : nil
         let generation = playerLayer.slot.latest().generation
-        guard needsRedraw || scene != lastScene || generation != lastGeneration else { return }
+        guard needsRedraw || scene != lastScene || generation != lastGeneration || mediaSelection.needsRedraw
+        else { return }
         fitWindowToVideo()
         needsRedraw = false
         lastScene = scene
@@ -219,7 +223,9 @@ public final class PlayerWindow {
         SDL_SetRenderDrawColor(target.renderer, 0, 0, 0, 255)
         SDL_RenderClear(target.renderer)
         video.draw(playerLayer)
+        mediaSelection.drawSubtitles(over: playerLayer)
         if let scene { controlsRenderer.draw(scene, layout: controller.layout) }
+        if let scene, scene.barsVisible { mediaSelection.drawChapterTicks(on: controller.layout.sliderTrack) }
         SDL_RenderPresent(target.renderer)
         let showCursor = scene?.barsVisible ?? true
         if showCursor != cursorShown {
@@ -271,6 +277,8 @@ public final class PlayerWindow {
         case Int(SDLK_RIGHTBRACKET.rawValue): return .rightBracket
         case Int(SDLK_PERIOD.rawValue): return .period
         case Int(SDLK_COMMA.rawValue): return .comma
+        case Int(SDLK_PAGEUP.rawValue): return .pageUp
+        case Int(SDLK_PAGEDOWN.rawValue): return .pageDown
         case Int(SDLK_a.rawValue)...Int(SDLK_z.rawValue):
             return .letter(Character(UnicodeScalar(UInt8(code))))
         default: return nil

@@ -1,0 +1,215 @@
+// Playhead: draws subtitle cues over the video rect: outlined white (or styled) text placed
+// by the cue's alignment and position, and subtitle pictures scaled with the video.
+//
+// Concurrency: confined to the render thread that owns the renderer.
+internal import CSDL2
+import Foundation
+import OpenAVFoundation
+
+/// Draws `AVSubtitleCue`s with SDL_ttf (DejaVu Sans, bold and italic by font style) and SDL
+/// textures; draws no text when the font is missing.
+final class SubtitleRenderer {
+    private struct FontKey: Hashable {
+        var size: Int
+        var style: Int32
+        var outline: Int32
+    }
+
+    private struct TextKey: Hashable {
+        var text: String
+        var font: FontKey
+        var color: UInt32
+    }
+
+    private struct Piece {
+        var run: AVSubtitleTextRun
+        var text: String
+        var width: Int
+        var height: Int
+    }
+
+    private static let cacheLimit = 96
+    private let renderer: OpaquePointer
+    private let path: String
+    private let available: Bool
+    /// owned by this object; closed in deinit
+    private var fonts: [FontKey: OpaquePointer] = [:]
+    /// owned by this object; destroyed when evicted and in deinit
+    private var texts: [TextKey: (texture: OpaquePointer, width: Int, height: Int)] = [:]
+    /// owned by this object; destroyed when evicted and in deinit
+    private var pictures: [String: OpaquePointer] = [:]
+
+    init(renderer: OpaquePointer, path: String = TextRenderer.fontPath) {
+        self.renderer = renderer
+        self.path = path
+        available = FileManager.default.fileExists(atPath: path) && SDLSubsystem.startFonts()
+    }
+
+    deinit {
+        for entry in texts.values { SDL_DestroyTexture(entry.texture) }
+        for texture in pictures.values { SDL_DestroyTexture(texture) }
+        for font in fonts.values { TTF_CloseFont(font) }
+    }
+
+    /// The text size for a video rect: a sixteenth of its height, at least 12 px.
+    static func fontSize(for videoRect: CGRect) -> Int { max(12, Int(videoRect.height / 16)) }
+
+    /// Draws `cues` over `videoRect` (the rectangle the video occupies in the target).
+    func draw(_ cues: [AVSubtitleCue], in videoRect: CGRect) {
+        guard videoRect.width >= 1, videoRect.height >= 1 else { return }
+        var bottomOffset: CGFloat = 0
+        for cue in cues {
+            for (index, bitmap) in cue.bitmaps.enumerated() { draw(bitmap, key: "\(cue.timeRange.start.seconds)-\(index)", in: videoRect) }
+            if !cue.runs.isEmpty { bottomOffset += drawText(cue, in: videoRect, stackedAbove: bottomOffset) }
+        }
+    }
+
+    // MARK: - Text
+
+    /// Draws the cue's text; returns the height used when it stacks at the bottom.
+    private func drawText(_ cue: AVSubtitleCue, in video: CGRect, stackedAbove offset: CGFloat) -> CGFloat {
+        let size = Self.fontSize(for: video)
+        let outline = Int32(max(1, size / 12))
+        let lines = Self.lines(of: cue.runs).map { line in
+            line.compactMap { run -> Piece? in
+                guard let measured = measure(run.text, font: fontKey(run, size: size, outline: 0)) else { return nil }
+                return Piece(run: run, text: run.text, width: measured.0, height: measured.1)
+            }
+        }
+        let lineHeight = lines.compactMap { $0.map(\.height).max() }.max() ?? size
+        let blockHeight = CGFloat(lineHeight * lines.count)
+        let margin = video.height * 0.05
+        let column = (cue.alignment - 1) % 3  // 0 left, 1 centre, 2 right
+        let row = (cue.alignment - 1) / 3  // 0 bottom, 1 middle, 2 top
+        var anchorX: CGFloat, top: CGFloat
+        if let position = cue.position {
+            anchorX = video.minX + position.x * video.width
+            let anchorY = video.minY + position.y * video.height
+            top = row == 0 ? anchorY - blockHeight : row == 1 ? anchorY - blockHeight / 2 : anchorY
+        } else {
+            anchorX = column == 0 ? video.minX + margin : column == 1 ? video.midX : video.maxX - margin
+            top = row == 0 ? video.maxY - margin - blockHeight - offset
+                : row == 1 ? video.midY - blockHeight / 2 : video.minY + margin
+        }
+        for (index, line) in lines.enumerated() {
+            let width = CGFloat(line.map(\.width).reduce(0, +))
+            var x = column == 0 ? anchorX : column == 1 ? anchorX - width / 2 : anchorX - width
+            let y = top + CGFloat(index * lineHeight)
+            for piece in line {
+                drawPiece(piece, size: size, outline: outline, x: x, y: y)
+                x += CGFloat(piece.width)
+            }
+        }
+        return cue.position == nil && row == 0 ? blockHeight + CGFloat(lineHeight) / 4 : 0
+    }
+
+    /// Splits runs at "\n" into lines of runs.
+    static func lines(of runs: [AVSubtitleTextRun]) -> [[AVSubtitleTextRun]] {
+        var lines: [[AVSubtitleTextRun]] = [[]]
+        for run in runs {
+            let parts = run.text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, part) in parts.enumerated() {
+                if index > 0 { lines.append([]) }
+                if !part.isEmpty {
+                    var piece = run
+                    piece.text = String(part)
+                    lines[lines.count - 1].append(piece)
+                }
+            }
+        }
+        return lines.filter { !$0.isEmpty }
+    }
+
+    private func drawPiece(_ piece: Piece, size: Int, outline: Int32, x: CGFloat, y: CGFloat) {
+        let black = SDL_Color(r: 0, g: 0, b: 0, a: 255)
+        if let border = texture(piece.text, font: fontKey(piece.run, size: size, outline: outline), color: black) {
+            var rect = SDL_Rect(
+                x: Int32(x.rounded()) - outline, y: Int32(y.rounded()) - outline, w: Int32(border.width), h: Int32(border.height))
+            SDL_RenderCopy(renderer, border.texture, nil, &rect)
+        }
+        let colour = piece.run.color.map {
+            SDL_Color(r: Self.byte($0.red), g: Self.byte($0.green), b: Self.byte($0.blue), a: Self.byte($0.alpha))
+        } ?? SDL_Color(r: 255, g: 255, b: 255, a: 255)
+        if let fill = texture(piece.text, font: fontKey(piece.run, size: size, outline: 0), color: colour) {
+            var rect = SDL_Rect(x: Int32(x.rounded()), y: Int32(y.rounded()), w: Int32(fill.width), h: Int32(fill.height))
+            SDL_RenderCopy(renderer, fill.texture, nil, &rect)
+        }
+    }
+
+    private static func byte(_ value: Double) -> UInt8 { UInt8(max(0, min(255, (value * 255).rounded()))) }
+
+    private func fontKey(_ run: AVSubtitleTextRun, size: Int, outline: Int32) -> FontKey {
+        var style: Int32 = 0
+        if run.isBold { style |= Int32(TTF_STYLE_BOLD) }
+        if run.isItalic { style |= Int32(TTF_STYLE_ITALIC) }
+        if run.isUnderlined { style |= Int32(TTF_STYLE_UNDERLINE) }
+        return FontKey(size: size, style: style, outline: outline)
+    }
+
+    private func font(_ key: FontKey) -> OpaquePointer? {
+        if let font = fonts[key] { return font }
+        guard available, let font = TTF_OpenFont(path, Int32(key.size)) else { return nil }
+        TTF_SetFontStyle(font, key.style)
+        TTF_SetFontOutline(font, key.outline)
+        fonts[key] = font
+        return font
+    }
+
+    private func measure(_ text: String, font key: FontKey) -> (Int, Int)? {
+        guard let font = font(key) else { return nil }
+        var width: Int32 = 0, height: Int32 = 0
+        guard TTF_SizeUTF8(font, text, &width, &height) == 0 else { return nil }
+        return (Int(width), Int(height))
+    }
+
+    private func texture(_ text: String, font key: FontKey, color: SDL_Color)
+        -> (texture: OpaquePointer, width: Int, height: Int)?
+    {
+        let packed = UInt32(color.r) << 24 | UInt32(color.g) << 16 | UInt32(color.b) << 8 | UInt32(color.a)
+        let textKey = TextKey(text: text, font: key, color: packed)
+        if let entry = texts[textKey] { return entry }
+        guard let font = font(key), let surface = TTF_RenderUTF8_Blended(font, text, color) else { return nil }
+        defer { SDL_FreeSurface(surface) }
+        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
+        if texts.count >= Self.cacheLimit {
+            for entry in texts.values { SDL_DestroyTexture(entry.texture) }
+            texts.removeAll()
+        }
+        let entry = (texture, Int(surface.pointee.w), Int(surface.pointee.h))
+        texts[textKey] = entry
+        return entry
+    }
+
+    // MARK: - Pictures
+
+    private func draw(_ bitmap: AVSubtitleBitmap, key: String, in video: CGRect) {
+        guard bitmap.pixelWidth > 0, bitmap.pixelHeight > 0,
+            bitmap.rgba.count >= bitmap.pixelWidth * bitmap.pixelHeight * 4
+        else { return }
+        let texture: OpaquePointer
+        if let cached = pictures[key] {
+            texture = cached
+        } else {
+            // ABGR8888 is R, G, B, A in memory on little-endian machines.
+            guard let made = SDL_CreateTexture(
+                renderer, SDL_PIXELFORMAT_ABGR8888.rawValue, Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
+                Int32(bitmap.pixelWidth), Int32(bitmap.pixelHeight))
+            else { return }
+            bitmap.rgba.withUnsafeBytes { bytes in
+                _ = SDL_UpdateTexture(made, nil, bytes.baseAddress, Int32(bitmap.pixelWidth * 4))
+            }
+            SDL_SetTextureBlendMode(made, SDL_BLENDMODE_BLEND)
+            if pictures.count >= 16 {
+                for old in pictures.values { SDL_DestroyTexture(old) }
+                pictures.removeAll()
+            }
+            pictures[key] = made
+            texture = made
+        }
+        var destination = VideoRenderer.sdlRect(
+            CGRect(
+                x: video.minX + bitmap.x * video.width, y: video.minY + bitmap.y * video.height,
+                width: bitmap.width * video.width, height: bitmap.height * video.height))
+        SDL_RenderCopy(renderer, texture, nil, &destination)
+    }
+}
