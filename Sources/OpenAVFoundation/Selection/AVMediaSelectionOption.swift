@@ -110,6 +110,13 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
         nil
     }
 
+    /// The subtitle file this option reads, for files beside the media or given explicitly;
+    /// nil for tracks inside the media. A Playhead addition.
+    public var fileURL: URL? {
+        if case .sidecar(let url) = source { return url }
+        return nil
+    }
+
     /// A value identifying the option, for ``AVMediaSelectionGroup/mediaSelectionOption(withPropertyList:)``.
     public func propertyList() -> Any {
         switch source {

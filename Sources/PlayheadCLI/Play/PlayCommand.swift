@@ -16,7 +16,10 @@ public enum PlayCommand {
             discussion: """
                 With a display ($DISPLAY or $WAYLAND_DISPLAY) a window opens with playback \
                 controls; keys: space/k pause, left/right seek 5 s, j/l 10 s, up/down volume, \
-                m mute, f fullscreen, [ ] speed, . and , step a frame while paused, q quits. \
+                m mute, f fullscreen, [ ] speed, . and , step a frame while paused, \
+                PageDown/PageUp next/previous chapter, a next audio language, s next \
+                subtitles, q quits. Subtitles are off unless a track is forced or --sub or \
+                --sub-lang asks for them. \
                 Without a display, with --headless or with --untimed, playback is headless. \
                 On a terminal a status line shows the state, position, progress, buffered \
                 amount and rate; keys: space pauses, left/right seek 5 s, q quits. `playhead \

@@ -27,6 +27,8 @@ public struct PlayOptions: Sendable, Equatable {
     public var muted = false
     /// Print a JSON report at the end.
     public var reportJSON = false
+    /// Which audio language and subtitles to play (`--audio-lang`, `--sub-lang`, `--sub`, `--no-sub`).
+    public var selection = PlaySelection()
 
     /// Options for `inputs` with every default.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -55,7 +57,7 @@ public struct PlayOptions: Sendable, Equatable {
     static let all = [
         headlessOption, fullscreenOption, gravityOption, noAudioOption, untimedOption, framesOption, startOption, rateOption,
         volumeOption, muteOption, reportOption,
-    ]
+    ] + PlaySelection.options
 
     /// Reads and checks the options from parsed arguments.
     static func from(_ arguments: ParsedArguments, inputs: [String]) throws(UsageError) -> PlayOptions {
@@ -97,6 +99,7 @@ public struct PlayOptions: Sendable, Equatable {
             }
             options.reportJSON = true
         }
+        options.selection = try PlaySelection.from(arguments)
         return options
     }
 

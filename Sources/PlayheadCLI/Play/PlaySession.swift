@@ -96,7 +96,8 @@ final class PlaySession {
     }
 
     private func play(_ input: String) async -> PlayReport {
-        let item = AVPlayerItem(url: InputURL.from(input))
+        let item = AVPlayerItem(asset: options.selection.asset(for: InputURL.from(input)))
+        for warning in await options.selection.apply(to: item) { console.printError("playhead: \(input): \(warning)") }
         stalls = 0
         return await withCheckedContinuation { continuation in
             var tokens: [any NSObjectProtocol] = []
