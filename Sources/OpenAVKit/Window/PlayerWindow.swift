@@ -223,7 +223,8 @@ public final class PlayerWindow {
         SDL_SetRenderDrawColor(target.renderer, 0, 0, 0, 255)
         SDL_RenderClear(target.renderer)
         video.draw(playerLayer)
-        mediaSelection.drawSubtitles(over: playerLayer)
+        mediaSelection.drawSubtitles(
+            over: playerLayer, bottomInset: scene?.barsVisible == true ? ControlsLayout.bottomBarHeight : 0)
         if let scene { controlsRenderer.draw(scene, layout: controller.layout) }
         if let scene, scene.barsVisible { mediaSelection.drawChapterTicks(on: controller.layout.sliderTrack) }
         SDL_RenderPresent(target.renderer)

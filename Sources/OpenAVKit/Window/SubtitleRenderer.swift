@@ -54,20 +54,25 @@ final class SubtitleRenderer {
     /// The text size for a video rect: a sixteenth of its height, at least 12 px.
     static func fontSize(for videoRect: CGRect) -> Int { max(12, Int(videoRect.height / 16)) }
 
-    /// Draws `cues` over `videoRect` (the rectangle the video occupies in the target).
-    func draw(_ cues: [AVSubtitleCue], in videoRect: CGRect) {
+    /// Draws `cues` over `videoRect` (the rectangle the video occupies in the target); text at
+    /// the bottom stays above `limit` (the top of the control bar while it shows).
+    func draw(_ cues: [AVSubtitleCue], in videoRect: CGRect, above limit: CGFloat = .infinity) {
         guard videoRect.width >= 1, videoRect.height >= 1 else { return }
         var bottomOffset: CGFloat = 0
         for cue in cues {
             for (index, bitmap) in cue.bitmaps.enumerated() { draw(bitmap, key: "\(cue.timeRange.start.seconds)-\(index)", in: videoRect) }
-            if !cue.runs.isEmpty { bottomOffset += drawText(cue, in: videoRect, stackedAbove: bottomOffset) }
+            if !cue.runs.isEmpty {
+                bottomOffset += drawText(cue, in: videoRect, stackedAbove: bottomOffset, limit: limit)
+            }
         }
     }
 
     // MARK: - Text
 
     /// Draws the cue's text; returns the height used when it stacks at the bottom.
-    private func drawText(_ cue: AVSubtitleCue, in video: CGRect, stackedAbove offset: CGFloat) -> CGFloat {
+    private func drawText(
+        _ cue: AVSubtitleCue, in video: CGRect, stackedAbove offset: CGFloat, limit: CGFloat
+    ) -> CGFloat {
         let size = Self.fontSize(for: video)
         let outline = Int32(max(1, size / 12))
         let lines = Self.lines(of: cue.runs).map { line in
@@ -88,7 +93,7 @@ final class SubtitleRenderer {
             top = row == 0 ? anchorY - blockHeight : row == 1 ? anchorY - blockHeight / 2 : anchorY
         } else {
             anchorX = column == 0 ? video.minX + margin : column == 1 ? video.midX : video.maxX - margin
-            top = row == 0 ? video.maxY - margin - blockHeight - offset
+            top = row == 0 ? min(video.maxY - margin, limit - margin / 2) - blockHeight - offset
                 : row == 1 ? video.midY - blockHeight / 2 : video.minY + margin
         }
         for (index, line) in lines.enumerated() {

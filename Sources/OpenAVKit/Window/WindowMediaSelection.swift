@@ -34,8 +34,9 @@ final class WindowMediaSelection {
         return overlay.current.version != drawnVersion
     }
 
-    /// Draws the cues showing now over the layer's video rect (the whole layer for audio).
-    func drawSubtitles(over layer: AVPlayerLayer) {
+    /// Draws the cues showing now over the layer's video rect (the whole layer for audio),
+    /// kept above the bottom `inset` (the control bar while it shows).
+    func drawSubtitles(over layer: AVPlayerLayer, bottomInset inset: CGFloat = 0) {
         overlay.follow(player.currentItem)
         let (cues, version) = overlay.current
         drawnVersion = version
@@ -43,7 +44,7 @@ final class WindowMediaSelection {
         let rect = layer.displaySize().map {
             VideoGeometry.videoRect(content: $0, in: layer.frame, gravity: layer.videoGravity)
         } ?? layer.frame
-        subtitles.draw(cues, in: rect.intersection(layer.frame))
+        subtitles.draw(cues, in: rect.intersection(layer.frame), above: layer.frame.maxY - inset)
     }
 
     /// Draws chapter ticks on the seek slider `track`.
