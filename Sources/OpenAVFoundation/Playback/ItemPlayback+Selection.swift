@@ -48,10 +48,12 @@ extension ItemPlayback {
         loadLegible(source, version: version, into: pipeline)
     }
 
-    /// Empties the cue store for `version`; a subtitle file is then read in the background.
-    /// Embedded tracks are decoded by the demux thread as their packets arrive.
+    /// Empties the cue store for `version` and reads a subtitle file in the background. For an
+    /// embedded track the demux thread resets the store (with the track's styles) and decodes
+    /// its packets as they arrive.
     private func loadLegible(_ source: MediaOptionSource?, version: Int, into pipeline: Pipeline) {
         let store = pipeline.switchboard.cues
+        if source?.streamIndex != nil { return }
         store.reset(version: version, header: nil)
         guard case .sidecar(let url) = source else { return }
         let timeout = asset.inspection.limits.timeout

@@ -70,11 +70,11 @@ struct StreamRouter {
 
     private mutating func switchLegible(to stream: Int?, demuxer: Demuxer, pipeline: Pipeline, now: CMTime) {
         subtitleDecoder = nil
-        guard let stream, subtitleStreams.contains(stream),
-            let decoder = try? SubtitleDecoder(demuxer: demuxer, streamIndex: stream)
-        else { return }
+        guard let stream else { return }  // subtitles off or a file: the engine fills the store
+        let decoder = subtitleStreams.contains(stream) ? try? SubtitleDecoder(demuxer: demuxer, streamIndex: stream) : nil
+        pipeline.switchboard.cues.reset(version: legibleVersion, header: decoder?.assHeader)
+        guard let decoder else { return }
         subtitleDecoder = decoder
-        pipeline.switchboard.cues.setHeader(decoder.assHeader, version: legibleVersion)
         for packet in backlog.removeValue(forKey: stream) ?? [] {
             pipeline.switchboard.cues.add(decoder.decode(packet), version: legibleVersion)
         }

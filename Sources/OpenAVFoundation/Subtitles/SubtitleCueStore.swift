@@ -31,9 +31,11 @@ final class SubtitleCueStore: Sendable {
     /// Woken after every change.
     let changed = WakeupSignal()
 
-    /// Forgets every cue and starts collecting for selection `version`.
+    /// Forgets every cue and starts collecting for selection `version`; ignored when a later
+    /// version already started (the main queue and the demux thread may race to reset).
     func reset(version: Int, header: String?) {
         state.withLock { state in
+            guard version >= state.version else { return }
             state.version = version
             state.script = ASSScript(header: header)
             state.cues = []
