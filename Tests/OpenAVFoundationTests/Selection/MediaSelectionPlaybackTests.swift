@@ -133,13 +133,16 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         return Double(crossings) * 48_000 / Double(frames.count)
     }
 
-    @Test func switchingAudioLanguageChangesTheToneWithoutAGap() async throws {
+    @Test(arguments: [SelectionMedia.twoLanguagesAudio, .film])
+    func switchingAudioLanguageChangesTheToneWithoutAGap(_ media: SelectionMedia) async throws {
         let clock = ManualClock()
         let output = RecordingAudioOutput(clock: clock)
-        let asset = AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url())
+        let asset = AVURLAsset(url: try media.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         let item = AVPlayerItem(asset: asset)
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let sink = RecordingVideoSink(), sinks = VideoSinks()
+        sinks.add(sink)
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
         let player = AVPlayer(environment: environment, playerItem: item)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
@@ -170,6 +173,52 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         // is continuous there: no run of silence longer than a few samples.
         let switchWindow = 67_200..<100_800
         #expect(output.silentRanges(minimumFrames: 48).allSatisfy { !switchWindow.overlaps($0) })
+        if media == .film {
+            // The video went on in step: frames up to the clock were shown through the switch.
+            await waitUntil("frames up to 3 s") { (sink.last?.pts.seconds ?? 0) >= 2.85 }
+            let times = sink.frames.map(\.pts.seconds)
+            #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 < 0.25 }, "no hole in the video")
+        }
+        player.replaceCurrentItem(with: nil)
+    }
+}
+
+/// The audio switch on the real clock and the real-time audio thread.
+@MainActor
+@Suite struct MediaSelectionRealTimeTests {
+    @Test(.enabled(if: realTimeTestsEnabled))
+    func switchingAudioLanguageInRealTimeLeavesNoGap() async throws {
+        let clock = SystemHostClock.shared
+        let output = RecordingAudioOutput(clock: clock)
+        let asset = AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url())
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        let item = AVPlayerItem(asset: asset)
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let player = AVPlayer(environment: environment, playerItem: item)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await mainQueueSleep(nanoseconds: 1_200_000_000)
+        let before = player.currentTime().seconds
+        item.select(group.options[1], in: group)
+        await mainQueueSleep(nanoseconds: 1_200_000_000)
+        let after = player.currentTime().seconds
+        output.stop()
+        #expect(after - before > 1.0, "the clock keeps advancing through the switch")
+        let samples = output.samples
+        let firstSound = (samples.firstIndex { $0 != 0 }) ?? 0
+        let heard = Array(samples[firstSound...])
+        #expect(heard.count > 48_000 * 2)
+        // No silent run over 100 ms once sound started (the recording ends when it stops).
+        var run = 0, longest = 0
+        for sample in heard.dropLast(4_800) {
+            run = sample == 0 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        #expect(longest < 4_800, "longest silence \(longest) frames")
+        let tail = heard.count - 24_000
+        var crossings = 0
+        for index in (tail + 1)..<heard.count where heard[index - 1] < 0 && heard[index] >= 0 { crossings += 1 }
+        #expect(abs(Double(crossings) * 2 - 880) < 30, "the French track's 880 Hz plays at the end")
         player.replaceCurrentItem(with: nil)
     }
 }
