@@ -16,6 +16,11 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     /// Matroska, 5 s, audio only (440 Hz), in a folder with `clip.srt`, `clip.fr.vtt`, and
     /// `other.srt` (which belongs to no media).
     case sidecarClip
+    /// Matroska, 5 s: 320x240 video and DVD (bitmap) subtitles: an opaque 120x20 box at
+    /// (100, 180) from 1 s to about 3 s, and a 120x20 box at (40, 20) from 3 s to 4 s.
+    case dvdSubtitles
+    /// MPEG-TS, 5 s: the same pictures as ``dvdSubtitles`` as DVB subtitles.
+    case dvbSubtitles
 
     /// The cache sub-folder holding these files.
     public static let folderName = "selection-v1"
@@ -82,6 +87,8 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
         case .film: return try make("film/film.mkv", film)
         case .twoLanguagesAudio: return try make("audio/two-languages.mkv", twoLanguages)
         case .movText: return try make("movtext/movtext.mp4", movText)
+        case .dvdSubtitles: return try make("bitmap/dvd.mkv") { try bitmapSubtitles($0, codec: "copy") }
+        case .dvbSubtitles: return try make("bitmap/dvb.ts") { try bitmapSubtitles($0, codec: "dvbsub") }
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in
                 try FFmpeg.run(Self.tone(440, seconds: 5) + ["-c:a", "pcm_s16le", output.path])
@@ -123,6 +130,16 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
                 + ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", "-c:s:0", "srt", "-c:s:1", "ass"]
                 + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre"]
                 + ["-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre", output.path])
+    }
+
+    private func bitmapSubtitles(_ output: URL, codec: String) throws {
+        let stream = FixtureCache.scratchFile(named: "spu.mpg")
+        try Data(DVDSubtitleBytes.programStream()).write(to: stream)
+        defer { try? FileManager.default.removeItem(at: stream) }
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=5", "-f", "mpeg", "-i", stream.path]
+                + ["-map", "0:v", "-map", "1:s", "-c:v", "libx264", "-preset", "ultrafast", "-c:s", codec]
+                + ["-copyts", output.path])
     }
 
     private func twoLanguages(_ output: URL) throws {

@@ -63,10 +63,15 @@ final class SubtitleCueStore: Sendable {
     }
 
     private static func add(_ event: SubtitleEvent, to state: inout State) {
-        // A new event ends the cues still waiting for an end (bitmap codecs work that way).
-        for index in state.cues.indices where !state.cues[index].hasEnd && state.cues[index].cue.timeRange.start < event.start {
-            let start = state.cues[index].cue.timeRange.start
-            state.cues[index].cue.timeRange = CMTimeRange(start: start, end: min(event.start, start + openCueLimit))
+        // A new event ends the cues still waiting for an end; a clear-screen event or a new
+        // picture ends the pictures showing (bitmap codecs replace the whole screen).
+        let replacesPictures = event.isClear || !event.bitmaps.isEmpty
+        for index in state.cues.indices {
+            let range = state.cues[index].cue.timeRange
+            guard range.start < event.start, event.start < range.end else { continue }
+            let replaced = !state.cues[index].cue.bitmaps.isEmpty && replacesPictures
+            guard !state.cues[index].hasEnd || replaced || event.isClear else { continue }
+            state.cues[index].cue.timeRange = CMTimeRange(start: range.start, end: event.start)
             state.cues[index].hasEnd = true
         }
         guard !event.isClear else { return }

@@ -110,6 +110,24 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test(arguments: [SelectionMedia.dvdSubtitles, .dvbSubtitles])
+    func bitmapCuesArriveAsPicturesOnTime(_ media: SelectionMedia) async throws {
+        let clock = ManualClock()
+        let (player, recorder) = try await playWithSubtitles(try media.url(), clock: clock) { $0.options.first }
+        let group = try #require(player.currentItem?.asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
+        #expect(group.options.first?.isBitmapSubtitle == true)
+        await advance(clock, by: 0.9)
+        #expect(recorder.all.allSatisfy { $0.cues.isEmpty })
+        await advance(clock, by: 0.2)
+        await waitUntil("picture") { recorder.last?.cues.first?.bitmaps.count == 1 }
+        #expect(recorder.last?.strings == [])
+        if let shown = recorder.last { #expect(shown.time >= 0.99 && shown.time <= 1.1) }
+        await advance(clock, by: 2.2)
+        await waitUntil("second picture") { recorder.last?.cues.first?.bitmaps.first.map { $0.y < 0.5 } == true }
+        #expect(recorder.last?.cues.count == 1, "the first picture was replaced")
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func turningSubtitlesOffClearsThem() async throws {
         let clock = ManualClock()
         let (player, recorder) = try await playWithSubtitles(try SelectionMedia.film.url(), clock: clock) {

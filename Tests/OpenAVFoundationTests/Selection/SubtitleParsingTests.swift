@@ -90,3 +90,47 @@ import Testing
         #expect(store.allCues.count == 1)
     }
 }
+
+@Suite struct BitmapSubtitleTests {
+    /// Every cue of the first subtitle stream of `media`, decoded as the engine does.
+    private func cues(_ media: SelectionMedia) throws -> (cues: [AVSubtitleCue], events: [SubtitleEvent]) {
+        let demuxer = try Demuxer(location: try MediaLocation(url: try media.url()))
+        let stream = try #require(demuxer.description.tracks.first { $0.kind == .subtitle })
+        let decoder = try SubtitleDecoder(demuxer: demuxer, streamIndex: stream.index)
+        demuxer.setActiveStreams([stream.index])
+        var events: [SubtitleEvent] = []
+        while case .packet(let packet) = demuxer.readPacket() { events += decoder.decode(packet) }
+        let store = SubtitleCueStore()
+        store.reset(version: 0, header: decoder.assHeader)
+        store.add(events, version: 0)
+        return (store.allCues, events)
+    }
+
+    @Test func dvdSubtitlesDecodeToPlacedPictures() throws {
+        let (cues, events) = try cues(.dvdSubtitles)
+        #expect(cues.count == 2)
+        let first = try #require(cues.first?.bitmaps.first)
+        #expect(first.pixelWidth == 120 && first.pixelHeight == 20)
+        #expect(events.first?.bitmaps.first.map { [$0.x, $0.y] } == [100, 180])
+        // Placed on the 320x240 video.
+        #expect(abs(first.x - 100.0 / 320) < 1e-9 && abs(first.y - 180.0 / 240) < 1e-9)
+        #expect(abs(first.width - 120.0 / 320) < 1e-9)
+        #expect(first.rgba[3] == 255, "opaque")
+        #expect(abs(cues[0].timeRange.start.seconds - 1) < 0.01)
+        #expect(abs(cues[0].timeRange.end.seconds - 3) < 0.02)
+        #expect(abs(cues[1].timeRange.start.seconds - 3) < 0.01)
+        #expect(abs(cues[1].timeRange.end.seconds - 4) < 0.02)
+        #expect(cues[1].bitmaps.first.map { $0.pixelWidth } == 120)
+    }
+
+    @Test func dvbSubtitlesDecodeToPictures() throws {
+        let (cues, _) = try cues(.dvbSubtitles)
+        #expect(cues.count == 2)
+        let first = try #require(cues.first?.bitmaps.first)
+        #expect(first.pixelWidth == 120 && first.pixelHeight == 20)
+        #expect(first.rgba.contains { $0 == 255 })
+        #expect(abs(cues[0].timeRange.start.seconds - 1) < 0.05)
+        #expect(cues[0].timeRange.end.seconds > 2.5 && cues[0].timeRange.end.seconds < 3.2)
+        #expect(abs(cues[1].timeRange.start.seconds - 3) < 0.05)
+    }
+}
