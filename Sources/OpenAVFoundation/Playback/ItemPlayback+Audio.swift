@@ -1,7 +1,8 @@
 // Playhead: the audio thread: decodes, converts (rate, format), trims after seeks and feeds
-// the ring buffer the audio device reads. When another audio track is selected it takes the
-// new decoder from the pipeline's switchboard and splices the new track in where the audio
-// already in the ring ends (AudioSplice), so the clock runs on without a gap.
+// the ring buffer the audio device reads. When another audio track is selected it takes that
+// track's decoder and recent packets from the pipeline's switchboard and splices the new track
+// in where the audio already in the ring ends (ItemPlayback+AudioSwitch.swift), so the clock
+// runs on without a gap.
 //
 // Concurrency: runs on its own thread, which owns the AudioDecoder and AudioConverter and is
 // the ring buffer's only producer. Waits for ring space by sleeping on `audioWake`.
@@ -13,7 +14,7 @@ extension ItemPlayback {
         guard let ring = pipeline.ring else { return }
         let converter = AudioConverter(sampleRate: ring.format.sampleRate, channels: ring.format.channelCount)
         var decoder = firstDecoder
-        var splice = AudioSplice()
+        var splice = AudioSplice(stream: firstDecoder.streamIndex)
         var generation = -1
         while !isStopped {
             guard let item = pipeline.audioPackets.take() else {
@@ -34,22 +35,34 @@ extension ItemPlayback {
                 decoder.flush()
                 converter.reset()
                 generation = item.generation
-                splice = AudioSplice()
-            }
-            guard let current = switchIfSelected(item.element, decoder, pipeline, &splice) else { continue }
-            if current !== decoder {
-                decoder = current
-                converter.reset()
+                splice = AudioSplice(stream: decoder.streamIndex)
             }
             let rate = control.withLock { $0.rate }
             if rate > 0, settings.keepsPitch, rate != converter.tempo { converter.setTempo(rate) }
-            var status = decoder.send(item.element)
-            while status == .outputFull {
-                decodeAvailable(decoder, converter, ring, generation, &splice)
-                status = decoder.send(item.element)
+            if let next = switchedDecoder(from: decoder, pipeline) {
+                decoder = next.decoder
+                converter.reset()
+                splice.begin(stream: decoder.streamIndex)
+                for packet in next.backlog {
+                    decode(packet, decoder, converter, ring, generation, &splice)
+                }
             }
-            decodeAvailable(decoder, converter, ring, generation, &splice)
+            // Packets of a track no longer selected are dropped.
+            guard item.element.streamIndex == decoder.streamIndex else { continue }
+            decode(item.element, decoder, converter, ring, generation, &splice)
         }
+    }
+
+    private func decode(
+        _ packet: Packet, _ decoder: AudioDecoder, _ converter: AudioConverter, _ ring: AudioRingBuffer,
+        _ generation: Int, _ splice: inout AudioSplice
+    ) {
+        var status = decoder.send(packet)
+        while status == .outputFull {
+            decodeAvailable(decoder, converter, ring, generation, &splice)
+            status = decoder.send(packet)
+        }
+        decodeAvailable(decoder, converter, ring, generation, &splice)
     }
 
     private func decodeAvailable(
@@ -79,7 +92,10 @@ extension ItemPlayback {
                     ring.write($0, mediaTime: part.mediaTime, mediaDuration: part.mediaDuration, generation: generation)
                 }
                 if written { break }
-                if control.withLock({ $0.generation }) != generation { return }
+                let (current, wanted) = control.withLock { ($0.generation, $0.selection.audioStream) }
+                if current != generation { return }
+                // Another track was selected: stop waiting to write this one's audio.
+                if let wanted, wanted != splice.stream { return }
                 // The ring is full: sleep until about half of it has played, at most 20 ms,
                 // rather than polling every 5 ms (fewer wake-ups, less CPU; the cap keeps the
                 // ring topped up when a manual clock runs in coarse steps). Seeks and stop wake
@@ -89,9 +105,9 @@ extension ItemPlayback {
                 let pause = min(0.02, max(0.005, ahead - capacity / 2))
                 _ = environment.hostClock.wait(until: environment.hostClock.now + pause, on: audioWake)
             }
+            splice.wrote(part)
             offset += count
         }
-        splice.wrote(trimmed)
         control.withLock { $0.statistics.audioSeconds += trimmed.mediaDuration.seconds }
     }
 

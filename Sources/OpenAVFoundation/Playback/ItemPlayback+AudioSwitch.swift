@@ -1,7 +1,8 @@
 // Playhead: switching the audio thread to another audio track mid-play.
 //
-// Concurrency: everything here runs on the audio thread, which owns the decoders and the
-// splice state; the new decoder comes from the demux thread through the switchboard.
+// Concurrency: everything here runs on the audio thread, which owns the decoders it holds
+// and the splice state. The other tracks' decoders (made at open) and their recent packets
+// (kept by the demux thread) wait in the pipeline's switchboard, behind its lock.
 import FFmpegBridge
 import Foundation
 
@@ -10,13 +11,20 @@ import Foundation
 ///
 /// Concurrency: a value owned by the audio thread.
 struct AudioSplice {
-    /// The media time where the last chunk written ends.
+    /// The audio stream being written.
+    private(set) var stream: Int
+    /// The media time where the last audio written ends.
     private(set) var writtenEnd: CMTime = .invalid
     /// Set after a switch: audio before it is already in the ring (from the old track).
     private(set) var cut: CMTime?
 
-    /// Starts a splice at the end of what was written (nothing to cut when nothing was).
-    mutating func begin() { cut = writtenEnd.isNumeric ? writtenEnd : nil }
+    init(stream: Int) { self.stream = stream }
+
+    /// Starts writing `stream`, spliced in at the end of what was written.
+    mutating func begin(stream: Int) {
+        self.stream = stream
+        cut = writtenEnd.isNumeric ? writtenEnd : nil
+    }
 
     /// `chunk` without what lies before the splice point; nil when all of it does.
     func trim(_ chunk: PCMChunk) -> PCMChunk? {
@@ -37,20 +45,17 @@ struct AudioSplice {
 }
 
 extension ItemPlayback {
-    /// The decoder for `packet`: the current one, the selected track's new decoder (starting a
-    /// splice), or nil when the packet belongs to a track that is no longer selected.
-    func switchIfSelected(
-        _ packet: Packet, _ decoder: AudioDecoder, _ pipeline: Pipeline, _ splice: inout AudioSplice
-    ) -> AudioDecoder? {
-        let wanted = control.withLock { $0.selection.audioStream } ?? decoder.streamIndex
-        if packet.streamIndex == decoder.streamIndex {
-            // Leftovers of the previous track after a switch are dropped.
-            return packet.streamIndex == wanted ? decoder : nil
+    /// How far before the playhead the new track's packets start after a switch.
+    static let switchLeadIn = 0.5
+
+    /// When another audio track is selected: its decoder and its packets from just before the
+    /// playhead on (the current decoder goes back to the switchboard). Nil otherwise.
+    func switchedDecoder(from decoder: AudioDecoder, _ pipeline: Pipeline) -> (decoder: AudioDecoder, backlog: [Packet])? {
+        guard let wanted = control.withLock({ $0.selection.audioStream }), wanted != decoder.streamIndex else {
+            return nil
         }
-        guard packet.streamIndex == wanted,
-            let next = pipeline.switchboard.takeAudioDecoder(for: wanted)
-        else { return nil }
-        splice.begin()
-        return next
+        let earliest = currentTime() - CMTime(seconds: Self.switchLeadIn, preferredTimescale: 1000)
+        decoder.flush()
+        return pipeline.switchboard.switchAudio(to: wanted, from: decoder, earliest: earliest)
     }
 }

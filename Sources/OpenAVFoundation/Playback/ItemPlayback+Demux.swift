@@ -41,9 +41,7 @@ extension ItemPlayback {
                 return (control.stopped, seek, control.generation, control.selection)
             }
             if stopped { return }
-            router.follow(selection, demuxer: demuxer, pipeline: pipeline, generation: generation) {
-                self.currentTime()
-            }
+            router.follow(selection, demuxer: demuxer, pipeline: pipeline) { self.currentTime() }
             if let seek {
                 buffering.seekGeneration = seek.generation
                 let request = seek.request
@@ -54,7 +52,7 @@ extension ItemPlayback {
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
                     latest: request.isExact ? request.target : latest)
                 reachedEnd = false
-                router.seeked()
+                router.seeked(pipeline)
                 buffering.restart(at: request.target)
                 continue
             }

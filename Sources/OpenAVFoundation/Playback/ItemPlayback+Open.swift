@@ -52,8 +52,9 @@ extension ItemPlayback {
                 unsupported.isEmpty && !hasAV ? .noAudioOrVideo : .unsupportedCodec(codecs: unsupported)
             return report(.failed(failure, duringPlayback: false))
         }
-        demuxer.setActiveStreams(
-            StreamRouter(description: description, audioStream: audioStream).activeStreams(video: videoStream))
+        let router = StreamRouter(description: description, audioStream: audioStream)
+        demuxer.setActiveStreams(router.activeStreams(video: videoStream, audio: audioStream))
+        let otherAudio = openSwitchableAudioDecoders(demuxer, router.audioStreams.subtracting([audioStream].compactMap { $0 }))
 
         let (ring, output) =
             audioStream == nil ? (nil, nil) : openAudioOutput(description, audioStream!, silent: silentAudio)
@@ -69,6 +70,7 @@ extension ItemPlayback {
             control.selection.audioStream = audioStream
             control.clock.set(media: .zero, host: environment.hostClock.now, generation: control.generation)
         }
+        pipeline.switchboard.installAudio(playing: audioStream, others: audioStream == nil ? [:] : otherAudio)
         ring?.volume = control.withLock { $0.gain }
         self.pipeline.withLock { $0 = pipeline }
         guard !isStopped else { pipeline.abort(); updateAudioOutput(); return }

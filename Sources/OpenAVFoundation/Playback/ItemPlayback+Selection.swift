@@ -19,6 +19,16 @@ extension ItemPlayback {
         return demuxer.bestStream(of: .audio)
     }
 
+    /// Decoders for the audio tracks that may be selected later (open work, before the threads
+    /// start); tracks whose decoder cannot open are left out and cannot be switched to.
+    func openSwitchableAudioDecoders(_ demuxer: Demuxer, _ streams: Set<Int>) -> [Int: AudioDecoder] {
+        var decoders: [Int: AudioDecoder] = [:]
+        for index in streams {
+            decoders[index] = try? AudioDecoder(demuxer: demuxer, streamIndex: index)
+        }
+        return decoders
+    }
+
     /// Plays the audio stream `streamIndex` from now on (spliced in at the playhead).
     func selectAudio(streamIndex: Int) {
         let changed = control.withLock { control -> Bool in

@@ -1,8 +1,11 @@
 // Playhead: what changes hands when the selected audio or subtitle track changes mid-play.
 //
-// Concurrency: shared by an item's threads through its Pipeline. `pendingAudio` (a Mutex) is
-// filled by the demux thread (which owns the Demuxer decoders are made from) and emptied by
-// the audio thread, which then owns the decoder. The cue store locks internally.
+// Concurrency: shared by an item's threads through its Pipeline. `audio` (a Mutex) holds the
+// decoders of the audio tracks not playing (made by the open work, then owned by whichever
+// thread took them out: the audio thread) and the recent packets of those tracks (appended by
+// the demux thread, taken by the audio thread on a switch). Deciding where an audio packet
+// goes and switching happen under the same lock, so no packet of the new track is lost in
+// between. The cue store locks internally.
 import FFmpegBridge
 import Foundation
 import Synchronization
@@ -19,22 +22,82 @@ struct EngineSelection: Sendable {
 
 /// Hand-over points between the demux thread and the audio and subtitle consumers.
 final class StreamSwitchboard: Sendable {
-    /// A decoder for a newly selected audio stream, made by the demux thread.
-    private let pendingAudio = Mutex<AudioDecoder?>(nil)
+    /// Packets kept per audio track not playing, from this far behind the playhead on.
+    static let backlogBehind = 1.0
+    /// The most packets kept per track not playing.
+    static let backlogLimit = 4_000
+
+    struct AudioRouting: @unchecked Sendable {
+        /// The audio stream whose packets go to the audio queue.
+        var routed: Int?
+        /// Recent packets of the other switchable tracks.
+        var backlog: [Int: [Packet]] = [:]
+        /// Ready decoders of the other switchable tracks.
+        var decoders: [Int: AudioDecoder] = [:]
+    }
+
+    private let audio = Mutex(AudioRouting())
     /// The cues of the selected legible option.
     let cues = SubtitleCueStore()
 
-    /// Offers `decoder` to the audio thread (replacing an offer it did not take yet).
-    func offerAudioDecoder(_ decoder: AudioDecoder) {
-        pendingAudio.withLock { $0 = decoder }
+    /// Sets the playing audio stream and the decoders of the others (open work, before the
+    /// threads start).
+    func installAudio(playing: Int?, others: [Int: AudioDecoder]) {
+        audio.withLock { $0 = AudioRouting(routed: playing, backlog: [:], decoders: others) }
     }
 
-    /// Takes the offered decoder when it decodes `streamIndex`.
-    func takeAudioDecoder(for streamIndex: Int) -> AudioDecoder? {
-        pendingAudio.withLock { pending in
-            guard let decoder = pending, decoder.streamIndex == streamIndex else { return nil }
-            pending = nil
-            return decoder
+    /// True when the audio packet `packet` goes to the audio queue; otherwise it is kept in its
+    /// track's backlog (packets ending well before `now` are dropped). Demux thread.
+    func routeAudio(_ packet: Packet, now: CMTime) -> Bool {
+        audio.withLock { routing in
+            if packet.streamIndex == routing.routed { return true }
+            guard routing.decoders[packet.streamIndex] != nil else { return false }
+            var packets = routing.backlog[packet.streamIndex] ?? []
+            let horizon = now - CMTime(seconds: Self.backlogBehind, preferredTimescale: 1000)
+            if let keep = packets.firstIndex(where: { Self.end(of: $0) >= horizon }) {
+                if keep > 0 { packets.removeFirst(keep) }
+            } else {
+                packets.removeAll()
+            }
+            if packets.count < Self.backlogLimit { packets.append(packet) }
+            routing.backlog[packet.streamIndex] = packets
+            return false
         }
+    }
+
+    /// Routes `stream` to the audio queue from now on and returns its decoder with its packets
+    /// ending at or after `earliest`; `current` is kept for a later switch back. Nil when the
+    /// stream has no decoder. Audio thread.
+    func switchAudio(to stream: Int, from current: AudioDecoder, earliest: CMTime)
+        -> (decoder: AudioDecoder, backlog: [Packet])?
+    {
+        audio.withLock { routing in
+            guard let next = routing.decoders.removeValue(forKey: stream) else { return nil }
+            routing.decoders[current.streamIndex] = current
+            routing.routed = stream
+            let backlog = (routing.backlog.removeValue(forKey: stream) ?? []).filter { Self.end(of: $0) >= earliest }
+            routing.backlog[current.streamIndex] = []
+            return (next, backlog)
+        }
+    }
+
+    /// Forgets every kept packet (after a seek). Demux thread.
+    func clearAudioBacklog() {
+        audio.withLock { $0.backlog.removeAll() }
+    }
+
+    /// Streams whose packets the switchboard routes (the playing track and the switchable ones).
+    var audioStreams: Set<Int> {
+        audio.withLock { routing in
+            var streams = Set(routing.decoders.keys)
+            if let routed = routing.routed { streams.insert(routed) }
+            return streams
+        }
+    }
+
+    static func end(of packet: Packet) -> CMTime {
+        let start = packet.pts.isNumeric ? packet.pts : packet.dts
+        guard start.isNumeric else { return .positiveInfinity }
+        return packet.duration.isNumeric ? start + packet.duration : start
     }
 }

@@ -7,17 +7,6 @@
 import Foundation
 import Synchronization
 
-/// The base class of the objects that receive media from a playing `AVPlayerItem`.
-open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
-    /// Whether the output keeps the player's own rendering of this media from happening.
-    /// Playhead's window draws subtitles itself unless a legible output suppresses it.
-    open var suppressesPlayerRendering: Bool {
-        get { settings.withLock { $0 } }
-        set { settings.withLock { $0 = newValue } }
-    }
-    private let settings = Mutex(false)
-}
-
 /// What an output's delegate may implement.
 public protocol AVPlayerItemOutputPushDelegate: AnyObject, Sendable {
     /// The output's sequence was flushed (after a seek or a change of selection).
@@ -107,21 +96,6 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
 }
 
 extension AVPlayerItem {
-    /// The outputs added to the item.
-    nonisolated public var outputs: [AVPlayerItemOutput] { state.withLock { $0.outputs } }
-
-    /// Adds `output`; a legible output starts receiving the item's subtitles.
-    nonisolated public func add(_ output: AVPlayerItemOutput) {
-        state.withLock { state in
-            if !state.outputs.contains(where: { $0 === output }) { state.outputs.append(output) }
-        }
-    }
-
-    /// Removes `output`.
-    nonisolated public func remove(_ output: AVPlayerItemOutput) {
-        state.withLock { $0.outputs.removeAll { $0 === output } }
-    }
-
     /// Hands the cues showing from `time` on to the legible outputs (main queue).
     nonisolated func deliverLegible(_ cues: [AVSubtitleCue], at time: CMTime) {
         for case let output as AVPlayerItemLegibleOutput in outputs { output.deliver(cues, at: time) }

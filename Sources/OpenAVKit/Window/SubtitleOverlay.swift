@@ -31,6 +31,11 @@ final class SubtitleOverlay: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         showing.withLock { $0 = Showing(cues: [], version: $0.version + 1) }
     }
 
+    /// True when another legible output of the item asks the player not to draw subtitles.
+    var isSuppressed: Bool {
+        (attachedItem?.outputs ?? []).contains { $0 !== output && $0 is AVPlayerItemLegibleOutput && $0.suppressesPlayerRendering }
+    }
+
     /// The cues showing now and a counter that changes whenever they do.
     var current: (cues: [AVSubtitleCue], version: Int) { showing.withLock { ($0.cues, $0.version) } }
 

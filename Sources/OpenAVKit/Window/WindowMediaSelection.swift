@@ -40,7 +40,7 @@ final class WindowMediaSelection {
         overlay.follow(player.currentItem)
         let (cues, version) = overlay.current
         drawnVersion = version
-        guard !cues.isEmpty else { return }
+        guard !cues.isEmpty, !overlay.isSuppressed else { return }
         let rect = layer.displaySize().map {
             VideoGeometry.videoRect(content: $0, in: layer.frame, gravity: layer.videoGravity)
         } ?? layer.frame

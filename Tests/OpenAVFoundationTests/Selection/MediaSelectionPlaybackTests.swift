@@ -175,6 +175,9 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
             }
         }
         await play(for: 1.5)
+        // Let the demux thread read ahead until its queues are full (it then blocks on the
+        // video queue until the clock moves): the switch must not depend on it.
+        await mainQueueSleep(nanoseconds: 300_000_000)
         item.select(group.options[1], in: group)
         await play(for: 1.5)
         #expect(abs(player.currentTime().seconds - 3.0) < 0.03)
