@@ -27,6 +27,8 @@ package struct MediaDescription: Sendable, Equatable {
     package var durationIsEstimated: Bool
     /// The container's chapters in time order (empty when it has none).
     package var chapters: [MediaChapter] = []
+    /// The subtitle renditions of an HLS master playlist (empty for everything else).
+    package var subtitleRenditions: [SubtitleRendition] = []
 
     /// Streams that are real tracks: not attached pictures or attachments.
     package var tracks: [StreamDescription] {

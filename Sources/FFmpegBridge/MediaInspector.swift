@@ -68,6 +68,7 @@ package enum MediaInspector {
             description.duration = longestStreamDuration(description.streams) ?? .indefinite
         }
         description.chapters = chapters(of: container, offset: description.startTime)
+        description.subtitleRenditions = HLSSubtitleRenditions.read(container, timeout: 5)
         description.artwork = (0..<container.streamCount).compactMap { index in
             container.stream(at: index).flatMap(StreamDescriber.artwork(of:))
         }

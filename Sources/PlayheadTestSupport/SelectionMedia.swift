@@ -21,6 +21,9 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     case dvdSubtitles
     /// MPEG-TS, 5 s: the same pictures as ``dvdSubtitles`` as DVB subtitles.
     case dvbSubtitles
+    /// An HLS master playlist (6 s, 2 s segments, MPEG-TS video and AAC) with one WebVTT
+    /// subtitle rendition, LANGUAGE "en", holding ``subRip``'s cues.
+    case hlsWithSubtitles
 
     /// The cache sub-folder holding these files.
     public static let folderName = "selection-v1"
@@ -89,6 +92,7 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
         case .movText: return try make("movtext/movtext.mp4", movText)
         case .dvdSubtitles: return try make("bitmap/dvd.mkv") { try bitmapSubtitles($0, codec: "copy") }
         case .dvbSubtitles: return try make("bitmap/dvb.ts") { try bitmapSubtitles($0, codec: "dvbsub") }
+        case .hlsWithSubtitles: return try make("hls/master.m3u8", hls)
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in
                 try FFmpeg.run(Self.tone(440, seconds: 5) + ["-c:a", "pcm_s16le", output.path])
@@ -140,6 +144,20 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
             ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=5", "-f", "mpeg", "-i", stream.path]
                 + ["-map", "0:v", "-map", "1:s", "-c:v", "libx264", "-preset", "ultrafast", "-c:s", codec]
                 + ["-copyts", output.path])
+    }
+
+    private func hls(_ output: URL) throws {
+        let srt = try Self.scratch(Self.subRip, "s.srt")
+        defer { try? FileManager.default.removeItem(at: srt) }
+        let folder = output.deletingLastPathComponent()
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=6"] + Self.tone(440, seconds: 6)
+                + ["-i", srt.path, "-map", "0:v", "-map", "1:a", "-map", "2:s"]
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-c:s", "webvtt"]
+                + ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]
+                + ["-master_pl_name", output.lastPathComponent]
+                + ["-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en"]
+                + [folder.appendingPathComponent("out_%v.m3u8").path])
     }
 
     private func twoLanguages(_ output: URL) throws {

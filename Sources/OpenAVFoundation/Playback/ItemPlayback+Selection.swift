@@ -90,7 +90,9 @@ extension ItemPlayback {
             let active = store.cues(at: time)
             if active != shown {
                 shown = active
-                report(.legible(active, time: time))
+                // Reported at the cue edge that made the change (the thread may wake a little
+                // after it), as Apple reports the cue's own time.
+                report(.legible(active, time: store.lastChange(atOrBefore: time) ?? time))
             }
             var wait = 0.25
             if rate > 0, let next = store.nextChange(after: time) {

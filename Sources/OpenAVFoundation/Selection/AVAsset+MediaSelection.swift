@@ -84,6 +84,15 @@ enum SelectionGroups {
                 title: stream.title, codecName: stream.codecName, isPlayable: stream.decoderAvailable,
                 characteristics: traits)
         }
+        // HLS subtitle renditions: WebVTT media playlists, read like subtitle files.
+        legible += description.subtitleRenditions.compactMap { rendition in
+            guard let url = URL(string: rendition.url) else { return nil }
+            var traits: Set<AVMediaCharacteristic> = [.legible]
+            if rendition.isForced { traits.insert(.containsOnlyForcedSubtitles) }
+            return AVMediaSelectionOption(
+                mediaType: .subtitle, source: .sidecar(url), languageCode: rendition.language,
+                title: rendition.name, codecName: "webvtt", isPlayable: true, characteristics: traits)
+        }
         legible += sidecars.map { file in
             var traits: Set<AVMediaCharacteristic> = [.legible]
             if file.isForced { traits.insert(.containsOnlyForcedSubtitles) }

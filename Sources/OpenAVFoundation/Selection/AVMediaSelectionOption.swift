@@ -110,8 +110,9 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
         nil
     }
 
-    /// The subtitle file this option reads, for files beside the media or given explicitly;
-    /// nil for tracks inside the media. A Playhead addition.
+    /// The subtitle file this option reads (beside the media or given explicitly) or the
+    /// WebVTT media playlist of an HLS subtitle rendition; nil for tracks inside the media.
+    /// A Playhead addition.
     public var fileURL: URL? {
         if case .sidecar(let url) = source { return url }
         return nil

@@ -121,6 +121,21 @@ final class SubtitleCueStore: Sendable {
         }
     }
 
+    /// The latest cue start or end at or before `time`: when what shows at `time` began to
+    /// show; nil when no cue edge lies before it.
+    func lastChange(atOrBefore time: CMTime) -> CMTime? {
+        state.withLock { state in
+            var last: CMTime?
+            for stored in state.cues {
+                if stored.cue.timeRange.start > time { break }
+                for edge in [stored.cue.timeRange.start, stored.cue.timeRange.end] where edge <= time {
+                    if last.map({ edge > $0 }) ?? true { last = edge }
+                }
+            }
+            return last
+        }
+    }
+
     /// Every cue held, in start order (for tests and diagnostics).
     var allCues: [AVSubtitleCue] { state.withLock { $0.cues.map(\.cue) } }
 }

@@ -1,4 +1,5 @@
 // Playhead: tests for chapters, media selection groups and options, and sidecar discovery.
+import FFmpegBridge
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -74,6 +75,23 @@ import Testing
         let explicit = try #require(try await given.loadMediaSelectionGroup(for: .legible))
         #expect(explicit.options.count == 1)
         #expect(explicit.options[0].codecName == "subrip")
+    }
+
+    @Test func hlsMasterPlaylistSubtitleRenditionsAreParsed() {
+        let text = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Main",URI="audio.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English, SDH",LANGUAGE="en",DEFAULT=YES,URI="subs/en.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Français",LANGUAGE="fr",FORCED=YES,URI="https://cdn.example/fr.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1000,SUBTITLES="s"
+            video.m3u8
+            """
+        let renditions = HLSSubtitleRenditions.parse(text, base: URL(string: "https://example.com/show/master.m3u8"))
+        #expect(renditions.count == 2)
+        #expect(renditions[0] == SubtitleRendition(
+            name: "English, SDH", language: "en", url: "https://example.com/show/subs/en.m3u8", isDefault: true, isForced: false))
+        #expect(renditions[1].url == "https://cdn.example/fr.m3u8" && renditions[1].isForced)
+        #expect(HLSSubtitleRenditions.parse("not a playlist", base: nil).isEmpty)
     }
 
     @Test func sidecarNamesGiveLanguageAndForced() {

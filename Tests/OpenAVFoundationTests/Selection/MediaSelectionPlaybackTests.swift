@@ -97,6 +97,19 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test func hlsSubtitleRenditionCuesShowOnTime() async throws {
+        let clock = ManualClock()
+        let url = try SelectionMedia.hlsWithSubtitles.url()
+        let group = try #require(try await AVURLAsset(url: url).loadMediaSelectionGroup(for: .legible))
+        #expect(group.options.count == 1)
+        #expect(group.options.first?.extendedLanguageTag == "en")
+        #expect(group.options.first?.codecName == "webvtt")
+        #expect(group.options.first?.fileURL?.lastPathComponent == "out_0_vtt.m3u8")
+        let (player, recorder) = try await playWithSubtitles(url, clock: clock) { $0.options.first }
+        await expectSubRipTiming(player, recorder, clock: clock)
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func embeddedASSCuesCarryStyling() async throws {
         let clock = ManualClock()
         let (player, recorder) = try await playWithSubtitles(try SelectionMedia.film.url(), clock: clock) {
