@@ -39,7 +39,7 @@ extension ItemPlayback {
             }
             let rate = control.withLock { $0.rate }
             if rate > 0, settings.keepsPitch, rate != converter.tempo { converter.setTempo(rate) }
-            if let next = switchedDecoder(from: decoder, pipeline) {
+            if let next = switchedDecoder(from: decoder, pipeline, generation: generation) {
                 decoder = next.decoder
                 converter.reset()
                 splice.begin(stream: decoder.streamIndex)

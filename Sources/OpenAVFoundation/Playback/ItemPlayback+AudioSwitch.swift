@@ -50,12 +50,14 @@ extension ItemPlayback {
 
     /// When another audio track is selected: its decoder and its packets from just before the
     /// playhead on (the current decoder goes back to the switchboard). Nil otherwise.
-    func switchedDecoder(from decoder: AudioDecoder, _ pipeline: Pipeline) -> (decoder: AudioDecoder, backlog: [Packet])? {
+    func switchedDecoder(from decoder: AudioDecoder, _ pipeline: Pipeline, generation: Int)
+        -> (decoder: AudioDecoder, backlog: [Packet])?
+    {
         guard let wanted = control.withLock({ $0.selection.audioStream }), wanted != decoder.streamIndex else {
             return nil
         }
         let earliest = currentTime() - CMTime(seconds: Self.switchLeadIn, preferredTimescale: 1000)
         decoder.flush()
-        return pipeline.switchboard.switchAudio(to: wanted, from: decoder, earliest: earliest)
+        return pipeline.switchboard.switchAudio(to: wanted, from: decoder, earliest: earliest, generation: generation)
     }
 }

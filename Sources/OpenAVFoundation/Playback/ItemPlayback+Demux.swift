@@ -64,7 +64,7 @@ extension ItemPlayback {
             switch demuxer.readPacket() {
             case .packet(let packet):
                 let position = currentTime()
-                guard let queue = router.route(packet, pipeline: pipeline, now: position) else { continue }
+                guard let queue = router.route(packet, pipeline: pipeline, now: position, generation: generation) else { continue }
                 buffering.note(packet)
                 if let event = buffering.update(position: position, endOfStream: false, force: false) {
                     report(event)

@@ -52,11 +52,11 @@ struct StreamRouter {
 
     /// Where `packet` goes: a queue to put it in, or nil when it was consumed here (subtitles,
     /// backlogs) or is not wanted.
-    mutating func route(_ packet: Packet, pipeline: Pipeline, now: CMTime) -> BoundedQueue<Packet>? {
+    mutating func route(_ packet: Packet, pipeline: Pipeline, now: CMTime, generation: Int) -> BoundedQueue<Packet>? {
         let index = packet.streamIndex
         if index == pipeline.videoStream { return pipeline.videoPackets }
         if audioStreams.contains(index) || index == pipeline.audioStream {
-            return pipeline.switchboard.routeAudio(packet, now: now) ? pipeline.audioPackets : nil
+            return pipeline.switchboard.routeAudio(packet, now: now, generation: generation) ? pipeline.audioPackets : nil
         }
         if let decoder = subtitleDecoder, decoder.streamIndex == index {
             pipeline.switchboard.cues.add(decoder.decode(packet), version: legibleVersion)

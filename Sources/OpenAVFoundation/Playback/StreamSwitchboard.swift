@@ -30,8 +30,8 @@ final class StreamSwitchboard: Sendable {
     struct AudioRouting: @unchecked Sendable {
         /// The audio stream whose packets go to the audio queue.
         var routed: Int?
-        /// Recent packets of the other switchable tracks.
-        var backlog: [Int: [Packet]] = [:]
+        /// Recent packets of the other switchable tracks, with the generation they were read in.
+        var backlog: [Int: [(packet: Packet, generation: Int)]] = [:]
         /// Ready decoders of the other switchable tracks.
         var decoders: [Int: AudioDecoder] = [:]
     }
@@ -48,34 +48,35 @@ final class StreamSwitchboard: Sendable {
 
     /// True when the audio packet `packet` goes to the audio queue; otherwise it is kept in its
     /// track's backlog (packets ending well before `now` are dropped). Demux thread.
-    func routeAudio(_ packet: Packet, now: CMTime) -> Bool {
+    func routeAudio(_ packet: Packet, now: CMTime, generation: Int) -> Bool {
         audio.withLock { routing in
             if packet.streamIndex == routing.routed { return true }
             guard routing.decoders[packet.streamIndex] != nil else { return false }
             var packets = routing.backlog[packet.streamIndex] ?? []
             let horizon = now - CMTime(seconds: Self.backlogBehind, preferredTimescale: 1000)
-            if let keep = packets.firstIndex(where: { Self.end(of: $0) >= horizon }) {
+            if let keep = packets.firstIndex(where: { Self.end(of: $0.packet) >= horizon }) {
                 if keep > 0 { packets.removeFirst(keep) }
             } else {
                 packets.removeAll()
             }
-            if packets.count < Self.backlogLimit { packets.append(packet) }
+            if packets.count < Self.backlogLimit { packets.append((packet, generation)) }
             routing.backlog[packet.streamIndex] = packets
             return false
         }
     }
 
     /// Routes `stream` to the audio queue from now on and returns its decoder with its packets
-    /// ending at or after `earliest`; `current` is kept for a later switch back. Nil when the
-    /// stream has no decoder. Audio thread.
-    func switchAudio(to stream: Int, from current: AudioDecoder, earliest: CMTime)
+    /// of `generation` ending at or after `earliest`; `current` is kept for a later switch back.
+    /// Nil when the stream has no decoder. Audio thread.
+    func switchAudio(to stream: Int, from current: AudioDecoder, earliest: CMTime, generation: Int)
         -> (decoder: AudioDecoder, backlog: [Packet])?
     {
         audio.withLock { routing in
             guard let next = routing.decoders.removeValue(forKey: stream) else { return nil }
             routing.decoders[current.streamIndex] = current
             routing.routed = stream
-            let backlog = (routing.backlog.removeValue(forKey: stream) ?? []).filter { Self.end(of: $0) >= earliest }
+            let backlog = (routing.backlog.removeValue(forKey: stream) ?? [])
+                .filter { $0.generation == generation && Self.end(of: $0.packet) >= earliest }.map(\.packet)
             routing.backlog[current.streamIndex] = []
             return (next, backlog)
         }

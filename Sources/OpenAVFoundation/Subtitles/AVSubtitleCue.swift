@@ -97,9 +97,13 @@ public struct AVSubtitleTextRun: Sendable, Equatable {
 
 /// An RGBA colour with components from 0 to 1.
 public struct AVSubtitleColor: Sendable, Equatable {
+    /// The red component, 0...1.
     public var red: Double
+    /// The green component, 0...1.
     public var green: Double
+    /// The blue component, 0...1.
     public var blue: Double
+    /// The opacity, 0 (transparent) to 1 (opaque).
     public var alpha: Double
 
     /// A colour.
@@ -113,10 +117,18 @@ public struct AVSubtitleColor: Sendable, Equatable {
 
 /// A subtitle picture and where it goes on the video.
 public struct AVSubtitleBitmap: Sendable, Equatable {
-    /// Where the picture goes, as fractions of the video's width and height (0...1).
-    public var x: Double, y: Double, width: Double, height: Double
-    /// The picture's size in pixels.
-    public var pixelWidth: Int, pixelHeight: Int
+    /// The picture's left edge, as a fraction of the video's width (0...1).
+    public var x: Double
+    /// The picture's top edge, as a fraction of the video's height (0...1).
+    public var y: Double
+    /// The picture's width, as a fraction of the video's width.
+    public var width: Double
+    /// The picture's height, as a fraction of the video's height.
+    public var height: Double
+    /// The picture's width in pixels.
+    public var pixelWidth: Int
+    /// The picture's height in pixels.
+    public var pixelHeight: Int
     /// `pixelWidth * pixelHeight * 4` bytes of RGBA (straight alpha), row after row.
     public var rgba: [UInt8]
 
