@@ -1,5 +1,6 @@
 // Playhead: the subtitle renditions (EXT-X-MEDIA TYPE=SUBTITLES) of an HLS master playlist,
 // which FFmpeg 5.1's HLS demuxer does not expose as streams.
+// Concurrency: `read` runs on the inspecting thread, which owns the container; parsing is pure.
 internal import CFFmpeg
 internal import CFFmpegShims
 import Foundation

@@ -1,4 +1,5 @@
 // Playhead: what a subtitle decoder produced, as plain Sendable values.
+// Concurrency: immutable Sendable values.
 import OpenCoreMedia
 
 /// One decoded subtitle: a time range and either text (as ASS event lines, the form FFmpeg

@@ -1,5 +1,6 @@
 // Playhead: DVD subtitle pictures written byte by byte (ffmpeg cannot turn text into bitmap
 // subtitles), wrapped in a minimal MPEG program stream that ffmpeg can remux.
+// Concurrency: pure functions.
 import Foundation
 
 /// Builds DVD sub-picture units (SPU) and an MPEG-PS holding them as private stream 1,

@@ -1,5 +1,6 @@
 // Playhead: generated media for media-selection tests: two audio languages, embedded
 // subtitles (SubRip, ASS, mov_text), chapters and subtitle files beside the media.
+// Concurrency: files are made at most once per machine under FixtureCache's lock.
 import Foundation
 
 /// Test media for audio-track switching, subtitles and chapters, made with the ffmpeg CLI and

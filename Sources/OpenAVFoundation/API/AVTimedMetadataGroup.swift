@@ -1,4 +1,5 @@
 // Playhead: metadata items that apply to one stretch of the timeline (a chapter, a timed tag).
+// Concurrency: immutable objects, shared freely.
 import Foundation
 
 /// A collection of metadata items: the base of `AVTimedMetadataGroup`.

@@ -1,4 +1,7 @@
 // Playhead: an asset's chapters as timed metadata groups (titles and time ranges).
+// Concurrency: groups are built once per loaded asset (AssetContents) and immutable; the
+// synchronous getters block until the asset is loaded, never use them on the main queue
+// before it is.
 import FFmpegBridge
 import Foundation
 

@@ -1,4 +1,6 @@
 // Playhead: an asset's media selection groups (audio languages, subtitle tracks and files).
+// Concurrency: groups are built once per loaded asset (AssetContents) and immutable; the
+// synchronous getters block until the asset is loaded.
 import FFmpegBridge
 import Foundation
 

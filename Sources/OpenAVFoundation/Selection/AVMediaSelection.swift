@@ -1,4 +1,5 @@
 // Playhead: a snapshot of which option is selected in each media selection group.
+// Concurrency: an immutable snapshot.
 import Foundation
 
 /// Which option each of an asset's media selection groups has selected, as returned by

@@ -1,4 +1,5 @@
 // Playhead: a set of mutually exclusive options (audio languages, subtitle tracks) of an asset.
+// Concurrency: immutable objects and pure class functions.
 import Foundation
 
 /// The options of an asset that share a characteristic and exclude each other: the audio

@@ -1,4 +1,6 @@
 // Playhead: finds subtitle files beside a media file (`clip.srt`, `clip.en.vtt`, `clip.fre.ass`).
+// Concurrency: pure functions plus one directory listing, run where the asset's contents
+// are built (after loading).
 import Foundation
 
 /// How an asset finds subtitle files that are not inside the media.

@@ -1,4 +1,5 @@
 // Playhead: one subtitle cue as handed to apps: timing, styled text runs, position, pictures.
+// Concurrency: Sendable values.
 import Foundation
 
 /// One subtitle shown for a stretch of the timeline: styled text (from SubRip, WebVTT,

@@ -1,4 +1,5 @@
 // Playhead: `playhead play`'s audio language and subtitle options, and applying them to an item.
+// Concurrency: a value; `apply` runs on the main actor with the play session.
 import Foundation
 import OpenAVFoundation
 
