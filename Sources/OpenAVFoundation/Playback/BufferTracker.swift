@@ -17,8 +17,10 @@ struct BufferTracker {
     var seekGeneration = 0
     /// Where the current contiguous buffered range starts.
     private var rangeStart: CMTime = .zero
-    /// The furthest end time read, per active stream.
+    /// The furthest end time read, per queue: the video stream's index, or `audioKey` for
+    /// whichever audio track is selected (it changes when the audio language is switched).
     private var readUpTo: [Int: CMTime] = [:]
+    private static let audioKey = -1
     private var endOfStream = false
     private var last: BufferReport?
     private var lastReportHost = -Double.infinity
@@ -40,13 +42,14 @@ struct BufferTracker {
     mutating func note(_ packet: Packet) {
         guard packet.pts.isNumeric else { return }
         let end = packet.duration.isNumeric ? packet.pts + packet.duration : packet.pts
-        if let known = readUpTo[packet.streamIndex], known >= end { return }
-        readUpTo[packet.streamIndex] = end
+        let key = packet.streamIndex == pipeline.videoStream ? packet.streamIndex : Self.audioKey
+        if let known = readUpTo[key], known >= end { return }
+        readUpTo[key] = end
     }
 
     /// The buffered end: the least advanced active stream decides.
     private var bufferedEnd: CMTime {
-        let active = [pipeline.videoStream, pipeline.audioStream].compactMap { $0 }
+        let active = [pipeline.videoStream, pipeline.audioStream.map { _ in Self.audioKey }].compactMap { $0 }
         let ends = active.compactMap { readUpTo[$0] }
         guard ends.count == active.count, let end = ends.min() else { return rangeStart }
         return end

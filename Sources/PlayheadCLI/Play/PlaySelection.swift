@@ -1,5 +1,5 @@
 // Playhead: `playhead play`'s audio language and subtitle options, and applying them to an item.
-// Concurrency: a value; `apply` runs on the main actor with the play session.
+// Concurrency: a value; `apply` awaits asset loading and calls the item's thread-safe `select`.
 import Foundation
 import OpenAVFoundation
 
