@@ -151,6 +151,28 @@ import Testing
     }
 
     @MainActor
+    @Test func selectionKeysShowANoteAtTheTopLeft() async throws {
+        guard FileManager.default.fileExists(atPath: TextRenderer.fontPath) else { return }
+        let item = AVPlayerItem(url: try SelectionMedia.film.url())
+        let player = AVPlayer(playerItem: item)
+        let deadline = Date().addingTimeInterval(20)
+        while item.status != .readyToPlay, Date() < deadline { await mainSleep() }
+        let target = try blueTarget()
+        let selection = WindowMediaSelection(player: player, renderer: target.renderer)
+        let layer = AVPlayerLayer(player: nil)
+        layer.frame = CGRect(x: 0, y: 0, width: 400, height: 300)
+        #expect(!selection.handle(.letter("k")), "other keys stay with the controls")
+        #expect(selection.handle(.letter("a")))
+        #expect(selection.needsRedraw)
+        selection.drawMessage(over: layer)
+        #expect(pixels(target, in: CGRect(x: 10, y: 20, width: 150, height: 40), step: 1).contains(where: isWhite))
+        #expect(pixels(target, in: CGRect(x: 0, y: 150, width: 400, height: 150)).allSatisfy(isBlue))
+        let audible = try #require(item.asset.mediaSelectionGroup(forMediaCharacteristic: .audible))
+        #expect(item.currentMediaSelection.selectedMediaOption(in: audible) == audible.options[1])
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @MainActor
     private func mainSleep() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(5)) { done.resume() }

@@ -225,6 +225,7 @@ public final class PlayerWindow {
         video.draw(playerLayer)
         mediaSelection.drawSubtitles(
             over: playerLayer, bottomInset: scene?.barsVisible == true ? ControlsLayout.bottomBarHeight : 0)
+        mediaSelection.drawMessage(over: playerLayer)
         if let scene { controlsRenderer.draw(scene, layout: controller.layout) }
         if let scene, scene.barsVisible { mediaSelection.drawChapterTicks(on: controller.layout.sliderTrack) }
         SDL_RenderPresent(target.renderer)

@@ -13,6 +13,11 @@ final class WindowMediaSelection {
     private let controls: SelectionControls
     private let renderer: OpaquePointer
     private var drawnVersion = -1
+    /// A short note after a key ("Audio: French", "Chapter 2") and when it goes away.
+    private var message: (text: String, until: Double)?
+    private var messageDrawn = false
+    /// How long a key's note shows.
+    static let messageDuration = 2.0
 
     init(player: AVPlayer, renderer: OpaquePointer) {
         self.player = player
@@ -24,14 +29,34 @@ final class WindowMediaSelection {
     /// Handles `key` when it is a selection key; false lets the window's controls have it.
     func handle(_ key: PlayerKeyInput) -> Bool {
         guard let command = SelectionCommand.bound(to: key) else { return false }
-        controls.perform(command)
+        if let text = controls.perform(command) {
+            message = (text, SystemHostClock.shared.now + Self.messageDuration)
+        }
         return true
     }
 
     /// True when the subtitles showing changed since they were last drawn.
     var needsRedraw: Bool {
         overlay.follow(player.currentItem)
-        return overlay.current.version != drawnVersion
+        return overlay.current.version != drawnVersion || messageDrawn != (visibleMessage != nil)
+    }
+
+    /// The note to show now, if any.
+    private var visibleMessage: String? {
+        guard let message, SystemHostClock.shared.now < message.until else { return nil }
+        return message.text
+    }
+
+    /// Draws the note of the last selection key at the top left of the layer, for a while.
+    func drawMessage(over layer: AVPlayerLayer) {
+        let text = visibleMessage
+        messageDrawn = text != nil
+        if text == nil { message = nil }
+        guard let text else { return }
+        let cue = AVSubtitleCue(
+            timeRange: CMTimeRange(start: .zero, duration: .positiveInfinity),
+            runs: [AVSubtitleTextRun(text: text)], alignment: 7)
+        subtitles.draw([cue], in: layer.frame.insetBy(dx: 0, dy: ControlsLayout.topBarHeight / 2))
     }
 
     /// Draws the cues showing now over the layer's video rect (the whole layer for audio),

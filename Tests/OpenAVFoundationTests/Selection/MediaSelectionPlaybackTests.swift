@@ -13,6 +13,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let time: Double
         let strings: [String]
         let cues: [AVSubtitleCue]
+        let onMainThread: Bool
     }
     private let entries = Mutex<[Entry]>([])
     private let pendingStrings = Mutex<[String]>([])
@@ -26,7 +27,8 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 
     func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime) {
         let strings = pendingStrings.withLock { $0 }
-        entries.withLock { $0.append(Entry(time: itemTime.seconds, strings: strings, cues: cues)) }
+        let entry = Entry(time: itemTime.seconds, strings: strings, cues: cues, onMainThread: Thread.isMainThread)
+        entries.withLock { $0.append(entry) }
     }
 
     var all: [Entry] { entries.withLock { $0 } }
@@ -68,6 +70,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         await advance(clock, by: 1.1)
         await waitUntil("second cue") { recorder.last?.strings == ["Second line"] }
         if let shown = recorder.last { #expect(shown.time >= 3.0 && shown.time <= 3.03) }
+        #expect(recorder.all.allSatisfy(\.onMainThread), "delegates are called on the main queue")
     }
 
     @Test func embeddedSubRipCuesShowDuringTheirTimeRangeOnly() async throws {
