@@ -70,7 +70,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         await advance(clock, by: 1.1)
         await waitUntil("second cue") { recorder.last?.strings == ["Second line"] }
         if let shown = recorder.last { #expect(shown.time >= 3.0 && shown.time <= 3.03) }
-        #expect(recorder.all.allSatisfy(\.onMainThread), "delegates are called on the main queue")
+        #expect(recorder.all.allSatisfy { $0.onMainThread }, "delegates are called on the main queue")
     }
 
     @Test func embeddedSubRipCuesShowDuringTheirTimeRangeOnly() async throws {
