@@ -27,7 +27,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 
     func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime) {
         let strings = pendingStrings.withLock { $0 }
-        let entry = Entry(time: itemTime.seconds, strings: strings, cues: cues, onMainThread: Thread.isMainThread)
+        let entry = Entry(time: itemTime.seconds, strings: strings, cues: cues, onMainThread: MainQueue.isCurrent)
         entries.withLock { $0.append(entry) }
     }
 
