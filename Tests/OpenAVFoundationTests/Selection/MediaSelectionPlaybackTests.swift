@@ -276,11 +276,11 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 /// The audio switch on the real clock and the real-time audio thread.
 @MainActor
 @Suite struct MediaSelectionRealTimeTests {
-    @Test(.enabled(if: realTimeTestsEnabled))
-    func switchingAudioLanguageInRealTimeLeavesNoGap() async throws {
+    @Test(.enabled(if: realTimeTestsEnabled), arguments: [SelectionMedia.twoLanguagesAudio, .film])
+    func switchingAudioLanguageInRealTimeLeavesNoGap(_ media: SelectionMedia) async throws {
         let clock = SystemHostClock.shared
         let output = RecordingAudioOutput(clock: clock)
-        let asset = AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url())
+        let asset = AVURLAsset(url: try media.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         let item = AVPlayerItem(asset: asset)
         let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
