@@ -1,4 +1,5 @@
 // Playhead: reads a whole subtitle file (SubRip, WebVTT, ASS/SSA, ...) into SubtitleEvents.
+import Foundation
 import OpenCoreMedia
 
 /// A subtitle file read in one go: sidecar files are small, so every event is decoded up
@@ -24,9 +25,15 @@ package enum SubtitleFileReader {
 
     /// Opens `location`, decodes its first subtitle stream and returns every event.
     ///
+    /// Reading stops after `totalTime` seconds with what was read so far, so a live HLS
+    /// subtitle playlist (which never ends) cannot keep the caller's thread forever.
+    ///
     /// - Throws: `.notMediaFile` when the file holds no subtitle stream, and the opening
     ///   failures of `Demuxer`.
-    package static func read(_ location: MediaLocation, timeout: Double = 15) throws(MediaFailure) -> Contents {
+    package static func read(_ location: MediaLocation, timeout: Double = 15, totalTime: Double = 30)
+        throws(MediaFailure) -> Contents
+    {
+        let started = Date()
         let demuxer = try Demuxer(location: location, timeout: timeout)
         guard let stream = demuxer.description.tracks.first(where: { $0.kind == .subtitle }) else {
             throw .notMediaFile
@@ -34,7 +41,7 @@ package enum SubtitleFileReader {
         let decoder = try SubtitleDecoder(demuxer: demuxer, streamIndex: stream.index)
         demuxer.setActiveStreams([stream.index])
         var events: [SubtitleEvent] = []
-        reading: while events.count < maximumEvents {
+        reading: while events.count < maximumEvents, Date().timeIntervalSince(started) < totalTime {
             switch demuxer.readPacket() {
             case .packet(let packet): events += decoder.decode(packet)
             case .endOfFile: break reading
