@@ -25,19 +25,23 @@ import Testing
     }
 
     @Test(arguments: [
-        ["--sub", "/no/such/file.srt", "a.mkv"], ["--audio-lang", "12", "a.mkv"], ["--sub-lang", "x", "a.mkv"],
+        ["--audio-lang", "12", "a.mkv"], ["--sub-lang", "x", "a.mkv"],
         ["--no-sub", "--sub-lang", "en", "a.mkv"],
     ])
     func rejectsBadSelections(_ words: [String]) {
         #expect(throws: UsageError.self) { try parse(words) }
     }
 
-    @Test func aMissingSubtitleFileIsAUsageError() async throws {
+    @Test func aMissingSubtitleFileFailsWithOneLine() async throws {
         guard let result = try await PlayheadProcess.run(["play", "--untimed", "--sub", "/no/such.srt", "a.mkv"]) else {
             return
         }
-        #expect(result.status == 2)
-        #expect(result.standardError.contains("/no/such.srt"))
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["playhead: /no/such.srt: no such file"[...]])
+        let folder = FileManager.default.temporaryDirectory.path
+        var directory = PlaySelection()
+        directory.subtitleFile = folder
+        #expect(directory.subtitleFileProblem == "is a directory, not a subtitle file")
     }
 
     @MainActor

@@ -32,6 +32,10 @@ public enum PlayCommand {
         ) { context in
             let inputs = context.arguments.arguments(inputsArgument.name)
             let options = try PlayOptions.from(context.arguments, inputs: inputs)
+            if let problem = options.selection.subtitleFileProblem, let file = options.selection.subtitleFile {
+                context.console.printError("playhead: \(file): \(problem)")
+                return .failure
+            }
             let reports = await MainActor.run { PlaySession(options: options, console: context.console) }
                 .run()
             if options.reportJSON {

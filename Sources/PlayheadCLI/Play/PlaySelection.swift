@@ -35,13 +35,7 @@ public struct PlaySelection: Sendable, Equatable {
         selection.audioLanguage = try language(arguments, audioLanguageOption)
         selection.subtitleLanguage = try language(arguments, subtitleLanguageOption)
         selection.noSubtitles = arguments.flag(noSubtitlesOption.name)
-        if let file = arguments.value(subtitleFileOption.name) {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw UsageError(.invalidValue(option: "--sub", value: file, expected: "an existing subtitle file"))
-            }
-            selection.subtitleFile = file
-        }
+        selection.subtitleFile = arguments.value(subtitleFileOption.name)
         if selection.noSubtitles, selection.subtitleFile != nil || selection.subtitleLanguage != nil {
             throw UsageError(.other("--no-sub cannot be combined with --sub or --sub-lang"))
         }
@@ -55,6 +49,18 @@ public struct PlaySelection: Sendable, Equatable {
             throw UsageError(.invalidValue(option: option.longSpelling, value: value, expected: "a language code such as fr or fre"))
         }
         return value
+    }
+
+    /// Why the `--sub` file cannot be used ("no such file", "is a directory, not a subtitle
+    /// file"), or nil when it can (or none was given). Checked before playing: the CLI then
+    /// exits 1 with `playhead: FILE: reason`.
+    var subtitleFileProblem: String? {
+        guard let subtitleFile else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: subtitleFile, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "is a directory, not a subtitle file" }
+        guard FileManager.default.isReadableFile(atPath: subtitleFile) else { return "permission denied" }
+        return nil
     }
 
     /// True when nothing was asked for (the item plays with its defaults, with no extra loading).
