@@ -29,6 +29,10 @@ package struct MediaDescription: Sendable, Equatable {
     package var chapters: [MediaChapter] = []
     /// The subtitle renditions of an HLS master playlist (empty for everything else).
     package var subtitleRenditions: [SubtitleRendition] = []
+    /// For a local file, the names of the files beside it whose name starts with its own
+    /// (without extension) and a dot: where subtitle files are looked for. Listed while
+    /// inspecting, so no later caller touches the disk.
+    package var neighbourFileNames: [String] = []
 
     /// Streams that are real tracks: not attached pictures or attachments.
     package var tracks: [StreamDescription] {

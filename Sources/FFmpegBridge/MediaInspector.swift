@@ -69,6 +69,7 @@ package enum MediaInspector {
         }
         description.chapters = chapters(of: container, offset: description.startTime)
         description.subtitleRenditions = HLSSubtitleRenditions.read(container, timeout: 5)
+        description.neighbourFileNames = neighbours(of: context.url.map { String(cString: $0) })
         description.artwork = (0..<container.streamCount).compactMap { index in
             container.stream(at: index).flatMap(StreamDescriber.artwork(of:))
         }
@@ -90,6 +91,16 @@ package enum MediaInspector {
                 title: tags.first { $0.key == "title" }?.value, start: start - shift,
                 end: end.isNumeric ? end - shift : start - shift, tags: tags)
         }.sorted { $0.start < $1.start }
+    }
+
+    /// The files beside the local file at FFmpeg URL `url` ("file:/path") that share its name's
+    /// stem, sorted; empty for other URLs.
+    private static func neighbours(of url: String?) -> [String] {
+        guard let url, url.hasPrefix("file:") else { return [] }
+        let file = URL(fileURLWithPath: String(url.dropFirst("file:".count)))
+        let stem = file.deletingPathExtension().lastPathComponent + "."
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)) ?? []
+        return names.filter { $0.hasPrefix(stem) && $0 != file.lastPathComponent }.sorted()
     }
 
     private static func longestStreamDuration(_ streams: [StreamDescription]) -> CMTime? {

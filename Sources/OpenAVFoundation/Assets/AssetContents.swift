@@ -33,7 +33,9 @@ struct AssetContents: @unchecked Sendable {
         chapterGroups = ChapterGroups.make(description.chapters, duration: description.duration)
         chapterLocales = ChapterGroups.locales(description.chapters)
         selectionGroups = SelectionGroups.make(
-            description, sidecars: SidecarSubtitles.find(for: asset.sourceURL, settings: asset.sidecarSettings))
+            description,
+            sidecars: SidecarSubtitles.find(
+                for: asset.sourceURL, neighbours: description.neighbourFileNames, settings: asset.sidecarSettings))
     }
 
     var isPlayable: Bool { description.hasDecodableTrack }

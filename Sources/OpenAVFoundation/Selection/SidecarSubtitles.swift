@@ -1,6 +1,6 @@
 // Playhead: finds subtitle files beside a media file (`clip.srt`, `clip.en.vtt`, `clip.fre.ass`).
-// Concurrency: pure functions plus one directory listing, run where the asset's contents
-// are built (after loading).
+// Concurrency: pure functions (the directory was listed while the media was inspected, on a
+// background thread).
 import Foundation
 
 /// How an asset finds subtitle files that are not inside the media.
@@ -23,19 +23,18 @@ struct SidecarSubtitle: Sendable, Equatable {
 
 /// Discovery of sidecar subtitle files.
 ///
-/// Concurrency: pure functions plus one directory listing; call off the main queue when
-/// the directory may be slow.
+/// Concurrency: pure functions.
 enum SidecarSubtitles {
     static let extensions: Set<String> = ["srt", "vtt", "webvtt", "ass", "ssa", "sub", "smi", "sami"]
 
-    /// The subtitle files for the media at `mediaURL` under `settings`.
-    static func find(for mediaURL: URL, settings: SidecarSubtitleSettings) -> [SidecarSubtitle] {
+    /// The subtitle files for the media at `mediaURL` under `settings`, among `neighbours`
+    /// (the names of the files beside it, listed when the media was inspected).
+    static func find(for mediaURL: URL, neighbours: [String], settings: SidecarSubtitleSettings) -> [SidecarSubtitle] {
         var found: [SidecarSubtitle] = []
         if settings.discoversBesideMedia, mediaURL.isFileURL {
             let folder = mediaURL.deletingLastPathComponent()
             let stem = mediaURL.deletingPathExtension().lastPathComponent
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for name in names.sorted() {
+            for name in neighbours.sorted() {
                 guard let sidecar = parse(name: name, stem: stem, folder: folder) else { continue }
                 found.append(sidecar)
             }
