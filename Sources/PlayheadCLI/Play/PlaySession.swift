@@ -56,8 +56,8 @@ final class PlaySession {
             startStatusLine()
         }
         var reports: [PlayReport] = []
-        for input in options.inputs where !userQuit {
-            reports.append(await play(input))
+        for input in PlayInput.list(options) where !userQuit {
+            reports.append(await play(input.name, item: input.makeItem()))
         }
         statusTimer?.cancel()
         if showsStatus { console.writeOutput("\n") }
@@ -77,6 +77,7 @@ final class PlaySession {
         var windowOptions = PlayerWindow.Options()
         windowOptions.fullscreen = options.fullscreen
         windowOptions.videoGravity = options.gravity
+        if options.inputs.isEmpty { windowOptions.title = AVURLAsset.builtInDemoTitle }
         let opened = await WindowHost.open(player: player, options: windowOptions) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
@@ -95,8 +96,7 @@ final class PlaySession {
         console.printError("playhead: \(reason); playing headless")
     }
 
-    private func play(_ input: String) async -> PlayReport {
-        let item = AVPlayerItem(url: InputURL.from(input))
+    private func play(_ input: String, item: AVPlayerItem) async -> PlayReport {
         stalls = 0
         return await withCheckedContinuation { continuation in
             var tokens: [any NSObjectProtocol] = []
