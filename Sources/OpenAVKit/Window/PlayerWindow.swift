@@ -60,18 +60,32 @@ public final class PlayerWindow {
     public let closeHandle: CloseHandle
     /// True while the window covers the screen.
     public private(set) var isFullscreen = false
+    /// An overlay of the app's own, drawn and fed input instead of the built-in controls
+    /// (nil: the built-in overlay). See docs/custom-controls.md.
+    public var controlsOverlay: (any PlayerControlsOverlay)? {
+        didSet {
+            controlsOverlay?.attach(to: bridge)
+            needsRedraw = true
+        }
+    }
 
     private let options: Options
     /// owned by this object; destroyed in deinit
     private let window: OpaquePointer
-    private let target: RenderTarget
+    let target: RenderTarget
     private let video: VideoRenderer
     private let controlsRenderer: ControlsRenderer
     private let controller: PlayerControlsController
-    private let bridge: AVPlayerControlsBridge
+    let bridge: AVPlayerControlsBridge
+    let events: PlayerWindowEvents
+    let callbacks = PlayerWindowCallbacks()
+    /// made on first use by a custom overlay
+    var overlayCanvas: OverlayCanvas?
+    /// The state a custom overlay last drew.
+    var lastOverlayState: PlaybackState?
     private let wake: WakeSignal
     private var running = false
-    private var needsRedraw = true
+    var needsRedraw = true
     private var lastScene: ControlsScene?
     private var lastGeneration = -1
     private var shownTitle = ""
@@ -122,7 +136,11 @@ public final class PlayerWindow {
         controller = PlayerControlsController(
             actions: bridge, clock: SystemHostClock.shared,
             size: CGSize(width: size.width, height: size.height))
+        let callbacks = self.callbacks
+        events = PlayerWindowEvents(player: player) { callbacks.send($0) }
+        bridge.events = events
         bridge.fullscreenHandler = { [unowned self] in setFullscreen($0) }
+        callbacks.setWindow(self)
         bridge.closeHandler = { [unowned self] in running = false }
         let wake = self.wake
         playerLayer.setPictureHook { wake.pictureArrived() }
@@ -172,23 +190,27 @@ public final class PlayerWindow {
         case SDL_QUIT:
             running = false
         case SDL_KEYDOWN:
-            if let key = Self.keyInput(event.key.keysym.sym),
+            if let key = Self.keyInput(event.key.keysym.sym), !overlayTook(.key(key)),
                 let command = ControlCommand.bound(to: key)
             {
                 controller.perform(command)
             }
         case SDL_MOUSEMOTION:
-            controller.pointerMoved(to: CGPoint(x: Int(event.motion.x), y: Int(event.motion.y)))
+            let point = CGPoint(x: Int(event.motion.x), y: Int(event.motion.y))
+            if !overlayTook(.pointerMoved(point)) { controller.pointerMoved(to: point) }
         case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
-            controller.pointerPressed(
-                at: CGPoint(x: Int(event.button.x), y: Int(event.button.y)),
-                clicks: Int(event.button.clicks))
+            let point = CGPoint(x: Int(event.button.x), y: Int(event.button.y))
+            let clicks = Int(event.button.clicks)
+            if !overlayTook(.pointerPressed(point, clicks: clicks)) { controller.pointerPressed(at: point, clicks: clicks) }
         case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
-            controller.pointerReleased(at: CGPoint(x: Int(event.button.x), y: Int(event.button.y)))
+            let point = CGPoint(x: Int(event.button.x), y: Int(event.button.y))
+            if !overlayTook(.pointerReleased(point)) { controller.pointerReleased(at: point) }
         case SDL_MOUSEWHEEL:
             var notches = Int(event.wheel.y)
             if event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { notches = -notches }
-            if let command = ControlCommand.wheel(notches: notches) { controller.perform(command) }
+            if !overlayTook(.wheel(notches: notches)), let command = ControlCommand.wheel(notches: notches) {
+                controller.perform(command)
+            }
         case SDL_WINDOWEVENT:
             if event.window.event == UInt8(SDL_WINDOWEVENT_RESIZED.rawValue), !isFullscreen {
                 userResized = true
@@ -208,10 +230,12 @@ public final class PlayerWindow {
         controller.resize(to: bounds.size)
         let state = bridge.snapshot(isFullscreen: isFullscreen)
         controller.playbackStateDidChange(state)
+        events.stateDidChange(state, item: player.currentItem)
         updateTitle(options.title ?? (state.title.isEmpty ? "Playhead" : state.title))
-        let scene = options.showsControls ? controller.scene : nil
+        let scene = options.showsControls && controlsOverlay == nil ? controller.scene : nil
         let generation = playerLayer.slot.latest().generation
-        guard needsRedraw || scene != lastScene || generation != lastGeneration else { return }
+        let overlayChanged = overlayNeedsDrawing(state)
+        guard needsRedraw || overlayChanged || scene != lastScene || generation != lastGeneration else { return }
         fitWindowToVideo()
         needsRedraw = false
         lastScene = scene
@@ -220,6 +244,7 @@ public final class PlayerWindow {
         SDL_RenderClear(target.renderer)
         video.draw(playerLayer)
         if let scene { controlsRenderer.draw(scene, layout: controller.layout) }
+        drawOverlay(size: bounds.size)
         SDL_RenderPresent(target.renderer)
         let showCursor = scene?.barsVisible ?? true
         if showCursor != cursorShown {
@@ -249,10 +274,14 @@ public final class PlayerWindow {
         needsRedraw = true
     }
 
-    private func setFullscreen(_ fullscreen: Bool) {
+    /// Enters or leaves fullscreen (as the f key does); the delegate hears of the change.
+    public func setFullscreen(_ fullscreen: Bool) {
         guard fullscreen != isFullscreen else { return }
         let flags = fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0
-        if SDL_SetWindowFullscreen(window, flags) == 0 { isFullscreen = fullscreen }
+        if SDL_SetWindowFullscreen(window, flags) == 0 {
+            isFullscreen = fullscreen
+            events.note(.fullscreenChanged(fullscreen))
+        }
         needsRedraw = true
     }
 
