@@ -99,7 +99,7 @@ public final class PlayerWindow {
     /// - Important: Create and `run()` the window on the same thread.
     public init(player: AVPlayer, options: Options = Options()) throws(SDLError) {
         try SDLSubsystem.startVideo()
-        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         let centered = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
         guard
@@ -132,7 +132,7 @@ public final class PlayerWindow {
         video = VideoRenderer(target: target)
         controlsRenderer = ControlsRenderer(target: target)
         bridge = AVPlayerControlsBridge(player: player)
-        let size = target.outputSize
+        let size = target.scaleToPoints(of: window)
         controller = PlayerControlsController(
             actions: bridge, clock: SystemHostClock.shared,
             size: CGSize(width: size.width, height: size.height))
@@ -224,7 +224,7 @@ public final class PlayerWindow {
     // MARK: - Drawing
 
     private func drawIfNeeded() {
-        let size = target.outputSize
+        let size = target.scaleToPoints(of: window)
         let bounds = CGRect(x: 0, y: 0, width: size.width, height: size.height)
         if playerLayer.frame != bounds { playerLayer.frame = bounds }
         controller.resize(to: bounds.size)
