@@ -70,6 +70,7 @@ final class AVPlayerControlsBridge: PlaybackControlActions {
             return title
         }
         if let url = (item.asset as? AVURLAsset)?.url {
+            if url == AVURLAsset.builtInDemoURL { return AVURLAsset.builtInDemoTitle }
             return url.isFileURL ? url.lastPathComponent : url.absoluteString
         }
         return "Playhead"

@@ -24,6 +24,9 @@ import Synchronization
 /// Keys: space or k play/pause, ←/→ seek 5 s, j/l seek 10 s, ↑/↓ volume, m mute,
 /// f fullscreen, Esc leave fullscreen, [ and ] speed, `.` and `,` step a frame while paused,
 /// q quit. The mouse wheel changes the volume; a double click toggles fullscreen.
+///
+/// A host app hears what happens through `delegate` and may replace the control overlay with
+/// its own (`controlsOverlay`); see docs/custom-controls.md.
 public final class PlayerWindow {
     /// How the window starts.
     public struct Options: Sendable {
