@@ -37,19 +37,26 @@ final class MinimalControls: PlayerControlsOverlay {
     }
 
     func draw(on canvas: OverlayCanvas) {
-        let width = canvas.size.width, height = canvas.size.height
+        let width = canvas.size.width
+        let height = canvas.size.height
         let line = CGRect(x: 0, y: height - 6, width: width, height: 6)
         canvas.fill(line, OverlayColor(red: 255, green: 255, blue: 255, alpha: 60))
         if let duration = state.duration, duration > 0 {
             for range in state.loadedRanges {
                 let x = width * range.lowerBound / duration
                 let loaded = width * (range.upperBound - range.lowerBound) / duration
-                canvas.fill(CGRect(x: x, y: line.minY, width: loaded, height: 6), OverlayColor(red: 255, green: 255, blue: 255, alpha: 110))
+                canvas.fill(
+                    CGRect(x: x, y: line.minY, width: loaded, height: 6),
+                    OverlayColor(red: 255, green: 255, blue: 255, alpha: 110))
             }
             let played = width * min(1, state.currentTime / duration)
-            canvas.fill(CGRect(x: 0, y: line.minY, width: played, height: 6), OverlayColor(red: 30, green: 200, blue: 120))
+            canvas.fill(
+                CGRect(x: 0, y: line.minY, width: played, height: 6),
+                OverlayColor(red: 30, green: 200, blue: 120))
         }
-        canvas.text(Self.clock(state.currentTime), size: 14, .white, in: CGRect(x: 10, y: height - 30, width: 120, height: 20))
+        canvas.text(
+            Self.clock(state.currentTime), size: 14, .white,
+            in: CGRect(x: 10, y: height - 30, width: 120, height: 20))
         let word: String?
         switch state.status {
         case .loading: word = "Loading…"

@@ -14,7 +14,8 @@ final class PrintingHost: PlayerWindowDelegate {
     func playerWindow(_ window: PlayerWindow, didPlayToEndWithError error: (any Error)?) {
         print(error.map { "stopped: \($0.localizedDescription)" } ?? "played to the end")
     }
-    func playerWindow(_ window: PlayerWindow, playbackStatusDidChange status: PlaybackState.Status) {
+    func playerWindow(_ window: PlayerWindow, playbackStatusDidChange status: PlaybackState.Status)
+    {
         print("status:", status)
     }
     func playerWindow(_ window: PlayerWindow, didChangeFullscreen isFullscreen: Bool) {

@@ -38,10 +38,12 @@ extension MediaLocation {
                 + ":box=1:boxcolor=black@0.55:boxborderw=18:x=(w-text_w)/2:y=h*0.62",
             "format=yuv420p",
         ].joined(separator: ",")
-        let tone = "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=\(seconds),volume=0.3"
+        let tone =
+            "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=\(seconds),volume=0.3"
         return MediaLocation(
             lavfiGraph: "\(picture)[out0];\(tone)[out1]",
-            declared: DeclaredFacts(duration: builtInDemoDuration, metadata: ["title": builtInDemoTitle]))
+            declared: DeclaredFacts(
+                duration: builtInDemoDuration, metadata: ["title": builtInDemoTitle]))
     }
 
     /// A location that opens `graph` with the lavfi input format, reading no file or URL
@@ -79,7 +81,8 @@ enum DeviceInputFormat {
     ///   lacks the format.
     static func find(_ name: String) throws(MediaFailure) -> UnsafePointer<AVInputFormat> {
         guard registered else {
-            throw .io(detail: "the built-in demo needs FFmpeg's libavdevice, which is not installed")
+            throw .io(
+                detail: "the built-in demo needs FFmpeg's libavdevice, which is not installed")
         }
         guard let format = av_find_input_format(name) else {
             throw .io(detail: "this FFmpeg has no '\(name)' input format")
@@ -99,9 +102,11 @@ extension FormatContext {
         let microseconds = Int64(declared.duration * 1_000_000)
         pointer.pointee.duration = microseconds
         for index in 0..<streamCount {
-            guard let stream = stream(at: index), stream.pointee.duration == CFFmpeg_AV_NOPTS_VALUE()
+            guard let stream = stream(at: index),
+                stream.pointee.duration == CFFmpeg_AV_NOPTS_VALUE()
             else { continue }
-            stream.pointee.duration = av_rescale_q(microseconds, CFFmpeg_AV_TIME_BASE_Q(), stream.pointee.time_base)
+            stream.pointee.duration = av_rescale_q(
+                microseconds, CFFmpeg_AV_TIME_BASE_Q(), stream.pointee.time_base)
         }
     }
 }

@@ -31,7 +31,8 @@ extension Demuxer {
         let goal = max(0, ticks)
         if goal < state.readEnd {
             do throws(MediaFailure) {
-                let reopened = try FormatContext(location: state.location, timeout: timeout, interrupt: interrupt)
+                let reopened = try FormatContext(
+                    location: state.location, timeout: timeout, interrupt: interrupt)
                 guard reopened.streamCount == container.streamCount else { return false }
                 for index in 0..<reopened.streamCount {
                     reopened.stream(at: index)?.pointee.discard =
@@ -50,9 +51,15 @@ extension Demuxer {
 
     /// True when the packet in `packet` ends before the pending seek target (drop it); also
     /// notes how far the input has been read.
-    func skipsBeforeSeekTarget(_ packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational) -> Bool {
-        guard var state = restart, packet.pointee.pts != CFFmpeg_AV_NOPTS_VALUE() else { return false }
-        let end = av_rescale_q(packet.pointee.pts + max(packet.pointee.duration, 1), timeBase, CFFmpeg_AV_TIME_BASE_Q())
+    func skipsBeforeSeekTarget(_ packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational)
+        -> Bool
+    {
+        guard var state = restart, packet.pointee.pts != CFFmpeg_AV_NOPTS_VALUE() else {
+            return false
+        }
+        let end = av_rescale_q(
+            packet.pointee.pts + max(packet.pointee.duration, 1), timeBase, CFFmpeg_AV_TIME_BASE_Q()
+        )
         state.readEnd = max(state.readEnd, end)
         let skip = state.skipBefore.map { end <= $0 } ?? false
         restart = state

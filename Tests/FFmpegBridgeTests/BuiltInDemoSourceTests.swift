@@ -56,12 +56,18 @@ import Testing
         }
         // Back to 0.5 s (behind what was read: the graph restarts) lands on the frame at 0.5 s,
         // the same picture as the first time.
-        #expect(demuxer.seek(to: CMTime(value: 1, timescale: 2), earliest: .negativeInfinity, latest: .positiveInfinity))
+        #expect(
+            demuxer.seek(
+                to: CMTime(value: 1, timescale: 2), earliest: .negativeInfinity,
+                latest: .positiveInfinity))
         let back = try nextVideoPacket()
         #expect(abs(back.pts.seconds - 0.5) < 0.001)
         #expect(back.bytes == firstPass[back.pts.seconds])
         // Ahead to 10 s: the packets in between are dropped.
-        #expect(demuxer.seek(to: CMTime(value: 10, timescale: 1), earliest: .negativeInfinity, latest: .positiveInfinity))
+        #expect(
+            demuxer.seek(
+                to: CMTime(value: 10, timescale: 1), earliest: .negativeInfinity,
+                latest: .positiveInfinity))
         #expect(abs(try nextVideoPacket().pts.seconds - 10) < 0.001)
         // And to the very start again (the replay button).
         #expect(demuxer.seek(to: .zero, earliest: .negativeInfinity, latest: .positiveInfinity))

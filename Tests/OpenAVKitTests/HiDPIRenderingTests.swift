@@ -8,13 +8,16 @@ import Testing
 
 @Suite struct HiDPIRenderingTests {
     func black(_ target: RenderTarget) {
-        Shapes(renderer: target.renderer).fill(CGRect(x: 0, y: 0, width: 4000, height: 4000), .init(0, 0, 0))
+        Shapes(renderer: target.renderer).fill(
+            CGRect(x: 0, y: 0, width: 4000, height: 4000), .init(0, 0, 0))
     }
 
     /// The right-most column with a lit pixel in row band `rows`.
     func rightmostLit(_ target: RenderTarget, width: Int, rows: Range<Int>) -> Int {
         var last = -1
-        for x in 0..<width where rows.contains(where: { y in target.pixel(x: x, y: y).red > 100 }) { last = x }
+        for x in 0..<width where rows.contains(where: { y in target.pixel(x: x, y: y).red > 100 }) {
+            last = x
+        }
         return last
     }
 
@@ -23,8 +26,10 @@ import Testing
         target.applyScale(x: 2, y: 2)
         black(target)
         let layout = ControlsLayout(size: CGSize(width: 400, height: 225))
-        let controller = PlayerControlsController(actions: FakePlayer(), clock: ManualClock(), size: layout.size)
-        controller.playbackStateDidChange(PlaybackState(phase: .ready, isPlaying: true, currentTime: 5, duration: 10))
+        let controller = PlayerControlsController(
+            actions: FakePlayer(), clock: ManualClock(), size: layout.size)
+        controller.playbackStateDidChange(
+            PlaybackState(phase: .ready, isPlaying: true, currentTime: 5, duration: 10))
         ControlsRenderer(target: target).draw(controller.scene, layout: layout)
         target.applyScale(x: 1, y: 1)
         // The pause icon's left bar, at (22, height - 28) in points, is at twice that in pixels.
@@ -43,11 +48,13 @@ import Testing
             black(target)
             target.applyScale(x: scale, y: scale)
             TextRenderer(renderer: target.renderer).draw(
-                "Playhead", size: 16, color: .init(255, 255, 255), in: CGRect(x: 0, y: 0, width: 280, height: 40))
+                "Playhead", size: 16, color: .init(255, 255, 255),
+                in: CGRect(x: 0, y: 0, width: 280, height: 40))
             target.applyScale(x: 1, y: 1)
             return rightmostLit(target, width: 600, rows: 0..<Int(40 * scale))
         }
-        let single = try textWidth(scale: 1), double = try textWidth(scale: 2)
+        let single = try textWidth(scale: 1)
+        let double = try textWidth(scale: 2)
         #expect(single > 40)
         #expect(abs(double - 2 * single) <= 4, "1×: \(single) px, 2×: \(double) px")
     }

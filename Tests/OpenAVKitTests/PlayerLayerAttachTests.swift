@@ -8,17 +8,26 @@ import Testing
 @testable import OpenAVKit
 
 @Suite struct PlayerLayerAttachTests {
-    @Test func aLayerAttachedWhileStoppedShowsTheCurrentFrameAndNothingAfterTheItemGoes() async throws {
-        let player = AVPlayer(environment: PlaybackEnvironment(makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: true))
+    @Test func aLayerAttachedWhileStoppedShowsTheCurrentFrameAndNothingAfterTheItemGoes()
+        async throws
+    {
+        let player = AVPlayer(
+            environment: PlaybackEnvironment(
+                makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: true))
         let first = AVPlayerLayer(player: player)
         player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(.mp4)))
         player.play()
-        #expect(await waitOnMainQueue { player.currentItem?.status == .readyToPlay && player.rate == 0 && first.slot.latest().picture != nil })
+        #expect(
+            await waitOnMainQueue {
+                player.currentItem?.status == .readyToPlay && player.rate == 0
+                    && first.slot.latest().picture != nil
+            })
         let shown = try #require(first.slot.latest().picture)
 
         // Playback has stopped (at the end): no frame will come, yet a new layer has a picture.
         let late = AVPlayerLayer(player: player)
-        let picture = try #require(late.slot.latest().picture, "the current frame should be replayed to a new layer")
+        let picture = try #require(
+            late.slot.latest().picture, "the current frame should be replayed to a new layer")
         #expect(picture === shown)
         #expect(await waitOnMainQueue { late.isReadyForDisplay })
 

@@ -27,7 +27,8 @@ final class RecordingWindowDelegate: PlayerWindowDelegate, Sendable {
     func playerWindow(_ window: PlayerWindow, didChangeFullscreen isFullscreen: Bool) {
         record("fullscreen \(isFullscreen)")
     }
-    func playerWindow(_ window: PlayerWindow, playbackStatusDidChange status: PlaybackState.Status) {
+    func playerWindow(_ window: PlayerWindow, playbackStatusDidChange status: PlaybackState.Status)
+    {
         record("status \(status)")
     }
 }
@@ -36,9 +37,12 @@ final class RecordingWindowDelegate: PlayerWindowDelegate, Sendable {
     /// A window (on a thread of its own, as `playhead` runs it) for `player`; nil when SDL
     /// cannot make one here.
     static func openWindow(
-        _ player: AVPlayer, delegate: RecordingWindowDelegate, before run: @escaping @Sendable (PlayerWindow) -> Void
+        _ player: AVPlayer, delegate: RecordingWindowDelegate,
+        before run: @escaping @Sendable (PlayerWindow) -> Void
     ) async -> PlayerWindow.CloseHandle? {
-        final class Handoff: @unchecked Sendable { var continuation: CheckedContinuation<PlayerWindow.CloseHandle?, Never>? }
+        final class Handoff: @unchecked Sendable {
+            var continuation: CheckedContinuation<PlayerWindow.CloseHandle?, Never>?
+        }
         return await withCheckedContinuation { continuation in
             let handoff = Handoff()
             handoff.continuation = continuation
@@ -56,15 +60,23 @@ final class RecordingWindowDelegate: PlayerWindowDelegate, Sendable {
     }
 
     @Test func theDelegateHearsReadinessFullscreenStatusAndTheEndOnTheMainQueue() async throws {
-        let player = AVPlayer(environment: PlaybackEnvironment(makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: true))
+        let player = AVPlayer(
+            environment: PlaybackEnvironment(
+                makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: true))
         let delegate = RecordingWindowDelegate()
-        guard let window = await Self.openWindow(player, delegate: delegate, before: { $0.setFullscreen(true) }) else {
+        guard
+            let window = await Self.openWindow(
+                player, delegate: delegate, before: { $0.setFullscreen(true) })
+        else {
             return  // no SDL video here (the dummy driver is set by `make test`)
         }
         defer { window.close() }
         player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(.mp4)))
         player.play()
-        #expect(await waitOnMainQueue { delegate.names.contains("end") && delegate.names.contains("status ended") })
+        #expect(
+            await waitOnMainQueue {
+                delegate.names.contains("end") && delegate.names.contains("status ended")
+            })
         let names = delegate.names
         #expect(names.first == "fullscreen true")
         #expect(names.contains("ready"))

@@ -36,7 +36,9 @@ func waitOnMainQueue(timeout: Double = 20, _ condition: () -> Bool) async -> Boo
 
 @Suite struct PlayerWindowEventsTests {
     static func untimedPlayer() -> AVPlayer {
-        AVPlayer(environment: PlaybackEnvironment(makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: true))
+        AVPlayer(
+            environment: PlaybackEnvironment(
+                makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: true))
     }
 
     @Test func statusBufferingAndReadinessChangesAreReportedOnceEachOnTheMainQueue() async throws {
@@ -60,7 +62,8 @@ func waitOnMainQueue(timeout: Double = 20, _ condition: () -> Bool) async -> Boo
         #expect(await waitOnMainQueue { log.events.count >= 9 })
         #expect(
             log.events == [
-                .statusChanged(.loading), .readyToPlay, .statusChanged(.paused), .statusChanged(.playing),
+                .statusChanged(.loading), .readyToPlay, .statusChanged(.paused),
+                .statusChanged(.playing),
                 .bufferingChanged(true), .statusChanged(.buffering), .bufferingChanged(false),
                 .statusChanged(.playing), .statusChanged(.failed),
             ])
@@ -90,14 +93,18 @@ func waitOnMainQueue(timeout: Double = 20, _ condition: () -> Bool) async -> Boo
         let events = PlayerWindowEvents(player: player) { log.record($0) }
         let item = AVPlayerItem(url: try Fixture.url(.mp4))
         player.replaceCurrentItem(with: item)
-        let error = NSError(domain: AVFoundationErrorDomain, code: -11819, userInfo: [NSLocalizedDescriptionKey: "lost"])
+        let error = NSError(
+            domain: AVFoundationErrorDomain, code: -11819,
+            userInfo: [NSLocalizedDescriptionKey: "lost"])
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.main.async {
                 NotificationCenter.default.post(
                     name: AVPlayerItem.failedToPlayToEndTimeNotification, object: item,
                     userInfo: [AVPlayerItemFailedToPlayToEndTimeErrorKey: error])
                 // Another player's item is not this window's business.
-                NotificationCenter.default.post(name: AVPlayerItem.didPlayToEndTimeNotification, object: AVPlayerItem(url: URL(fileURLWithPath: "/x.mp4")))
+                NotificationCenter.default.post(
+                    name: AVPlayerItem.didPlayToEndTimeNotification,
+                    object: AVPlayerItem(url: URL(fileURLWithPath: "/x.mp4")))
                 done.resume()
             }
         }
@@ -118,10 +125,12 @@ func waitOnMainQueue(timeout: Double = 20, _ condition: () -> Bool) async -> Boo
         bridge.close()
         bridge.showPlaylist()
         let target = CMTime(seconds: 0.5, preferredTimescale: 90_000)
-        let seekDone = { log.events.contains { event in
-            if case .seekFinished(let time, _) = event { return time == target }
-            return false
-        } }
+        let seekDone = {
+            log.events.contains { event in
+                if case .seekFinished(let time, _) = event { return time == target }
+                return false
+            }
+        }
         #expect(await waitOnMainQueue { log.events.count >= 3 && seekDone() })
         #expect(log.events.contains(.closeRequested))
         #expect(log.events.contains(.playlistRequested))

@@ -11,14 +11,20 @@ extension PlayerWindowXTests {
             Issue.record("playhead executable not found; set PLAYHEAD_BINARY")
             return
         }
-        let example = URL(fileURLWithPath: playhead).deletingLastPathComponent().appendingPathComponent("CustomControls").path
-        try #require(FileManager.default.isExecutableFile(atPath: example), "the example is built with the package")
+        let example = URL(fileURLWithPath: playhead).deletingLastPathComponent()
+            .appendingPathComponent("CustomControls").path
+        try #require(
+            FileManager.default.isExecutableFile(atPath: example),
+            "the example is built with the package")
         let clip = try Self.longClip()
         let box = try #require(
-            XSession.launch(example, [clip.path], display: session.display, environment: ["SDL_AUDIODRIVER": "dummy"]))
+            XSession.launch(
+                example, [clip.path], display: session.display,
+                environment: ["SDL_AUDIODRIVER": "dummy"]))
         let run = PlayheadRun(box: box)
         defer { run.stop() }
-        let window = try #require(await windowID(named: clip.lastPathComponent), "no window appeared")
+        let window = try #require(
+            await windowID(named: clip.lastPathComponent), "no window appeared")
         focus(window)
         session.run("xdotool", ["mousemove", "--window", window, "300", "200"])
         try await Task.sleep(for: .milliseconds(1500))

@@ -11,7 +11,9 @@ extension PlayerWindowXTests {
             return
         }
         let box = try #require(
-            XSession.launch(binary, ["--no-audio"], display: session.display, environment: ["SDL_AUDIODRIVER": "dummy"]))
+            XSession.launch(
+                binary, ["--no-audio"], display: session.display,
+                environment: ["SDL_AUDIODRIVER": "dummy"]))
         let run = PlayheadRun(box: box)
         defer { run.stop() }
         let window = try #require(await windowID(named: "Playhead demo"), "no demo window appeared")
@@ -26,7 +28,9 @@ extension PlayerWindowXTests {
             session.run("import", ["-window", window, keep])
         }
         // The window takes the demo's 16:9 shape (as far as the 1280×800 screen allows).
-        #expect(abs(Double(first.width) / Double(first.height) - 16.0 / 9.0) < 0.05, "\(first.width)x\(first.height)")
+        #expect(
+            abs(Double(first.width) / Double(first.height) - 16.0 / 9.0) < 0.05,
+            "\(first.width)x\(first.height)")
 
         focus(window)
         session.run("xdotool", ["key", "q"])

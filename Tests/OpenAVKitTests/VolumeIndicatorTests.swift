@@ -12,13 +12,17 @@ import Testing
     let controller: PlayerControlsController
 
     init() {
-        controller = PlayerControlsController(actions: player, clock: clock, size: CGSize(width: 800, height: 450))
+        controller = PlayerControlsController(
+            actions: player, clock: clock, size: CGSize(width: 800, height: 450))
         controller.playbackStateDidChange(PlayerControlsControllerTests.playing)
     }
 
     @Test func volumeKeysWheelAndMuteShowItForASecondAndAHalf() {
         #expect(controller.scene.volumeIndicator == nil)
-        for command in [ControlCommand.changeVolume(by: 0.1), .changeVolume(by: -0.1), .wheel(notches: 2)!, .toggleMute] {
+        for command in [
+            ControlCommand.changeVolume(by: 0.1), .changeVolume(by: -0.1), .wheel(notches: 2)!,
+            .toggleMute,
+        ] {
             controller.perform(command)
             #expect(controller.scene.volumeIndicator != nil, "\(command)")
             clock.advance(by: 1.4)
@@ -48,9 +52,11 @@ import Testing
         let shapes = Shapes(renderer: target.renderer)
         shapes.fill(CGRect(x: 0, y: 0, width: 800, height: 450), .init(0, 0, 0))
         let layout = ControlsLayout(size: CGSize(width: 800, height: 450))
-        ControlsRenderer(target: target).drawVolumeIndicator(VolumeIndicator(level: 0.5, isMuted: false), layout: layout)
+        ControlsRenderer(target: target).drawVolumeIndicator(
+            VolumeIndicator(level: 0.5, isMuted: false), layout: layout)
         let box = ControlsRenderer.volumeIndicatorBox(in: layout)
-        let trackStart = box.minX + 14, trackY = Int(box.midY)
+        let trackStart = box.minX + 14
+        let trackY = Int(box.midY)
         // The first half of the track is white (the level), the second half grey.
         let filled = target.pixel(x: Int(trackStart + 30), y: trackY)
         let empty = target.pixel(x: Int(trackStart + 110), y: trackY)

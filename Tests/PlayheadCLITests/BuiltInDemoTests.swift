@@ -38,7 +38,9 @@ import Testing
         guard let usage = try await PlayheadProcess.run(["play"]) else { return }
         #expect(usage.status == 2)
         for word in ["playhead-demo:built-in", "lavfi:testsrc2"] {
-            guard let result = try await PlayheadProcess.run(["play", "--untimed", word]) else { return }
+            guard let result = try await PlayheadProcess.run(["play", "--untimed", word]) else {
+                return
+            }
             #expect(result.status == 1, "\(word)")
         }
     }

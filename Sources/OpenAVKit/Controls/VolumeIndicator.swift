@@ -21,7 +21,8 @@ extension PlayerControlsController {
     /// The indicator to draw now: shown for `VolumeIndicator.showDuration` seconds after a
     /// volume or mute command, with the state the player reports.
     var volumeIndicator: VolumeIndicator? {
-        guard let shownAt = volumeChangedAt, clock.now - shownAt < VolumeIndicator.showDuration else { return nil }
+        guard let shownAt = volumeChangedAt, clock.now - shownAt < VolumeIndicator.showDuration
+        else { return nil }
         return VolumeIndicator(level: state.volume, isMuted: state.isMuted)
     }
 }

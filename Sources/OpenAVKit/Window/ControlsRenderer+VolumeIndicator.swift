@@ -8,7 +8,9 @@ import Foundation
 extension ControlsRenderer {
     /// Where the indicator's box sits: centred, just below the top bar.
     static func volumeIndicatorBox(in layout: ControlsLayout) -> CGRect {
-        CGRect(x: layout.size.width / 2 - 110, y: ControlsLayout.topBarHeight + 16, width: 220, height: 44)
+        CGRect(
+            x: layout.size.width / 2 - 110, y: ControlsLayout.topBarHeight + 16, width: 220,
+            height: 44)
     }
 
     func drawVolumeIndicator(_ indicator: VolumeIndicator, layout: ControlsLayout) {
@@ -17,8 +19,11 @@ extension ControlsRenderer {
         let track = CGRect(x: box.minX + 14, y: box.midY - 3, width: 130, height: 6)
         shapes.fill(track, Palette.track)
         let level = indicator.isMuted ? 0 : CGFloat(min(1, max(0, indicator.level)))
-        shapes.fill(CGRect(x: track.minX, y: track.minY, width: track.width * level, height: track.height), Palette.icon)
-        let label = CGRect(x: track.maxX + 8, y: box.minY, width: box.maxX - track.maxX - 16, height: box.height)
+        shapes.fill(
+            CGRect(x: track.minX, y: track.minY, width: track.width * level, height: track.height),
+            Palette.icon)
+        let label = CGRect(
+            x: track.maxX + 8, y: box.minY, width: box.maxX - track.maxX - 16, height: box.height)
         text.draw(indicator.text, size: 14, color: Palette.text, in: label, alignment: .center)
     }
 }

@@ -8,8 +8,11 @@ import Foundation
 
 /// A colour with 8-bit red, green, blue and opacity.
 public struct OverlayColor: Equatable, Sendable {
+    /// The red component, 0 to 255.
     public var red: UInt8
+    /// The green component, 0 to 255.
     public var green: UInt8
+    /// The blue component, 0 to 255.
     public var blue: UInt8
     /// 255 is opaque.
     public var alpha: UInt8
@@ -59,8 +62,11 @@ public final class OverlayCanvas {
     /// Draws `string` in DejaVu Sans at `points`, vertically centred in `rect`, left-aligned
     /// or centred, clipped to `rect`.
     public func text(
-        _ string: String, size points: Int, _ color: OverlayColor, in rect: CGRect, centered: Bool = false
+        _ string: String, size points: Int, _ color: OverlayColor, in rect: CGRect,
+        centered: Bool = false
     ) {
-        text.draw(string, size: points, color: color.sdl, in: rect, alignment: centered ? .center : .leading)
+        text.draw(
+            string, size: points, color: color.sdl, in: rect,
+            alignment: centered ? .center : .leading)
     }
 }

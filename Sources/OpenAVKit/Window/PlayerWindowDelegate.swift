@@ -42,12 +42,22 @@ public protocol PlayerWindowDelegate: AnyObject {
 }
 
 extension PlayerWindowDelegate {
+    /// Does nothing unless implemented.
     public func playerWindowIsReadyToPlay(_ window: PlayerWindow) {}
+    /// Does nothing unless implemented.
     public func playerWindow(_ window: PlayerWindow, didPlayToEndWithError error: (any Error)?) {}
+    /// Does nothing unless implemented.
     public func playerWindow(_ window: PlayerWindow, bufferingDidChange isBuffering: Bool) {}
+    /// Does nothing unless implemented.
     public func playerWindow(_ window: PlayerWindow, didChangeFullscreen isFullscreen: Bool) {}
+    /// Does nothing unless implemented.
     public func playerWindowDidRequestClose(_ window: PlayerWindow) {}
+    /// Does nothing unless implemented.
     public func playerWindowDidRequestPlaylist(_ window: PlayerWindow) {}
+    /// Does nothing unless implemented.
     public func playerWindow(_ window: PlayerWindow, didSeekTo time: CMTime, finished: Bool) {}
-    public func playerWindow(_ window: PlayerWindow, playbackStatusDidChange status: PlaybackState.Status) {}
+    /// Does nothing unless implemented.
+    public func playerWindow(
+        _ window: PlayerWindow, playbackStatusDidChange status: PlaybackState.Status
+    ) {}
 }

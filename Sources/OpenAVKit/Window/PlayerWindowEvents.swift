@@ -46,21 +46,26 @@ final class PlayerWindowEvents: Sendable {
         self.player = player
         self.emit = emit
         let center = NotificationCenter.default
-        let ended = center.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: nil, queue: nil) {
+        let ended = center.addObserver(
+            forName: AVPlayerItem.didPlayToEndTimeNotification, object: nil, queue: nil
+        ) {
             [weak self] note in self?.itemEnded(note.object, error: nil)
         }
         let failed = center.addObserver(
             forName: AVPlayerItem.failedToPlayToEndTimeNotification, object: nil, queue: nil
         ) { [weak self] note in
             let error = note.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? NSError
-            self?.itemEnded(note.object, error: error ?? NSError(domain: AVFoundationErrorDomain, code: -11800))
+            self?.itemEnded(
+                note.object, error: error ?? NSError(domain: AVFoundationErrorDomain, code: -11800))
         }
         let list = Tokens(list: [ended, failed])
         tokens.withLock { $0 = list }
     }
 
     deinit {
-        for token in tokens.withLock({ $0.list }) { NotificationCenter.default.removeObserver(token) }
+        for token in tokens.withLock({ $0.list }) {
+            NotificationCenter.default.removeObserver(token)
+        }
     }
 
     // MARK: - From the player (main queue)
@@ -77,7 +82,9 @@ final class PlayerWindowEvents: Sendable {
     /// True while the current item sits where it played to its end (the replay button shows).
     /// The mark comes from the item's end notification; a seek, play or new item clears it.
     func isAtEnd(item: AVPlayerItem, currentTime: Double) -> Bool {
-        guard let ended = state.withLock({ $0.ended }), ended.item == ObjectIdentifier(item) else { return false }
+        guard let ended = state.withLock({ $0.ended }), ended.item == ObjectIdentifier(item) else {
+            return false
+        }
         return abs(currentTime - ended.time) < 0.5
     }
 
@@ -147,12 +154,16 @@ final class PlayerWindowCallbacks: Sendable {
         switch event {
         case .readyToPlay: delegate.playerWindowIsReadyToPlay(window)
         case .playedToEnd(let error): delegate.playerWindow(window, didPlayToEndWithError: error)
-        case .bufferingChanged(let buffering): delegate.playerWindow(window, bufferingDidChange: buffering)
-        case .fullscreenChanged(let fullscreen): delegate.playerWindow(window, didChangeFullscreen: fullscreen)
+        case .bufferingChanged(let buffering):
+            delegate.playerWindow(window, bufferingDidChange: buffering)
+        case .fullscreenChanged(let fullscreen):
+            delegate.playerWindow(window, didChangeFullscreen: fullscreen)
         case .closeRequested: delegate.playerWindowDidRequestClose(window)
         case .playlistRequested: delegate.playerWindowDidRequestPlaylist(window)
-        case .seekFinished(let time, let finished): delegate.playerWindow(window, didSeekTo: time, finished: finished)
-        case .statusChanged(let status): delegate.playerWindow(window, playbackStatusDidChange: status)
+        case .seekFinished(let time, let finished):
+            delegate.playerWindow(window, didSeekTo: time, finished: finished)
+        case .statusChanged(let status):
+            delegate.playerWindow(window, playbackStatusDidChange: status)
         }
     }
 }

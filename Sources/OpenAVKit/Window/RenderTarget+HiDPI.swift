@@ -10,7 +10,8 @@ extension RenderTarget {
     /// point: 2 on a HiDPI screen with Wayland or macOS, 1 on X11) and returns the window's
     /// size in points.
     func scaleToPoints(of window: OpaquePointer) -> (width: Int, height: Int) {
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         SDL_GetWindowSize(window, &width, &height)
         let pixels = outputSize
         guard width > 0, height > 0, pixels.width > 0, pixels.height > 0 else { return pixels }
@@ -20,7 +21,8 @@ extension RenderTarget {
 
     /// Makes the renderer draw `x`×`y` pixels per unit (when not already).
     func applyScale(x: Float, y: Float) {
-        var currentX: Float = 0, currentY: Float = 0
+        var currentX: Float = 0
+        var currentY: Float = 0
         SDL_RenderGetScale(renderer, &currentX, &currentY)
         if currentX != x || currentY != y { SDL_RenderSetScale(renderer, x, y) }
     }
