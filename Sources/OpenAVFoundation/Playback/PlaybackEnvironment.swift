@@ -1,7 +1,8 @@
 // Playhead: the outputs and clock a player plays through.
 //
 // Concurrency: `PlaybackEnvironment` is an immutable value; `VideoSinks` is thread-safe (its
-// list is behind a Mutex and sinks are called on the presentation thread).
+// list and the frame shown now are behind a Mutex; sinks are called on the presentation
+// thread, except that a sink being added gets the shown frame on the adding thread).
 import FFmpegBridge
 import Foundation
 import Synchronization
