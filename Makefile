@@ -1,6 +1,6 @@
 # Playhead: developer and CI entry points (build, test, lint, demo).
 #
-#   make run     install deps, build release, make the demo clip, run $(DEMO_CMD)
+#   make run     install deps, build release, run $(DEMO_CMD) (the built-in demo)
 #   make test    install deps, import-rule lint, build tests, run them (log in $(TEST_LOG))
 #   make build   debug build
 #   make lint    import rule + `swift format lint --strict` (when .swift-format exists)
@@ -22,11 +22,11 @@ SWIFTPM := --scratch-path $(BUILD_DIR)
 TEST_LOG := $(BUILD_DIR)/test.log
 # Tests that need real time and a quiet machine: run in a second pass of their own.
 REALTIME_TESTS := InRealTime|PlayerWindowX
-DEMO_FILE := $(BUILD_DIR)/demo/demo.mp4
 PLAYHEAD := $(BUILD_DIR)/release/playhead
-# What `make run` launches: the demo clip, played headless with sound (a silent clock when the
-# machine has no audio device). The window issue switches this to `$(PLAYHEAD)` with no argument.
-DEMO_CMD ?= $(PLAYHEAD) probe $(DEMO_FILE) && $(PLAYHEAD) play $(DEMO_FILE)
+# What `make run` launches: `playhead` with no input, which plays its built-in demo (synthesised
+# in-process, no file) in a window when there is a display, headless otherwise, with sound (a
+# silent clock when the machine has no audio device).
+DEMO_CMD ?= $(PLAYHEAD)
 FIXTURE_CACHE := $(or $(PLAYHEAD_FIXTURE_CACHE),$(or $(TMPDIR),/tmp)/playhead-fixtures)
 
 # Tests that open SDL must never need a display or a sound card (set for `make test` only, so
@@ -34,7 +34,7 @@ FIXTURE_CACHE := $(or $(PLAYHEAD_FIXTURE_CACHE),$(or $(TMPDIR),/tmp)/playhead-fi
 test: export SDL_VIDEODRIVER ?= dummy
 test: export SDL_AUDIODRIVER ?= dummy
 
-.PHONY: deps build release demo run test lint lint-imports lint-format clean clean-fixtures
+.PHONY: deps build release run test lint lint-imports lint-format clean clean-fixtures
 
 deps:
 	bash scripts/install-deps.sh
@@ -45,21 +45,8 @@ build:
 release:
 	$(SWIFT) build $(SWIFTPM) -c release
 
-demo: $(DEMO_FILE)
-
-# Ten seconds of test pattern and tone, H.264 + AAC, with a title tag.
-$(DEMO_FILE):
-	mkdir -p $(@D)
-	$(FFMPEG) -nostdin -hide_banner -loglevel error -y \
-		-f lavfi -i testsrc2=size=640x360:rate=30:duration=10 \
-		-f lavfi -i sine=frequency=440:sample_rate=48000:duration=10 \
-		-c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac -b:a 128k \
-		-metadata title="Playhead demo" $(@D)/.partial-demo.mp4
-	mv $(@D)/.partial-demo.mp4 $@
-
 run: deps
 	$(SWIFT) build $(SWIFTPM) -c release
-	$(MAKE) --no-print-directory demo
 	$(DEMO_CMD)
 
 test: deps lint-imports

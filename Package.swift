@@ -40,6 +40,8 @@ let package = Package(
         .executableTarget(
             name: "PortedPlayerController", dependencies: ["OpenAVFoundation"],
             path: "Examples/PortedPlayerController"),
+        .executableTarget(
+            name: "CustomControls", dependencies: ["OpenAVKit"], path: "Examples/CustomControls"),
 
         // MARK: Tests
         .testTarget(name: "OpenCoreMediaTests", dependencies: ["OpenCoreMedia"]),

@@ -23,8 +23,9 @@ package enum DemuxResult: Sendable {
 /// Reads packets from a container. Owns the `FormatContext` (and through it the
 /// `AVFormatContext`) and a scratch packet that it moves into each `Packet` it returns.
 package final class Demuxer: @unchecked Sendable {
-    /// owned by the demux thread
-    let container: FormatContext
+    /// owned by the demux thread; replaced when a synthesised input restarts (see
+    /// Demuxer+Restart.swift)
+    var container: FormatContext
     /// owned by the demux thread; freed in deinit
     private let scratch: UnsafeMutablePointer<AVPacket>
     /// owned by the demux thread: streams `readPacket()` returns (nil = all)
@@ -38,6 +39,9 @@ package final class Demuxer: @unchecked Sendable {
     /// zero. Packets are shifted back by it so the item timeline starts at zero, as the
     /// asset's duration and track time ranges assume; seeks add it back.
     private let timelineOffset: Int64
+    /// owned by the demux thread: how a synthesised input (the built-in demo) seeks; nil for
+    /// files and URLs.
+    var restart: RestartState?
 
     /// Opens `location` and reads its stream information.
     ///
@@ -72,6 +76,7 @@ package final class Demuxer: @unchecked Sendable {
         self.description = MediaInspector.describe(container)
         let start = container.pointer.pointee.start_time
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
+        if location.inputFormat != nil { restart = RestartState(location: location) }
     }
 
     /// The container's start time on the item timeline's scale (zero when it needs no shift).
@@ -145,6 +150,10 @@ package final class Demuxer: @unchecked Sendable {
                     return .failure(.io(detail: "packet for an unknown stream"))
                 }
                 shiftToItemTimeline(scratch, timeBase: stream.pointee.time_base)
+                if restart != nil, skipsBeforeSeekTarget(scratch, timeBase: stream.pointee.time_base) {
+                    av_packet_unref(scratch)
+                    continue
+                }
                 guard let packet = Packet(movingFrom: scratch, timeBase: stream.pointee.time_base)
                 else {
                     av_packet_unref(scratch)
@@ -196,6 +205,7 @@ package final class Demuxer: @unchecked Sendable {
     ///   - latest: the latest acceptable keyframe (`.positiveInfinity` for any).
     /// - Returns: true when the read position moved.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
+        if restart != nil { return restartSeek(to: target) }
         let timeBase = CFFmpeg_AV_TIME_BASE_Q()
         guard var ts = target.ffmpegTicks(in: timeBase).map({ $0 + timelineOffset }) else {
             return false

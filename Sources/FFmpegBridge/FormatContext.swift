@@ -22,6 +22,8 @@ package final class FormatContext: @unchecked Sendable {
     ) throws(MediaFailure) {
         FFmpegLog.installIfNeeded()
         try location.checkLocalFile()
+        var format: UnsafePointer<AVInputFormat>? = nil
+        if let name = location.inputFormat { format = try DeviceInputFormat.find(name) }
         guard var context = avformat_alloc_context() else { throw .io(detail: "out of memory") }
         self.interrupt = interrupt
         interrupt.attach(to: context)
@@ -30,16 +32,18 @@ package final class FormatContext: @unchecked Sendable {
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", location.allowedProtocols, 0)
         defer { av_dict_free(&options) }
+        if let name = location.inputFormat { av_dict_set(&options, "format_whitelist", name, 0) }
 
         FFmpegLog.clearLastMessage()
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let status = avformat_open_input(&opened, location.ffmpegURL, nil, &options)
+        let status = avformat_open_input(&opened, location.ffmpegURL, format, &options)
         guard status >= 0, let openedContext = opened else {
             // avformat_open_input frees the context on failure.
             throw FormatContext.classifyOpenFailure(status, interrupt: interrupt)
         }
         context = openedContext
         pointer = context
+        if let declared = location.declared { apply(declared) }
     }
 
     deinit {

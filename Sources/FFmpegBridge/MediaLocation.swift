@@ -9,9 +9,16 @@ package struct MediaLocation: Sendable, Equatable {
     package let path: String?
     /// FFmpeg protocols this input may use (the `protocol_whitelist` option).
     package let allowedProtocols: String
+    /// The FFmpeg input format to open with instead of probing; nil for files and URLs. Only
+    /// internal inputs (the built-in demo's "lavfi") set it: no URL can.
+    package let inputFormat: String?
+    /// What an internal input cannot state itself (the demo's duration and title).
+    package let declared: DeclaredFacts?
 
     /// The location for `url`, or a failure for schemes Playhead does not read.
     package init(url: URL) throws(MediaFailure) {
+        inputFormat = nil
+        declared = nil
         let scheme = url.scheme?.lowercased() ?? "file"
         switch scheme {
         case "file":

@@ -46,12 +46,16 @@ public enum Playhead {
     ) async -> ExitCode {
         let commands = allCommands(for: environment)
         guard let first = arguments.first else {
-            console.writeError(HelpFormatter.rootHelp(commands: commands))
-            return .usageError
+            // `playhead` alone plays the built-in demo.
+            return await run(PlayCommand.command(demoWithoutInput: true), arguments: [], console: console)
         }
         if OptionParser.looksLikeOption(first) {
-            // `playhead --frames 5 clip.mp4` is short for `playhead play --frames 5 clip.mp4`.
+            // `playhead --frames 5 clip.mp4` is short for `playhead play --frames 5 clip.mp4`;
+            // `playhead --fullscreen` (play options, no input) plays the built-in demo.
             let isGlobal = globalOptions.contains { $0.longSpelling == first || first == "-h" }
+            if !isGlobal, PlayCommand.isPlayOption(first) {
+                return await run(PlayCommand.command(demoWithoutInput: true), arguments: arguments, console: console)
+            }
             if !isGlobal, arguments.contains(where: looksLikeInput),
                 let play = commands.first(where: { $0.name == "play" })
             {

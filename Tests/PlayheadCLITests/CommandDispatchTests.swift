@@ -37,11 +37,10 @@ import Testing
 
     // MARK: - Usage errors
 
-    @Test func noArgumentsPrintsTheTopLevelUsageOnStandardErrorWithStatusTwo() async {
-        let outcome = await runCLI([])
-        #expect(outcome.code == .usageError)
-        #expect(outcome.standardOutput.isEmpty)
-        #expect(outcome.standardError.contains("Usage: playhead COMMAND"))
+    @Test func theTopLevelHelpSaysNoInputPlaysTheBuiltInDemo() async {
+        // `playhead` alone plays the demo (BuiltInDemoTests), so the usage says so.
+        let outcome = await runCLI(["--help"])
+        #expect(outcome.standardOutput.contains("playhead [PLAY OPTIONS]      plays the built-in demo"))
     }
 
     @Test func anUnknownCommandIsAUsageError() async {

@@ -52,9 +52,4 @@ import Testing
                 """)
     }
 
-    @Test func noArgumentsExitsTwo() async throws {
-        guard let result = try run([]) else { return }
-        #expect(result.status == 2)
-        #expect(result.standardError.contains("Usage: playhead COMMAND"))
-    }
 }

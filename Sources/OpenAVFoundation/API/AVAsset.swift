@@ -35,6 +35,14 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         super.init()
     }
 
+    /// An asset named `url` whose media comes from `location` (an internal input).
+    init(url: URL, location: MediaLocation) {
+        sourceURL = url
+        sidecarSettings = SidecarSubtitleSettings(discoversBesideMedia: false)
+        inspection = AssetInspection(location: location, limits: MediaInspector.Limits())
+        super.init()
+    }
+
     /// An asset for the media at `url`.
     ///
     /// - Note: Deprecated on Apple platforms in favour of `AVURLAsset(url:)`, which it equals.

@@ -38,6 +38,13 @@ open class AVURLAsset: AVAsset, @unchecked Sendable {
         super.init(url: URL, limits: limits, sidecars: SidecarSubtitleSettings(options: options))
     }
 
+    /// An asset named `URL` that plays `location`, a Playhead-made input such as the built-in
+    /// demo (`AVURLAsset.builtInDemo()`); user URLs never get here.
+    override init(url URL: URL, location: MediaLocation) {
+        url = URL
+        super.init(url: URL, location: location)
+    }
+
     /// An asset for `URL` with default settings.
     public convenience init(url URL: URL) {
         self.init(url: URL, options: nil)

@@ -38,6 +38,12 @@ final class AssetInspection: Sendable {
         self.limits = limits
     }
 
+    /// An inspection of a location Playhead made itself (the built-in demo), not of a URL.
+    init(location: MediaLocation, limits: MediaInspector.Limits) {
+        self.location = .success(location)
+        self.limits = limits
+    }
+
     /// Marks `keys` as requested and calls `completion` once the inspection is over
     /// (at once, on a background queue, when it already is).
     func load(keys: [String], completion: (@Sendable () -> Void)?) {

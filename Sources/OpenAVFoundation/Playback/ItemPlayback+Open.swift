@@ -9,10 +9,9 @@ extension ItemPlayback {
     /// Opens the media; reports `.opened` (after the item's keys load) or `.failed`.
     func open() {
         let location: MediaLocation
-        do throws(MediaFailure) {
-            location = try MediaLocation(url: asset.sourceURL)
-        } catch {
-            return report(.failed(error, duringPlayback: false))
+        switch asset.inspection.location {
+        case .success(let found): location = found
+        case .failure(let error): return report(.failed(error, duringPlayback: false))
         }
         let demuxer: Demuxer
         do throws(MediaFailure) {

@@ -87,7 +87,7 @@ extension ItemPlayback {
         let audio = host.flatMap { host in
             control.withLock { $0.trustedAudioClock(atHost: host, audio: pipeline.ring) }
         }
-        for sink in environment.videoSinks.all { sink.present(frame, itemTime: time) }
+        environment.videoSinks.present(frame, itemTime: time)
         control.withLock { control in
             control.statistics.videoFramesPresented += 1
             control.lastPresented = time

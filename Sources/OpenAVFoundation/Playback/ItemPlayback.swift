@@ -148,7 +148,7 @@ final class ItemPlayback: Sendable {
         audioWake.wake()
         presenterWake.wake()
         updateAudioOutput()
-        for sink in environment.videoSinks.all { sink.clear() }
+        environment.videoSinks.clearAll()
     }
 
     // MARK: - Queries (any thread)

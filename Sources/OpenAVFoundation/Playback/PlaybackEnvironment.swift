@@ -1,7 +1,8 @@
 // Playhead: the outputs and clock a player plays through.
 //
 // Concurrency: `PlaybackEnvironment` is an immutable value; `VideoSinks` is thread-safe (its
-// list is behind a Mutex and sinks are called on the presentation thread).
+// list and the frame shown now are behind a Mutex; sinks are called on the presentation
+// thread, except that a sink being added gets the shown frame on the adding thread).
 import FFmpegBridge
 import Foundation
 import Synchronization
@@ -17,19 +18,51 @@ package protocol VideoSink: AnyObject, Sendable {
 
 /// The video sinks attached to a player (player layers, video outputs, the CLI's counter).
 package final class VideoSinks: Sendable {
-    private let sinks = Mutex<[any VideoSink]>([])
+    private struct State {
+        var sinks: [any VideoSink] = []
+        /// The frame shown now (nil after a clear), replayed to sinks added later.
+        var shown: (frame: VideoFrame, itemTime: CMTime)?
+    }
+
+    /// protected by its mutex
+    private let state = Mutex(State())
 
     /// An empty set.
     package init() {}
 
-    /// Adds `sink`; it receives frames from the next presentation on.
-    package func add(_ sink: any VideoSink) { sinks.withLock { $0.append(sink) } }
+    /// Adds `sink`. It gets the frame shown now at once (so a layer attached to a paused
+    /// player shows the current picture), then every frame presented from then on.
+    package func add(_ sink: any VideoSink) {
+        let shown = state.withLock { state in
+            state.sinks.append(sink)
+            return state.shown
+        }
+        if let shown { sink.present(shown.frame, itemTime: shown.itemTime) }
+    }
 
     /// Removes `sink`.
-    package func remove(_ sink: any VideoSink) { sinks.withLock { $0.removeAll { $0 === sink } } }
+    package func remove(_ sink: any VideoSink) { state.withLock { $0.sinks.removeAll { $0 === sink } } }
 
     /// The sinks now attached.
-    package var all: [any VideoSink] { sinks.withLock { $0 } }
+    package var all: [any VideoSink] { state.withLock { $0.sinks } }
+
+    /// Shows `frame` on every sink and remembers it for sinks added later (presentation thread).
+    package func present(_ frame: VideoFrame, itemTime: CMTime) {
+        let sinks = state.withLock { state in
+            state.shown = (frame, itemTime)
+            return state.sinks
+        }
+        for sink in sinks { sink.present(frame, itemTime: itemTime) }
+    }
+
+    /// Clears every sink and forgets the shown frame (the item stopped).
+    package func clearAll() {
+        let sinks = state.withLock { state in
+            state.shown = nil
+            return state.sinks
+        }
+        for sink in sinks { sink.clear() }
+    }
 }
 
 /// Where a player's audio and video go, and the clock its timing follows.

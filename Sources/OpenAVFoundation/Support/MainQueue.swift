@@ -8,23 +8,23 @@ import Foundation
 /// Concurrency: thread-safe. `isCurrent` recognises both the main thread and blocks the main
 /// queue runs on a worker thread (as under `dispatchMain()`, where `Thread.isMainThread` is
 /// false).
-enum MainQueue {
+package enum MainQueue {
     private static let key = DispatchSpecificKey<UInt8>()
     private static let marked: Void = { DispatchQueue.main.setSpecific(key: key, value: 1) }()
 
     /// True when the caller runs on the main thread or inside a main-queue block.
-    static var isCurrent: Bool {
+    package static var isCurrent: Bool {
         _ = marked
         return Thread.isMainThread || DispatchQueue.getSpecific(key: key) == 1
     }
 
     /// Runs `work` now when on the main queue, otherwise enqueues it there.
-    static func perform(_ work: @escaping @Sendable () -> Void) {
+    package static func perform(_ work: @escaping @Sendable () -> Void) {
         if isCurrent { work() } else { DispatchQueue.main.async(execute: work) }
     }
 
     /// Enqueues `work` on the main queue (never runs it inline).
-    static func async(_ work: @escaping @Sendable () -> Void) {
+    package static func async(_ work: @escaping @Sendable () -> Void) {
         _ = marked
         DispatchQueue.main.async(execute: work)
     }

@@ -13,6 +13,8 @@ final class AVPlayerControlsBridge: PlaybackControlActions {
     /// Window-level actions, set by the window.
     var fullscreenHandler: (Bool) -> Void = { _ in }
     var closeHandler: () -> Void = {}
+    /// Host-app events (seeks, buttons) and the explicit end-of-item mark.
+    var events: PlayerWindowEvents?
 
     /// Per-item facts read once the item is ready.
     private var describedItem: ObjectIdentifier?
@@ -54,9 +56,8 @@ final class AVPlayerControlsBridge: PlaybackControlActions {
             guard range.start.isNumeric, range.end.isNumeric, range.end > range.start else { return nil }
             return range.start.seconds...range.end.seconds
         }
-        if let end = state.duration, state.phase == .ready, rate == 0 {
-            state.isAtEnd = state.currentTime >= end - max(0.1, frameDuration ?? 0)
-        }
+        // Set from the item's end notification, not guessed from the position.
+        state.isAtEnd = state.phase == .ready && events?.isAtEnd(item: item, currentTime: state.currentTime) == true
         return state
     }
 
@@ -69,6 +70,7 @@ final class AVPlayerControlsBridge: PlaybackControlActions {
             return title
         }
         if let url = (item.asset as? AVURLAsset)?.url {
+            if url == AVURLAsset.builtInDemoURL { return AVURLAsset.builtInDemoTitle }
             return url.isFileURL ? url.lastPathComponent : url.absoluteString
         }
         return "Playhead"
@@ -94,16 +96,22 @@ final class AVPlayerControlsBridge: PlaybackControlActions {
 
     // MARK: - Actions
 
-    func play() { player.play() }
+    func play() {
+        events?.clearEnd()
+        player.play()
+    }
 
     func pause() { player.pause() }
 
     func seek(to seconds: Double, exact: Bool) {
         let time = CMTime(seconds: max(0, seconds), preferredTimescale: 90_000)
+        events?.clearEnd()
+        let events = self.events
+        let done: @Sendable (Bool) -> Void = { finished in events?.note(.seekFinished(time, finished: finished)) }
         if exact {
-            player.seek(to: time, toleranceBefore: .zero, toleranceAfter: .zero)
+            player.seek(to: time, toleranceBefore: .zero, toleranceAfter: .zero, completionHandler: done)
         } else {
-            player.seek(to: time)
+            player.seek(to: time, completionHandler: done)
         }
     }
 
@@ -118,5 +126,10 @@ final class AVPlayerControlsBridge: PlaybackControlActions {
 
     func setFullscreen(_ fullscreen: Bool) { fullscreenHandler(fullscreen) }
 
-    func close() { closeHandler() }
+    func close() {
+        events?.note(.closeRequested)
+        closeHandler()
+    }
+
+    func showPlaylist() { events?.note(.playlistRequested) }
 }

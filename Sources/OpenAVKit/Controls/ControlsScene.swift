@@ -37,6 +37,8 @@ struct ControlsScene: Equatable, Sendable {
     var isFullscreen: Bool
     /// True while the slider is held.
     var isScrubbing: Bool
+    /// The volume indicator, for a moment after the volume changes.
+    var volumeIndicator: VolumeIndicator? = nil
 }
 
 /// Clock-style time labels.

@@ -3,9 +3,12 @@
 // Concurrency: plain values.
 
 /// A key the player window reacts to, independent of SDL's key codes.
-enum PlayerKeyInput: Equatable, Sendable {
+public enum PlayerKeyInput: Equatable, Sendable {
+    /// The space bar, an arrow key, Esc, `[`, `]`, `.` or `,`.
     case space, left, right, up, down, escape, leftBracket, rightBracket, period, comma
+    /// PageUp and PageDown (previous and next chapter).
     case pageUp, pageDown
+    /// A letter key, lower case ("k", "q", …).
     case letter(Character)
 }
 

@@ -92,4 +92,11 @@ public protocol PlaybackControlActions: AnyObject {
     func setFullscreen(_ fullscreen: Bool)
     /// Closes the player.
     func close()
+    /// Asks the host app to show its playlist (the playlist button).
+    func showPlaylist()
+}
+
+extension PlaybackControlActions {
+    /// Does nothing: players without a playlist ignore the request.
+    public func showPlaylist() {}
 }

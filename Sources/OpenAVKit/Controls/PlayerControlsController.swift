@@ -20,11 +20,13 @@ final class PlayerControlsController: PlaybackStateObserving {
     }
 
     private let actions: any PlaybackControlActions
-    private let clock: any HostClock
+    let clock: any HostClock
     private(set) var state = PlaybackState()
     private(set) var layout: ControlsLayout
     private var lastActivity: Double
     private var scrub: Scrub?
+    /// When the volume or mute last changed by command (the volume indicator's timer).
+    private(set) var volumeChangedAt: Double?
 
     /// A controller acting on `actions`, timing the auto-hide with `clock`, for a window of
     /// `size`.
@@ -87,7 +89,7 @@ final class PlayerControlsController: PlaybackStateObserving {
             showsPause: state.isPlaying && !state.isAtEnd, currentTimeText: labels.current,
             durationText: labels.duration, playedFraction: played, bufferedFractions: buffered,
             isMuted: state.isMuted, volume: state.volume, speedText: Self.speedText(state.speed),
-            isFullscreen: state.isFullscreen, isScrubbing: scrub != nil)
+            isFullscreen: state.isFullscreen, isScrubbing: scrub != nil, volumeIndicator: volumeIndicator)
     }
 
     // MARK: - Input
@@ -160,8 +162,10 @@ final class PlayerControlsController: PlaybackStateObserving {
         case .changeVolume(let change):
             actions.setVolume(min(1, max(0, state.volume + change)))
             if state.isMuted, change > 0 { actions.setMuted(false) }
+            volumeChangedAt = clock.now
         case .toggleMute:
             actions.setMuted(!state.isMuted)
+            volumeChangedAt = clock.now
         case .toggleFullscreen:
             actions.setFullscreen(!state.isFullscreen)
         case .leaveFullscreen:

@@ -19,8 +19,8 @@ final class ControlsRenderer {
         static let errorBox = SDL_Color(60, 0, 0, 200)
     }
 
-    private let shapes: Shapes
-    private let text: TextRenderer
+    let shapes: Shapes
+    let text: TextRenderer
 
     /// A renderer drawing with `target`.
     init(target: RenderTarget) {
@@ -31,6 +31,7 @@ final class ControlsRenderer {
     /// Draws `scene` over whatever is already drawn.
     func draw(_ scene: ControlsScene, layout: ControlsLayout) {
         drawCenter(scene.center, layout: layout)
+        if let indicator = scene.volumeIndicator { drawVolumeIndicator(indicator, layout: layout) }
         guard scene.barsVisible else { return }
         drawTopBar(scene, layout: layout)
         drawBottomBar(scene, layout: layout)

@@ -25,6 +25,9 @@ import Synchronization
 /// f fullscreen, Esc leave fullscreen, [ and ] speed, `.` and `,` step a frame while paused,
 /// q quit, PageDown/PageUp next/previous chapter, a next audio language, s next subtitles
 /// (then off). The mouse wheel changes the volume; a double click toggles fullscreen.
+///
+/// A host app hears what happens through `delegate` and may replace the control overlay with
+/// its own (`controlsOverlay`); see docs/custom-controls.md.
 public final class PlayerWindow {
     /// How the window starts.
     public struct Options: Sendable {
@@ -61,19 +64,33 @@ public final class PlayerWindow {
     public let closeHandle: CloseHandle
     /// True while the window covers the screen.
     public private(set) var isFullscreen = false
+    /// An overlay of the app's own, drawn and fed input instead of the built-in controls
+    /// (nil: the built-in overlay). See docs/custom-controls.md.
+    public var controlsOverlay: (any PlayerControlsOverlay)? {
+        didSet {
+            controlsOverlay?.attach(to: bridge)
+            needsRedraw = true
+        }
+    }
 
     private let options: Options
     /// owned by this object; destroyed in deinit
     private let window: OpaquePointer
-    private let target: RenderTarget
+    let target: RenderTarget
     private let video: VideoRenderer
     private let controlsRenderer: ControlsRenderer
     private let controller: PlayerControlsController
-    private let bridge: AVPlayerControlsBridge
+    let bridge: AVPlayerControlsBridge
+    let events: PlayerWindowEvents
+    let callbacks = PlayerWindowCallbacks()
+    /// made on first use by a custom overlay
+    var overlayCanvas: OverlayCanvas?
+    /// The state a custom overlay last drew.
+    var lastOverlayState: PlaybackState?
     private let mediaSelection: WindowMediaSelection
     private let wake: WakeSignal
     private var running = false
-    private var needsRedraw = true
+    var needsRedraw = true
     private var lastScene: ControlsScene?
     private var lastGeneration = -1
     private var shownTitle = ""
@@ -87,7 +104,7 @@ public final class PlayerWindow {
     /// - Important: Create and `run()` the window on the same thread.
     public init(player: AVPlayer, options: Options = Options()) throws(SDLError) {
         try SDLSubsystem.startVideo()
-        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         let centered = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
         guard
@@ -121,11 +138,15 @@ public final class PlayerWindow {
         controlsRenderer = ControlsRenderer(target: target)
         mediaSelection = WindowMediaSelection(player: player, renderer: target.renderer)
         bridge = AVPlayerControlsBridge(player: player)
-        let size = target.outputSize
+        let size = target.scaleToPoints(of: window)
         controller = PlayerControlsController(
             actions: bridge, clock: SystemHostClock.shared,
             size: CGSize(width: size.width, height: size.height))
+        let callbacks = self.callbacks
+        events = PlayerWindowEvents(player: player) { callbacks.send($0) }
+        bridge.events = events
         bridge.fullscreenHandler = { [unowned self] in setFullscreen($0) }
+        callbacks.setWindow(self)
         bridge.closeHandler = { [unowned self] in running = false }
         let wake = self.wake
         playerLayer.setPictureHook { wake.pictureArrived() }
@@ -175,23 +196,27 @@ public final class PlayerWindow {
         case SDL_QUIT:
             running = false
         case SDL_KEYDOWN:
-            if let key = Self.keyInput(event.key.keysym.sym), !mediaSelection.handle(key),
+            if let key = Self.keyInput(event.key.keysym.sym), !overlayTook(.key(key)), !mediaSelection.handle(key),
                 let command = ControlCommand.bound(to: key)
             {
                 controller.perform(command)
             }
         case SDL_MOUSEMOTION:
-            controller.pointerMoved(to: CGPoint(x: Int(event.motion.x), y: Int(event.motion.y)))
+            let point = CGPoint(x: Int(event.motion.x), y: Int(event.motion.y))
+            if !overlayTook(.pointerMoved(point)) { controller.pointerMoved(to: point) }
         case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
-            controller.pointerPressed(
-                at: CGPoint(x: Int(event.button.x), y: Int(event.button.y)),
-                clicks: Int(event.button.clicks))
+            let point = CGPoint(x: Int(event.button.x), y: Int(event.button.y))
+            let clicks = Int(event.button.clicks)
+            if !overlayTook(.pointerPressed(point, clicks: clicks)) { controller.pointerPressed(at: point, clicks: clicks) }
         case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
-            controller.pointerReleased(at: CGPoint(x: Int(event.button.x), y: Int(event.button.y)))
+            let point = CGPoint(x: Int(event.button.x), y: Int(event.button.y))
+            if !overlayTook(.pointerReleased(point)) { controller.pointerReleased(at: point) }
         case SDL_MOUSEWHEEL:
             var notches = Int(event.wheel.y)
             if event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue { notches = -notches }
-            if let command = ControlCommand.wheel(notches: notches) { controller.perform(command) }
+            if !overlayTook(.wheel(notches: notches)), let command = ControlCommand.wheel(notches: notches) {
+                controller.perform(command)
+            }
         case SDL_WINDOWEVENT:
             if event.window.event == UInt8(SDL_WINDOWEVENT_RESIZED.rawValue), !isFullscreen {
                 userResized = true
@@ -205,16 +230,19 @@ public final class PlayerWindow {
     // MARK: - Drawing
 
     private func drawIfNeeded() {
-        let size = target.outputSize
+        let size = target.scaleToPoints(of: window)
         let bounds = CGRect(x: 0, y: 0, width: size.width, height: size.height)
         if playerLayer.frame != bounds { playerLayer.frame = bounds }
         controller.resize(to: bounds.size)
         let state = bridge.snapshot(isFullscreen: isFullscreen)
         controller.playbackStateDidChange(state)
+        events.stateDidChange(state, item: player.currentItem)
         updateTitle(options.title ?? (state.title.isEmpty ? "Playhead" : state.title))
-        let scene = options.showsControls ? controller.scene : nil
+        let scene = options.showsControls && controlsOverlay == nil ? controller.scene : nil
         let generation = playerLayer.slot.latest().generation
-        guard needsRedraw || scene != lastScene || generation != lastGeneration || mediaSelection.needsRedraw
+        let overlayChanged = overlayNeedsDrawing(state)
+        guard needsRedraw || overlayChanged || scene != lastScene || generation != lastGeneration
+            || mediaSelection.needsRedraw
         else { return }
         fitWindowToVideo()
         needsRedraw = false
@@ -228,6 +256,7 @@ public final class PlayerWindow {
         mediaSelection.drawMessage(over: playerLayer)
         if let scene { controlsRenderer.draw(scene, layout: controller.layout) }
         if let scene, scene.barsVisible { mediaSelection.drawChapterTicks(on: controller.layout.sliderTrack) }
+        drawOverlay(size: bounds.size)
         SDL_RenderPresent(target.renderer)
         let showCursor = scene?.barsVisible ?? true
         if showCursor != cursorShown {
@@ -257,10 +286,14 @@ public final class PlayerWindow {
         needsRedraw = true
     }
 
-    private func setFullscreen(_ fullscreen: Bool) {
+    /// Enters or leaves fullscreen (as the f key does); the delegate hears of the change.
+    public func setFullscreen(_ fullscreen: Bool) {
         guard fullscreen != isFullscreen else { return }
         let flags = fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0
-        if SDL_SetWindowFullscreen(window, flags) == 0 { isFullscreen = fullscreen }
+        if SDL_SetWindowFullscreen(window, flags) == 0 {
+            isFullscreen = fullscreen
+            events.note(.fullscreenChanged(fullscreen))
+        }
         needsRedraw = true
     }
 

@@ -45,23 +45,29 @@ final class TextRenderer {
         _ text: String, size: Int, color: SDL_Color, in rect: CGRect,
         alignment: Alignment = .leading
     ) {
-        guard !text.isEmpty, var entry = texture(for: text, size: size, color: color) else { return }
+        // On a HiDPI window the renderer scales points to pixels: render the glyphs at the
+        // pixel size so they stay sharp, and place them in points.
+        var scaleX: Float = 1, scaleY: Float = 1
+        SDL_RenderGetScale(renderer, &scaleX, &scaleY)
+        let scale = CGFloat(scaleX > 0 ? scaleX : 1)
+        let pixelSize = max(1, Int((CGFloat(size) * scale).rounded()))
+        guard !text.isEmpty, var entry = texture(for: text, size: pixelSize, color: color) else { return }
         var shown = text
-        while entry.width > Int(rect.width), shown.count > 1 {
+        while CGFloat(entry.width) / scale > rect.width, shown.count > 1 {
             shown = String(shown.dropLast(2)) + "…"
-            guard let shorter = texture(for: shown, size: size, color: color) else { return }
+            guard let shorter = texture(for: shown, size: pixelSize, color: color) else { return }
             entry = shorter
         }
+        let width = CGFloat(entry.width) / scale, height = CGFloat(entry.height) / scale
         let x: CGFloat
         switch alignment {
         case .leading: x = rect.minX
-        case .center: x = rect.midX - CGFloat(entry.width) / 2
-        case .trailing: x = rect.maxX - CGFloat(entry.width)
+        case .center: x = rect.midX - width / 2
+        case .trailing: x = rect.maxX - width
         }
-        var destination = SDL_Rect(
-            x: Int32(x.rounded()), y: Int32((rect.midY - CGFloat(entry.height) / 2).rounded()),
-            w: Int32(entry.width), h: Int32(entry.height))
-        SDL_RenderCopy(renderer, entry.texture, nil, &destination)
+        var destination = SDL_FRect(
+            x: Float(x.rounded()), y: Float((rect.midY - height / 2).rounded()), w: Float(width), h: Float(height))
+        SDL_RenderCopyF(renderer, entry.texture, nil, &destination)
     }
 
     private func texture(for text: String, size: Int, color: SDL_Color)

@@ -20,6 +20,7 @@ public enum HelpFormatter {
             "\(name): \(Playhead.abstract)",
             """
             Usage: \(Playhead.usage)
+                   \(name) [PLAY OPTIONS]      plays the built-in demo
                    \(name) help COMMAND
                    \(name) --version
             """,

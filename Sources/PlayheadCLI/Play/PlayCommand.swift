@@ -9,8 +9,13 @@ public enum PlayCommand {
         "INPUT", help: "Media files or URLs, played one after another.", isVariadic: true)
 
     /// Builds the `play` command.
-    public static func command() -> Command {
-        Command(
+    ///
+    /// - Parameter demoWithoutInput: when true, no input plays the built-in demo (how
+    ///   `playhead` with no input runs); `playhead play` itself requires an input.
+    public static func command(demoWithoutInput: Bool = false) -> Command {
+        var inputs = inputsArgument
+        inputs.isOptional = demoWithoutInput
+        return Command(
             name: "play",
             abstract: "Play media in a window (or headless) with sound, controls and keys.",
             discussion: """
@@ -23,11 +28,12 @@ public enum PlayCommand {
                 Without a display, with --headless or with --untimed, playback is headless. \
                 On a terminal a status line shows the state, position, progress, buffered \
                 amount and rate; keys: space pauses, left/right seek 5 s, q quits. `playhead \
-                INPUT...` is short for `playhead play INPUT...`. With --report json one JSON \
+                INPUT...` is short for `playhead play INPUT...`; `playhead` with no input plays a \
+                built-in demo (a moving test picture with a title and a tone). With --report json one JSON \
                 object is printed on stdout at the end. Exit status 1 when an input fails.
                 """,
             options: PlayOptions.all,
-            arguments: [inputsArgument],
+            arguments: [inputs],
             customUsage: "playhead play [OPTIONS] INPUT..."
         ) { context in
             let inputs = context.arguments.arguments(inputsArgument.name)

@@ -112,3 +112,13 @@ public struct PlaySelection: Sendable, Equatable {
         ).first
     }
 }
+
+extension PlayInput {
+    /// A new player item for this input, offering the `--sub` file when one was given.
+    @MainActor func makeItem(selection: PlaySelection) -> AVPlayerItem {
+        switch self {
+        case .given(let input): return AVPlayerItem(asset: selection.asset(for: InputURL.from(input)))
+        case .builtInDemo: return makeItem()
+        }
+    }
+}

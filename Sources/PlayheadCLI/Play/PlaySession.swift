@@ -56,8 +56,12 @@ final class PlaySession {
             startStatusLine()
         }
         var reports: [PlayReport] = []
-        for input in options.inputs where !userQuit {
-            reports.append(await play(input))
+        for input in PlayInput.list(options) where !userQuit {
+            let item = input.makeItem(selection: options.selection)
+            for warning in await options.selection.apply(to: item) {
+                console.printError("playhead: \(input.name): \(warning)")
+            }
+            reports.append(await play(input.name, item: item))
         }
         statusTimer?.cancel()
         if showsStatus { console.writeOutput("\n") }
@@ -77,6 +81,7 @@ final class PlaySession {
         var windowOptions = PlayerWindow.Options()
         windowOptions.fullscreen = options.fullscreen
         windowOptions.videoGravity = options.gravity
+        if options.inputs.isEmpty { windowOptions.title = AVURLAsset.builtInDemoTitle }
         let opened = await WindowHost.open(player: player, options: windowOptions) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
@@ -95,9 +100,7 @@ final class PlaySession {
         console.printError("playhead: \(reason); playing headless")
     }
 
-    private func play(_ input: String) async -> PlayReport {
-        let item = AVPlayerItem(asset: options.selection.asset(for: InputURL.from(input)))
-        for warning in await options.selection.apply(to: item) { console.printError("playhead: \(input): \(warning)") }
+    private func play(_ input: String, item: AVPlayerItem) async -> PlayReport {
         stalls = 0
         return await withCheckedContinuation { continuation in
             var tokens: [any NSObjectProtocol] = []

@@ -1,0 +1,88 @@
+// Playhead: a real `PlayerWindow` (SDL's dummy video driver, no display) tells its delegate
+// what happens, on the main queue.
+import Foundation
+import OpenAVFoundation
+import PlayheadTestSupport
+import Synchronization
+import Testing
+
+@testable import OpenAVKit
+
+/// Records delegate calls as words, and whether each came on the main queue.
+final class RecordingWindowDelegate: PlayerWindowDelegate, Sendable {
+    private let calls = Mutex<[(String, onMain: Bool)]>([])
+
+    private func record(_ call: String) {
+        let onMain = MainQueue.isCurrent
+        calls.withLock { $0.append((call, onMain)) }
+    }
+
+    var names: [String] { calls.withLock { $0.map(\.0) } }
+    var allOnMain: Bool { calls.withLock { $0.allSatisfy(\.onMain) } }
+
+    func playerWindowIsReadyToPlay(_ window: PlayerWindow) { record("ready") }
+    func playerWindow(_ window: PlayerWindow, didPlayToEndWithError error: (any Error)?) {
+        record(error == nil ? "end" : "end-error")
+    }
+    func playerWindow(_ window: PlayerWindow, didChangeFullscreen isFullscreen: Bool) {
+        record("fullscreen \(isFullscreen)")
+    }
+    func playerWindow(_ window: PlayerWindow, playbackStatusDidChange status: PlaybackState.Status)
+    {
+        record("status \(status)")
+    }
+}
+
+@Suite(.serialized) struct PlayerWindowDelegateTests {
+    /// A window (on a thread of its own, as `playhead` runs it) for `player`; nil when SDL
+    /// cannot make one here.
+    static func openWindow(
+        _ player: AVPlayer, delegate: RecordingWindowDelegate,
+        before run: @escaping @Sendable (PlayerWindow) -> Void
+    ) async -> PlayerWindow.CloseHandle? {
+        final class Handoff: @unchecked Sendable {
+            var continuation: CheckedContinuation<PlayerWindow.CloseHandle?, Never>?
+        }
+        return await withCheckedContinuation { continuation in
+            let handoff = Handoff()
+            handoff.continuation = continuation
+            Thread {
+                guard let window = try? PlayerWindow(player: player) else {
+                    handoff.continuation?.resume(returning: nil)
+                    return
+                }
+                window.delegate = delegate
+                run(window)
+                handoff.continuation?.resume(returning: window.closeHandle)
+                window.run()
+            }.start()
+        }
+    }
+
+    @Test func theDelegateHearsReadinessFullscreenStatusAndTheEndOnTheMainQueue() async throws {
+        let player = AVPlayer(
+            environment: PlaybackEnvironment(
+                makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: true))
+        let delegate = RecordingWindowDelegate()
+        guard
+            let window = await Self.openWindow(
+                player, delegate: delegate, before: { $0.setFullscreen(true) })
+        else {
+            return  // no SDL video here (the dummy driver is set by `make test`)
+        }
+        defer { window.close() }
+        player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(.mp4)))
+        player.play()
+        #expect(
+            await waitOnMainQueue {
+                delegate.names.contains("end") && delegate.names.contains("status ended")
+            })
+        let names = delegate.names
+        #expect(names.first == "fullscreen true")
+        #expect(names.contains("ready"))
+        #expect(names.filter { $0 == "ready" }.count == 1)
+        // The end notification comes first; the window's next frame shows the end status.
+        #expect(names.firstIndex(of: "end")! < names.firstIndex(of: "status ended")!)
+        #expect(delegate.allOnMain)
+    }
+}

@@ -1,0 +1,39 @@
+// Playhead: `playhead` with no input opens its built-in demo in a real window (Xvfb + openbox),
+// in the serialized PlayerWindowXTests suite (one window at a time on the shared display).
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+extension PlayerWindowXTests {
+    @Test func noInputOpensTheDemoTitledAfterItAndThePictureMoves() async throws {
+        guard let binary = Self.playheadBinary else {
+            Issue.record("playhead executable not found; set PLAYHEAD_BINARY")
+            return
+        }
+        let box = try #require(
+            XSession.launch(
+                binary, ["--no-audio"], display: session.display,
+                environment: ["SDL_AUDIODRIVER": "dummy"]))
+        let run = PlayheadRun(box: box)
+        defer { run.stop() }
+        let window = try #require(await windowID(named: "Playhead demo"), "no demo window appeared")
+        #expect(session.run("xdotool", ["getwindowname", window])?.output == "Playhead demo")
+
+        try await Task.sleep(for: .milliseconds(1200))
+        let first = try #require(screenshot(window))
+        try await Task.sleep(for: .milliseconds(500))
+        let second = try #require(screenshot(window))
+        #expect(first.pixels != second.pixels, "the demo picture should move")
+        if let keep = ProcessInfo.processInfo.environment["PLAYHEAD_DEMO_SCREENSHOT"] {
+            session.run("import", ["-window", window, keep])
+        }
+        // The window takes the demo's 16:9 shape (as far as the 1280×800 screen allows).
+        #expect(
+            abs(Double(first.width) / Double(first.height) - 16.0 / 9.0) < 0.05,
+            "\(first.width)x\(first.height)")
+
+        focus(window)
+        session.run("xdotool", ["key", "q"])
+        #expect(await run.waitForExit(timeout: 5) == 0)
+    }
+}
