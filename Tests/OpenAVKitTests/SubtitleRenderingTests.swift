@@ -47,6 +47,22 @@ import Testing
         #expect(sides.allSatisfy(isBlue), "short text stays centred")
     }
 
+    @Test func hiDPITextIsLaidOutInPoints() throws {
+        guard FileManager.default.fileExists(atPath: TextRenderer.fontPath) else { return }
+        // An 800×600-pixel target drawn in 400×300 points.
+        let target = try RenderTarget(offscreenWidth: 800, height: 600)
+        Shapes(renderer: target.renderer).fill(CGRect(x: 0, y: 0, width: 800, height: 600), .init(r: 0, g: 0, b: 120, a: 255))
+        target.setPointScale(2)
+        SubtitleRenderer(renderer: target.renderer).draw(
+            [AVSubtitleCue(timeRange: range, runs: [AVSubtitleTextRun(text: "HELLO WORLD")])],
+            in: CGRect(x: 0, y: 50, width: 400, height: 200))
+        target.setPointScale(1)
+        // The same band as at 1x, in pixels: y ≈ 430…490, centred.
+        let band = pixels(target, in: CGRect(x: 200, y: 430, width: 400, height: 60), step: 1)
+        #expect(band.contains(where: isWhite))
+        #expect(pixels(target, in: CGRect(x: 0, y: 0, width: 800, height: 400)).allSatisfy(isBlue))
+    }
+
     @Test func textScalesWithTheVideoRect() throws {
         guard FileManager.default.fileExists(atPath: TextRenderer.fontPath) else { return }
         #expect(SubtitleRenderer.fontSize(for: CGRect(x: 0, y: 0, width: 1600, height: 800)) == 50)

@@ -21,11 +21,12 @@ final class SubtitleRenderer {
         var color: UInt32
     }
 
+    /// A run of one line, measured in points.
     private struct Piece {
         var run: AVSubtitleTextRun
         var text: String
-        var width: Int
-        var height: Int
+        var width: CGFloat
+        var height: CGFloat
     }
 
     private static let cacheLimit = 96
@@ -73,16 +74,22 @@ final class SubtitleRenderer {
     private func drawText(
         _ cue: AVSubtitleCue, in video: CGRect, stackedAbove offset: CGFloat, limit: CGFloat
     ) -> CGFloat {
-        let size = Self.fontSize(for: video)
+        // On a HiDPI window the renderer scales points to pixels: glyphs are rendered at the
+        // pixel size so they stay sharp, and laid out in points.
+        var scaleX: Float = 1, scaleY: Float = 1
+        SDL_RenderGetScale(renderer, &scaleX, &scaleY)
+        let scale = CGFloat(scaleX > 0 ? scaleX : 1)
+        let size = max(1, Int((CGFloat(Self.fontSize(for: video)) * scale).rounded()))
         let outline = Int32(max(1, size / 12))
         let lines = Self.lines(of: cue.runs).map { line in
             line.compactMap { run -> Piece? in
                 guard let measured = measure(run.text, font: fontKey(run, size: size, outline: 0)) else { return nil }
-                return Piece(run: run, text: run.text, width: measured.0, height: measured.1)
+                return Piece(
+                    run: run, text: run.text, width: CGFloat(measured.0) / scale, height: CGFloat(measured.1) / scale)
             }
         }
-        let lineHeight = lines.compactMap { $0.map(\.height).max() }.max() ?? size
-        let blockHeight = CGFloat(lineHeight * lines.count)
+        let lineHeight = lines.compactMap { $0.map(\.height).max() }.max() ?? CGFloat(size) / scale
+        let blockHeight = lineHeight * CGFloat(lines.count)
         let margin = video.height * 0.05
         let column = (cue.alignment - 1) % 3  // 0 left, 1 centre, 2 right
         let row = (cue.alignment - 1) / 3  // 0 bottom, 1 middle, 2 top
@@ -97,15 +104,15 @@ final class SubtitleRenderer {
                 : row == 1 ? video.midY - blockHeight / 2 : video.minY + margin
         }
         for (index, line) in lines.enumerated() {
-            let width = CGFloat(line.map(\.width).reduce(0, +))
+            let width = line.map(\.width).reduce(0, +)
             var x = column == 0 ? anchorX : column == 1 ? anchorX - width / 2 : anchorX - width
-            let y = top + CGFloat(index * lineHeight)
+            let y = top + CGFloat(index) * lineHeight
             for piece in line {
-                drawPiece(piece, size: size, outline: outline, x: x, y: y)
-                x += CGFloat(piece.width)
+                drawPiece(piece, size: size, outline: outline, scale: scale, x: x, y: y)
+                x += piece.width
             }
         }
-        return cue.position == nil && row == 0 ? blockHeight + CGFloat(lineHeight) / 4 : 0
+        return cue.position == nil && row == 0 ? blockHeight + lineHeight / 4 : 0
     }
 
     /// Splits runs at "\n" into lines of runs.
@@ -125,19 +132,24 @@ final class SubtitleRenderer {
         return lines.filter { !$0.isEmpty }
     }
 
-    private func drawPiece(_ piece: Piece, size: Int, outline: Int32, x: CGFloat, y: CGFloat) {
+    /// Draws one run at (`x`, `y`) in points: its black outline, then the text. `size` and
+    /// `outline` are in pixels (`scale` pixels a point).
+    private func drawPiece(_ piece: Piece, size: Int, outline: Int32, scale: CGFloat, x: CGFloat, y: CGFloat) {
         let black = SDL_Color(r: 0, g: 0, b: 0, a: 255)
+        func place(_ texture: OpaquePointer, _ width: Int, _ height: Int, offset: CGFloat) {
+            var rect = SDL_FRect(
+                x: Float((x - offset).rounded()), y: Float((y - offset).rounded()),
+                w: Float(CGFloat(width) / scale), h: Float(CGFloat(height) / scale))
+            SDL_RenderCopyF(renderer, texture, nil, &rect)
+        }
         if let border = texture(piece.text, font: fontKey(piece.run, size: size, outline: outline), color: black) {
-            var rect = SDL_Rect(
-                x: Int32(x.rounded()) - outline, y: Int32(y.rounded()) - outline, w: Int32(border.width), h: Int32(border.height))
-            SDL_RenderCopy(renderer, border.texture, nil, &rect)
+            place(border.texture, border.width, border.height, offset: CGFloat(outline) / scale)
         }
         let colour = piece.run.color.map {
             SDL_Color(r: Self.byte($0.red), g: Self.byte($0.green), b: Self.byte($0.blue), a: Self.byte($0.alpha))
         } ?? SDL_Color(r: 255, g: 255, b: 255, a: 255)
         if let fill = texture(piece.text, font: fontKey(piece.run, size: size, outline: 0), color: colour) {
-            var rect = SDL_Rect(x: Int32(x.rounded()), y: Int32(y.rounded()), w: Int32(fill.width), h: Int32(fill.height))
-            SDL_RenderCopy(renderer, fill.texture, nil, &rect)
+            place(fill.texture, fill.width, fill.height, offset: 0)
         }
     }
 
@@ -217,4 +229,10 @@ final class SubtitleRenderer {
                 width: bitmap.width * video.width, height: bitmap.height * video.height))
         SDL_RenderCopy(renderer, texture, nil, &destination)
     }
+}
+
+extension RenderTarget {
+    /// Makes later drawing use points of `scale` pixels, as a HiDPI window does (offscreen
+    /// targets use it to check HiDPI layout).
+    func setPointScale(_ scale: Float) { SDL_RenderSetScale(renderer, scale, scale) }
 }
