@@ -45,21 +45,29 @@ package enum HLSSubtitleRenditions {
         else { return [] }
         let url = String(cString: urlPointer)
         var options: OpaquePointer? = nil
-        if let whitelist = context.protocol_whitelist { av_dict_set(&options, "protocol_whitelist", whitelist, 0) }
+        if let whitelist = context.protocol_whitelist {
+            av_dict_set(&options, "protocol_whitelist", whitelist, 0)
+        }
         defer { av_dict_free(&options) }
         var callback = context.interrupt_callback
         var io: UnsafeMutablePointer<AVIOContext>? = nil
         container.interrupt.expire(after: timeout)
-        guard avio_open2(&io, url, AVIO_FLAG_READ, &callback, &options) >= 0, let opened = io else { return [] }
+        guard avio_open2(&io, url, AVIO_FLAG_READ, &callback, &options) >= 0, let opened = io else {
+            return []
+        }
         defer { avio_closep(&io) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while bytes.count < maximumBytes {
-            let count = chunk.withUnsafeMutableBufferPointer { avio_read(opened, $0.baseAddress, Int32($0.count)) }
+            let count = chunk.withUnsafeMutableBufferPointer {
+                avio_read(opened, $0.baseAddress, Int32($0.count))
+            }
             guard count > 0 else { break }
             bytes += chunk.prefix(Int(count))
         }
-        let base = URL(string: url.hasPrefix("file:") && !url.hasPrefix("file://") ? "file://" + url.dropFirst(5) : url)
+        let base = URL(
+            string: url.hasPrefix("file:") && !url.hasPrefix("file://")
+                ? "file://" + url.dropFirst(5) : url)
         return parse(String(decoding: bytes, as: UTF8.self), base: base)
     }
 
@@ -81,7 +89,10 @@ package enum HLSSubtitleRenditions {
     /// `KEY=VALUE,KEY="quoted, value"` attribute lists.
     static func attributes(_ list: String) -> [String: String] {
         var result: [String: String] = [:]
-        var key = "", value = "", readingKey = true, quoted = false
+        var key = ""
+        var value = ""
+        var readingKey = true
+        var quoted = false
         func finish() {
             if !key.isEmpty { result[key.trimmingCharacters(in: .whitespaces)] = value }
             key = ""
@@ -90,7 +101,11 @@ package enum HLSSubtitleRenditions {
         }
         for character in list {
             if readingKey {
-                if character == "=" { readingKey = false } else if character != "," { key.append(character) }
+                if character == "=" {
+                    readingKey = false
+                } else if character != "," {
+                    key.append(character)
+                }
             } else if character == "\"" {
                 quoted.toggle()
             } else if character == "," && !quoted {

@@ -67,7 +67,9 @@ package final class SubtitleDecoder: @unchecked Sendable {
         let start = base + CMTime(value: Int64(subtitle.start_display_time), timescale: 1000)
         var end: CMTime?
         // UINT32_MAX means "until the next one"; 0 with no packet duration means unknown.
-        if subtitle.end_display_time != UInt32.max, subtitle.end_display_time > subtitle.start_display_time {
+        if subtitle.end_display_time != UInt32.max,
+            subtitle.end_display_time > subtitle.start_display_time
+        {
             end = base + CMTime(value: Int64(subtitle.end_display_time), timescale: 1000)
         } else if packet.duration.isNumeric, packet.duration > .zero {
             end = base + packet.duration
@@ -83,7 +85,9 @@ package final class SubtitleDecoder: @unchecked Sendable {
                 if let ass = rect.ass { event.assLines.append(String(cString: ass)) }
             case SUBTITLE_TEXT:
                 // Plain text (rare): wrap it as an ASS event with default style.
-                if let text = rect.text { event.assLines.append("0,0,Default,,0,0,0,," + String(cString: text)) }
+                if let text = rect.text {
+                    event.assLines.append("0,0,Default,,0,0,0,," + String(cString: text))
+                }
             case SUBTITLE_BITMAP:
                 if let bitmap = Self.bitmap(rect) { event.bitmaps.append(bitmap) }
             default:
@@ -100,7 +104,8 @@ package final class SubtitleDecoder: @unchecked Sendable {
 
     /// Converts a paletted subtitle rectangle (8-bit indices, RGBA palette) to RGBA bytes.
     private static func bitmap(_ rect: AVSubtitleRect) -> SubtitleBitmap? {
-        let width = Int(rect.w), height = Int(rect.h)
+        let width = Int(rect.w)
+        let height = Int(rect.h)
         guard width > 0, height > 0, width <= 16384, height <= 16384,
             let indices = rect.data.0, let paletteBytes = rect.data.1
         else { return nil }
@@ -121,6 +126,7 @@ package final class SubtitleDecoder: @unchecked Sendable {
                 rgba[offset + 3] = UInt8(word >> 24)
             }
         }
-        return SubtitleBitmap(x: Int(rect.x), y: Int(rect.y), width: width, height: height, rgba: rgba)
+        return SubtitleBitmap(
+            x: Int(rect.x), y: Int(rect.y), width: width, height: height, rgba: rgba)
     }
 }

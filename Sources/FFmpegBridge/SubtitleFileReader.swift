@@ -30,7 +30,9 @@ package enum SubtitleFileReader {
     ///
     /// - Throws: `.notMediaFile` when the file holds no subtitle stream, and the opening
     ///   failures of `Demuxer`.
-    package static func read(_ location: MediaLocation, timeout: Double = 15, totalTime: Double = 30)
+    package static func read(
+        _ location: MediaLocation, timeout: Double = 15, totalTime: Double = 30
+    )
         throws(MediaFailure) -> Contents
     {
         let started = Date()

@@ -20,7 +20,8 @@ enum DVDSubtitleBytes {
         let line: [UInt8] = [0x00, 0x01]  // run "to the end of the line" of colour 1
         let top = Array([[UInt8]](repeating: line, count: (height + 1) / 2).joined())
         let bottom = Array([[UInt8]](repeating: line, count: height / 2).joined())
-        let topOffset = 4, bottomOffset = 4 + top.count
+        let topOffset = 4
+        let bottomOffset = 4 + top.count
         let firstControl = bottomOffset + bottom.count
         let secondControl = firstControl + 24
         var control: [UInt8] = be16(0) + be16(secondControl)
@@ -41,12 +42,15 @@ enum DVDSubtitleBytes {
     /// A private-stream-1 PES packet with a PTS (90 kHz) carrying `payload` in substream 0x20.
     static func pes(pts: Int, _ payload: [UInt8]) -> [UInt8] {
         let stamp: [UInt8] = [
-            UInt8(0x21 | ((pts >> 29) & 0x0E)), UInt8((pts >> 22) & 0xFF), UInt8(((pts >> 14) & 0xFE) | 1),
+            UInt8(0x21 | ((pts >> 29) & 0x0E)), UInt8((pts >> 22) & 0xFF),
+            UInt8(((pts >> 14) & 0xFE) | 1),
             UInt8((pts >> 7) & 0xFF), UInt8(((pts << 1) & 0xFE) | 1),
         ]
         let data: [UInt8] = [0x81, 0x80, 5] + stamp + [0x20] + payload
         return [0, 0, 1, 0xBD] + be16(data.count) + data
     }
 
-    private static func be16(_ value: Int) -> [UInt8] { [UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
+    private static func be16(_ value: Int) -> [UInt8] {
+        [UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
 }

@@ -91,15 +91,19 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
         case .film: return try make("film/film.mkv", film)
         case .twoLanguagesAudio: return try make("audio/two-languages.mkv", twoLanguages)
         case .movText: return try make("movtext/movtext.mp4", movText)
-        case .dvdSubtitles: return try make("bitmap/dvd.mkv") { try bitmapSubtitles($0, codec: "copy") }
-        case .dvbSubtitles: return try make("bitmap/dvb.ts") { try bitmapSubtitles($0, codec: "dvbsub") }
+        case .dvdSubtitles:
+            return try make("bitmap/dvd.mkv") { try bitmapSubtitles($0, codec: "copy") }
+        case .dvbSubtitles:
+            return try make("bitmap/dvb.ts") { try bitmapSubtitles($0, codec: "dvbsub") }
         case .hlsWithSubtitles: return try make("hls/master.m3u8", hls)
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in
                 try FFmpeg.run(Self.tone(440, seconds: 5) + ["-c:a", "pcm_s16le", output.path])
             }
             let folder = clip.deletingLastPathComponent()
-            for (name, text) in [("clip.srt", Self.subRip), ("clip.fr.vtt", Self.webVTT), ("other.srt", Self.subRip)] {
+            for (name, text) in [
+                ("clip.srt", Self.subRip), ("clip.fr.vtt", Self.webVTT), ("other.srt", Self.subRip),
+            ] {
                 let file = folder.appendingPathComponent(name)
                 if !FileManager.default.fileExists(atPath: file.path) {
                     try Data(text.utf8).write(to: file, options: .atomic)
@@ -124,17 +128,29 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     }
 
     private func film(_ output: URL) throws {
-        let srt = try Self.scratch(Self.subRip, "s.srt"), ass = try Self.scratch(Self.ass, "s.ass")
+        let srt = try Self.scratch(Self.subRip, "s.srt")
+        let ass = try Self.scratch(Self.ass, "s.ass")
         let chapters = try Self.scratch(Self.chapters, "chapters.txt")
-        defer { for file in [srt, ass, chapters] { try? FileManager.default.removeItem(at: file) } }
+        defer {
+            for file in [srt, ass, chapters] { try? FileManager.default.removeItem(at: file) }
+        }
         try FFmpeg.run(
             ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=6"]
                 + Self.tone(440, seconds: 6) + Self.tone(880, seconds: 6)
                 + ["-i", srt.path, "-i", ass.path, "-i", chapters.path]
-                + ["-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s", "-map", "4:s", "-map_chapters", "5"]
-                + ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", "-c:s:0", "srt", "-c:s:1", "ass"]
+                + [
+                    "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s", "-map", "4:s",
+                    "-map_chapters", "5",
+                ]
+                + [
+                    "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", "-c:s:0", "srt",
+                    "-c:s:1", "ass",
+                ]
                 + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre"]
-                + ["-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre", output.path])
+                + [
+                    "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre",
+                    output.path,
+                ])
     }
 
     private func bitmapSubtitles(_ output: URL, codec: String) throws {
@@ -142,8 +158,14 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
         try Data(DVDSubtitleBytes.programStream()).write(to: stream)
         defer { try? FileManager.default.removeItem(at: stream) }
         try FFmpeg.run(
-            ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=5", "-f", "mpeg", "-i", stream.path]
-                + ["-map", "0:v", "-map", "1:s", "-c:v", "libx264", "-preset", "ultrafast", "-c:s", codec]
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=5", "-f", "mpeg", "-i",
+                stream.path,
+            ]
+                + [
+                    "-map", "0:v", "-map", "1:s", "-c:v", "libx264", "-preset", "ultrafast", "-c:s",
+                    codec,
+                ]
                 + ["-copyts", output.path])
     }
 
@@ -152,7 +174,8 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
         defer { try? FileManager.default.removeItem(at: srt) }
         let folder = output.deletingLastPathComponent()
         try FFmpeg.run(
-            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=6"] + Self.tone(440, seconds: 6)
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=6"]
+                + Self.tone(440, seconds: 6)
                 + ["-i", srt.path, "-map", "0:v", "-map", "1:a", "-map", "2:s"]
                 + ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-c:s", "webvtt"]
                 + ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]
@@ -165,14 +188,18 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
         try FFmpeg.run(
             Self.tone(440, seconds: 8) + Self.tone(880, seconds: 8)
                 + ["-map", "0:a", "-map", "1:a", "-c:a", "pcm_s16le"]
-                + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre", output.path])
+                + [
+                    "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre",
+                    output.path,
+                ])
     }
 
     private func movText(_ output: URL) throws {
         let srt = try Self.scratch(Self.subRip, "s.srt")
         defer { try? FileManager.default.removeItem(at: srt) }
         try FFmpeg.run(
-            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=5"] + Self.tone(440, seconds: 5)
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=5"]
+                + Self.tone(440, seconds: 5)
                 + ["-i", srt.path, "-map", "0:v", "-map", "1:a", "-map", "2:s"]
                 + ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-c:s", "mov_text"]
                 + ["-metadata:s:s:0", "language=eng", output.path])

@@ -13,19 +13,24 @@ import Testing
     /// A 400×300 target filled with dark blue.
     func blueTarget() throws -> RenderTarget {
         let target = try RenderTarget(offscreenWidth: 400, height: 300)
-        Shapes(renderer: target.renderer).fill(CGRect(x: 0, y: 0, width: 400, height: 300), .init(r: 0, g: 0, b: 120, a: 255))
+        Shapes(renderer: target.renderer).fill(
+            CGRect(x: 0, y: 0, width: 400, height: 300), .init(r: 0, g: 0, b: 120, a: 255))
         return target
     }
 
     func pixels(_ target: RenderTarget, in rect: CGRect, step: Int = 2) -> [Pixel] {
         var result: [Pixel] = []
         for y in stride(from: Int(rect.minY), to: Int(rect.maxY), by: step) {
-            for x in stride(from: Int(rect.minX), to: Int(rect.maxX), by: step) { result.append(target.pixel(x: x, y: y)) }
+            for x in stride(from: Int(rect.minX), to: Int(rect.maxX), by: step) {
+                result.append(target.pixel(x: x, y: y))
+            }
         }
         return result
     }
 
-    func isWhite(_ pixel: Pixel) -> Bool { pixel.red > 220 && pixel.green > 220 && pixel.blue > 220 }
+    func isWhite(_ pixel: Pixel) -> Bool {
+        pixel.red > 220 && pixel.green > 220 && pixel.blue > 220
+    }
     func isBlack(_ pixel: Pixel) -> Bool { pixel.red < 30 && pixel.green < 30 && pixel.blue < 30 }
     func isBlue(_ pixel: Pixel) -> Bool { pixel.red < 10 && pixel.green < 10 && pixel.blue > 100 }
 
@@ -36,7 +41,9 @@ import Testing
         let target = try blueTarget()
         let renderer = SubtitleRenderer(renderer: target.renderer)
         let video = CGRect(x: 0, y: 50, width: 400, height: 200)  // letterboxed video rect
-        renderer.draw([AVSubtitleCue(timeRange: range, runs: [AVSubtitleTextRun(text: "HELLO WORLD")])], in: video)
+        renderer.draw(
+            [AVSubtitleCue(timeRange: range, runs: [AVSubtitleTextRun(text: "HELLO WORLD")])],
+            in: video)
         // Text 12.5 px high sits in the bottom 5 % margin's band: y ≈ 222…240.
         let band = pixels(target, in: CGRect(x: 100, y: 215, width: 200, height: 30), step: 1)
         #expect(band.contains(where: isWhite), "white text in the subtitle band")
@@ -51,7 +58,8 @@ import Testing
         guard FileManager.default.fileExists(atPath: TextRenderer.fontPath) else { return }
         // An 800×600-pixel target drawn in 400×300 points.
         let target = try RenderTarget(offscreenWidth: 800, height: 600)
-        Shapes(renderer: target.renderer).fill(CGRect(x: 0, y: 0, width: 800, height: 600), .init(r: 0, g: 0, b: 120, a: 255))
+        Shapes(renderer: target.renderer).fill(
+            CGRect(x: 0, y: 0, width: 800, height: 600), .init(r: 0, g: 0, b: 120, a: 255))
         target.setPointScale(2)
         SubtitleRenderer(renderer: target.renderer).draw(
             [AVSubtitleCue(timeRange: range, runs: [AVSubtitleTextRun(text: "HELLO WORLD")])],
@@ -67,12 +75,19 @@ import Testing
         guard FileManager.default.fileExists(atPath: TextRenderer.fontPath) else { return }
         #expect(SubtitleRenderer.fontSize(for: CGRect(x: 0, y: 0, width: 1600, height: 800)) == 50)
         #expect(SubtitleRenderer.fontSize(for: CGRect(x: 0, y: 0, width: 320, height: 180)) == 12)
-        let small = try blueTarget(), large = try blueTarget()
+        let small = try blueTarget()
+        let large = try blueTarget()
         let cue = AVSubtitleCue(timeRange: range, runs: [AVSubtitleTextRun(text: "MMMM")])
-        SubtitleRenderer(renderer: small.renderer).draw([cue], in: CGRect(x: 0, y: 0, width: 200, height: 150))
-        SubtitleRenderer(renderer: large.renderer).draw([cue], in: CGRect(x: 0, y: 0, width: 400, height: 300))
-        let smallInk = pixels(small, in: CGRect(x: 0, y: 0, width: 400, height: 300)).filter(isWhite).count
-        let largeInk = pixels(large, in: CGRect(x: 0, y: 0, width: 400, height: 300)).filter(isWhite).count
+        SubtitleRenderer(renderer: small.renderer).draw(
+            [cue], in: CGRect(x: 0, y: 0, width: 200, height: 150))
+        SubtitleRenderer(renderer: large.renderer).draw(
+            [cue], in: CGRect(x: 0, y: 0, width: 400, height: 300))
+        let smallInk = pixels(small, in: CGRect(x: 0, y: 0, width: 400, height: 300)).filter(
+            isWhite
+        ).count
+        let largeInk = pixels(large, in: CGRect(x: 0, y: 0, width: 400, height: 300)).filter(
+            isWhite
+        ).count
         #expect(largeInk > smallInk * 2, "a larger video rect draws larger text")
     }
 
@@ -81,17 +96,23 @@ import Testing
         let target = try blueTarget()
         let video = CGRect(x: 0, y: 0, width: 400, height: 300)
         SubtitleRenderer(renderer: target.renderer).draw(
-            [AVSubtitleCue(timeRange: range, runs: [AVSubtitleTextRun(text: "TOP")], alignment: 8)], in: video)
-        #expect(pixels(target, in: CGRect(x: 150, y: 10, width: 100, height: 30), step: 1).contains(where: isWhite))
-        #expect(pixels(target, in: CGRect(x: 0, y: 200, width: 400, height: 100)).allSatisfy(isBlue))
+            [AVSubtitleCue(timeRange: range, runs: [AVSubtitleTextRun(text: "TOP")], alignment: 8)],
+            in: video)
+        #expect(
+            pixels(target, in: CGRect(x: 150, y: 10, width: 100, height: 30), step: 1).contains(
+                where: isWhite))
+        #expect(
+            pixels(target, in: CGRect(x: 0, y: 200, width: 400, height: 100)).allSatisfy(isBlue))
     }
 
     @Test func coloredRunUsesItsColour() throws {
         guard FileManager.default.fileExists(atPath: TextRenderer.fontPath) else { return }
         let target = try blueTarget()
-        let red = AVSubtitleTextRun(text: "REDREDRED", isBold: true, color: AVSubtitleColor(red: 1, green: 0, blue: 0))
+        let red = AVSubtitleTextRun(
+            text: "REDREDRED", isBold: true, color: AVSubtitleColor(red: 1, green: 0, blue: 0))
         SubtitleRenderer(renderer: target.renderer).draw(
-            [AVSubtitleCue(timeRange: range, runs: [red])], in: CGRect(x: 0, y: 0, width: 400, height: 300))
+            [AVSubtitleCue(timeRange: range, runs: [red])],
+            in: CGRect(x: 0, y: 0, width: 400, height: 300))
         let band = pixels(target, in: CGRect(x: 0, y: 230, width: 400, height: 60), step: 1)
         #expect(band.contains { $0.red > 200 && $0.green < 40 && $0.blue < 40 })
         #expect(!band.contains(where: isWhite))
@@ -100,10 +121,15 @@ import Testing
     @Test func bitmapCueIsScaledToTheVideoRect() throws {
         let target = try blueTarget()
         // A 4×2 opaque green picture covering x 25–75 %, y 50–75 % of the video.
-        let green = [UInt8](repeating: 0, count: 32).enumerated().map { $0.offset % 4 == 1 || $0.offset % 4 == 3 ? 255 : 0 }
-        let bitmap = AVSubtitleBitmap(x: 0.25, y: 0.5, width: 0.5, height: 0.25, pixelWidth: 4, pixelHeight: 2, rgba: green.map(UInt8.init))
+        let green = [UInt8](repeating: 0, count: 32).enumerated().map {
+            $0.offset % 4 == 1 || $0.offset % 4 == 3 ? 255 : 0
+        }
+        let bitmap = AVSubtitleBitmap(
+            x: 0.25, y: 0.5, width: 0.5, height: 0.25, pixelWidth: 4, pixelHeight: 2,
+            rgba: green.map(UInt8.init))
         let video = CGRect(x: 0, y: 50, width: 400, height: 200)
-        SubtitleRenderer(renderer: target.renderer).draw([AVSubtitleCue(timeRange: range, runs: [], bitmaps: [bitmap])], in: video)
+        SubtitleRenderer(renderer: target.renderer).draw(
+            [AVSubtitleCue(timeRange: range, runs: [], bitmaps: [bitmap])], in: video)
         let inside = target.pixel(x: 200, y: 175)
         #expect(inside.green > 200 && inside.red < 30 && inside.blue < 30)
         #expect(isBlue(target.pixel(x: 90, y: 175)))  // left of 25 % (x 100)
@@ -113,7 +139,8 @@ import Testing
 
     @Test func chapterTicksMarkTheSlider() throws {
         let target = try blueTarget()
-        ChapterTicks.draw([0.5], on: CGRect(x: 100, y: 280, width: 200, height: 4), renderer: target.renderer)
+        ChapterTicks.draw(
+            [0.5], on: CGRect(x: 100, y: 280, width: 200, height: 4), renderer: target.renderer)
         let tick = target.pixel(x: 200, y: 282)
         #expect(tick.red > 200 && tick.green > 150)
         #expect(isBlue(target.pixel(x: 150, y: 282)))
@@ -181,8 +208,11 @@ import Testing
         #expect(selection.handle(.letter("a")))
         #expect(selection.needsRedraw)
         selection.drawMessage(over: layer)
-        #expect(pixels(target, in: CGRect(x: 10, y: 20, width: 150, height: 40), step: 1).contains(where: isWhite))
-        #expect(pixels(target, in: CGRect(x: 0, y: 150, width: 400, height: 150)).allSatisfy(isBlue))
+        #expect(
+            pixels(target, in: CGRect(x: 10, y: 20, width: 150, height: 40), step: 1).contains(
+                where: isWhite))
+        #expect(
+            pixels(target, in: CGRect(x: 0, y: 150, width: 400, height: 150)).allSatisfy(isBlue))
         let audible = try #require(item.asset.mediaSelectionGroup(forMediaCharacteristic: .audible))
         #expect(item.currentMediaSelection.selectedMediaOption(in: audible) == audible.options[1])
         player.replaceCurrentItem(with: nil)

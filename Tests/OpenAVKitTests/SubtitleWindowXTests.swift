@@ -7,14 +7,17 @@ import Testing
 extension PlayerWindowXTests {
     @Test func subtitleCueShowsDuringItsTimeRangeOnly() async throws {
         let (clip, subtitles) = try Self.subtitleClip()
-        let binary = try #require(Self.playheadBinary, "playhead executable not found; set PLAYHEAD_BINARY")
+        let binary = try #require(
+            Self.playheadBinary, "playhead executable not found; set PLAYHEAD_BINARY")
         let box = try #require(
             XSession.launch(
-                binary, ["--no-audio", "--sub", subtitles.path, clip.path], display: session.display,
+                binary, ["--no-audio", "--sub", subtitles.path, clip.path],
+                display: session.display,
                 environment: ["SDL_AUDIODRIVER": "dummy"]))
         let run = PlayheadRun(box: box)
         defer { run.stop() }
-        let window = try #require(await windowID(named: clip.lastPathComponent), "no window appeared")
+        let window = try #require(
+            await windowID(named: clip.lastPathComponent), "no window appeared")
         session.run("xdotool", ["mousemove", "2", "2"])
 
         // The control bar hides after 3 s without input; the cue (4–6 s) then shows at the
@@ -33,10 +36,17 @@ extension PlayerWindowXTests {
         let first = try #require(shown.first, "the cue never showed")
         let last = try #require(shown.last)
         #expect(first > 2.5, "nothing shows before the cue's start (first seen at \(first) s)")
-        #expect(samples.contains { !$0.shows && $0.time < first }, "samples before the cue show no subtitle")
-        #expect(samples.contains { !$0.shows && $0.time > last }, "the cue disappears after its end")
-        #expect(!samples.contains { !$0.shows && $0.time > first && $0.time < last }, "the cue stays while it lasts")
-        #expect((1.2...2.8).contains(last - first), "the cue shows for about its 2 s (\(last - first) s)")
+        #expect(
+            samples.contains { !$0.shows && $0.time < first },
+            "samples before the cue show no subtitle")
+        #expect(
+            samples.contains { !$0.shows && $0.time > last }, "the cue disappears after its end")
+        #expect(
+            !samples.contains { !$0.shows && $0.time > first && $0.time < last },
+            "the cue stays while it lasts")
+        #expect(
+            (1.2...2.8).contains(last - first),
+            "the cue shows for about its 2 s (\(last - first) s)")
     }
 
     /// True when the window's centre shows the clip's dark blue.
@@ -53,7 +63,8 @@ extension PlayerWindowXTests {
 
     /// True when white text shows in the bottom fifth of the window, centre half of the width.
     static func showsSubtitle(_ shot: Screenshot) -> Bool {
-        let bottom = shot.height - 2, top = shot.height - shot.height / 5
+        let bottom = shot.height - 2
+        let top = shot.height - shot.height / 5
         for y in stride(from: top, to: bottom, by: 2) {
             for x in stride(from: shot.width / 4, to: shot.width * 3 / 4, by: 2) {
                 let pixel = shot.pixel(x: x, y: y)
@@ -65,18 +76,21 @@ extension PlayerWindowXTests {
 
     /// A 9-second dark blue 640×360 clip and a SubRip file with one cue, 4–6 s.
     static func subtitleClip() throws -> (URL, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-subtitle-window")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playhead-subtitle-window")
         let url = folder.appendingPathComponent("subtitle-clip-9s.mp4")
         let subtitles = folder.appendingPathComponent("subtitle-clip-9s.srt")
         try subtitleClipLock.withLock {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data("1\n00:00:04,000 --> 00:00:06,000\nHello subtitles\n\n".utf8).write(to: subtitles)
+            try Data("1\n00:00:04,000 --> 00:00:06,000\nHello subtitles\n\n".utf8).write(
+                to: subtitles)
             if FileManager.default.fileExists(atPath: url.path) { return }
             let partial = folder.appendingPathComponent("partial.mp4")
             let result = XSession.run(
                 "ffmpeg",
                 [
-                    "-y", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=0x000060:size=640x360:rate=25",
+                    "-y", "-loglevel", "error", "-f", "lavfi", "-i",
+                    "color=c=0x000060:size=640x360:rate=25",
                     "-t", "9", "-c:v", "libx264", "-pix_fmt", "yuv420p", partial.path,
                 ], display: nil)
             guard result?.status == 0 else { throw XTestError("ffmpeg could not make the clip") }

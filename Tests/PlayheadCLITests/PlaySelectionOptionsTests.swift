@@ -14,7 +14,8 @@ import Testing
     }
 
     @Test func readsTheSelectionOptions() throws {
-        let subtitles = try SelectionMedia.sidecarClip.url().deletingLastPathComponent().appendingPathComponent("other.srt")
+        let subtitles = try SelectionMedia.sidecarClip.url().deletingLastPathComponent()
+            .appendingPathComponent("other.srt")
         let options = try parse(["--audio-lang", "fre", "--sub", subtitles.path, "a.mkv"])
         #expect(options.selection.audioLanguage == "fre")
         #expect(options.selection.subtitleFile == subtitles.path)
@@ -33,7 +34,11 @@ import Testing
     }
 
     @Test func aMissingSubtitleFileFailsWithOneLine() async throws {
-        guard let result = try await PlayheadProcess.run(["play", "--untimed", "--sub", "/no/such.srt", "a.mkv"]) else {
+        guard
+            let result = try await PlayheadProcess.run([
+                "play", "--untimed", "--sub", "/no/such.srt", "a.mkv",
+            ])
+        else {
             return
         }
         #expect(result.status == 1)
@@ -54,25 +59,36 @@ import Testing
         #expect(await selection.apply(to: item).isEmpty)
         let audible = try #require(item.asset.mediaSelectionGroup(forMediaCharacteristic: .audible))
         let legible = try #require(item.asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
-        #expect(item.currentMediaSelection.selectedMediaOption(in: audible)?.extendedLanguageTag == "fr")
+        #expect(
+            item.currentMediaSelection.selectedMediaOption(in: audible)?.extendedLanguageTag == "fr"
+        )
         #expect(item.currentMediaSelection.selectedMediaOption(in: legible)?.codecName == "ass")
 
         var missing = PlaySelection()
         missing.audioLanguage = "de"
-        #expect(await missing.apply(to: AVPlayerItem(url: film)) == ["no audio track in language de"])
+        #expect(
+            await missing.apply(to: AVPlayerItem(url: film)) == ["no audio track in language de"])
 
         let clip = try SelectionMedia.sidecarClip.url()
         var file = PlaySelection()
-        file.subtitleFile = clip.deletingLastPathComponent().appendingPathComponent("other.srt").path
+        file.subtitleFile =
+            clip.deletingLastPathComponent().appendingPathComponent("other.srt").path
         let withFile = AVPlayerItem(asset: file.asset(for: clip))
         #expect(await file.apply(to: withFile).isEmpty)
-        let group = try #require(withFile.asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
-        #expect(withFile.currentMediaSelection.selectedMediaOption(in: group)?.fileURL?.lastPathComponent == "other.srt")
+        let group = try #require(
+            withFile.asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
+        #expect(
+            withFile.currentMediaSelection.selectedMediaOption(in: group)?.fileURL?
+                .lastPathComponent == "other.srt")
     }
 
     @Test func playingWithAnUnknownLanguageWarnsAndStillPlays() async throws {
         let film = try SelectionMedia.film.url().path
-        guard let result = try await PlayheadProcess.run(["play", "--untimed", "--no-audio", "--sub-lang", "de", film]) else {
+        guard
+            let result = try await PlayheadProcess.run([
+                "play", "--untimed", "--no-audio", "--sub-lang", "de", film,
+            ])
+        else {
             return
         }
         #expect(result.status == 0)

@@ -30,6 +30,7 @@ open class AVTimedMetadataGroup: AVMetadataGroup, @unchecked Sendable {
 
     open override var description: String {
         let title = items.first { $0.commonKey == .commonKeyTitle }?.stringValue ?? "?"
-        return "AVTimedMetadataGroup(\(title) @ \(timeRange.start.seconds)+\(timeRange.duration.seconds))"
+        return
+            "AVTimedMetadataGroup(\(title) @ \(timeRange.start.seconds)+\(timeRange.duration.seconds))"
     }
 }

@@ -33,8 +33,10 @@ struct AudioSplice {
         if end <= cut { return nil }
         guard chunk.mediaTime < cut else { return chunk }
         let tempo = chunk.mediaDuration.seconds / max(chunk.playbackDuration.seconds, 1e-9)
-        let skip = Int(((cut - chunk.mediaTime).seconds / tempo * Double(chunk.sampleRate)).rounded())
-        return chunk.slice(from: min(skip, chunk.frameCount), count: max(0, chunk.frameCount - skip))
+        let skip = Int(
+            ((cut - chunk.mediaTime).seconds / tempo * Double(chunk.sampleRate)).rounded())
+        return chunk.slice(
+            from: min(skip, chunk.frameCount), count: max(0, chunk.frameCount - skip))
     }
 
     /// Notes that `chunk` went into the ring.
@@ -53,11 +55,14 @@ extension ItemPlayback {
     func switchedDecoder(from decoder: AudioDecoder, _ pipeline: Pipeline, generation: Int)
         -> (decoder: AudioDecoder, backlog: [Packet])?
     {
-        guard let wanted = control.withLock({ $0.selection.audioStream }), wanted != decoder.streamIndex else {
+        guard let wanted = control.withLock({ $0.selection.audioStream }),
+            wanted != decoder.streamIndex
+        else {
             return nil
         }
         let earliest = currentTime() - CMTime(seconds: Self.switchLeadIn, preferredTimescale: 1000)
         decoder.flush()
-        return pipeline.switchboard.switchAudio(to: wanted, from: decoder, earliest: earliest, generation: generation)
+        return pipeline.switchboard.switchAudio(
+            to: wanted, from: decoder, earliest: earliest, generation: generation)
     }
 }

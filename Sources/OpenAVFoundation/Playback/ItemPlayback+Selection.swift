@@ -11,9 +11,11 @@ extension ItemPlayback {
     /// The audio stream to open: the selected one when it can be decoded, else FFmpeg's best.
     func preferredAudioStream(_ demuxer: Demuxer) -> Int? {
         let wanted = control.withLock { $0.selection.audioStream }
-        if let wanted, demuxer.description.tracks.contains(where: {
-            $0.index == wanted && $0.kind == .audio && $0.decoderAvailable
-        }) {
+        if let wanted,
+            demuxer.description.tracks.contains(where: {
+                $0.index == wanted && $0.kind == .audio && $0.decoderAvailable
+            })
+        {
             return wanted
         }
         return demuxer.bestStream(of: .audio)
@@ -21,7 +23,8 @@ extension ItemPlayback {
 
     /// Decoders for the audio tracks that may be selected later (open work, before the threads
     /// start); tracks whose decoder cannot open are left out and cannot be switched to.
-    func openSwitchableAudioDecoders(_ demuxer: Demuxer, _ streams: Set<Int>) -> [Int: AudioDecoder] {
+    func openSwitchableAudioDecoders(_ demuxer: Demuxer, _ streams: Set<Int>) -> [Int: AudioDecoder]
+    {
         var decoders: [Int: AudioDecoder] = [:]
         for index in streams {
             decoders[index] = try? AudioDecoder(demuxer: demuxer, streamIndex: index)
@@ -48,13 +51,17 @@ extension ItemPlayback {
             control.selection.legibleVersion += 1
             return control.selection.legibleVersion
         }
-        if let pipeline = pipeline.withLock({ $0 }) { loadLegible(source, version: version, into: pipeline) }
+        if let pipeline = pipeline.withLock({ $0 }) {
+            loadLegible(source, version: version, into: pipeline)
+        }
         demuxWake.wake()
     }
 
     /// Applies the legible selection made before the pipeline existed.
     func applyInitialLegibleSelection(_ pipeline: Pipeline) {
-        let (source, version) = control.withLock { ($0.selection.legible, $0.selection.legibleVersion) }
+        let (source, version) = control.withLock {
+            ($0.selection.legible, $0.selection.legibleVersion)
+        }
         loadLegible(source, version: version, into: pipeline)
     }
 
@@ -69,7 +76,8 @@ extension ItemPlayback {
         let timeout = asset.inspection.limits.timeout
         DispatchQueue.global(qos: .userInitiated).async {
             do throws(MediaFailure) {
-                let contents = try SubtitleFileReader.read(try MediaLocation(url: url), timeout: timeout)
+                let contents = try SubtitleFileReader.read(
+                    try MediaLocation(url: url), timeout: timeout)
                 store.setHeader(contents.assHeader, version: version)
                 store.add(contents.events, version: version)
             } catch {

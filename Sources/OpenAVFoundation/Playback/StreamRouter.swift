@@ -22,7 +22,8 @@ struct StreamRouter {
 
     init(description: MediaDescription, audioStream: Int?) {
         let tracks = description.tracks.filter(\.decoderAvailable)
-        audioStreams = audioStream == nil ? [] : Set(tracks.filter { $0.kind == .audio }.map(\.index))
+        audioStreams =
+            audioStream == nil ? [] : Set(tracks.filter { $0.kind == .audio }.map(\.index))
         subtitleStreams = Set(tracks.filter { $0.kind == .subtitle }.map(\.index))
     }
 
@@ -35,12 +36,17 @@ struct StreamRouter {
     }
 
     /// Follows a change of the legible selection, if there was one. `now` is the item time.
-    mutating func follow(_ selection: EngineSelection, demuxer: Demuxer, pipeline: Pipeline, now: () -> CMTime) {
+    mutating func follow(
+        _ selection: EngineSelection, demuxer: Demuxer, pipeline: Pipeline, now: () -> CMTime
+    ) {
         guard selection.legibleVersion != legibleVersion else { return }
         legibleVersion = selection.legibleVersion
         subtitleDecoder = nil
-        guard let stream = selection.legible?.streamIndex else { return }  // off, or a file: the engine fills the store
-        let decoder = subtitleStreams.contains(stream) ? try? SubtitleDecoder(demuxer: demuxer, streamIndex: stream) : nil
+        // Subtitles off, or a file: the engine fills the store itself.
+        guard let stream = selection.legible?.streamIndex else { return }
+        let decoder =
+            subtitleStreams.contains(stream)
+            ? try? SubtitleDecoder(demuxer: demuxer, streamIndex: stream) : nil
         pipeline.switchboard.cues.reset(version: legibleVersion, header: decoder?.assHeader)
         guard let decoder else { return }
         subtitleDecoder = decoder
@@ -52,11 +58,14 @@ struct StreamRouter {
 
     /// Where `packet` goes: a queue to put it in, or nil when it was consumed here (subtitles,
     /// backlogs) or is not wanted.
-    mutating func route(_ packet: Packet, pipeline: Pipeline, now: CMTime, generation: Int) -> BoundedQueue<Packet>? {
+    mutating func route(_ packet: Packet, pipeline: Pipeline, now: CMTime, generation: Int)
+        -> BoundedQueue<Packet>?
+    {
         let index = packet.streamIndex
         if index == pipeline.videoStream { return pipeline.videoPackets }
         if audioStreams.contains(index) || index == pipeline.audioStream {
-            return pipeline.switchboard.routeAudio(packet, now: now, generation: generation) ? pipeline.audioPackets : nil
+            return pipeline.switchboard.routeAudio(packet, now: now, generation: generation)
+                ? pipeline.audioPackets : nil
         }
         if let decoder = subtitleDecoder, decoder.streamIndex == index {
             pipeline.switchboard.cues.add(decoder.decode(packet), version: legibleVersion)

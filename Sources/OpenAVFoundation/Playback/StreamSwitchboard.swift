@@ -76,7 +76,8 @@ final class StreamSwitchboard: Sendable {
             routing.decoders[current.streamIndex] = current
             routing.routed = stream
             let backlog = (routing.backlog.removeValue(forKey: stream) ?? [])
-                .filter { $0.generation == generation && Self.end(of: $0.packet) >= earliest }.map(\.packet)
+                .filter { $0.generation == generation && Self.end(of: $0.packet) >= earliest }.map(
+                    \.packet)
             routing.backlog[current.streamIndex] = []
             return (next, backlog)
         }

@@ -37,14 +37,17 @@ extension AVAsset {
 
     /// Loads the asset, then returns ``chapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:)``.
     public func loadChapterMetadataGroups(
-        withTitleLocale locale: Locale, containingItemsWithCommonKeys commonKeys: [AVMetadataKey] = []
+        withTitleLocale locale: Locale,
+        containingItemsWithCommonKeys commonKeys: [AVMetadataKey] = []
     ) async throws -> [AVTimedMetadataGroup] {
         _ = try await load(.availableChapterLocales)
         return ChapterGroups.filtered(try loadedContents().chapterGroups, commonKeys: commonKeys)
     }
 
     /// Loads the asset, then returns ``chapterMetadataGroups(bestMatchingPreferredLanguages:)``.
-    public func loadChapterMetadataGroups(bestMatchingPreferredLanguages preferredLanguages: [String])
+    public func loadChapterMetadataGroups(
+        bestMatchingPreferredLanguages preferredLanguages: [String]
+    )
         async throws -> [AVTimedMetadataGroup]
     {
         _ = try await load(.availableChapterLocales)
@@ -71,7 +74,9 @@ enum ChapterGroups {
                 end = index + 1 < chapters.count ? chapters[index + 1].start : duration
             }
             let range = CMTimeRange(start: chapter.start, end: end.isNumeric ? end : chapter.start)
-            let language = chapter.tags.first(where: { $0.key == "language" }).flatMap { LanguageTags.bcp47($0.value) }
+            let language = chapter.tags.first(where: { $0.key == "language" }).flatMap {
+                LanguageTags.bcp47($0.value)
+            }
             let title = chapter.title ?? "Chapter \(index + 1)"
             var items = [
                 AVMetadataItem(
@@ -82,8 +87,10 @@ enum ChapterGroups {
             for tag in chapter.tags where tag.key != "title" {
                 items.append(
                     AVMetadataItem(
-                        key: tag.key, keySpace: .playheadContainer, commonKey: MetadataMapping.commonKeys[tag.key],
-                        value: NSString(string: tag.value), dataType: "com.apple.metadata.datatype.UTF-8",
+                        key: tag.key, keySpace: .playheadContainer,
+                        commonKey: MetadataMapping.commonKeys[tag.key],
+                        value: NSString(string: tag.value),
+                        dataType: "com.apple.metadata.datatype.UTF-8",
                         extendedLanguageTag: language, time: range.start, duration: range.duration))
             }
             return AVTimedMetadataGroup(items: items, timeRange: range)
@@ -98,7 +105,9 @@ enum ChapterGroups {
     }
 
     /// Keeps the title item and the items whose common key is in `commonKeys`.
-    static func filtered(_ groups: [AVTimedMetadataGroup], commonKeys: [AVMetadataKey]?) -> [AVTimedMetadataGroup] {
+    static func filtered(_ groups: [AVTimedMetadataGroup], commonKeys: [AVMetadataKey]?)
+        -> [AVTimedMetadataGroup]
+    {
         let wanted = Set(commonKeys ?? []).union([.commonKeyTitle])
         return groups.map { group in
             AVTimedMetadataGroup(

@@ -16,7 +16,9 @@ extension AVAsset {
     /// there is none. Blocks until loaded.
     ///
     /// - Note: Deprecated on Apple platforms in favour of ``loadMediaSelectionGroup(for:)``.
-    public func mediaSelectionGroup(forMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic)
+    public func mediaSelectionGroup(
+        forMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic
+    )
         -> AVMediaSelectionGroup?
     {
         contentsWaiting(for: "availableMediaCharacteristicsWithMediaSelectionOptions")?
@@ -28,12 +30,15 @@ extension AVAsset {
         -> AVMediaSelectionGroup?
     {
         _ = try await load(.availableMediaCharacteristicsWithMediaSelectionOptions)
-        return try loadedContents().selectionGroups.first { $0.characteristic == mediaCharacteristic }
+        return try loadedContents().selectionGroups.first {
+            $0.characteristic == mediaCharacteristic
+        }
     }
 
     /// The selection playback starts with: each group's default option. Blocks until loaded.
     public var preferredMediaSelection: AVMediaSelection {
-        let groups = contentsWaiting(for: "availableMediaCharacteristicsWithMediaSelectionOptions")?
+        let groups =
+            contentsWaiting(for: "availableMediaCharacteristicsWithMediaSelectionOptions")?
             .selectionGroups ?? []
         var selected: [AVMediaCharacteristic: AVMediaSelectionOption] = [:]
         for group in groups { selected[group.characteristic] = group.defaultOption }
@@ -61,29 +66,39 @@ extension AVPartialAsyncProperty where Root: AVAsset {
 ///
 /// Concurrency: pure functions (plus the sidecar directory listing).
 enum SelectionGroups {
-    static func make(_ description: MediaDescription, sidecars: [SidecarSubtitle]) -> [AVMediaSelectionGroup] {
+    static func make(_ description: MediaDescription, sidecars: [SidecarSubtitle])
+        -> [AVMediaSelectionGroup]
+    {
         var groups: [AVMediaSelectionGroup] = []
         let audio = description.tracks.filter { $0.kind == .audio }.map { stream in
             AVMediaSelectionOption(
                 mediaType: .audio, source: .stream(stream.index), languageCode: stream.language,
-                title: stream.title, codecName: stream.codecName, isPlayable: stream.decoderAvailable,
+                title: stream.title, codecName: stream.codecName,
+                isPlayable: stream.decoderAvailable,
                 characteristics: [.audible])
         }
         if !audio.isEmpty {
             let streams = description.tracks.filter { $0.kind == .audio }
-            let preferred = streams.firstIndex { $0.isDefault && $0.decoderAvailable }
+            let preferred =
+                streams.firstIndex { $0.isDefault && $0.decoderAvailable }
                 ?? streams.firstIndex { $0.decoderAvailable } ?? 0
-            groups.append(AVMediaSelectionGroup(characteristic: .audible, options: audio, defaultOption: audio[preferred]))
+            groups.append(
+                AVMediaSelectionGroup(
+                    characteristic: .audible, options: audio, defaultOption: audio[preferred]))
         }
         var legible = description.tracks.filter { $0.kind == .subtitle }.map { stream in
             var traits: Set<AVMediaCharacteristic> = [.legible]
             if stream.isForced { traits.insert(.containsOnlyForcedSubtitles) }
             if stream.isHearingImpaired {
-                traits.formUnion([.transcribesSpokenDialogForAccessibility, .describesMusicAndSoundForAccessibility])
+                traits.formUnion([
+                    .transcribesSpokenDialogForAccessibility,
+                    .describesMusicAndSoundForAccessibility,
+                ])
             }
             return AVMediaSelectionOption(
                 mediaType: .subtitle, source: .stream(stream.index), languageCode: stream.language,
-                title: stream.title, codecName: stream.codecName, isPlayable: stream.decoderAvailable,
+                title: stream.title, codecName: stream.codecName,
+                isPlayable: stream.decoderAvailable,
                 characteristics: traits)
         }
         // HLS subtitle renditions: WebVTT media playlists, read like subtitle files.
@@ -93,7 +108,8 @@ enum SelectionGroups {
             if rendition.isForced { traits.insert(.containsOnlyForcedSubtitles) }
             return AVMediaSelectionOption(
                 mediaType: .subtitle, source: .sidecar(url), languageCode: rendition.language,
-                title: rendition.name, codecName: "webvtt", isPlayable: true, characteristics: traits)
+                title: rendition.name, codecName: "webvtt", isPlayable: true,
+                characteristics: traits)
         }
         legible += sidecars.map { file in
             var traits: Set<AVMediaCharacteristic> = [.legible]
@@ -104,8 +120,12 @@ enum SelectionGroups {
                 characteristics: traits)
         }
         if !legible.isEmpty {
-            let forced = legible.first { $0.hasMediaCharacteristic(.containsOnlyForcedSubtitles) && $0.isPlayable }
-            groups.append(AVMediaSelectionGroup(characteristic: .legible, options: legible, defaultOption: forced))
+            let forced = legible.first {
+                $0.hasMediaCharacteristic(.containsOnlyForcedSubtitles) && $0.isPlayable
+            }
+            groups.append(
+                AVMediaSelectionGroup(
+                    characteristic: .legible, options: legible, defaultOption: forced))
         }
         return groups
     }

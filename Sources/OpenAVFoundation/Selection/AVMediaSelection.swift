@@ -18,7 +18,9 @@ open class AVMediaSelection: NSObject, @unchecked Sendable {
     }
 
     /// The option selected in `mediaSelectionGroup`; nil when none is (subtitles off).
-    public func selectedMediaOption(in mediaSelectionGroup: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
+    public func selectedMediaOption(in mediaSelectionGroup: AVMediaSelectionGroup)
+        -> AVMediaSelectionOption?
+    {
         guard let option = selected[mediaSelectionGroup.characteristic],
             mediaSelectionGroup.options.contains(option)
         else { return nil }
@@ -27,7 +29,9 @@ open class AVMediaSelection: NSObject, @unchecked Sendable {
 
     /// Whether the selection in `mediaSelectionGroup` follows the automatic criteria. Playhead
     /// applies none, so this is false.
-    public func mediaSelectionCriteriaCanBeAppliedAutomatically(to mediaSelectionGroup: AVMediaSelectionGroup)
+    public func mediaSelectionCriteriaCanBeAppliedAutomatically(
+        to mediaSelectionGroup: AVMediaSelectionGroup
+    )
         -> Bool
     {
         false

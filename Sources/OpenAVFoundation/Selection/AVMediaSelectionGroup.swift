@@ -42,7 +42,9 @@ open class AVMediaSelectionGroup: NSObject, @unchecked Sendable {
     }
 
     /// The options that can be played.
-    public class func playableMediaSelectionOptions(from mediaSelectionOptions: [AVMediaSelectionOption])
+    public class func playableMediaSelectionOptions(
+        from mediaSelectionOptions: [AVMediaSelectionOption]
+    )
         -> [AVMediaSelectionOption]
     {
         mediaSelectionOptions.filter(\.isPlayable)
@@ -56,7 +58,9 @@ open class AVMediaSelectionGroup: NSObject, @unchecked Sendable {
         var result: [AVMediaSelectionOption] = []
         for language in preferredLanguages {
             for option in mediaSelectionOptions where !result.contains(option) {
-                if LanguageMatch.matches(option.extendedLanguageTag, language) { result.append(option) }
+                if LanguageMatch.matches(option.extendedLanguageTag, language) {
+                    result.append(option)
+                }
             }
         }
         return result
@@ -67,7 +71,9 @@ open class AVMediaSelectionGroup: NSObject, @unchecked Sendable {
         from mediaSelectionOptions: [AVMediaSelectionOption], with locale: Locale
     ) -> [AVMediaSelectionOption] {
         let language = locale.identifier
-        return mediaSelectionOptions.filter { LanguageMatch.matches($0.extendedLanguageTag, language) }
+        return mediaSelectionOptions.filter {
+            LanguageMatch.matches($0.extendedLanguageTag, language)
+        }
     }
 
     /// The options that have every characteristic in `mediaCharacteristics`.
@@ -75,7 +81,9 @@ open class AVMediaSelectionGroup: NSObject, @unchecked Sendable {
         from mediaSelectionOptions: [AVMediaSelectionOption],
         withMediaCharacteristics mediaCharacteristics: [AVMediaCharacteristic]
     ) -> [AVMediaSelectionOption] {
-        mediaSelectionOptions.filter { option in mediaCharacteristics.allSatisfy(option.hasMediaCharacteristic) }
+        mediaSelectionOptions.filter { option in
+            mediaCharacteristics.allSatisfy(option.hasMediaCharacteristic)
+        }
     }
 
     /// The options that have none of `mediaCharacteristics`.
@@ -83,7 +91,9 @@ open class AVMediaSelectionGroup: NSObject, @unchecked Sendable {
         from mediaSelectionOptions: [AVMediaSelectionOption],
         withoutMediaCharacteristics mediaCharacteristics: [AVMediaCharacteristic]
     ) -> [AVMediaSelectionOption] {
-        mediaSelectionOptions.filter { option in !mediaCharacteristics.contains(where: option.hasMediaCharacteristic) }
+        mediaSelectionOptions.filter { option in
+            !mediaCharacteristics.contains(where: option.hasMediaCharacteristic)
+        }
     }
 
     open override func isEqual(_ object: Any?) -> Bool {
@@ -111,7 +121,8 @@ enum LanguageMatch {
     }
 
     static func primary(_ tag: String) -> String {
-        let first = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? tag
+        let first =
+            tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? tag
         let lowered = first.lowercased()
         return LanguageTags.bcp47(lowered) ?? lowered
     }

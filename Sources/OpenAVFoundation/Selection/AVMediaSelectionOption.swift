@@ -32,7 +32,9 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
     /// Metadata with common keys: the title and language, when the container gives them.
     public let commonMetadata: [AVMetadataItem]
     /// The metadata formats of `commonMetadata`'s source.
-    public var availableMetadataFormats: [String] { commonMetadata.isEmpty ? [] : ["playhead.container"] }
+    public var availableMetadataFormats: [String] {
+        commonMetadata.isEmpty ? [] : ["playhead.container"]
+    }
     /// Four-character codes of the media's format; empty (FFmpeg names codecs instead).
     public var mediaSubTypes: [NSNumber] { [] }
     /// FFmpeg's codec name ("aac", "subrip", "hdmv_pgs_subtitle"). A Playhead addition.
@@ -67,7 +69,8 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
             metadata.append(
                 AVMetadataItem(
                     key: "language", keySpace: .playheadContainer, commonKey: .commonKeyLanguage,
-                    value: NSString(string: languageCode), dataType: "com.apple.metadata.datatype.UTF-8"))
+                    value: NSString(string: languageCode),
+                    dataType: "com.apple.metadata.datatype.UTF-8"))
         }
         commonMetadata = metadata
         super.init()
@@ -85,7 +88,9 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
         var name: String
         if let tag = extendedLanguageTag {
             name = locale.localizedString(forIdentifier: tag) ?? tag
-            if let title, !title.isEmpty, title.lowercased() != name.lowercased() { name += " (\(title))" }
+            if let title, !title.isEmpty, title.lowercased() != name.lowercased() {
+                name += " (\(title))"
+            }
         } else if let title, !title.isEmpty {
             name = title
         } else {

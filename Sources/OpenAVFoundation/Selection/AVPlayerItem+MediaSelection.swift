@@ -15,7 +15,8 @@ extension AVPlayerItem {
     /// from now on. `nil` turns subtitles off; it is ignored for groups that do not allow an
     /// empty selection (audio). Options not in the group are ignored.
     nonisolated public func select(
-        _ mediaSelectionOption: AVMediaSelectionOption?, in mediaSelectionGroup: AVMediaSelectionGroup
+        _ mediaSelectionOption: AVMediaSelectionOption?,
+        in mediaSelectionGroup: AVMediaSelectionGroup
     ) {
         if let option = mediaSelectionOption {
             guard mediaSelectionGroup.options.contains(option) else { return }
@@ -34,7 +35,9 @@ extension AVPlayerItem {
     }
 
     /// Goes back to the group's automatic choice (its default option).
-    nonisolated public func selectMediaOptionAutomatically(in mediaSelectionGroup: AVMediaSelectionGroup) {
+    nonisolated public func selectMediaOptionAutomatically(
+        in mediaSelectionGroup: AVMediaSelectionGroup
+    ) {
         let characteristic = mediaSelectionGroup.characteristic
         let engine = state.withLock { state -> ItemPlayback? in
             state.mediaSelection[characteristic] = nil
@@ -52,7 +55,9 @@ extension AVPlayerItem {
         var selected: [AVMediaCharacteristic: AVMediaSelectionOption] = [:]
         for group in asset.loadedSelectionGroups {
             if let choice = choices[group.characteristic] {
-                if let source = choice { selected[group.characteristic] = group.options.first { $0.source == source } }
+                if let source = choice {
+                    selected[group.characteristic] = group.options.first { $0.source == source }
+                }
             } else if let option = group.defaultOption {
                 selected[group.characteristic] = option
             }

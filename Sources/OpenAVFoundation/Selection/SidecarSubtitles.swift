@@ -25,11 +25,15 @@ struct SidecarSubtitle: Sendable, Equatable {
 ///
 /// Concurrency: pure functions.
 enum SidecarSubtitles {
-    static let extensions: Set<String> = ["srt", "vtt", "webvtt", "ass", "ssa", "sub", "smi", "sami"]
+    static let extensions: Set<String> = [
+        "srt", "vtt", "webvtt", "ass", "ssa", "sub", "smi", "sami",
+    ]
 
     /// The subtitle files for the media at `mediaURL` under `settings`, among `neighbours`
     /// (the names of the files beside it, listed when the media was inspected).
-    static func find(for mediaURL: URL, neighbours: [String], settings: SidecarSubtitleSettings) -> [SidecarSubtitle] {
+    static func find(for mediaURL: URL, neighbours: [String], settings: SidecarSubtitleSettings)
+        -> [SidecarSubtitle]
+    {
         var found: [SidecarSubtitle] = []
         if settings.discoversBesideMedia, mediaURL.isFileURL {
             let folder = mediaURL.deletingLastPathComponent()
@@ -39,10 +43,13 @@ enum SidecarSubtitles {
                 found.append(sidecar)
             }
         }
-        for url in settings.explicitFiles where !found.contains(where: { $0.url.standardizedFileURL == url.standardizedFileURL }) {
+        for url in settings.explicitFiles
+        where !found.contains(where: { $0.url.standardizedFileURL == url.standardizedFileURL }) {
             let stem = url.deletingPathExtension().deletingPathExtension().lastPathComponent
             found.append(
-                parse(name: url.lastPathComponent, stem: stem, folder: url.deletingLastPathComponent())
+                parse(
+                    name: url.lastPathComponent, stem: stem, folder: url.deletingLastPathComponent()
+                )
                     ?? SidecarSubtitle(url: url, languageCode: nil, isForced: false))
         }
         return found
@@ -55,7 +62,10 @@ enum SidecarSubtitles {
         var parts = rest.split(separator: ".").map(String.init)
         guard let ext = parts.popLast()?.lowercased(), extensions.contains(ext) else { return nil }
         var forced = false
-        if let last = parts.last?.lowercased(), last == "forced" { forced = true; parts.removeLast() }
+        if let last = parts.last?.lowercased(), last == "forced" {
+            forced = true
+            parts.removeLast()
+        }
         let language = parts.last.flatMap { part -> String? in
             let lowered = part.lowercased()
             guard (2...3).contains(lowered.prefix { $0 != "-" && $0 != "_" }.count),
@@ -63,7 +73,8 @@ enum SidecarSubtitles {
             else { return nil }
             return part
         }
-        return SidecarSubtitle(url: folder.appendingPathComponent(name), languageCode: language, isForced: forced)
+        return SidecarSubtitle(
+            url: folder.appendingPathComponent(name), languageCode: language, isForced: forced)
     }
 }
 
@@ -82,7 +93,8 @@ public let AVURLAssetPlayheadDiscoversSubtitleFilesKey: String = "PlayheadDiscov
 extension SidecarSubtitleSettings {
     /// Settings from `AVURLAsset` options.
     init(options: [String: Any]?) {
-        discoversBesideMedia = options?[AVURLAssetPlayheadDiscoversSubtitleFilesKey] as? Bool ?? true
+        discoversBesideMedia =
+            options?[AVURLAssetPlayheadDiscoversSubtitleFilesKey] as? Bool ?? true
         explicitFiles = options?[AVURLAssetPlayheadSubtitleFilesKey] as? [URL] ?? []
     }
 }

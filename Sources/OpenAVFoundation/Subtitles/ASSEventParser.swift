@@ -18,25 +18,40 @@ struct ASSScript: Sendable {
         var format: [String] = []
         for rawLine in header.split(whereSeparator: \.isNewline) {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if let value = Self.value(line, "PlayResX:"), let number = Double(value), number > 0 { playResX = number }
-            if let value = Self.value(line, "PlayResY:"), let number = Double(value), number > 0 { playResY = number }
+            if let value = Self.value(line, "PlayResX:"), let number = Double(value), number > 0 {
+                playResX = number
+            }
+            if let value = Self.value(line, "PlayResY:"), let number = Double(value), number > 0 {
+                playResY = number
+            }
             if let value = Self.value(line, "Format:") {
-                format = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                format = value.split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                }
             }
             if let value = Self.value(line, "Style:"), !format.isEmpty {
-                let fields = value.split(separator: ",", maxSplits: max(0, format.count - 1), omittingEmptySubsequences: false)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                let fields = value.split(
+                    separator: ",", maxSplits: max(0, format.count - 1),
+                    omittingEmptySubsequences: false
+                )
+                .map { $0.trimmingCharacters(in: .whitespaces) }
                 var byName: [String: String] = [:]
-                for (index, name) in format.enumerated() where index < fields.count { byName[name] = fields[index] }
+                for (index, name) in format.enumerated() where index < fields.count {
+                    byName[name] = fields[index]
+                }
                 guard let name = byName["name"] else { continue }
                 var style = ASSStyle()
                 style.isBold = Self.flag(byName["bold"])
                 style.isItalic = Self.flag(byName["italic"])
                 style.isUnderlined = Self.flag(byName["underline"])
-                if let colour = byName["primarycolour"].flatMap(ASSEventParser.colour), colour != .assWhite {
+                if let colour = byName["primarycolour"].flatMap(ASSEventParser.colour),
+                    colour != .assWhite
+                {
                     style.color = colour
                 }
-                if let alignment = byName["alignment"].flatMap({ Int($0) }), (1...9).contains(alignment) {
+                if let alignment = byName["alignment"].flatMap({ Int($0) }),
+                    (1...9).contains(alignment)
+                {
                     style.alignment = alignment
                 }
                 styles[name] = style
@@ -72,17 +87,21 @@ enum ASSEventParser {
     /// (`ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text`) shown over `range`.
     static func cue(line: String, range: CMTimeRange, script: ASSScript) -> AVSubtitleCue {
         let fields = line.split(separator: ",", maxSplits: 8, omittingEmptySubsequences: false)
-        let styleName = fields.count > 2 ? String(fields[2]).trimmingCharacters(in: .whitespaces) : "Default"
+        let styleName =
+            fields.count > 2 ? String(fields[2]).trimmingCharacters(in: .whitespaces) : "Default"
         let text = fields.count == 9 ? String(fields[8]) : line
         let style = script.styles[styleName] ?? script.styles["Default"] ?? ASSStyle()
         return cue(text: text, range: range, style: style, script: script)
     }
 
     /// The cue for ASS event text (override blocks `{\b1}` and escapes `\N` included).
-    static func cue(text: String, range: CMTimeRange, style: ASSStyle, script: ASSScript) -> AVSubtitleCue {
+    static func cue(text: String, range: CMTimeRange, style: ASSStyle, script: ASSScript)
+        -> AVSubtitleCue
+    {
         var runs: [AVSubtitleTextRun] = []
         var current = AVSubtitleTextRun(
-            text: "", isBold: style.isBold, isItalic: style.isItalic, isUnderlined: style.isUnderlined,
+            text: "", isBold: style.isBold, isItalic: style.isItalic,
+            isUnderlined: style.isUnderlined,
             color: style.color)
         var alignment = style.alignment
         var position: (x: Double, y: Double)?
@@ -97,7 +116,9 @@ enum ASSEventParser {
                 flush()
                 let block = text[text.index(after: index)..<close]
                 for tag in block.split(separator: "\\").map(String.init) where !tag.isEmpty {
-                    apply(tag: tag, to: &current, style: style, alignment: &alignment, position: &position, script: script)
+                    apply(
+                        tag: tag, to: &current, style: style, alignment: &alignment,
+                        position: &position, script: script)
                 }
                 index = text.index(after: close)
                 continue
@@ -121,13 +142,17 @@ enum ASSEventParser {
         tag: String, to run: inout AVSubtitleTextRun, style: ASSStyle, alignment: inout Int,
         position: inout (x: Double, y: Double)?, script: ASSScript
     ) {
-        func number(after prefix: String) -> Int? { Int(tag.dropFirst(prefix.count).prefix { $0.isNumber }) }
+        func number(after prefix: String) -> Int? {
+            Int(tag.dropFirst(prefix.count).prefix { $0.isNumber })
+        }
         if tag.hasPrefix("pos(") {
             let inside = tag.dropFirst(4).prefix { $0 != ")" }.split(separator: ",")
             if inside.count == 2, let x = Double(inside[0].trimmingCharacters(in: .whitespaces)),
                 let y = Double(inside[1].trimmingCharacters(in: .whitespaces))
             {
-                position = (min(max(x / script.playResX, 0), 1), min(max(y / script.playResY, 0), 1))
+                position = (
+                    min(max(x / script.playResX, 0), 1), min(max(y / script.playResY, 0), 1)
+                )
             }
         } else if tag.hasPrefix("an"), let value = number(after: "an"), (1...9).contains(value) {
             alignment = value
@@ -155,7 +180,8 @@ enum ASSEventParser {
         var hex = code.trimmingCharacters(in: CharacterSet(charactersIn: "&Hh"))
         if hex.hasPrefix("H") || hex.hasPrefix("h") { hex.removeFirst() }
         guard !hex.isEmpty, hex.count <= 8, let value = UInt32(hex, radix: 16) else { return nil }
-        let red = Double(value & 0xFF) / 255, green = Double((value >> 8) & 0xFF) / 255
+        let red = Double(value & 0xFF) / 255
+        let green = Double((value >> 8) & 0xFF) / 255
         let blue = Double((value >> 16) & 0xFF) / 255
         let alpha = 1 - Double((value >> 24) & 0xFF) / 255
         return AVSubtitleColor(red: red, green: green, blue: blue, alpha: alpha)

@@ -23,23 +23,30 @@ public protocol AVPlayerItemLegibleOutputPushDelegate: AVPlayerItemOutputPushDel
     /// The text showing from `itemTime` on: one attributed string per cue; empty when the
     /// previous cues ended and nothing shows. `nativeSamples` is always empty on Playhead.
     func legibleOutput(
-        _ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+        _ output: AVPlayerItemLegibleOutput,
+        didOutputAttributedStrings strings: [NSAttributedString],
         nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime)
 
     /// The cues showing from `itemTime` on, with styling, position and bitmaps (empty when
     /// nothing shows). A Playhead addition; the default does nothing.
-    func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime)
+    func legibleOutput(
+        _ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue],
+        forItemTime itemTime: CMTime)
 }
 
 extension AVPlayerItemLegibleOutputPushDelegate {
     /// Does nothing.
     public func legibleOutput(
-        _ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+        _ output: AVPlayerItemLegibleOutput,
+        didOutputAttributedStrings strings: [NSAttributedString],
         nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime
     ) {}
 
     /// Does nothing.
-    public func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime) {}
+    public func legibleOutput(
+        _ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue],
+        forItemTime itemTime: CMTime
+    ) {}
 }
 
 /// An output that hands an item's subtitles to a delegate at the times they should show.
@@ -61,15 +68,22 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
     public override init() { super.init() }
 
     /// An output for the given subtitle media subtypes; Playhead delivers every kind.
-    public convenience init(mediaSubtypesForNativeRepresentation subtypes: [NSNumber]) { self.init() }
+    public convenience init(mediaSubtypesForNativeRepresentation subtypes: [NSNumber]) {
+        self.init()
+    }
 
     /// Sets the delegate and the queue it is called on (the main queue when nil).
-    open func setDelegate(_ delegate: (any AVPlayerItemLegibleOutputPushDelegate)?, queue delegateQueue: DispatchQueue?) {
+    open func setDelegate(
+        _ delegate: (any AVPlayerItemLegibleOutputPushDelegate)?,
+        queue delegateQueue: DispatchQueue?
+    ) {
         delegation.withLock { $0 = Delegation(delegate: delegate, queue: delegateQueue) }
     }
 
     /// The delegate (held weakly).
-    open var delegate: (any AVPlayerItemLegibleOutputPushDelegate)? { delegation.withLock { $0.delegate } }
+    open var delegate: (any AVPlayerItemLegibleOutputPushDelegate)? {
+        delegation.withLock { $0.delegate }
+    }
     /// The queue the delegate is called on.
     open var delegateQueue: DispatchQueue? { delegation.withLock { $0.queue } }
 
@@ -85,10 +99,12 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         let (delegate, queue) = delegation.withLock { ($0.delegate, $0.queue) }
         guard let delegate else { return }
         let strings = cues.filter { !$0.runs.isEmpty }.map(\.attributedString)
-        let output = UncheckedBox(self), payload = UncheckedBox(strings)
+        let output = UncheckedBox(self)
+        let payload = UncheckedBox(strings)
         let call = { @Sendable in
             delegate.legibleOutput(
-                output.value, didOutputAttributedStrings: payload.value, nativeSampleBuffers: [], forItemTime: time)
+                output.value, didOutputAttributedStrings: payload.value, nativeSampleBuffers: [],
+                forItemTime: time)
             delegate.legibleOutput(output.value, didOutputCues: cues, forItemTime: time)
         }
         if let queue, queue !== DispatchQueue.main { queue.async(execute: call) } else { call() }
@@ -98,6 +114,8 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
 extension AVPlayerItem {
     /// Hands the cues showing from `time` on to the legible outputs (main queue).
     nonisolated func deliverLegible(_ cues: [AVSubtitleCue], at time: CMTime) {
-        for case let output as AVPlayerItemLegibleOutput in outputs { output.deliver(cues, at: time) }
+        for case let output as AVPlayerItemLegibleOutput in outputs {
+            output.deliver(cues, at: time)
+        }
     }
 }

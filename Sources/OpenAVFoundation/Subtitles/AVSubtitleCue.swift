@@ -19,7 +19,10 @@ public struct AVSubtitleCue: Sendable, Equatable {
     /// the subtitle says (ASS `\pos`); nil means the usual place given by `alignment`.
     public var position: (x: Double, y: Double)? {
         get { positionX.flatMap { x in positionY.map { (x, $0) } } }
-        set { positionX = newValue?.x; positionY = newValue?.y }
+        set {
+            positionX = newValue?.x
+            positionY = newValue?.y
+        }
     }
     /// Where the text sits, as on a numeric keypad: 1–3 bottom (left, centre, right), 4–6
     /// middle, 7–9 top. 2 (bottom centre) unless the subtitle says otherwise.
@@ -52,9 +55,15 @@ public struct AVSubtitleCue: Sendable, Equatable {
         let result = NSMutableAttributedString(string: "")
         for run in runs {
             var attributes: [NSAttributedString.Key: Any] = [:]
-            if run.isBold { attributes[NSAttributedString.Key(kCMTextMarkupAttribute_BoldStyle)] = true }
-            if run.isItalic { attributes[NSAttributedString.Key(kCMTextMarkupAttribute_ItalicStyle)] = true }
-            if run.isUnderlined { attributes[NSAttributedString.Key(kCMTextMarkupAttribute_UnderlineStyle)] = true }
+            if run.isBold {
+                attributes[NSAttributedString.Key(kCMTextMarkupAttribute_BoldStyle)] = true
+            }
+            if run.isItalic {
+                attributes[NSAttributedString.Key(kCMTextMarkupAttribute_ItalicStyle)] = true
+            }
+            if run.isUnderlined {
+                attributes[NSAttributedString.Key(kCMTextMarkupAttribute_UnderlineStyle)] = true
+            }
             if let colour = run.color {
                 attributes[NSAttributedString.Key(kCMTextMarkupAttribute_ForegroundColorARGB)] =
                     [colour.alpha, colour.red, colour.green, colour.blue]
@@ -64,9 +73,11 @@ public struct AVSubtitleCue: Sendable, Equatable {
         return result
     }
 
+    /// Cues are equal when their timing, text, placement and pictures are.
     public static func == (lhs: AVSubtitleCue, rhs: AVSubtitleCue) -> Bool {
         lhs.timeRange == rhs.timeRange && lhs.runs == rhs.runs && lhs.alignment == rhs.alignment
-            && lhs.positionX == rhs.positionX && lhs.positionY == rhs.positionY && lhs.bitmaps == rhs.bitmaps
+            && lhs.positionX == rhs.positionX && lhs.positionY == rhs.positionY
+            && lhs.bitmaps == rhs.bitmaps
     }
 }
 
@@ -135,7 +146,8 @@ public struct AVSubtitleBitmap: Sendable, Equatable {
 
     /// A picture.
     public init(
-        x: Double, y: Double, width: Double, height: Double, pixelWidth: Int, pixelHeight: Int, rgba: [UInt8]
+        x: Double, y: Double, width: Double, height: Double, pixelWidth: Int, pixelHeight: Int,
+        rgba: [UInt8]
     ) {
         self.x = x
         self.y = y

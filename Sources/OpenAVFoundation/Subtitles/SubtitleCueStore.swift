@@ -57,7 +57,9 @@ final class SubtitleCueStore: Sendable {
         state.withLock { state in
             guard state.version == version else { return }
             for event in events { Self.add(event, to: &state) }
-            if state.cues.count > Self.maximumCues { state.cues.removeFirst(state.cues.count - Self.maximumCues) }
+            if state.cues.count > Self.maximumCues {
+                state.cues.removeFirst(state.cues.count - Self.maximumCues)
+            }
         }
         changed.wake()
     }
@@ -81,21 +83,29 @@ final class SubtitleCueStore: Sendable {
             ASSEventParser.cue(line: $0, range: range, script: state.script)
         }.filter { !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
         if !event.bitmaps.isEmpty, event.canvasWidth > 0, event.canvasHeight > 0 {
-            let width = Double(event.canvasWidth), height = Double(event.canvasHeight)
+            let width = Double(event.canvasWidth)
+            let height = Double(event.canvasHeight)
             let pictures = event.bitmaps.map { bitmap in
                 AVSubtitleBitmap(
-                    x: Double(bitmap.x) / width, y: Double(bitmap.y) / height, width: Double(bitmap.width) / width,
-                    height: Double(bitmap.height) / height, pixelWidth: bitmap.width, pixelHeight: bitmap.height,
+                    x: Double(bitmap.x) / width, y: Double(bitmap.y) / height,
+                    width: Double(bitmap.width) / width,
+                    height: Double(bitmap.height) / height, pixelWidth: bitmap.width,
+                    pixelHeight: bitmap.height,
                     rgba: bitmap.rgba)
             }
             made.append(AVSubtitleCue(timeRange: range, runs: [], bitmaps: pictures))
         }
         for cue in made {
             // Seeking back re-reads packets: keep one copy of each cue.
-            if state.cues.contains(where: { $0.cue.timeRange.start == cue.timeRange.start && $0.cue.runs == cue.runs && $0.cue.bitmaps.count == cue.bitmaps.count }) {
+            if state.cues.contains(where: {
+                $0.cue.timeRange.start == cue.timeRange.start && $0.cue.runs == cue.runs
+                    && $0.cue.bitmaps.count == cue.bitmaps.count
+            }) {
                 continue
             }
-            let position = state.cues.firstIndex { $0.cue.timeRange.start > cue.timeRange.start } ?? state.cues.endIndex
+            let position =
+                state.cues.firstIndex { $0.cue.timeRange.start > cue.timeRange.start }
+                ?? state.cues.endIndex
             state.cues.insert(StoredCue(cue: cue, hasEnd: end != nil), at: position)
         }
     }
@@ -103,7 +113,9 @@ final class SubtitleCueStore: Sendable {
     /// The cues showing at `time`, in start order.
     func cues(at time: CMTime) -> [AVSubtitleCue] {
         state.withLock { state in
-            state.cues.lazy.map(\.cue).filter { $0.timeRange.start <= time && time < $0.timeRange.end }
+            state.cues.lazy.map(\.cue).filter {
+                $0.timeRange.start <= time && time < $0.timeRange.end
+            }
         }
     }
 
@@ -112,7 +124,8 @@ final class SubtitleCueStore: Sendable {
         state.withLock { state in
             var next: CMTime?
             for stored in state.cues {
-                for edge in [stored.cue.timeRange.start, stored.cue.timeRange.end] where edge > time {
+                for edge in [stored.cue.timeRange.start, stored.cue.timeRange.end] where edge > time
+                {
                     if next.map({ edge < $0 }) ?? true { next = edge }
                 }
                 if let next, stored.cue.timeRange.start > next { break }
@@ -128,7 +141,8 @@ final class SubtitleCueStore: Sendable {
             var last: CMTime?
             for stored in state.cues {
                 if stored.cue.timeRange.start > time { break }
-                for edge in [stored.cue.timeRange.start, stored.cue.timeRange.end] where edge <= time {
+                for edge in [stored.cue.timeRange.start, stored.cue.timeRange.end]
+                where edge <= time {
                     if last.map({ edge > $0 }) ?? true { last = edge }
                 }
             }

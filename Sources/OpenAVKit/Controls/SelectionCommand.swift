@@ -48,7 +48,9 @@ final class SelectionControls {
         if let cache = chapterCache, cache.item == ObjectIdentifier(item) { return cache }
         // The asset is loaded once the item is ready, so this does not block.
         let groups = item.asset.chapterMetadataGroups(bestMatchingPreferredLanguages: [])
-        let cache = (ObjectIdentifier(item), groups.map(\.timeRange.start.seconds), item.duration.seconds)
+        let cache = (
+            ObjectIdentifier(item), groups.map(\.timeRange.start.seconds), item.duration.seconds
+        )
         chapterCache = cache
         return cache
     }
@@ -68,7 +70,9 @@ final class SelectionControls {
                 target = starts.last { $0 < now - Self.previousChapterGrace } ?? starts.first
             }
             guard let target else { return nil }
-            player.seek(to: CMTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+            player.seek(
+                to: CMTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero,
+                toleranceAfter: .zero)
             return "Chapter \((starts.firstIndex(of: target) ?? 0) + 1)"
         case .cycleAudio:
             return cycle(item, .audible)
@@ -79,7 +83,8 @@ final class SelectionControls {
 
     /// Selects the next playable option of the group (for subtitles: after the last, none).
     private func cycle(_ item: AVPlayerItem, _ characteristic: AVMediaCharacteristic) -> String? {
-        guard let group = item.asset.mediaSelectionGroup(forMediaCharacteristic: characteristic) else { return nil }
+        guard let group = item.asset.mediaSelectionGroup(forMediaCharacteristic: characteristic)
+        else { return nil }
         let options = AVMediaSelectionGroup.playableMediaSelectionOptions(from: group.options)
         guard !options.isEmpty else { return nil }
         let current = item.currentMediaSelection.selectedMediaOption(in: group)

@@ -33,13 +33,20 @@ final class SubtitleOverlay: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 
     /// True when another legible output of the item asks the player not to draw subtitles.
     var isSuppressed: Bool {
-        (attachedItem?.outputs ?? []).contains { $0 !== output && $0 is AVPlayerItemLegibleOutput && $0.suppressesPlayerRendering }
+        (attachedItem?.outputs ?? []).contains {
+            $0 !== output && $0 is AVPlayerItemLegibleOutput && $0.suppressesPlayerRendering
+        }
     }
 
     /// The cues showing now and a counter that changes whenever they do.
-    var current: (cues: [AVSubtitleCue], version: Int) { showing.withLock { ($0.cues, $0.version) } }
+    var current: (cues: [AVSubtitleCue], version: Int) {
+        showing.withLock { ($0.cues, $0.version) }
+    }
 
-    func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime) {
+    func legibleOutput(
+        _ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue],
+        forItemTime itemTime: CMTime
+    ) {
         showing.withLock { $0 = Showing(cues: cues, version: $0.version + 1) }
     }
 }

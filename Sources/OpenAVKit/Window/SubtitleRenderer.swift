@@ -61,9 +61,12 @@ final class SubtitleRenderer {
         guard videoRect.width >= 1, videoRect.height >= 1 else { return }
         var bottomOffset: CGFloat = 0
         for cue in cues {
-            for (index, bitmap) in cue.bitmaps.enumerated() { draw(bitmap, key: "\(cue.timeRange.start.seconds)-\(index)", in: videoRect) }
+            for (index, bitmap) in cue.bitmaps.enumerated() {
+                draw(bitmap, key: "\(cue.timeRange.start.seconds)-\(index)", in: videoRect)
+            }
             if !cue.runs.isEmpty {
-                bottomOffset += drawText(cue, in: videoRect, stackedAbove: bottomOffset, limit: limit)
+                bottomOffset += drawText(
+                    cue, in: videoRect, stackedAbove: bottomOffset, limit: limit)
             }
         }
     }
@@ -76,16 +79,19 @@ final class SubtitleRenderer {
     ) -> CGFloat {
         // On a HiDPI window the renderer scales points to pixels: glyphs are rendered at the
         // pixel size so they stay sharp, and laid out in points.
-        var scaleX: Float = 1, scaleY: Float = 1
+        var scaleX: Float = 1
+        var scaleY: Float = 1
         SDL_RenderGetScale(renderer, &scaleX, &scaleY)
         let scale = CGFloat(scaleX > 0 ? scaleX : 1)
         let size = max(1, Int((CGFloat(Self.fontSize(for: video)) * scale).rounded()))
         let outline = Int32(max(1, size / 12))
         let lines = Self.lines(of: cue.runs).map { line in
             line.compactMap { run -> Piece? in
-                guard let measured = measure(run.text, font: fontKey(run, size: size, outline: 0)) else { return nil }
+                guard let measured = measure(run.text, font: fontKey(run, size: size, outline: 0))
+                else { return nil }
                 return Piece(
-                    run: run, text: run.text, width: CGFloat(measured.0) / scale, height: CGFloat(measured.1) / scale)
+                    run: run, text: run.text, width: CGFloat(measured.0) / scale,
+                    height: CGFloat(measured.1) / scale)
             }
         }
         let lineHeight = lines.compactMap { $0.map(\.height).max() }.max() ?? CGFloat(size) / scale
@@ -93,14 +99,18 @@ final class SubtitleRenderer {
         let margin = video.height * 0.05
         let column = (cue.alignment - 1) % 3  // 0 left, 1 centre, 2 right
         let row = (cue.alignment - 1) / 3  // 0 bottom, 1 middle, 2 top
-        var anchorX: CGFloat, top: CGFloat
+        var anchorX: CGFloat
+        var top: CGFloat
         if let position = cue.position {
             anchorX = video.minX + position.x * video.width
             let anchorY = video.minY + position.y * video.height
             top = row == 0 ? anchorY - blockHeight : row == 1 ? anchorY - blockHeight / 2 : anchorY
         } else {
-            anchorX = column == 0 ? video.minX + margin : column == 1 ? video.midX : video.maxX - margin
-            top = row == 0 ? min(video.maxY - margin, limit - margin / 2) - blockHeight - offset
+            anchorX =
+                column == 0 ? video.minX + margin : column == 1 ? video.midX : video.maxX - margin
+            top =
+                row == 0
+                ? min(video.maxY - margin, limit - margin / 2) - blockHeight - offset
                 : row == 1 ? video.midY - blockHeight / 2 : video.minY + margin
         }
         for (index, line) in lines.enumerated() {
@@ -134,7 +144,9 @@ final class SubtitleRenderer {
 
     /// Draws one run at (`x`, `y`) in points: its black outline, then the text. `size` and
     /// `outline` are in pixels (`scale` pixels a point).
-    private func drawPiece(_ piece: Piece, size: Int, outline: Int32, scale: CGFloat, x: CGFloat, y: CGFloat) {
+    private func drawPiece(
+        _ piece: Piece, size: Int, outline: Int32, scale: CGFloat, x: CGFloat, y: CGFloat
+    ) {
         let black = SDL_Color(r: 0, g: 0, b: 0, a: 255)
         func place(_ texture: OpaquePointer, _ width: Int, _ height: Int, offset: CGFloat) {
             var rect = SDL_FRect(
@@ -142,18 +154,27 @@ final class SubtitleRenderer {
                 w: Float(CGFloat(width) / scale), h: Float(CGFloat(height) / scale))
             SDL_RenderCopyF(renderer, texture, nil, &rect)
         }
-        if let border = texture(piece.text, font: fontKey(piece.run, size: size, outline: outline), color: black) {
+        if let border = texture(
+            piece.text, font: fontKey(piece.run, size: size, outline: outline), color: black)
+        {
             place(border.texture, border.width, border.height, offset: CGFloat(outline) / scale)
         }
-        let colour = piece.run.color.map {
-            SDL_Color(r: Self.byte($0.red), g: Self.byte($0.green), b: Self.byte($0.blue), a: Self.byte($0.alpha))
-        } ?? SDL_Color(r: 255, g: 255, b: 255, a: 255)
-        if let fill = texture(piece.text, font: fontKey(piece.run, size: size, outline: 0), color: colour) {
+        let colour =
+            piece.run.color.map {
+                SDL_Color(
+                    r: Self.byte($0.red), g: Self.byte($0.green), b: Self.byte($0.blue),
+                    a: Self.byte($0.alpha))
+            } ?? SDL_Color(r: 255, g: 255, b: 255, a: 255)
+        if let fill = texture(
+            piece.text, font: fontKey(piece.run, size: size, outline: 0), color: colour)
+        {
             place(fill.texture, fill.width, fill.height, offset: 0)
         }
     }
 
-    private static func byte(_ value: Double) -> UInt8 { UInt8(max(0, min(255, (value * 255).rounded()))) }
+    private static func byte(_ value: Double) -> UInt8 {
+        UInt8(max(0, min(255, (value * 255).rounded())))
+    }
 
     private func fontKey(_ run: AVSubtitleTextRun, size: Int, outline: Int32) -> FontKey {
         var style: Int32 = 0
@@ -174,7 +195,8 @@ final class SubtitleRenderer {
 
     private func measure(_ text: String, font key: FontKey) -> (Int, Int)? {
         guard let font = font(key) else { return nil }
-        var width: Int32 = 0, height: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
         guard TTF_SizeUTF8(font, text, &width, &height) == 0 else { return nil }
         return (Int(width), Int(height))
     }
@@ -182,10 +204,13 @@ final class SubtitleRenderer {
     private func texture(_ text: String, font key: FontKey, color: SDL_Color)
         -> (texture: OpaquePointer, width: Int, height: Int)?
     {
-        let packed = UInt32(color.r) << 24 | UInt32(color.g) << 16 | UInt32(color.b) << 8 | UInt32(color.a)
+        let packed =
+            UInt32(color.r) << 24 | UInt32(color.g) << 16 | UInt32(color.b) << 8 | UInt32(color.a)
         let textKey = TextKey(text: text, font: key, color: packed)
         if let entry = texts[textKey] { return entry }
-        guard let font = font(key), let surface = TTF_RenderUTF8_Blended(font, text, color) else { return nil }
+        guard let font = font(key), let surface = TTF_RenderUTF8_Blended(font, text, color) else {
+            return nil
+        }
         defer { SDL_FreeSurface(surface) }
         guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
         if texts.count >= Self.cacheLimit {
@@ -208,9 +233,11 @@ final class SubtitleRenderer {
             texture = cached
         } else {
             // ABGR8888 is R, G, B, A in memory on little-endian machines.
-            guard let made = SDL_CreateTexture(
-                renderer, SDL_PIXELFORMAT_ABGR8888.rawValue, Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
-                Int32(bitmap.pixelWidth), Int32(bitmap.pixelHeight))
+            guard
+                let made = SDL_CreateTexture(
+                    renderer, SDL_PIXELFORMAT_ABGR8888.rawValue,
+                    Int32(SDL_TEXTUREACCESS_STATIC.rawValue),
+                    Int32(bitmap.pixelWidth), Int32(bitmap.pixelHeight))
             else { return }
             bitmap.rgba.withUnsafeBytes { bytes in
                 _ = SDL_UpdateTexture(made, nil, bytes.baseAddress, Int32(bitmap.pixelWidth * 4))

@@ -66,9 +66,10 @@ final class WindowMediaSelection {
         let (cues, version) = overlay.current
         drawnVersion = version
         guard !cues.isEmpty, !overlay.isSuppressed else { return }
-        let rect = layer.displaySize().map {
-            VideoGeometry.videoRect(content: $0, in: layer.frame, gravity: layer.videoGravity)
-        } ?? layer.frame
+        let rect =
+            layer.displaySize().map {
+                VideoGeometry.videoRect(content: $0, in: layer.frame, gravity: layer.videoGravity)
+            } ?? layer.frame
         subtitles.draw(cues, in: rect.intersection(layer.frame), above: layer.frame.maxY - inset)
     }
 

@@ -18,16 +18,22 @@ public struct PlaySelection: Sendable, Equatable {
     public init() {}
 
     static let audioLanguageOption = CommandOption.value(
-        "audio-lang", valueName: "LANG", help: "Play the audio track in language LANG (e.g. fr or fre).")
+        "audio-lang", valueName: "LANG",
+        help: "Play the audio track in language LANG (e.g. fr or fre).")
     static let subtitleLanguageOption = CommandOption.value(
         "sub-lang", valueName: "LANG",
-        help: "Show the subtitles in language LANG (embedded, or a file beside the media such as clip.fr.srt).")
+        help:
+            "Show the subtitles in language LANG (embedded, or a file beside the media such as clip.fr.srt)."
+    )
     static let subtitleFileOption = CommandOption.value(
         "sub", valueName: "FILE", help: "Show the subtitles in FILE (SubRip, WebVTT, ASS/SSA).")
-    static let noSubtitlesOption = CommandOption.flag("no-sub", help: "Show no subtitles, not even forced ones.")
+    static let noSubtitlesOption = CommandOption.flag(
+        "no-sub", help: "Show no subtitles, not even forced ones.")
 
     /// The options, in help order.
-    static let options = [audioLanguageOption, subtitleLanguageOption, subtitleFileOption, noSubtitlesOption]
+    static let options = [
+        audioLanguageOption, subtitleLanguageOption, subtitleFileOption, noSubtitlesOption,
+    ]
 
     /// Reads and checks the options.
     static func from(_ arguments: ParsedArguments) throws(UsageError) -> PlaySelection {
@@ -36,17 +42,25 @@ public struct PlaySelection: Sendable, Equatable {
         selection.subtitleLanguage = try language(arguments, subtitleLanguageOption)
         selection.noSubtitles = arguments.flag(noSubtitlesOption.name)
         selection.subtitleFile = arguments.value(subtitleFileOption.name)
-        if selection.noSubtitles, selection.subtitleFile != nil || selection.subtitleLanguage != nil {
+        if selection.noSubtitles, selection.subtitleFile != nil || selection.subtitleLanguage != nil
+        {
             throw UsageError(.other("--no-sub cannot be combined with --sub or --sub-lang"))
         }
         return selection
     }
 
-    private static func language(_ arguments: ParsedArguments, _ option: CommandOption) throws(UsageError) -> String? {
+    private static func language(_ arguments: ParsedArguments, _ option: CommandOption)
+        throws(UsageError) -> String?
+    {
         guard let value = arguments.value(option.name) else { return nil }
-        let valid = (2...8).contains(value.count) && value.allSatisfy { $0.isLetter || $0 == "-" || $0 == "_" }
+        let valid =
+            (2...8).contains(value.count)
+            && value.allSatisfy { $0.isLetter || $0 == "-" || $0 == "_" }
         guard valid else {
-            throw UsageError(.invalidValue(option: option.longSpelling, value: value, expected: "a language code such as fr or fre"))
+            throw UsageError(
+                .invalidValue(
+                    option: option.longSpelling, value: value,
+                    expected: "a language code such as fr or fre"))
         }
         return value
     }
@@ -57,9 +71,13 @@ public struct PlaySelection: Sendable, Equatable {
     var subtitleFileProblem: String? {
         guard let subtitleFile else { return nil }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: subtitleFile, isDirectory: &isDirectory) else { return "no such file" }
+        guard FileManager.default.fileExists(atPath: subtitleFile, isDirectory: &isDirectory) else {
+            return "no such file"
+        }
         if isDirectory.boolValue { return "is a directory, not a subtitle file" }
-        guard FileManager.default.isReadableFile(atPath: subtitleFile) else { return "permission denied" }
+        guard FileManager.default.isReadableFile(atPath: subtitleFile) else {
+            return "permission denied"
+        }
         return nil
     }
 
@@ -69,7 +87,9 @@ public struct PlaySelection: Sendable, Equatable {
     /// The asset for `url`, offering the `--sub` file as an extra subtitle option.
     func asset(for url: URL) -> AVURLAsset {
         guard let subtitleFile else { return AVURLAsset(url: url) }
-        return AVURLAsset(url: url, options: [AVURLAssetPlayheadSubtitleFilesKey: [URL(fileURLWithPath: subtitleFile)]])
+        return AVURLAsset(
+            url: url,
+            options: [AVURLAssetPlayheadSubtitleFilesKey: [URL(fileURLWithPath: subtitleFile)]])
     }
 
     /// Loads the item's selection groups and selects what was asked for. Returns one warning per
@@ -93,7 +113,11 @@ public struct PlaySelection: Sendable, Equatable {
         } else if let file = subtitleFile {
             let wanted = URL(fileURLWithPath: file).standardizedFileURL.path
             let option = group?.options.first { $0.fileURL?.standardizedFileURL.path == wanted }
-            if let group, let option { item.select(option, in: group) } else { warnings.append("cannot read subtitles \(file)") }
+            if let group, let option {
+                item.select(option, in: group)
+            } else {
+                warnings.append("cannot read subtitles \(file)")
+            }
         } else if let language = subtitleLanguage {
             if let group, let option = Self.match(group, language) {
                 item.select(option, in: group)
@@ -105,7 +129,8 @@ public struct PlaySelection: Sendable, Equatable {
     }
 
     /// The first playable option of `group` in `language`.
-    static func match(_ group: AVMediaSelectionGroup, _ language: String) -> AVMediaSelectionOption? {
+    static func match(_ group: AVMediaSelectionGroup, _ language: String) -> AVMediaSelectionOption?
+    {
         let playable = AVMediaSelectionGroup.playableMediaSelectionOptions(from: group.options)
         return AVMediaSelectionGroup.mediaSelectionOptions(
             from: playable, filteredAndSortedAccordingToPreferredLanguages: [language]
@@ -117,7 +142,8 @@ extension PlayInput {
     /// A new player item for this input, offering the `--sub` file when one was given.
     @MainActor func makeItem(selection: PlaySelection) -> AVPlayerItem {
         switch self {
-        case .given(let input): return AVPlayerItem(asset: selection.asset(for: InputURL.from(input)))
+        case .given(let input):
+            return AVPlayerItem(asset: selection.asset(for: InputURL.from(input)))
         case .builtInDemo: return makeItem()
         }
     }

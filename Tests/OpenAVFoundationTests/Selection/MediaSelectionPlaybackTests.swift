@@ -19,15 +19,20 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     private let pendingStrings = Mutex<[String]>([])
 
     func legibleOutput(
-        _ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+        _ output: AVPlayerItemLegibleOutput,
+        didOutputAttributedStrings strings: [NSAttributedString],
         nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime
     ) {
         pendingStrings.withLock { $0 = strings.map(\.string) }
     }
 
-    func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue], forItemTime itemTime: CMTime) {
+    func legibleOutput(
+        _ output: AVPlayerItemLegibleOutput, didOutputCues cues: [AVSubtitleCue],
+        forItemTime itemTime: CMTime
+    ) {
         let strings = pendingStrings.withLock { $0 }
-        let entry = Entry(time: itemTime.seconds, strings: strings, cues: cues, onMainThread: MainQueue.isCurrent)
+        let entry = Entry(
+            time: itemTime.seconds, strings: strings, cues: cues, onMainThread: MainQueue.isCurrent)
         entries.withLock { $0.append(entry) }
     }
 
@@ -49,14 +54,17 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let recorder = LegibleRecorder()
         output.setDelegate(recorder, queue: nil)
         item.add(output)
-        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
+        let player = AVPlayer(
+            environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
         return (player, recorder)
     }
 
     /// Checks the SubRip-timed cues (1–2 s "Hello world", 3–4 s "Second line").
-    private func expectSubRipTiming(_ player: AVPlayer, _ recorder: LegibleRecorder, clock: ManualClock) async {
+    private func expectSubRipTiming(
+        _ player: AVPlayer, _ recorder: LegibleRecorder, clock: ManualClock
+    ) async {
         await advance(clock, by: 0.9)
         #expect(recorder.all.allSatisfy { $0.strings.isEmpty })
         await advance(clock, by: 0.2)
@@ -70,12 +78,15 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         await advance(clock, by: 1.1)
         await waitUntil("second cue") { recorder.last?.strings == ["Second line"] }
         if let shown = recorder.last { #expect(shown.time >= 3.0 && shown.time <= 3.03) }
-        #expect(recorder.all.allSatisfy { $0.onMainThread }, "delegates are called on the main queue")
+        #expect(
+            recorder.all.allSatisfy { $0.onMainThread }, "delegates are called on the main queue")
     }
 
     @Test func embeddedSubRipCuesShowDuringTheirTimeRangeOnly() async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.film.url(), clock: clock) {
+        let (player, recorder) = try await playWithSubtitles(
+            try SelectionMedia.film.url(), clock: clock
+        ) {
             $0.options.first { $0.codecName == "subrip" }
         }
         await expectSubRipTiming(player, recorder, clock: clock)
@@ -84,7 +95,9 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 
     @Test func movTextCuesShowOnTime() async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.movText.url(), clock: clock) {
+        let (player, recorder) = try await playWithSubtitles(
+            try SelectionMedia.movText.url(), clock: clock
+        ) {
             $0.options.first
         }
         await expectSubRipTiming(player, recorder, clock: clock)
@@ -93,7 +106,9 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 
     @Test func sidecarSubRipCuesShowOnTime() async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.sidecarClip.url(), clock: clock) {
+        let (player, recorder) = try await playWithSubtitles(
+            try SelectionMedia.sidecarClip.url(), clock: clock
+        ) {
             $0.options.first { $0.codecName == "subrip" }
         }
         await expectSubRipTiming(player, recorder, clock: clock)
@@ -103,7 +118,8 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     @Test func hlsSubtitleRenditionCuesShowOnTime() async throws {
         let clock = ManualClock()
         let url = try SelectionMedia.hlsWithSubtitles.url()
-        let group = try #require(try await AVURLAsset(url: url).loadMediaSelectionGroup(for: .legible))
+        let group = try #require(
+            try await AVURLAsset(url: url).loadMediaSelectionGroup(for: .legible))
         #expect(group.options.count == 1)
         #expect(group.options.first?.extendedLanguageTag == "en")
         #expect(group.options.first?.codecName == "webvtt")
@@ -115,7 +131,9 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 
     @Test func embeddedASSCuesCarryStyling() async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.film.url(), clock: clock) {
+        let (player, recorder) = try await playWithSubtitles(
+            try SelectionMedia.film.url(), clock: clock
+        ) {
             $0.options.first { $0.codecName == "ass" }
         }
         await advance(clock, by: 3.1)
@@ -129,8 +147,11 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     @Test(arguments: [SelectionMedia.dvdSubtitles, .dvbSubtitles])
     func bitmapCuesArriveAsPicturesOnTime(_ media: SelectionMedia) async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(try media.url(), clock: clock) { $0.options.first }
-        let group = try #require(player.currentItem?.asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
+        let (player, recorder) = try await playWithSubtitles(try media.url(), clock: clock) {
+            $0.options.first
+        }
+        let group = try #require(
+            player.currentItem?.asset.mediaSelectionGroup(forMediaCharacteristic: .legible))
         #expect(group.options.first?.isBitmapSubtitle == true)
         await advance(clock, by: 0.9)
         #expect(recorder.all.allSatisfy { $0.cues.isEmpty })
@@ -139,14 +160,18 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         #expect(recorder.last?.strings == [])
         if let shown = recorder.last { #expect(shown.time >= 0.99 && shown.time <= 1.1) }
         await advance(clock, by: 2.2)
-        await waitUntil("second picture") { recorder.last?.cues.first?.bitmaps.first.map { $0.y < 0.5 } == true }
+        await waitUntil("second picture") {
+            recorder.last?.cues.first?.bitmaps.first.map { $0.y < 0.5 } == true
+        }
         #expect(recorder.last?.cues.count == 1, "the first picture was replaced")
         player.replaceCurrentItem(with: nil)
     }
 
     @Test func turningSubtitlesOffClearsThem() async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(try SelectionMedia.film.url(), clock: clock) {
+        let (player, recorder) = try await playWithSubtitles(
+            try SelectionMedia.film.url(), clock: clock
+        ) {
             $0.options.first
         }
         await advance(clock, by: 1.2)
@@ -166,13 +191,16 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let asset = AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         let item = AVPlayerItem(asset: asset)
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let environment = PlaybackEnvironment(
+            hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
         let player = AVPlayer(environment: environment, playerItem: item)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
         await advance(clock, by: 0.5)
         let seeked = Mutex(false)
-        player.seek(to: CMTime(value: 5, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { finished in
+        player.seek(
+            to: CMTime(value: 5, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero
+        ) { finished in
             seeked.withLock { $0 = finished }
         }
         item.select(group.options[1], in: group)
@@ -202,7 +230,9 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         #expect(samples.count >= 47_000)
         // What was already decoded for the old track when the switch came (at most the ring's
         // 0.25 s) may play first; then only the new track.
-        #expect(abs(frequency(samples, 24_000..<min(samples.count, 48_000)) - 880) < 15, "the new track plays")
+        #expect(
+            abs(frequency(samples, 24_000..<min(samples.count, 48_000)) - 880) < 15,
+            "the new track plays")
         #expect(output.silentRanges(minimumFrames: 4_800).isEmpty)
         player.replaceCurrentItem(with: nil)
     }
@@ -210,7 +240,9 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     /// Positive-going zero crossings per second in `frames` of mono samples.
     private func frequency(_ samples: [Float], _ frames: Range<Int>) -> Double {
         var crossings = 0
-        for index in frames.dropFirst() where samples[index - 1] < 0 && samples[index] >= 0 { crossings += 1 }
+        for index in frames.dropFirst() where samples[index - 1] < 0 && samples[index] >= 0 {
+            crossings += 1
+        }
         return Double(crossings) * 48_000 / Double(frames.count)
     }
 
@@ -221,9 +253,11 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let asset = AVURLAsset(url: try media.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         let item = AVPlayerItem(asset: asset)
-        let sink = RecordingVideoSink(), sinks = VideoSinks()
+        let sink = RecordingVideoSink()
+        let sinks = VideoSinks()
         sinks.add(sink)
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
+        let environment = PlaybackEnvironment(
+            hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
         let player = AVPlayer(environment: environment, playerItem: item)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
@@ -267,7 +301,8 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
             // The video went on in step: frames up to the clock were shown through the switch.
             await waitUntil("frames up to 4.5 s") { (sink.last?.pts.seconds ?? 0) >= 4.35 }
             let times = sink.frames.map(\.pts.seconds)
-            #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 < 0.25 }, "no hole in the video")
+            #expect(
+                zip(times, times.dropFirst()).allSatisfy { $1 - $0 < 0.25 }, "no hole in the video")
         }
         player.replaceCurrentItem(with: nil)
     }
@@ -283,7 +318,8 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let asset = AVURLAsset(url: try media.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         let item = AVPlayerItem(asset: asset)
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let environment = PlaybackEnvironment(
+            hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
         let player = AVPlayer(environment: environment, playerItem: item)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
@@ -299,7 +335,8 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let heard = Array(samples[firstSound...])
         #expect(heard.count > 48_000 * 2)
         // No silent run over 100 ms once sound started (the recording ends when it stops).
-        var run = 0, longest = 0
+        var run = 0
+        var longest = 0
         for sample in heard.dropLast(4_800) {
             run = sample == 0 ? run + 1 : 0
             longest = max(longest, run)
@@ -307,7 +344,9 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         #expect(longest < 4_800, "longest silence \(longest) frames")
         let tail = heard.count - 24_000
         var crossings = 0
-        for index in (tail + 1)..<heard.count where heard[index - 1] < 0 && heard[index] >= 0 { crossings += 1 }
+        for index in (tail + 1)..<heard.count where heard[index - 1] < 0 && heard[index] >= 0 {
+            crossings += 1
+        }
         #expect(abs(Double(crossings) * 2 - 880) < 30, "the French track's 880 Hz plays at the end")
         player.replaceCurrentItem(with: nil)
     }

@@ -8,7 +8,8 @@ import Testing
 
 @Suite struct SubtitleParsingTests {
     private func store(reading text: String, named name: String) throws -> [AVSubtitleCue] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-subs-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playhead-subs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent(name)
@@ -23,7 +24,10 @@ import Testing
     @Test func subRipCuesKeepTimingAndBold() throws {
         let cues = try store(reading: SelectionMedia.subRip, named: "a.srt")
         #expect(cues.count == 2)
-        #expect(cues[0].timeRange == CMTimeRange(start: CMTime(value: 1, timescale: 1), end: CMTime(value: 2, timescale: 1)))
+        #expect(
+            cues[0].timeRange
+                == CMTimeRange(
+                    start: CMTime(value: 1, timescale: 1), end: CMTime(value: 2, timescale: 1)))
         #expect(cues[0].text == "Hello world")
         #expect(cues[0].runs.first == AVSubtitleTextRun(text: "Hello", isBold: true))
         #expect(cues[0].runs.last?.isBold == false)
@@ -48,8 +52,10 @@ import Testing
         #expect(second.position.map { [$0.x, $0.y] } == [0.5, 0.5])
         let attributed = first.attributedString
         #expect(attributed.string == "Bonjour rouge")
-        let italic = attributed.attribute(
-            NSAttributedString.Key(kCMTextMarkupAttribute_ItalicStyle), at: 0, effectiveRange: nil) as? Bool
+        let italic =
+            attributed.attribute(
+                NSAttributedString.Key(kCMTextMarkupAttribute_ItalicStyle), at: 0,
+                effectiveRange: nil) as? Bool
         #expect(italic == true)
     }
 
@@ -63,7 +69,8 @@ import Testing
         let script = ASSScript(header: nil)
         let range = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1))
         let cue = ASSEventParser.cue(
-            line: "0,0,Default,,0,0,0,,{\\an7\\b1}Top\\Nleft{\\b0\\u1} under, comma", range: range, script: script)
+            line: "0,0,Default,,0,0,0,,{\\an7\\b1}Top\\Nleft{\\b0\\u1} under, comma", range: range,
+            script: script)
         #expect(cue.alignment == 7)
         #expect(cue.text == "Top\nleft under, comma")
         #expect(cue.runs.count == 2)
@@ -73,27 +80,41 @@ import Testing
     @Test func bitmapEventsEndAtTheNextEvent() {
         let store = SubtitleCueStore()
         store.reset(version: 0, header: nil)
-        let picture = SubtitleBitmap(x: 10, y: 100, width: 2, height: 1, rgba: [255, 255, 255, 255, 0, 0, 0, 255])
+        let picture = SubtitleBitmap(
+            x: 10, y: 100, width: 2, height: 1, rgba: [255, 255, 255, 255, 0, 0, 0, 255])
         store.add(
-            [SubtitleEvent(start: CMTime(value: 1, timescale: 1), end: nil, bitmaps: [picture], canvasWidth: 200, canvasHeight: 200)],
+            [
+                SubtitleEvent(
+                    start: CMTime(value: 1, timescale: 1), end: nil, bitmaps: [picture],
+                    canvasWidth: 200, canvasHeight: 200)
+            ],
             version: 0)
         store.add([SubtitleEvent(start: CMTime(value: 3, timescale: 1), end: nil)], version: 0)
         let cues = store.allCues
         #expect(cues.count == 1)
         #expect(cues[0].timeRange.end.seconds == 3)
-        #expect(cues[0].bitmaps.first.map { [$0.x, $0.y, $0.width, $0.height] } == [0.05, 0.5, 0.01, 0.005])
+        #expect(
+            cues[0].bitmaps.first.map { [$0.x, $0.y, $0.width, $0.height] } == [
+                0.05, 0.5, 0.01, 0.005,
+            ])
         #expect(store.cues(at: CMTime(value: 2, timescale: 1)).count == 1)
         #expect(store.cues(at: CMTime(value: 3, timescale: 1)).isEmpty)
         #expect(store.nextChange(after: .zero) == CMTime(value: 1, timescale: 1))
         // Stale versions are ignored.
-        store.add([SubtitleEvent(start: .zero, end: nil, bitmaps: [picture], canvasWidth: 200, canvasHeight: 200)], version: 7)
+        store.add(
+            [
+                SubtitleEvent(
+                    start: .zero, end: nil, bitmaps: [picture], canvasWidth: 200, canvasHeight: 200)
+            ], version: 7)
         #expect(store.allCues.count == 1)
     }
 }
 
 @Suite struct BitmapSubtitleTests {
     /// Every cue of the first subtitle stream of `media`, decoded as the engine does.
-    private func cues(_ media: SelectionMedia) throws -> (cues: [AVSubtitleCue], events: [SubtitleEvent]) {
+    private func cues(_ media: SelectionMedia) throws -> (
+        cues: [AVSubtitleCue], events: [SubtitleEvent]
+    ) {
         let demuxer = try Demuxer(location: try MediaLocation(url: try media.url()))
         let stream = try #require(demuxer.description.tracks.first { $0.kind == .subtitle })
         let decoder = try SubtitleDecoder(demuxer: demuxer, streamIndex: stream.index)
