@@ -14,7 +14,8 @@ let package = Package(
         // MARK: C leaves
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
+            // libavfilter is not linked: CFFmpegShims loads it on first use (CFFmpegLazyFilter.c).
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [
                 .apt([
                     "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
