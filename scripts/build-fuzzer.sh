@@ -7,7 +7,8 @@
 # SwiftPM builds the library modules (instrumented with -sanitize=address and edge + compare
 # coverage, but without libFuzzer's main, so no executable of the package is linked with it);
 # then swiftc compiles the harness with -sanitize=fuzzer,address and links it with the module
-# objects and FFmpeg. FFmpeg itself is Debian's uninstrumented build: ASan catches bad frees
+# objects and FFmpeg (libavfilter is loaded on first use, as in the package). FFmpeg itself
+# is Debian's uninstrumented build: ASan catches bad frees
 # and Playhead-side overflows, and coverage guides through Playhead's code only.
 set -euo pipefail
 
@@ -25,7 +26,7 @@ instrument=(-Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cm
 
 BIN="$BUILD_DIR/debug"
 objects=("$BIN"/OpenCoreMedia.build/*.o "$BIN"/FFmpegBridge.build/*.o "$BIN"/CFFmpegShims.build/*.o)
-read -r -a ffmpeg_libs <<<"$(pkg-config --libs libavformat libavcodec libavutil libswscale libswresample libavfilter)"
+read -r -a ffmpeg_libs <<<"$(pkg-config --libs libavformat libavcodec libavutil libswscale libswresample)"
 mkdir -p "$(dirname "$OUTPUT")"
 swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone \
     -module-name PlayheadFuzz -package-name "$PACKAGE_NAME" \

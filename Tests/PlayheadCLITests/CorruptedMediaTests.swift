@@ -86,16 +86,8 @@ struct CorruptedMediaTests {
         guard FileManager.default.isExecutableFile(atPath: time.path),
             let executable = PlayheadBinary.url
         else { return nil }
-        let process = Process()
-        process.executableURL = time
-        process.arguments = ["-f", "peak=%M", executable.path] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let result = try Subprocess.run(time, ["-f", "peak=%M", executable.path] + arguments)
+        let text = result.standardError
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("peak=") }) else {
             return nil
         }
