@@ -17,8 +17,9 @@ cd "$ROOT"
 SWIFT="${SWIFT:-swift}"
 BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/.build/fuzz}"
 OUTPUT="${1:-$BUILD_DIR/playhead-fuzz}"
-# SwiftPM's -package-name is the package identity: the root folder's name, lowercased.
-PACKAGE_NAME="${PLAYHEAD_PACKAGE_NAME:-$(basename "$ROOT" | tr '[:upper:]' '[:lower:]')}"
+# SwiftPM's -package-name is the package identity: the root folder's name, lowercased, with
+# characters other than letters, digits and underscores (a worktree's '-') turned into '_'.
+PACKAGE_NAME="${PLAYHEAD_PACKAGE_NAME:-$(basename "$ROOT" | tr '[:upper:]' '[:lower:]' | tr -c 'a-z0-9_\n' '_')}"
 
 instrument=(-Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table
     -Xcc -fsanitize=address)
