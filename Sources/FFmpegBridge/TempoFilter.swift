@@ -65,12 +65,14 @@ final class TempoFilter {
         if let sink = make("abuffersink", "out", nil) { chain.append(sink) }
         var linked = chain.count == stages.count + 3
         if linked {
-            for (from, to) in zip(chain, chain.dropFirst()) where CFFmpeg_avfilter_link(from, 0, to, 0) < 0
-            {
+            for (from, to) in zip(chain, chain.dropFirst())
+            where CFFmpeg_avfilter_link(from, 0, to, 0) < 0 {
                 linked = false
             }
         }
-        guard linked, CFFmpeg_avfilter_graph_config(graph, nil) >= 0, let frame = av_frame_alloc() else {
+        guard linked, CFFmpeg_avfilter_graph_config(graph, nil) >= 0,
+            let frame = av_frame_alloc()
+        else {
             CFFmpeg_avfilter_graph_free(&owned)
             return nil
         }

@@ -20,7 +20,8 @@ extension CorruptedMedia {
         var sources = clips.map { Source.file(path: $0.path) }
         let remuxes = [("bikes", "mkv"), ("bigbuckbunny", "ts")]
         for (stem, container) in remuxes {
-            if let clip = clips.first(where: { $0.deletingPathExtension().lastPathComponent == stem }) {
+            let clip = clips.first { $0.deletingPathExtension().lastPathComponent == stem }
+            if let clip {
                 sources.append(.remuxed(path: clip.path, container: container))
             }
         }

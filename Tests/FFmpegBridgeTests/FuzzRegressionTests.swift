@@ -32,7 +32,9 @@ import Testing
         #expect(fromMemory.frames > 0)
     }
 
-    @Test("damaged fixtures read from memory run to completion", arguments: CorruptedMedia.fastSet.suffix(8))
+    @Test(
+        "damaged fixtures read from memory run to completion",
+        arguments: CorruptedMedia.fastSet.suffix(8))
     func damagedBytesInMemoryRunToCompletion(_ variant: CorruptedMedia) async throws {
         let url = try variant.url()
         let memory = MemoryInput(bytes: try Data(contentsOf: url), name: url.lastPathComponent)
@@ -42,7 +44,8 @@ import Testing
     }
 
     @Test func emptyOrUnrecognisedMemoryIsAClearFailure() async {
-        let empty = MediaExercise.run(MediaLocation(memory: MemoryInput(bytes: Data(), name: "a.mp4")))
+        let nothing = MemoryInput(bytes: Data(), name: "a.mp4")
+        let empty = MediaExercise.run(MediaLocation(memory: nothing))
         #expect(empty.failure == .emptyFile)
         let text = MemoryInput(bytes: Data(repeating: 0x41, count: 4096), name: "a.bin")
         #expect(MediaExercise.run(MediaLocation(memory: text)).failure == .notMediaFile)
