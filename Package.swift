@@ -14,7 +14,8 @@ let package = Package(
         // MARK: C leaves
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample libavfilter",
+            // libavfilter is not linked: CFFmpegShims loads it on first use (CFFmpegLazyFilter.c).
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [
                 .apt([
                     "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev",
@@ -23,17 +24,20 @@ let package = Package(
             ]
         ),
         .target(name: "CFFmpegShims", dependencies: ["CFFmpeg"]),
+        // Headers only: the binary does not link SDL2; CSDL2Loader loads it on first use.
         .systemLibrary(
             name: "CSDL2",
-            pkgConfig: "sdl2",
             providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "pkg-config"])]
         ),
+        .target(name: "CSDL2Loader", dependencies: ["CSDL2"]),
 
         // MARK: Swift modules
         .target(name: "OpenCoreMedia"),
         .target(name: "FFmpegBridge", dependencies: ["CFFmpeg", "CFFmpegShims", "OpenCoreMedia"]),
         .target(name: "OpenAVFoundation", dependencies: ["OpenCoreMedia", "FFmpegBridge"]),
-        .target(name: "OpenAVKit", dependencies: ["OpenAVFoundation", "FFmpegBridge", "CSDL2"]),
+        .target(
+            name: "OpenAVKit",
+            dependencies: ["OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader"]),
         .target(name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "FFmpegBridge"]),
         .executableTarget(name: "playhead", dependencies: ["PlayheadCLI"]),
         .target(name: "PlayheadTestSupport", dependencies: ["OpenAVFoundation"]),

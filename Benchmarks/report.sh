@@ -87,7 +87,7 @@ reference, so lower is better for every row.
 - $(mpv --version 2>/dev/null | head -1 | cut -d' ' -f1-2)
 - $(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*')
 - $(hyperfine --version 2>/dev/null)
-- Playhead: release build (\`swift build -c release\`)
+- Playhead: release build (\`swift build -c release --static-swift-stdlib\`; libavfilter loaded on first use)
 
 The machine is shared with other builds, so timings are noisy: treat ratios within about
 10 % of a goal as inconclusive and rerun before acting on them.

@@ -14,7 +14,5 @@
 #include <libavutil/time.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
+// libavfilter is loaded on first use: its API comes through CFFmpegShims/CFFmpegLazyFilter.h.
 #endif

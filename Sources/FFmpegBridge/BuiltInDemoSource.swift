@@ -54,6 +54,7 @@ extension MediaLocation {
         allowedProtocols = ""
         inputFormat = "lavfi"
         self.declared = declared
+        memory = nil
     }
 }
 

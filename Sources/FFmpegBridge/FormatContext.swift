@@ -13,6 +13,8 @@ package final class FormatContext: @unchecked Sendable {
     private(set) var pointer: UnsafeMutablePointer<AVFormatContext>
     /// Polled by FFmpeg during blocking I/O; abort it from any thread to unblock a read.
     package let interrupt: InterruptDeadline
+    /// The custom I/O of an in-memory input; freed after the format context in deinit.
+    private let memoryIO: MemoryIO?
 
     /// Opens `location`, giving up after `timeout` seconds of blocking I/O.
     ///
@@ -26,6 +28,17 @@ package final class FormatContext: @unchecked Sendable {
         if let name = location.inputFormat { format = try DeviceInputFormat.find(name) }
         guard var context = avformat_alloc_context() else { throw .io(detail: "out of memory") }
         self.interrupt = interrupt
+        if let memory = location.memory {
+            guard let io = MemoryIO(memory) else {
+                avformat_free_context(context)
+                throw .io(detail: "out of memory")
+            }
+            context.pointee.pb = io.context
+            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            memoryIO = io
+        } else {
+            memoryIO = nil
+        }
         interrupt.attach(to: context)
         interrupt.expire(after: timeout)
 

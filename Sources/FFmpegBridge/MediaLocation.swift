@@ -14,12 +14,33 @@ package struct MediaLocation: Sendable, Equatable {
     package let inputFormat: String?
     /// What an internal input cannot state itself (the demo's duration and title).
     package let declared: DeclaredFacts?
+    /// Bytes read from memory through a custom AVIOContext instead of `ffmpegURL`.
+    package let memory: MemoryInput?
+
+    /// Input held in memory (the fuzzer's): FFmpeg reads `input` and may open no protocol;
+    /// `input.name` is only a hint for format probing.
+    package init(memory input: MemoryInput) {
+        path = nil
+        ffmpegURL = input.name
+        allowedProtocols = "none"
+        memory = input
+        inputFormat = nil
+        declared = nil
+    }
+
+    /// Two locations are equal when they name the same URL and share the same memory input.
+    package static func == (lhs: MediaLocation, rhs: MediaLocation) -> Bool {
+        lhs.ffmpegURL == rhs.ffmpegURL && lhs.path == rhs.path
+            && lhs.allowedProtocols == rhs.allowedProtocols && lhs.memory === rhs.memory
+            && lhs.inputFormat == rhs.inputFormat && lhs.declared == rhs.declared
+    }
 
     /// The location for `url`, or a failure for schemes Playhead does not read.
     package init(url: URL) throws(MediaFailure) {
         inputFormat = nil
         declared = nil
         let scheme = url.scheme?.lowercased() ?? "file"
+        memory = nil
         switch scheme {
         case "file":
             path = url.path
@@ -37,6 +58,7 @@ package struct MediaLocation: Sendable, Equatable {
 
     /// Checks a local path before FFmpeg sees it, so the common mistakes get exact reasons.
     package func checkLocalFile() throws(MediaFailure) {
+        if let memory, memory.bytes.isEmpty { throw .emptyFile }
         guard let path else { return }
         var info = stat()
         guard stat(path, &info) == 0 else {

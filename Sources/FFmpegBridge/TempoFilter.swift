@@ -40,14 +40,14 @@ final class TempoFilter {
 
     init?(tempo: Double, sampleRate: Int, channels: Int, layoutName: String) {
         let stages = TempoFilter.stages(for: tempo)
-        guard var graph = avfilter_graph_alloc() else { return nil }
+        guard var graph = CFFmpeg_avfilter_graph_alloc() else { return nil }
         var owned: UnsafeMutablePointer<AVFilterGraph>? = graph
         func make(_ name: String, _ label: String, _ args: String?) -> UnsafeMutablePointer<
             AVFilterContext
         >? {
             var context: UnsafeMutablePointer<AVFilterContext>? = nil
-            guard let filter = avfilter_get_by_name(name),
-                avfilter_graph_create_filter(&context, filter, label, args, nil, graph) >= 0
+            guard let filter = CFFmpeg_avfilter_get_by_name(name),
+                CFFmpeg_avfilter_graph_create_filter(&context, filter, label, args, nil, graph) >= 0
             else { return nil }
             return context
         }
@@ -65,13 +65,15 @@ final class TempoFilter {
         if let sink = make("abuffersink", "out", nil) { chain.append(sink) }
         var linked = chain.count == stages.count + 3
         if linked {
-            for (from, to) in zip(chain, chain.dropFirst()) where avfilter_link(from, 0, to, 0) < 0
-            {
+            for (from, to) in zip(chain, chain.dropFirst())
+            where CFFmpeg_avfilter_link(from, 0, to, 0) < 0 {
                 linked = false
             }
         }
-        guard linked, avfilter_graph_config(graph, nil) >= 0, let frame = av_frame_alloc() else {
-            avfilter_graph_free(&owned)
+        guard linked, CFFmpeg_avfilter_graph_config(graph, nil) >= 0,
+            let frame = av_frame_alloc()
+        else {
+            CFFmpeg_avfilter_graph_free(&owned)
             return nil
         }
         graph = owned!
@@ -87,7 +89,7 @@ final class TempoFilter {
     deinit {
         var scratch: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&scratch)
-        avfilter_graph_free(&graph)
+        CFFmpeg_avfilter_graph_free(&graph)
     }
 
     /// Changes the tempo in place (atempo's "tempo" command). Returns false when `tempo` needs
@@ -97,7 +99,7 @@ final class TempoFilter {
         guard stages.count == stageCount else { return false }
         for (index, stage) in stages.enumerated() {
             guard
-                avfilter_graph_send_command(
+                CFFmpeg_avfilter_graph_send_command(
                     graph, "atempo_\(index)", "tempo", "\(stage)", nil, 0, 0) >= 0
             else { return false }
         }
@@ -123,19 +125,19 @@ final class TempoFilter {
         }
         samplesIn += Int64(count)
         // The source takes the frame's reference and leaves `frame` blank.
-        guard av_buffersrc_add_frame_flags(source, frame, 0) >= 0 else { return [] }
+        guard CFFmpeg_av_buffersrc_add_frame_flags(source, frame, 0) >= 0 else { return [] }
         return pull()
     }
 
     /// Signals end of input and returns the rest of the output; the filter is spent afterwards.
     func drain() -> [Float] {
-        guard av_buffersrc_add_frame_flags(source, nil, 0) >= 0 else { return [] }
+        guard CFFmpeg_av_buffersrc_add_frame_flags(source, nil, 0) >= 0 else { return [] }
         return pull()
     }
 
     private func pull() -> [Float] {
         var output: [Float] = []
-        while av_buffersink_get_frame(sink, frame) >= 0 {
+        while CFFmpeg_av_buffersink_get_frame(sink, frame) >= 0 {
             let count = Int(frame.pointee.nb_samples) * channels
             if count > 0, let plane = CFFmpeg_frame_plane(frame, 0) {
                 plane.withMemoryRebound(to: Float.self, capacity: count) { floats in

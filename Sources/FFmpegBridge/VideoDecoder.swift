@@ -15,8 +15,20 @@ internal import CFFmpegShims
 /// seek call `flush()`. Corrupt data is concealed: bad packets come back `.dropped` and the
 /// decoder continues.
 package final class VideoDecoder: @unchecked Sendable {
-    /// owned by the decode thread
+    /// owned by the decode thread: the frame-threaded decoder playback uses
     private let codec: CodecContext
+    /// owned by the decode thread: the slice-threaded decoder for the decode from a keyframe
+    /// to an exact-seek target (`SeekCatchUp`), nil for streams that gain nothing from it
+    private let catchUp: CodecContext?
+    private let catchUpKind: SeekCatchUp.Kind?
+    /// owned by the decode thread: packets since the last flush go to `catchUp`
+    private var catchingUp = false
+    /// owned by the decode thread: packets `catchUp` took since the last flush
+    private var catchUpPackets = 0
+    /// owned by the decode thread: `codec` or `catchUp` has taken a packet since creation
+    private var hasDecoded = false
+    /// owned by the decode thread: `catchUp`'s last frames, drained at the hand-over
+    private var handedOver: [VideoFrame] = []
 
     /// The number of threads libavcodec decodes with (frame and slice threading).
     package let threadCount: Int
@@ -40,39 +52,88 @@ package final class VideoDecoder: @unchecked Sendable {
             threadCount: Int32(threads), threadType: FF_THREAD_FRAME | FF_THREAD_SLICE)
         self.threadCount = threads
         self.streamIndex = streamIndex
+        // The second decoder only helps when several threads share the work.
+        let kind = threadCount == nil && threads > 1
+            ? demuxer.container.stream(at: streamIndex).flatMap { stream in
+                stream.pointee.codecpar.flatMap { SeekCatchUp.kind(for: $0) }
+            } : nil
+        catchUpKind = kind
+        catchUp = kind == nil
+            ? nil
+            : try? CodecContext(
+                demuxer: demuxer, streamIndex: streamIndex, type: AVMEDIA_TYPE_VIDEO,
+                threadCount: Int32(threads), threadType: FF_THREAD_SLICE)
     }
 
     /// Gives the decoder one packet of its stream.
     ///
     /// - Returns: `.outputFull` when frames must be received before this packet is taken.
     @discardableResult
-    package func send(_ packet: Packet) -> DecodeStatus { codec.send(packet.pointer) }
+    package func send(_ packet: Packet) -> DecodeStatus {
+        hasDecoded = true
+        guard catchingUp, let catchUp, let catchUpKind else { return codec.send(packet.pointer) }
+        if catchUpPackets > 0 && SeekCatchUp.canHandOver(at: packet, kind: catchUpKind) {
+            // Back to frame threading: everything before this keyframe comes out of `catchUp`
+            // first, then `codec` (flushed with it) starts here.
+            _ = catchUp.send(nil)
+            while case .frame(let frame) = receive(from: catchUp) { handedOver.append(frame) }
+            catchUp.flush()
+            catchingUp = false
+            return codec.send(packet.pointer)
+        }
+        catchUpPackets += 1
+        return catchUp.send(packet.pointer)
+    }
 
     /// Tells the decoder no more packets follow, so it releases the frames it holds back.
     @discardableResult
-    package func sendEndOfStream() -> DecodeStatus { codec.send(nil) }
+    package func sendEndOfStream() -> DecodeStatus { active.send(nil) }
 
     /// The next decoded frame, if one is ready.
     package func receiveFrame() -> DecodeResult<VideoFrame> {
-        let timeBase = codec.timeBase
-        let frameRate = codec.frameRate
-        return codec.receive { frame in
+        if !handedOver.isEmpty { return .frame(handedOver.removeFirst()) }
+        return receive(from: active)
+    }
+
+    private func receive(from context: CodecContext) -> DecodeResult<VideoFrame> {
+        let timeBase = context.timeBase
+        let frameRate = context.frameRate
+        return context.receive { frame in
             VideoFrame(movingFrom: frame, timeBase: timeBase, frameRate: frameRate)
         }
     }
 
-    /// Drops all buffered packets and frames; call after every seek.
-    package func flush() { codec.flush() }
+    /// The decoder packets go to now.
+    private var active: CodecContext { catchingUp ? catchUp ?? codec : codec }
+
+    /// Drops all buffered packets and frames; call after every seek. After a seek (not at the
+    /// start), streams with a catch-up decoder decode with it until the next clean keyframe.
+    package func flush() {
+        codec.flush()
+        catchUp?.flush()
+        handedOver.removeAll()
+        catchingUp = catchUp != nil && hasDecoded
+        catchUpPackets = 0
+    }
+
+    /// True while packets go to the slice-threaded catch-up decoder (after a seek).
+    package var isCatchingUp: Bool { catchingUp }
 
     /// When true the decoder skips frames nothing references (AVDISCARD_NONREF): set it while
     /// decoding towards an exact-seek target far ahead, clear it near the target.
     package var skipsNonReferenceFrames: Bool {
         get { codec.pointer.pointee.skip_frame == AVDISCARD_NONREF }
-        set { codec.pointer.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
+        set {
+            let discard = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+            codec.pointer.pointee.skip_frame = discard
+            catchUp?.pointer.pointee.skip_frame = discard
+        }
     }
 
     /// Corrupt packets or frames the decoder has dropped and concealed so far.
-    package var concealedErrorCount: Int { codec.concealedErrors }
+    package var concealedErrorCount: Int {
+        codec.concealedErrors + (catchUp?.concealedErrors ?? 0)
+    }
 
     /// The threading libavcodec chose: "frame", "slice" or "none".
     package var activeThreading: String {

@@ -38,19 +38,27 @@ public struct CorruptedMedia: Sendable, Hashable, CustomStringConvertible {
         case fixture(Fixture)
         /// A file outside the fixture catalogue, such as one of ``RealWorldMedia/files()``.
         case file(path: String)
+        /// The file at `path` stream-copied into `container` (a file extension such as "mkv").
+        case remuxed(path: String, container: String)
 
         /// The fixture's name or the file's last path component.
         public var description: String {
             switch self {
             case .fixture(let fixture): return fixture.rawValue
             case .file(let path): return URL(fileURLWithPath: path).lastPathComponent
+            case .remuxed(let path, let container):
+                return URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + "."
+                    + container
             }
         }
 
-        func url() throws -> URL {
+        /// The undamaged file (a remux is written into the fixture cache first).
+        public func url() throws -> URL {
             switch self {
             case .fixture(let fixture): return try fixture.url()
             case .file(let path): return URL(fileURLWithPath: path)
+            case .remuxed(let path, let container):
+                return try RealWorldMedia.remuxed(URL(fileURLWithPath: path), container: container)
             }
         }
     }
@@ -156,8 +164,9 @@ public struct CorruptedMedia: Sendable, Hashable, CustomStringConvertible {
         CorruptedMedia(.wavPack, .junkBlock),
     ]
 
-    /// Every fixture with each kind of damage (two seeds of scattered bytes), plus three
-    /// variants of each real-world clip that is present: the set `make stress` runs.
+    /// Every fixture with each kind of damage (two seeds of scattered bytes), plus the 60
+    /// real-world variants of ``realWorldSet()`` when the clips are present: the set
+    /// `make stress` runs.
     public static func fullSet() -> [CorruptedMedia] {
         let damages: [(Damage, UInt64)] = [
             (.scatter(count: 64), 1), (.scatter(count: 256), 2), (.header(count: 16), 1),
@@ -166,11 +175,7 @@ public struct CorruptedMedia: Sendable, Hashable, CustomStringConvertible {
         var set = Fixture.allCases.flatMap { fixture in
             damages.map { CorruptedMedia(fixture, $0.0, seed: $0.1) }
         }
-        for file in RealWorldMedia.files() {
-            for damage in [Damage.scatter(count: 256), .junkBlock, .truncate(fraction: 0.5)] {
-                set.append(CorruptedMedia(.file(path: file.path), damage))
-            }
-        }
+        set += realWorldSet()
         return set
     }
 }

@@ -18,6 +18,6 @@ public enum FFprobe {
             throw TestSupportError(
                 "ffprobe could not read \(url.path) (exit \(result.status)): \(result.errorText)")
         }
-        return try FFprobeSummary(json: result.standardOutput)
+        return try FFprobeSummary(json: result.outputData)
     }
 }

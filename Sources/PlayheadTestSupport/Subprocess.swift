@@ -1,54 +1,125 @@
-// Playhead: runs an external tool (ffmpeg, ffprobe) and captures what it prints.
+// Playhead: the one way tests run a child process (ffmpeg, ffprobe, the built `playhead` and
+// its examples): captures both pipes, optionally kills it at a time limit, and tells a normal
+// exit, a crash (a signal) and a hang apart.
+//
+// Concurrency: `run` blocks its calling thread; `runOffPool` runs the same on a Dispatch thread
+// so Swift Testing's small cooperative pool is never blocked. Each pipe is drained on a thread
+// of its own; `Drained` hands its bytes back under a Mutex.
 import Foundation
+import Synchronization
 
-/// The outcome of one finished child process.
-struct SubprocessResult: Sendable {
-    var status: Int32
-    var standardOutput: Data
-    var standardError: Data
+/// The outcome of one child process.
+public struct SubprocessResult: Sendable {
+    /// How the process ended.
+    public enum Ending: Sendable, Equatable {
+        /// It exited by itself with this status.
+        case exited(Int32)
+        /// A signal ended it (SIGSEGV, SIGABRT from a trap...): a crash.
+        case signalled(Int32)
+        /// It was still running at the time limit and was killed.
+        case hung
+    }
 
-    var errorText: String {
-        String(decoding: standardError, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+    /// How the process ended.
+    public var ending: Ending
+    /// Wall-clock seconds from launch to exit (or to the kill).
+    public var seconds: Double
+    /// Everything written to standard output.
+    public var outputData: Data
+    /// Everything written to standard error.
+    public var errorData: Data
+
+    /// The exit status; 128 + the signal for a crash (as a shell reports it), -1 for a hang.
+    public var status: Int32 {
+        switch ending {
+        case .exited(let status): return status
+        case .signalled(let signal): return 128 + signal
+        case .hung: return -1
+        }
+    }
+
+    /// Standard output as UTF-8 text.
+    public var standardOutput: String { String(decoding: outputData, as: UTF8.self) }
+    /// Standard error as UTF-8 text.
+    public var standardError: String { String(decoding: errorData, as: UTF8.self) }
+    /// Standard error without surrounding whitespace, for messages.
+    public var errorText: String { standardError.trimmingCharacters(in: .whitespacesAndNewlines) }
+    /// Standard error split into lines, without the final newline (blank lines are kept).
+    public var errorLines: [Substring] {
+        let text = standardError
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return Array(lines.dropLast(text.hasSuffix("\n") || text.isEmpty ? 1 : 0))
     }
 }
 
-/// Runs tools synchronously with no standard input.
-enum Subprocess {
-    /// Runs `executable` with `arguments` and waits for it to exit.
+/// Runs child processes with no standard input.
+public enum Subprocess {
+    /// Runs `executable` with `arguments` and waits for it to end.
     ///
-    /// Standard output and standard error are drained on separate threads, so a chatty tool
-    /// cannot fill a pipe and stall.
-    static func run(_ executable: URL, _ arguments: [String]) throws -> SubprocessResult {
+    /// - Parameter limit: seconds after which the process is killed (SIGKILL) and reported as
+    ///   `.hung`; nil waits for as long as it takes.
+    /// - Throws: ``TestSupportError`` when the process cannot be started.
+    public static func run(_ executable: URL, _ arguments: [String], limit: Double? = nil) throws
+        -> SubprocessResult
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        let start = Date()
         do {
             try process.run()
         } catch {
             throw TestSupportError("could not start \(executable.path): \(error)")
         }
-        let errorBox = DataBox()
-        let drained = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            errorBox.data = errPipe.fileHandleForReading.readDataToEndOfFile()
-            drained.signal()
+        let errorData = Drained(error.fileHandleForReading)
+        let outputData = Drained(output.fileHandleForReading)
+        var hung = false
+        if let limit {
+            if exited.wait(timeout: .now() + limit) == .timedOut {
+                hung = true
+                kill(process.processIdentifier, SIGKILL)
+                exited.wait()
+            }
+        } else {
+            exited.wait()
         }
-        let output = outPipe.fileHandleForReading.readDataToEndOfFile()
-        drained.wait()
-        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(start)
+        let ending: SubprocessResult.Ending
+        if hung {
+            ending = .hung
+        } else if process.terminationReason == .uncaughtSignal {
+            ending = .signalled(process.terminationStatus)
+        } else {
+            ending = .exited(process.terminationStatus)
+        }
+        // A killed process's own children could keep the pipes open: give up on them soon.
+        let drainLimit = hung ? 1.0 : (limit ?? .infinity)
         return SubprocessResult(
-            status: process.terminationStatus, standardOutput: output,
-            standardError: errorBox.data)
+            ending: ending, seconds: seconds, outputData: outputData.wait(limit: drainLimit),
+            errorData: errorData.wait(limit: drainLimit))
+    }
+
+    /// `run` on a Dispatch thread, so many processes can run at once from async tests without
+    /// tying up Swift's cooperative pool.
+    public static func runOffPool(
+        _ executable: URL, _ arguments: [String], limit: Double? = nil
+    ) async throws -> SubprocessResult {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try run(executable, arguments, limit: limit) })
+            }
+        }
     }
 
     /// Finds a tool: `/usr/bin/<name>` first, then each directory on `PATH`.
-    static func tool(named name: String) throws -> URL {
+    public static func tool(named name: String) throws -> URL {
         var directories = ["/usr/bin"]
         if let path = ProcessInfo.processInfo.environment["PATH"] {
             directories += path.split(separator: ":").map(String.init)
@@ -64,7 +135,26 @@ enum Subprocess {
     }
 }
 
-/// Hands bytes from the draining thread back to the caller; the semaphore orders the access.
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
+/// Reads a pipe to its end on a thread of its own.
+private final class Drained: Sendable {
+    private let data = Mutex(Data())
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            let bytes = handle.readDataToEndOfFile()
+            data.withLock { $0 = bytes }
+            done.signal()
+        }
+    }
+
+    /// What was read, or nothing when the pipe stayed open for `limit` seconds.
+    func wait(limit: Double) -> Data {
+        if limit.isFinite {
+            _ = done.wait(timeout: .now() + limit)
+        } else {
+            done.wait()
+        }
+        return data.withLock { $0 }
+    }
 }

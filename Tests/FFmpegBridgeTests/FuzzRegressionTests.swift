@@ -14,6 +14,41 @@ import Testing
         try data.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         _ = MediaExercise.run(try MediaLocation(url: url), timeout: 2, maximumPackets: 600)
+        // And from memory, the way the fuzzer itself reads inputs.
+        let memory = MemoryInput(bytes: data, name: "input.\(input.fileExtension)")
+        _ = MediaExercise.run(MediaLocation(memory: memory), timeout: 2, maximumPackets: 600)
+    }
+
+    @Test(
+        "reading from memory gives the same pass as reading the file",
+        arguments: [Fixture.mp4, .matroska, .mpegTransportStream, .wav, .oggOpus])
+    func memoryInputMatchesTheFile(_ fixture: Fixture) async throws {
+        let url = try fixture.url()
+        let fromFile = MediaExercise.run(try MediaLocation(url: url))
+        let memory = MemoryInput(bytes: try Data(contentsOf: url), name: url.lastPathComponent)
+        let fromMemory = MediaExercise.run(MediaLocation(memory: memory))
+        #expect(fromFile.failure == nil)
+        #expect(fromMemory == fromFile)
+        #expect(fromMemory.frames > 0)
+    }
+
+    @Test(
+        "damaged fixtures read from memory run to completion",
+        arguments: CorruptedMedia.fastSet.suffix(8))
+    func damagedBytesInMemoryRunToCompletion(_ variant: CorruptedMedia) async throws {
+        let url = try variant.url()
+        let memory = MemoryInput(bytes: try Data(contentsOf: url), name: url.lastPathComponent)
+        let start = Date()
+        _ = MediaExercise.run(MediaLocation(memory: memory), timeout: 2, maximumPackets: 600)
+        #expect(Date().timeIntervalSince(start) < 20, "\(variant)")
+    }
+
+    @Test func emptyOrUnrecognisedMemoryIsAClearFailure() async {
+        let nothing = MemoryInput(bytes: Data(), name: "a.mp4")
+        let empty = MediaExercise.run(MediaLocation(memory: nothing))
+        #expect(empty.failure == .emptyFile)
+        let text = MemoryInput(bytes: Data(repeating: 0x41, count: 4096), name: "a.bin")
+        #expect(MediaExercise.run(MediaLocation(memory: text)).failure == .notMediaFile)
     }
 
     @Test("the fuzzer's pass handles damaged fixtures", arguments: CorruptedMedia.fastSet.prefix(8))

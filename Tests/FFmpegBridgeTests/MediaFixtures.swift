@@ -1,6 +1,7 @@
 import FFmpegBridge
 // Playhead: small media files made with the ffmpeg CLI for the FFmpegBridge tests.
 import Foundation
+import PlayheadTestSupport
 import Testing
 
 // Concurrency: each fixture is a `static let`, made once (thread-safe lazy initialisation)
@@ -59,18 +60,13 @@ enum MediaFixtures {
         try! MediaLocation(url: url)
     }
 
-    /// Runs a tool from PATH, returning its exit status and standard output.
+    /// Runs a tool from PATH through the test support's process runner, returning its exit
+    /// status and standard output (-1 and nothing when the tool is missing).
     static func run(_ tool: String, _ arguments: [String]) -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return (-1, Data()) }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
+        guard let executable = try? Subprocess.tool(named: tool),
+            let result = try? Subprocess.run(executable, arguments)
+        else { return (-1, Data()) }
+        return (result.status, result.outputData)
     }
 
     /// Packet counts per stream, as `ffprobe -count_packets` reports them.

@@ -2,8 +2,9 @@
 // processes: each run ends by itself within a time limit, with exit 0 (damage concealed) or
 // exit 1 and one clear line, never a crash or a hang.
 //
-// `make test` runs `CorruptedMedia.fastSet`; `make stress` (PLAYHEAD_STRESS=1) adds
-// `CorruptedMedia.fullSet()`, every fixture with six kinds of damage plus the real-world clips.
+// `make test` runs `CorruptedMedia.fastSet` and a dozen real-world variants
+// (`realWorldFastSet()`); `make stress` (PLAYHEAD_STRESS=1) adds `CorruptedMedia.fullSet()`,
+// every fixture with six kinds of damage plus the 60 real-world variants.
 
 import Foundation
 import PlayheadTestSupport
@@ -32,11 +33,34 @@ struct CorruptedMediaTests {
         try await Self.check(variant)
     }
 
+    @Test(
+        "real-world clips: a dozen of the 60 damaged variants end cleanly",
+        arguments: CorruptedMedia.realWorldFastSet())
+    func damagedRealWorldClipEndsCleanly(_ variant: CorruptedMedia) async throws {
+        try await Self.check(variant)
+    }
+
+    @Test func theRealWorldSetHasSixtyVariantsCoveringEverySourceAndDamage() throws {
+        let clips = RealWorldMedia.files()
+        guard clips.count == 4 else { return }  // offline machine: the clips were not fetched
+        let set = CorruptedMedia.realWorldSet()
+        #expect(set.count == 60)
+        #expect(Set(set).count == 60)
+        let fast = CorruptedMedia.realWorldFastSet()
+        #expect(fast.count == 12)
+        #expect(Set(fast.map(\.source)).count == 6)
+        #expect(Set(fast.map(\.damage)).count == 10)
+        // Damage is deterministic: the same variant gives the same bytes twice.
+        let variant = set[17]
+        let bytes = try Data(contentsOf: try variant.url())
+        #expect(variant.damaged(try Data(contentsOf: try variant.source.url())) == bytes)
+    }
+
     @Test("oversized media is refused without allocating it", arguments: OversizedMedia.allCases)
     func oversizedMediaIsRefused(_ input: OversizedMedia) async throws {
         let path = try input.url().path
-        guard let probe = try await TimedPlayheadRun.run(["probe", path], limit: Self.limit),
-            let play = try await TimedPlayheadRun.run(
+        guard let probe = try await PlayheadProcess.run(["probe", path], limit: Self.limit),
+            let play = try await PlayheadProcess.run(
                 ["play", "--untimed", "--report", "json", path], limit: Self.limit)
         else { return }
         #expect(
@@ -62,16 +86,8 @@ struct CorruptedMediaTests {
         guard FileManager.default.isExecutableFile(atPath: time.path),
             let executable = PlayheadBinary.url
         else { return nil }
-        let process = Process()
-        process.executableURL = time
-        process.arguments = ["-f", "peak=%M", executable.path] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let result = try Subprocess.run(time, ["-f", "peak=%M", executable.path] + arguments)
+        let text = result.standardError
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("peak=") }) else {
             return nil
         }
@@ -88,7 +104,7 @@ struct CorruptedMediaTests {
             ["play", "--untimed", "--no-audio", "--report", "json", path],
         ]
         for arguments in commands {
-            guard let run = try await TimedPlayheadRun.run(arguments, limit: limit) else { return }
+            guard let run = try await PlayheadProcess.run(arguments, limit: limit) else { return }
             let what = "\(arguments[0]) \(variant) (\(path))"
             switch run.ending {
             case .signalled(let signal):

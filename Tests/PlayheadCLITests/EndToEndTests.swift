@@ -1,11 +1,12 @@
 // Playhead: end-to-end tests that run the built `playhead` executable.
 
 import Foundation
+import PlayheadTestSupport
 import Testing
 
 @Suite struct EndToEndTests {
     /// Runs the binary, recording an issue instead if it cannot be found.
-    func run(_ arguments: [String]) throws -> PlayheadBinary.Result? {
+    func run(_ arguments: [String]) throws -> SubprocessResult? {
         guard let executable = PlayheadBinary.url else {
             let searched = PlayheadBinary.searchedDirectories.map(\.path)
             Issue.record("playhead executable not found near \(searched); set PLAYHEAD_BINARY")

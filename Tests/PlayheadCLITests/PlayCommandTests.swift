@@ -92,7 +92,7 @@ import Testing
 }
 
 @Suite struct PlayEndToEndTests {
-    func report(_ arguments: [String]) throws -> (PlayheadBinary.Result, [String: Any])? {
+    func report(_ arguments: [String]) throws -> (SubprocessResult, [String: Any])? {
         guard let executable = PlayheadBinary.url else {
             Issue.record("playhead executable not found")
             return nil

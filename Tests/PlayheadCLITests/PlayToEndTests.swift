@@ -14,7 +14,7 @@ struct PlayToEndAssetTests {
 
     /// Checks that a run exited 0 and each item reached its duration (within 0.5 s).
     static func expectPlayedToTheEnd(
-        _ result: PlayheadBinary.Result, sourceLocation: SourceLocation = #_sourceLocation
+        _ result: SubprocessResult, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         #expect(result.status == 0, "stderr: \(result.standardError)", sourceLocation: sourceLocation)
         let report = try PlayheadProcess.jsonObject(result, sourceLocation: sourceLocation)

@@ -10,6 +10,7 @@
 #include <libavutil/cpu.h>
 #include <libavutil/frame.h>
 #include <libswresample/swresample.h>
+#include "CFFmpegLazyFilter.h"
 
 // AVERROR() is a function-like macro.
 static inline int CFFmpeg_AVERROR(int posixError) { return AVERROR(posixError); }

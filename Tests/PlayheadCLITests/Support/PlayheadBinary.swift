@@ -1,19 +1,10 @@
 // Playhead: finds and runs the built `playhead` executable for end-to-end tests.
 
 import Foundation
+import PlayheadTestSupport
 
 /// The `playhead` executable built alongside the test bundle.
 enum PlayheadBinary {
-    /// The result of one run of the executable.
-    struct Result {
-        /// The process exit status.
-        var status: Int32
-        /// Everything written to standard output.
-        var standardOutput: String
-        /// Everything written to standard error.
-        var standardError: String
-    }
-
     /// The executable: `$PLAYHEAD_BINARY` if set, otherwise the first `playhead` file
     /// found in the test bundle's directory or one of its parents.
     static let url: URL? = locate()
@@ -60,23 +51,8 @@ enum PlayheadBinary {
             && FileManager.default.isExecutableFile(atPath: url.path)
     }
 
-    /// Runs the executable with `arguments` and waits for it to exit.
-    static func run(_ arguments: [String], executable: URL) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
+    /// Runs `executable` (playhead or a sibling) with `arguments` and waits for it to exit.
+    static func run(_ arguments: [String], executable: URL) throws -> SubprocessResult {
+        try Subprocess.run(executable, arguments)
     }
 }

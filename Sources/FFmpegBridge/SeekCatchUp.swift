@@ -1,0 +1,73 @@
+// Playhead: which streams get a second, slice-threaded decoder for the decode from a keyframe
+// to an exact-seek target, and where it may hand over to the frame-threaded one.
+//
+// Concurrency: pure functions over immutable stream parameters and packet bytes; any thread.
+internal import CFFmpeg
+
+/// After a seek, frame threading first fills one frame per thread before any picture comes
+/// out, and decodes each picture on one thread. For streams whose pictures split into
+/// independent parts (HEVC wavefronts or tiles, VP9 tile columns), slice threading decodes the
+/// catch-up with every thread on each picture and no pipeline fill. Playback after the target
+/// goes back to frame threading at the next point where a decoder can start cleanly: any VP9
+/// keyframe, or an HEVC IDR picture (a CRA's leading pictures need the previous GOP, so a
+/// fresh decoder would drop them).
+enum SeekCatchUp {
+    /// The codecs that get a catch-up decoder.
+    enum Kind {
+        case hevc
+        case vp9
+    }
+
+    /// The catch-up kind for a stream, or nil to keep the one frame-threaded decoder.
+    static func kind(for parameters: UnsafePointer<AVCodecParameters>) -> Kind? {
+        switch parameters.pointee.codec_id {
+        case AV_CODEC_ID_HEVC:
+            let size = Int(parameters.pointee.extradata_size)
+            guard let extradata = parameters.pointee.extradata, size > 0 else { return nil }
+            let bytes = Array(UnsafeBufferPointer(start: extradata, count: size))
+            return HEVCParallelism.allowsSliceThreading(extradata: bytes) ? .hevc : nil
+        case AV_CODEC_ID_VP9:
+            // Tile columns are at least 256 pixels wide, and libvpx uses as many as fit by
+            // default: narrower pictures have a single column and gain nothing.
+            return parameters.pointee.width >= 512 ? .vp9 : nil
+        default:
+            return nil
+        }
+    }
+
+    /// True when a fresh decoder can start at `packet` without losing pictures.
+    static func canHandOver(at packet: Packet, kind: Kind) -> Bool {
+        guard packet.isKeyframe else { return false }
+        switch kind {
+        case .vp9: return true
+        case .hevc: return firstHEVCPictureIsIDR(packet.bytes)
+        }
+    }
+
+    /// The type of the first picture (VCL) NAL unit in a packet, length-prefixed (4-byte, as
+    /// MP4 and Matroska store HEVC) or Annex B, is IDR_W_RADL (19) or IDR_N_LP (20).
+    static func firstHEVCPictureIsIDR(_ bytes: [UInt8]) -> Bool {
+        let annexB = bytes.count > 4 && bytes[0] == 0 && bytes[1] == 0
+            && (bytes[2] == 1 || (bytes[2] == 0 && bytes[3] == 1))
+        let units = annexB
+            ? HEVCParallelism.nalUnits(in: bytes).map { Array($0) } : lengthPrefixedUnits(bytes)
+        for unit in units where unit.count >= 2 {
+            let type = (unit[0] >> 1) & 0x3F
+            if type < 32 { return type == 19 || type == 20 }
+        }
+        return false
+    }
+
+    private static func lengthPrefixedUnits(_ bytes: [UInt8]) -> [[UInt8]] {
+        var units: [[UInt8]] = []
+        var offset = 0
+        while offset + 4 <= bytes.count {
+            let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            offset += 4
+            guard length > 0, length <= bytes.count - offset else { break }
+            units.append(Array(bytes[offset..<(offset + length)]))
+            offset += length
+        }
+        return units
+    }
+}
