@@ -36,6 +36,7 @@ static void (*real_SDL_FreeSurface)(SDL_Surface * surface);
 static const char * (*real_SDL_GetError)(void);
 static int (*real_SDL_GetRendererInfo)(SDL_Renderer * renderer, SDL_RendererInfo * info);
 static int (*real_SDL_GetRendererOutputSize)(SDL_Renderer * renderer, int *w, int *h);
+static void (*real_SDL_GetWindowSize)(SDL_Window * window, int *w, int *h);
 static void (*real_SDL_HideWindow)(SDL_Window * window);
 static int (*real_SDL_InitSubSystem)(Uint32 flags);
 static void (*real_SDL_LockAudioDevice)(SDL_AudioDeviceID dev);
@@ -48,14 +49,18 @@ static Uint32 (*real_SDL_RegisterEvents)(int numevents);
 static int (*real_SDL_RenderClear)(SDL_Renderer * renderer);
 static int (*real_SDL_RenderCopy)(SDL_Renderer * renderer, SDL_Texture * texture, const SDL_Rect * srcrect, const SDL_Rect * dstrect);
 static int (*real_SDL_RenderCopyEx)(SDL_Renderer * renderer, SDL_Texture * texture, const SDL_Rect * srcrect, const SDL_Rect * dstrect, const double angle, const SDL_Point *center, const SDL_RendererFlip flip);
+static int (*real_SDL_RenderCopyF)(SDL_Renderer * renderer, SDL_Texture * texture, const SDL_Rect * srcrect, const SDL_FRect * dstrect);
 static int (*real_SDL_RenderFillRect)(SDL_Renderer * renderer, const SDL_Rect * rect);
 static int (*real_SDL_RenderGeometry)(SDL_Renderer *renderer, SDL_Texture *texture, const SDL_Vertex *vertices, int num_vertices, const int *indices, int num_indices);
+static void (*real_SDL_RenderGetScale)(SDL_Renderer * renderer, float *scaleX, float *scaleY);
 static void (*real_SDL_RenderPresent)(SDL_Renderer * renderer);
 static int (*real_SDL_RenderReadPixels)(SDL_Renderer * renderer, const SDL_Rect * rect, Uint32 format, void *pixels, int pitch);
 static int (*real_SDL_RenderSetClipRect)(SDL_Renderer * renderer, const SDL_Rect * rect);
+static int (*real_SDL_RenderSetScale)(SDL_Renderer * renderer, float scaleX, float scaleY);
 static void (*real_SDL_SetMainReady)(void);
 static int (*real_SDL_SetRenderDrawBlendMode)(SDL_Renderer * renderer, SDL_BlendMode blendMode);
 static int (*real_SDL_SetRenderDrawColor)(SDL_Renderer * renderer, Uint8 r, Uint8 g, Uint8 b, Uint8 a);
+static int (*real_SDL_SetTextureBlendMode)(SDL_Texture * texture, SDL_BlendMode blendMode);
 static int (*real_SDL_SetTextureScaleMode)(SDL_Texture * texture, SDL_ScaleMode scaleMode);
 static int (*real_SDL_SetWindowFullscreen)(SDL_Window * window, Uint32 flags);
 static void (*real_SDL_SetWindowMinimumSize)(SDL_Window * window, int min_w, int min_h);
@@ -70,6 +75,9 @@ static void (*real_TTF_CloseFont)(TTF_Font *font);
 static int (*real_TTF_Init)(void);
 static TTF_Font * (*real_TTF_OpenFont)(const char *file, int ptsize);
 static SDL_Surface * (*real_TTF_RenderUTF8_Blended)(TTF_Font *font, const char *text, SDL_Color fg);
+static void (*real_TTF_SetFontOutline)(TTF_Font *font, int outline);
+static void (*real_TTF_SetFontStyle)(TTF_Font *font, int style);
+static int (*real_TTF_SizeUTF8)(TTF_Font *font, const char *text, int *w, int *h);
 
 static void *open_library(const char *soname) {
     void *handle = dlopen(soname, RTLD_NOW | RTLD_GLOBAL);
@@ -108,6 +116,7 @@ static void load(void) {
     RESOLVE(sdl, SDL_GetError);
     RESOLVE(sdl, SDL_GetRendererInfo);
     RESOLVE(sdl, SDL_GetRendererOutputSize);
+    RESOLVE(sdl, SDL_GetWindowSize);
     RESOLVE(sdl, SDL_HideWindow);
     RESOLVE(sdl, SDL_InitSubSystem);
     RESOLVE(sdl, SDL_LockAudioDevice);
@@ -120,14 +129,18 @@ static void load(void) {
     RESOLVE(sdl, SDL_RenderClear);
     RESOLVE(sdl, SDL_RenderCopy);
     RESOLVE(sdl, SDL_RenderCopyEx);
+    RESOLVE(sdl, SDL_RenderCopyF);
     RESOLVE(sdl, SDL_RenderFillRect);
     RESOLVE(sdl, SDL_RenderGeometry);
+    RESOLVE(sdl, SDL_RenderGetScale);
     RESOLVE(sdl, SDL_RenderPresent);
     RESOLVE(sdl, SDL_RenderReadPixels);
     RESOLVE(sdl, SDL_RenderSetClipRect);
+    RESOLVE(sdl, SDL_RenderSetScale);
     RESOLVE(sdl, SDL_SetMainReady);
     RESOLVE(sdl, SDL_SetRenderDrawBlendMode);
     RESOLVE(sdl, SDL_SetRenderDrawColor);
+    RESOLVE(sdl, SDL_SetTextureBlendMode);
     RESOLVE(sdl, SDL_SetTextureScaleMode);
     RESOLVE(sdl, SDL_SetWindowFullscreen);
     RESOLVE(sdl, SDL_SetWindowMinimumSize);
@@ -142,6 +155,9 @@ static void load(void) {
     RESOLVE(ttf, TTF_Init);
     RESOLVE(ttf, TTF_OpenFont);
     RESOLVE(ttf, TTF_RenderUTF8_Blended);
+    RESOLVE(ttf, TTF_SetFontOutline);
+    RESOLVE(ttf, TTF_SetFontStyle);
+    RESOLVE(ttf, TTF_SizeUTF8);
     loaded = 1;
 }
 
@@ -215,6 +231,10 @@ int SDL_GetRendererOutputSize(SDL_Renderer * renderer, int *w, int *h) {
     return real_SDL_GetRendererOutputSize(renderer, w, h);
 }
 
+void SDL_GetWindowSize(SDL_Window * window, int *w, int *h) {
+    if (CSDL2Loader_load()) real_SDL_GetWindowSize(window, w, h);
+}
+
 void SDL_HideWindow(SDL_Window * window) {
     if (CSDL2Loader_load()) real_SDL_HideWindow(window);
 }
@@ -271,6 +291,11 @@ int SDL_RenderCopyEx(SDL_Renderer * renderer, SDL_Texture * texture, const SDL_R
     return real_SDL_RenderCopyEx(renderer, texture, srcrect, dstrect, angle, center, flip);
 }
 
+int SDL_RenderCopyF(SDL_Renderer * renderer, SDL_Texture * texture, const SDL_Rect * srcrect, const SDL_FRect * dstrect) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_RenderCopyF(renderer, texture, srcrect, dstrect);
+}
+
 int SDL_RenderFillRect(SDL_Renderer * renderer, const SDL_Rect * rect) {
     if (!CSDL2Loader_load()) return -1;
     return real_SDL_RenderFillRect(renderer, rect);
@@ -279,6 +304,10 @@ int SDL_RenderFillRect(SDL_Renderer * renderer, const SDL_Rect * rect) {
 int SDL_RenderGeometry(SDL_Renderer *renderer, SDL_Texture *texture, const SDL_Vertex *vertices, int num_vertices, const int *indices, int num_indices) {
     if (!CSDL2Loader_load()) return -1;
     return real_SDL_RenderGeometry(renderer, texture, vertices, num_vertices, indices, num_indices);
+}
+
+void SDL_RenderGetScale(SDL_Renderer * renderer, float *scaleX, float *scaleY) {
+    if (CSDL2Loader_load()) real_SDL_RenderGetScale(renderer, scaleX, scaleY);
 }
 
 void SDL_RenderPresent(SDL_Renderer * renderer) {
@@ -295,6 +324,11 @@ int SDL_RenderSetClipRect(SDL_Renderer * renderer, const SDL_Rect * rect) {
     return real_SDL_RenderSetClipRect(renderer, rect);
 }
 
+int SDL_RenderSetScale(SDL_Renderer * renderer, float scaleX, float scaleY) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_RenderSetScale(renderer, scaleX, scaleY);
+}
+
 void SDL_SetMainReady(void) {
     if (CSDL2Loader_load()) real_SDL_SetMainReady();
 }
@@ -307,6 +341,11 @@ int SDL_SetRenderDrawBlendMode(SDL_Renderer * renderer, SDL_BlendMode blendMode)
 int SDL_SetRenderDrawColor(SDL_Renderer * renderer, Uint8 r, Uint8 g, Uint8 b, Uint8 a) {
     if (!CSDL2Loader_load()) return -1;
     return real_SDL_SetRenderDrawColor(renderer, r, g, b, a);
+}
+
+int SDL_SetTextureBlendMode(SDL_Texture * texture, SDL_BlendMode blendMode) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_SetTextureBlendMode(texture, blendMode);
 }
 
 int SDL_SetTextureScaleMode(SDL_Texture * texture, SDL_ScaleMode scaleMode) {
@@ -372,4 +411,17 @@ TTF_Font * TTF_OpenFont(const char *file, int ptsize) {
 SDL_Surface * TTF_RenderUTF8_Blended(TTF_Font *font, const char *text, SDL_Color fg) {
     if (!CSDL2Loader_load()) return NULL;
     return real_TTF_RenderUTF8_Blended(font, text, fg);
+}
+
+void TTF_SetFontOutline(TTF_Font *font, int outline) {
+    if (CSDL2Loader_load()) real_TTF_SetFontOutline(font, outline);
+}
+
+void TTF_SetFontStyle(TTF_Font *font, int style) {
+    if (CSDL2Loader_load()) real_TTF_SetFontStyle(font, style);
+}
+
+int TTF_SizeUTF8(TTF_Font *font, const char *text, int *w, int *h) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_TTF_SizeUTF8(font, text, w, h);
 }
