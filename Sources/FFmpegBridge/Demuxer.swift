@@ -31,6 +31,8 @@ package final class Demuxer: @unchecked Sendable {
     private var activeStreams: Set<Int>?
     /// Seconds a single blocking read or seek may take before it fails with `.timedOut`.
     package let timeout: Double
+    /// True for http(s) inputs.
+    package let isNetwork: Bool
     /// What the container holds, read once at open.
     package let description: MediaDescription
     /// How far the container's timestamps start after zero (MPEG-TS and program streams,
@@ -69,6 +71,7 @@ package final class Demuxer: @unchecked Sendable {
         self.container = container
         self.scratch = scratch
         self.timeout = timeout
+        self.isNetwork = location.isNetwork
         self.description = MediaInspector.describe(container)
         let start = container.pointer.pointee.start_time
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
@@ -160,6 +163,9 @@ package final class Demuxer: @unchecked Sendable {
                 usleep(1_000)
                 continue
             }
+            // A dropped connection (after libavformat gave up reconnecting) looks like an
+            // early end to most demuxers; over the network it is an error, not the end.
+            if let failure = networkReadFailure(status) { return .failure(failure) }
             if status == FFmpegError.endOfFile || avio_feof(container.pointer.pointee.pb) != 0 {
                 return .endOfFile
             }
@@ -225,5 +231,22 @@ package final class Demuxer: @unchecked Sendable {
     private func isAttachedPicture(_ index: Int) -> Bool {
         guard let stream = container.stream(at: index) else { return false }
         return (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+    }
+}
+
+extension Demuxer {
+    /// The failure behind a read that ended with `status` on a network input whose connection
+    /// broke; nil for files, clean ends and non-network errors.
+    func networkReadFailure(_ status: Int32) -> MediaFailure? {
+        guard isNetwork else { return nil }
+        let ioError = container.pointer.pointee.pb.map { $0.pointee.error } ?? 0
+        if ioError < 0 && ioError != FFmpegError.endOfFile {
+            return FormatContext.networkFailure(ioError)
+                ?? .io(detail: "network read failed: \(FFmpegError(code: ioError).message)")
+        }
+        if status != FFmpegError.endOfFile, let failure = FormatContext.networkFailure(status) {
+            return failure
+        }
+        return nil
     }
 }

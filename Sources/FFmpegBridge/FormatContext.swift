@@ -29,6 +29,7 @@ package final class FormatContext: @unchecked Sendable {
 
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", location.allowedProtocols, 0)
+        FormatContext.addNetworkOptions(for: location, to: &options)
         defer { av_dict_free(&options) }
 
         FFmpegLog.clearLastMessage()
@@ -36,10 +37,14 @@ package final class FormatContext: @unchecked Sendable {
         let status = avformat_open_input(&opened, location.ffmpegURL, nil, &options)
         guard status >= 0, let openedContext = opened else {
             // avformat_open_input frees the context on failure.
+            if location.isNetwork, !interrupt.hasFired, let failure = FormatContext.networkFailure(status) {
+                throw failure
+            }
             throw FormatContext.classifyOpenFailure(status, interrupt: interrupt)
         }
         context = openedContext
         pointer = context
+        try checkNoDowngrade(location)
     }
 
     deinit {

@@ -7,12 +7,21 @@ package struct MediaLocation: Sendable, Equatable {
     package let ffmpegURL: String
     /// The file system path for local files, nil otherwise.
     package let path: String?
-    /// FFmpeg protocols this input may use (the `protocol_whitelist` option).
+    /// FFmpeg protocols this input may use (the `protocol_whitelist` option). Nested opens
+    /// (HLS and DASH segments, keys, playlists) are held to the same list.
     package let allowedProtocols: String
+    /// True for http and https inputs.
+    package var isNetwork: Bool { path == nil }
+    /// True for https inputs, which may never fall back to plain http.
+    package let requiresTLS: Bool
+    /// Headers, user agent and reconnection for network inputs (unused for files).
+    package var network = NetworkOptions()
 
     /// The location for `url`, or a failure for schemes Playhead does not read.
-    package init(url: URL) throws(MediaFailure) {
+    package init(url: URL, network: NetworkOptions = NetworkOptions()) throws(MediaFailure) {
         let scheme = url.scheme?.lowercased() ?? "file"
+        self.network = network
+        requiresTLS = scheme == "https"
         switch scheme {
         case "file":
             path = url.path
@@ -22,7 +31,9 @@ package struct MediaLocation: Sendable, Equatable {
         case "http", "https":
             path = nil
             ffmpegURL = url.absoluteString
-            allowedProtocols = "http,https,tls,tcp,crypto,data"
+            // An https input leaves "http" out, so no segment, key or nested playlist it names
+            // can travel unencrypted (the https-to-http downgrade).
+            allowedProtocols = scheme == "https" ? "https,tls,tcp,crypto,data" : "http,https,tls,tcp,crypto,data"
         default:
             throw .unsupportedScheme(scheme)
         }

@@ -23,6 +23,19 @@ static inline int CFFmpeg_AVERROR_STREAM_NOT_FOUND(void) { return AVERROR_STREAM
 static inline int CFFmpeg_AVERROR_PROTOCOL_NOT_FOUND(void) { return AVERROR_PROTOCOL_NOT_FOUND; }
 static inline int CFFmpeg_AVERROR_PATCHWELCOME(void) { return AVERROR_PATCHWELCOME; }
 static inline int CFFmpeg_AVERROR_HTTP_NOT_FOUND(void) { return AVERROR_HTTP_NOT_FOUND; }
+/// The HTTP status an AVERROR_HTTP_* code stands for (400, 401, 403, 404, 499 for other 4xx,
+/// 599 for 5xx); 0 for any other code.
+static inline int CFFmpeg_http_status_of_error(int code) {
+    switch (code) {
+    case AVERROR_HTTP_BAD_REQUEST: return 400;
+    case AVERROR_HTTP_UNAUTHORIZED: return 401;
+    case AVERROR_HTTP_FORBIDDEN: return 403;
+    case AVERROR_HTTP_NOT_FOUND: return 404;
+    case AVERROR_HTTP_OTHER_4XX: return 499;
+    case AVERROR_HTTP_SERVER_ERROR: return 599;
+    default: return 0;
+    }
+}
 // AV_NOPTS_VALUE is a cast macro.
 static inline int64_t CFFmpeg_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 // AV_TIME_BASE_Q is a compound literal.

@@ -25,9 +25,9 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         "providesPreciseDurationAndTiming", "containerFormat",
     ]
 
-    init(url: URL, limits: MediaInspector.Limits) {
+    init(url: URL, limits: MediaInspector.Limits, network: NetworkOptions = NetworkOptions()) {
         sourceURL = url
-        inspection = AssetInspection(url: url, limits: limits)
+        inspection = AssetInspection(url: url, limits: limits, network: network)
         super.init()
     }
 

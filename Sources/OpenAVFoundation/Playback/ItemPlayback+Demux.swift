@@ -29,16 +29,17 @@ extension ItemPlayback {
     }
 
     func runDemux(_ demuxer: Demuxer, _ pipeline: Pipeline) {
-        var buffering = BufferTracker(pipeline: pipeline, clock: environment.hostClock)
+        startBufferTracking(pipeline)
+        var seekGeneration = 0
         var reachedEnd = false
         while true {
             let (stopped, seek, generation) = control.withLock { control -> (Bool, PendingSeek?, Int) in
-                let seek = control.seek.flatMap { $0.generation > buffering.seekGeneration ? $0 : nil }
+                let seek = control.seek.flatMap { $0.generation > seekGeneration ? $0 : nil }
                 return (control.stopped, seek, control.generation)
             }
             if stopped { return }
             if let seek {
-                buffering.seekGeneration = seek.generation
+                seekGeneration = seek.generation
                 let request = seek.request
                 let earliest = request.toleranceBefore.isNumeric ? request.target - request.toleranceBefore : .negativeInfinity
                 let latest = request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
@@ -47,11 +48,12 @@ extension ItemPlayback {
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
                     latest: request.isExact ? request.target : latest)
                 reachedEnd = false
-                buffering.restart(at: request.target)
+                control.withLock { $0.readFailure = nil }
+                restartBuffer(at: request.target)
                 continue
             }
             if reachedEnd {
-                report(buffering.update(position: currentTime(), endOfStream: true, force: false))
+                refreshBuffer(endOfStream: true)
                 _ = environment.hostClock.wait(until: environment.hostClock.now + 0.25, on: demuxWake)
                 continue
             }
@@ -60,19 +62,18 @@ extension ItemPlayback {
                 let queue = packet.streamIndex == pipeline.videoStream ? pipeline.videoPackets
                     : packet.streamIndex == pipeline.audioStream ? pipeline.audioPackets : nil
                 guard let queue else { continue }
-                buffering.note(packet)
-                if let event = buffering.update(position: currentTime(), endOfStream: false, force: false) {
-                    report(event)
-                }
+                refreshBuffer(noting: packet)
                 _ = queue.put(
                     packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
             case .endOfFile:
                 reachedEnd = true
                 guard markPacketsEnded(pipeline, generation: generation) else { continue }
-                report(buffering.update(position: currentTime(), endOfStream: true, force: true))
+                refreshBuffer(endOfStream: true, force: true)
             case .failure(let failure):
                 if failure == .cancelled || isStopped { return }
-                // A read error mid-file ends the stream; what was read still plays.
+                // A read error mid-file ends the stream; what was read still plays. Over the
+                // network the item then fails where the data ran out (see `reportEnd`).
+                if demuxer.isNetwork { control.withLock { $0.readFailure = failure } }
                 reachedEnd = true
                 markPacketsEnded(pipeline, generation: generation)
             }
@@ -86,9 +87,5 @@ extension ItemPlayback {
             pipeline.videoPackets.markEndOfStream()
             pipeline.audioPackets.markEndOfStream()
         }
-    }
-
-    private func report(_ event: BufferReport?) {
-        if let event { report(.buffer(event)) }
     }
 }

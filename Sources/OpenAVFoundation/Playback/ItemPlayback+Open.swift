@@ -9,14 +9,15 @@ extension ItemPlayback {
     /// Opens the media; reports `.opened` (after the item's keys load) or `.failed`.
     func open() {
         let location: MediaLocation
-        do throws(MediaFailure) {
-            location = try MediaLocation(url: asset.sourceURL)
-        } catch {
-            return report(.failed(error, duringPlayback: false))
+        switch asset.inspection.location {
+        case .success(let found): location = found
+        case .failure(let failure): return report(.failed(failure, duringPlayback: false))
         }
         let demuxer: Demuxer
         do throws(MediaFailure) {
-            demuxer = try Demuxer(location: location, timeout: asset.inspection.limits.timeout)
+            // `interrupt` is aborted by stop(), so a release never waits for a slow server.
+            demuxer = try Demuxer(
+                location: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt)
         } catch {
             return report(.failed(error, duringPlayback: false))
         }
@@ -59,7 +60,9 @@ extension ItemPlayback {
         if audioStream != nil && ring == nil { audioStream = nil; audioDecoder = nil }
         let pipeline = Pipeline(
             description: description, videoStream: videoStream, audioStream: audioStream, ring: ring,
-            audioOutput: output, forwardBuffer: settings.preferredForwardBuffer)
+            audioOutput: output,
+            forwardBuffer: settings.preferredForwardBuffer > 0
+                ? settings.preferredForwardBuffer : Self.automaticForwardBuffer(isNetwork: location.isNetwork))
         control.withLock { control in
             control.duration = description.duration
             control.forwardEndTime = settings.forwardEndTime

@@ -50,6 +50,10 @@ final class ItemPlayback: Sendable {
     let pipeline = Mutex<Pipeline?>(nil)
     /// protected by its mutex (held while starting or stopping the output)
     let outputPhase = Mutex(AudioOutputPhase.idle)
+    /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
+    let interrupt = InterruptDeadline()
+    /// protected by its mutex: the buffer flags and ranges (demux and presentation threads)
+    let buffering = Mutex<BufferTracker?>(nil)
 
     init(
         asset: AVAsset, settings: Settings, environment: PlaybackEnvironment,
@@ -137,6 +141,7 @@ final class ItemPlayback: Sendable {
         // Stopped first, then the pipeline: `open()` stores the pipeline before checking
         // `isStopped`, so one of the two sides always sees the other.
         control.withLock { $0.stopped = true }
+        interrupt.abort()
         let pipeline = self.pipeline.withLock { $0 }
         pipeline?.abort()
         demuxWake.wake()

@@ -45,6 +45,9 @@ struct PlaybackControl {
     var audioEOSGeneration = -1
     var hasVideo = false
     var hasAudio = false
+    /// Why reading a network input stopped early (nil: it did not); the item fails with it once
+    /// playback uses up what was read.
+    var readFailure: MediaFailure?
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise.
