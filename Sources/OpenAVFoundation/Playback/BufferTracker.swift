@@ -36,6 +36,16 @@ struct BufferTracker {
         endOfStream = false
     }
 
+    /// True when `time` lies in the buffered range (its start up to the buffered end).
+    func contains(_ time: CMTime) -> Bool {
+        time.isNumeric && time >= rangeStart && time <= bufferedEnd
+    }
+
+    /// The oldest buffered media was let go: the range now starts at `time`.
+    mutating func dropBefore(_ time: CMTime) {
+        if time.isNumeric && time > rangeStart { rangeStart = time }
+    }
+
     /// Records a packet read from the container.
     mutating func note(_ packet: Packet) {
         guard packet.pts.isNumeric else { return }

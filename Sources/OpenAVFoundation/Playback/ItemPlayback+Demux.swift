@@ -30,7 +30,11 @@ extension ItemPlayback {
 
     func runDemux(_ demuxer: Demuxer, _ pipeline: Pipeline) {
         startBufferTracking(pipeline)
+        // Network input keeps what it read, so seeks inside it need no new request.
+        var cache = demuxer.isNetwork
+            ? PacketCache(byteLimit: Self.packetCacheBytes, videoStream: pipeline.videoStream) : nil
         var seekGeneration = 0
+        var demuxerAtEnd = false
         var reachedEnd = false
         while true {
             let (stopped, seek, generation) = control.withLock { control -> (Bool, PendingSeek?, Int) in
@@ -40,6 +44,8 @@ extension ItemPlayback {
             if stopped { return }
             if let seek {
                 seekGeneration = seek.generation
+                reachedEnd = false
+                if replayFromCache(&cache, for: seek.request) { continue }
                 let request = seek.request
                 let earliest = request.toleranceBefore.isNumeric ? request.target - request.toleranceBefore : .negativeInfinity
                 let latest = request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
@@ -47,37 +53,67 @@ extension ItemPlayback {
                 _ = demuxer.seek(
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
                     latest: request.isExact ? request.target : latest)
-                reachedEnd = false
+                cache?.reset()
+                demuxerAtEnd = false
                 control.withLock { $0.readFailure = nil }
                 restartBuffer(at: request.target)
                 continue
             }
-            if reachedEnd {
+            if let packet = cache?.nextReplayed() {
+                put(packet, pipeline, generation: generation, notes: false)
+                continue
+            }
+            if demuxerAtEnd {
+                if !reachedEnd {
+                    reachedEnd = true
+                    if markPacketsEnded(pipeline, generation: generation) {
+                        refreshBuffer(endOfStream: true, force: true)
+                    }
+                }
                 refreshBuffer(endOfStream: true)
                 _ = environment.hostClock.wait(until: environment.hostClock.now + 0.25, on: demuxWake)
                 continue
             }
             switch demuxer.readPacket() {
             case .packet(let packet):
-                let queue = packet.streamIndex == pipeline.videoStream ? pipeline.videoPackets
-                    : packet.streamIndex == pipeline.audioStream ? pipeline.audioPackets : nil
-                guard let queue else { continue }
-                refreshBuffer(noting: packet)
-                _ = queue.put(
-                    packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
+                guard packet.streamIndex == pipeline.videoStream || packet.streamIndex == pipeline.audioStream
+                else { continue }
+                if let start = cache?.append(packet) { buffering.withLock { $0?.dropBefore(start) } }
+                put(packet, pipeline, generation: generation, notes: true)
             case .endOfFile:
-                reachedEnd = true
-                guard markPacketsEnded(pipeline, generation: generation) else { continue }
-                refreshBuffer(endOfStream: true, force: true)
+                demuxerAtEnd = true
             case .failure(let failure):
                 if failure == .cancelled || isStopped { return }
                 // A read error mid-file ends the stream; what was read still plays. Over the
                 // network the item then fails where the data ran out (see `reportEnd`).
                 if demuxer.isNetwork { control.withLock { $0.readFailure = failure } }
-                reachedEnd = true
-                markPacketsEnded(pipeline, generation: generation)
+                demuxerAtEnd = true
             }
         }
+    }
+
+    /// The most bytes of packets a network item keeps for seeking back (and ahead) without
+    /// new requests.
+    static let packetCacheBytes = 64 << 20
+
+    /// Serves a seek from packets already read when `request`'s target lies in the buffered
+    /// range; true when it did (the buffered range stays as it is).
+    private func replayFromCache(_ cache: inout PacketCache?, for request: SeekRequest) -> Bool {
+        guard cache != nil, buffering.withLock({ $0?.contains(request.target) ?? false }) else {
+            return false
+        }
+        let earliest = request.isExact || !request.toleranceBefore.isNumeric
+            ? .negativeInfinity : request.target - request.toleranceBefore
+        let latest = request.isExact ? request.target
+            : request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
+        return cache!.beginReplay(target: request.target, earliest: earliest, latest: latest)
+    }
+
+    /// Queues `packet` for its decoder (noting it for buffering when it was just read).
+    private func put(_ packet: Packet, _ pipeline: Pipeline, generation: Int, notes: Bool) {
+        let queue = packet.streamIndex == pipeline.videoStream ? pipeline.videoPackets : pipeline.audioPackets
+        if notes { refreshBuffer(noting: packet) }
+        _ = queue.put(packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
     }
 
     /// Ends both packet queues for `generation`; false when a seek already moved past it.
