@@ -33,6 +33,9 @@ package final class Demuxer: @unchecked Sendable {
     package let timeout: Double
     /// True for http(s) inputs.
     package let isNetwork: Bool
+    /// For network inputs, the throughput seen while opening and probing (all bytes read,
+    /// nested playlists and segments included, over the time it took), in bits per second.
+    package let measuredBitRate: Double?
     /// What the container holds, read once at open.
     package let description: MediaDescription
     /// How far the container's timestamps start after zero (MPEG-TS and program streams,
@@ -55,6 +58,7 @@ package final class Demuxer: @unchecked Sendable {
         location: MediaLocation, timeout: Double = 15,
         interrupt: InterruptDeadline = InterruptDeadline(), limits: MediaLimits = .standard
     ) throws(MediaFailure) {
+        let openStart = Date()
         let container = try FormatContext(
             location: location, timeout: timeout, interrupt: interrupt)
         if let failure = limits.streamCountViolation(container.streamCount) { throw failure }
@@ -72,6 +76,9 @@ package final class Demuxer: @unchecked Sendable {
         self.scratch = scratch
         self.timeout = timeout
         self.isNetwork = location.isNetwork
+        let openSeconds = Date().timeIntervalSince(openStart)
+        let openBytes = location.isNetwork ? Double(interrupt.inputBytesRead) : 0
+        self.measuredBitRate = openBytes > 0 && openSeconds > 0 ? openBytes * 8 / openSeconds : nil
         self.description = MediaInspector.describe(container)
         let start = container.pointer.pointee.start_time
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start

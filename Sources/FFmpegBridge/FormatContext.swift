@@ -25,6 +25,7 @@ package final class FormatContext: @unchecked Sendable {
         guard var context = avformat_alloc_context() else { throw .io(detail: "out of memory") }
         self.interrupt = interrupt
         interrupt.attach(to: context)
+        if location.isNetwork { interrupt.countInputBytes(of: context) }
         interrupt.expire(after: timeout)
 
         var options: OpaquePointer? = nil
@@ -48,6 +49,7 @@ package final class FormatContext: @unchecked Sendable {
     }
 
     deinit {
+        interrupt.forgetCountedInputs()
         var context: UnsafeMutablePointer<AVFormatContext>? = pointer
         avformat_close_input(&context)
     }

@@ -39,4 +39,17 @@ package final class InterruptDeadline: @unchecked Sendable {
     func attach(to context: UnsafeMutablePointer<AVFormatContext>) {
         CFFmpeg_interrupt_attach(context, state)
     }
+
+    /// Makes this switch count the bytes every input of `context` reads (including nested
+    /// HLS and DASH opens). Call after `attach(to:)`, before the context opens.
+    func countInputBytes(of context: UnsafeMutablePointer<AVFormatContext>) {
+        CFFmpeg_count_input_bytes(context)
+    }
+
+    /// Bytes read so far by a counting context's inputs. Only on that context's I/O thread,
+    /// while it is open.
+    var inputBytesRead: Int64 { CFFmpeg_input_bytes_read(state) }
+
+    /// Stops tracking inputs before their context closes.
+    func forgetCountedInputs() { CFFmpeg_forget_counted_inputs(state) }
 }

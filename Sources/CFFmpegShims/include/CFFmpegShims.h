@@ -75,6 +75,19 @@ int CFFmpeg_interrupt_aborted(const CFFmpegInterrupt *interrupt);
 /// Fills a format context's interrupt_callback so its I/O consults `interrupt`.
 void CFFmpeg_interrupt_attach(AVFormatContext *context, CFFmpegInterrupt *interrupt);
 
+// MARK: - Input byte counting
+
+/// Wraps `context`'s io_open/io_close2 (which nested HLS and DASH opens go through) so the
+/// interrupt attached to it counts the bytes read by every input. Call after
+/// CFFmpeg_interrupt_attach and before avformat_open_input. The counters are touched only by
+/// the thread doing the context's I/O.
+void CFFmpeg_count_input_bytes(AVFormatContext *context);
+/// Bytes read so far by the inputs opened through a counting context (open ones included).
+/// Only while the context is open, on its I/O thread.
+int64_t CFFmpeg_input_bytes_read(const CFFmpegInterrupt *interrupt);
+/// Stops looking at inputs still open (before the context closes them itself).
+void CFFmpeg_forget_counted_inputs(CFFmpegInterrupt *interrupt);
+
 // MARK: - Stream side data
 
 /// Copies the stream's display matrix (nine 16.16/2.30 fixed-point values) into `matrix`.

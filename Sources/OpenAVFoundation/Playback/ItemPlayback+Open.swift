@@ -27,6 +27,14 @@ extension ItemPlayback {
         let description = demuxer.description
         var videoStream = environment.decodesVideo ? demuxer.bestStream(of: .video) : nil
         var audioStream = demuxer.bestStream(of: .audio)
+        if let variant = VariantChoice.choose(
+            among: description.streams, measuredBitRate: demuxer.measuredBitRate,
+            peakBitRate: settings.preferredPeakBitRate)
+        {
+            if environment.decodesVideo, let index = variant.videoStream { videoStream = index }
+            if let index = variant.audioStream { audioStream = index }
+            control.withLock { $0.variantBitRate = variant.bitRate }
+        }
         var videoDecoder: VideoDecoder?
         var audioDecoder: AudioDecoder?
         var unsupported: [String] = []

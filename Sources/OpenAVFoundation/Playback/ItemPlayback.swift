@@ -23,8 +23,10 @@ final class ItemPlayback: Sendable {
         let preferredForwardBuffer: Double
         let keepsPitch: Bool
         let automaticallyLoadedKeys: [String]
+        let preferredPeakBitRate: Double
 
         init(item: AVPlayerItem) {
+            preferredPeakBitRate = item.preferredPeakBitRate
             forwardEndTime = item.forwardPlaybackEndTime
             preferredForwardBuffer = item.preferredForwardBufferDuration
             keepsPitch = item.audioTimePitchAlgorithm != .varispeed

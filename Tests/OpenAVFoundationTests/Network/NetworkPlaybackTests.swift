@@ -1,5 +1,6 @@
 // Playhead: remote media over a loopback HTTP server: progressive files, HLS and DASH played
 // to the end, live start, request options and reconnection.
+import FFmpegBridge
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -105,5 +106,65 @@ import Testing
         server.setRule(.redirect(to: "/progressive.mp4"), for: "/moved.mp4")
         let played = await playUntimed(AVURLAsset(url: server.url(for: "moved.mp4")))
         #expect(played.reachedEnd)
+    }
+}
+
+@MainActor
+@Suite struct NetworkVariantTests {
+    /// Plays `multi/master.m3u8` untimed and returns the variant chosen and the segment paths
+    /// fetched after opening.
+    func play(_ server: LoopbackHTTPServer, peak: Double = 0) async -> (Int?, [String]) {
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "multi/master.m3u8"))
+        item.preferredPeakBitRate = peak
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil("ready") { item.status == .readyToPlay }
+        let variant = item.playingVariantBitRate
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(sink.count >= 95)
+        player.replaceCurrentItem(with: nil)
+        return (variant, server.requests.map(\.path).filter { $0.hasSuffix("seg3.ts") })
+    }
+
+    @Test func aFastConnectionPlaysTheHighVariant() async throws {
+        let server = try networkMediaServer()
+        defer { server.stop() }
+        let (variant, lastSegments) = await play(server)
+        #expect(variant == 3_000_000)
+        #expect(lastSegments == ["/multi/high/seg3.ts"], "only the chosen variant is fetched")
+    }
+
+    @Test func aSlowConnectionPlaysTheLowVariant() async throws {
+        let server = try networkMediaServer()
+        defer { server.stop() }
+        server.bytesPerSecond = 200_000  // 1.6 Mbit/s: below the high variant's 3 Mbit/s
+        let (variant, lastSegments) = await play(server)
+        #expect(variant == 300_000)
+        #expect(lastSegments == ["/multi/low/seg3.ts"])
+    }
+
+    @Test func thePeakBitRateCapsTheVariant() async throws {
+        let server = try networkMediaServer()
+        defer { server.stop() }
+        let (variant, lastSegments) = await play(server, peak: 1_000_000)
+        #expect(variant == 300_000)
+        #expect(lastSegments == ["/multi/low/seg3.ts"])
+    }
+
+    @Test func variantChoiceFollowsTheMeasuredRate() {
+        func stream(_ index: Int, _ kind: StreamKind, _ rate: Int) -> VariantChoice.Member {
+            VariantChoice.Member(index: index, kind: kind, bitRate: rate)
+        }
+        let streams = [stream(0, .video, 300_000), stream(1, .audio, 300_000),
+                       stream(2, .video, 3_000_000), stream(3, .audio, 3_000_000)]
+        let fast = VariantChoice.choose(among: streams, measuredBitRate: 10_000_000, peakBitRate: 0)
+        #expect(fast == VariantChoice(bitRate: 3_000_000, videoStream: 2, audioStream: 3))
+        let slow = VariantChoice.choose(among: streams, measuredBitRate: 1_000_000, peakBitRate: 0)
+        #expect(slow?.bitRate == 300_000)
+        let tooSlow = VariantChoice.choose(among: streams, measuredBitRate: 10_000, peakBitRate: 0)
+        #expect(tooSlow?.bitRate == 300_000, "the lowest when nothing fits")
+        #expect(VariantChoice.choose(among: Array(streams.prefix(2)), measuredBitRate: nil, peakBitRate: 0) == nil)
     }
 }
