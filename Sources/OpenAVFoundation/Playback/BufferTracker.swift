@@ -23,6 +23,9 @@ struct BufferTracker {
     private var last: BufferReport?
     private var lastReportHost = -Double.infinity
     private var stalled = false
+    /// Ranges buffered elsewhere (runs kept from before earlier seeks), reported with the
+    /// current one.
+    private var otherRanges: [CMTimeRange] = []
 
     init(pipeline: Pipeline, clock: any HostClock) {
         self.pipeline = pipeline
@@ -34,6 +37,36 @@ struct BufferTracker {
         rangeStart = target.isNumeric ? max(target, .zero) : .zero
         readUpTo = [:]
         endOfStream = false
+    }
+
+    /// Where the current buffered range ends.
+    var currentEnd: CMTime { bufferedEnd }
+
+    /// Sets the ranges buffered apart from the current one.
+    mutating func setOtherRanges(_ ranges: [CMTimeRange]) { otherRanges = ranges }
+
+    /// Reading goes on from the end of `range`, which is buffered already (a kept run was
+    /// reopened): it becomes the current range.
+    mutating func resume(_ range: CMTimeRange) {
+        rangeStart = range.start
+        readUpTo = [:]
+        for stream in [pipeline.videoStream, pipeline.audioStream].compactMap({ $0 }) {
+            readUpTo[stream] = range.end
+        }
+        endOfStream = false
+    }
+
+    /// `ranges` sorted by start, with overlapping or touching ranges joined.
+    static func merged(_ ranges: [CMTimeRange]) -> [CMTimeRange] {
+        var result: [CMTimeRange] = []
+        for range in ranges.filter({ $0.duration > .zero }).sorted(by: { $0.start < $1.start }) {
+            if let last = result.last, range.start <= last.end {
+                result[result.count - 1] = CMTimeRange(start: last.start, end: max(last.end, range.end))
+            } else {
+                result.append(range)
+            }
+        }
+        return result
     }
 
     /// True when `time` lies in the buffered range (its start up to the buffered end).
@@ -76,8 +109,8 @@ struct BufferTracker {
             isLikelyToKeepUp: endOfStream || ahead >= threshold || full,
             isFull: full)
         if flags.isEmpty { stalled = true } else if flags.isLikelyToKeepUp { stalled = false }
-        let range = end > rangeStart ? [CMTimeRange(start: rangeStart, end: end)] : []
-        let report = BufferReport(flags: flags, loadedRanges: range)
+        let current = end > rangeStart ? [CMTimeRange(start: rangeStart, end: end)] : []
+        let report = BufferReport(flags: flags, loadedRanges: Self.merged(otherRanges + current))
         let now = clock.now
         let changedFlags = last?.flags != flags
         guard force || changedFlags || (report != last && now - lastReportHost >= 0.25) else { return nil }

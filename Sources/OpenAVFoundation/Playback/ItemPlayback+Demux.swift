@@ -36,6 +36,9 @@ extension ItemPlayback {
         var seekGeneration = 0
         var demuxerAtEnd = false
         var reachedEnd = false
+        // After a kept run is reopened, what the demuxer re-reads up to the run's last packets
+        // (last decode time per stream) is already queued and is dropped.
+        var skipThrough: [Int: CMTime] = [:]
         while true {
             let (stopped, seek, generation) = control.withLock { control -> (Bool, PendingSeek?, Int) in
                 let seek = control.seek.flatMap { $0.generation > seekGeneration ? $0 : nil }
@@ -53,14 +56,25 @@ extension ItemPlayback {
                 _ = demuxer.seek(
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
                     latest: request.isExact ? request.target : latest)
-                cache?.reset()
+                let closedEnd = buffering.withLock { $0?.currentEnd } ?? .zero
+                cache?.startRun(at: request.target, closingAt: closedEnd)
+                publishKeptRanges(cache)
+                skipThrough = [:]
                 demuxerAtEnd = false
                 control.withLock { $0.readFailure = nil }
                 restartBuffer(at: request.target)
                 continue
             }
-            if let packet = cache?.nextReplayed() {
-                put(packet, pipeline, generation: generation, notes: false)
+            if let step = cache?.nextReplayed() {
+                switch step {
+                case .packet(let packet):
+                    put(packet, pipeline, generation: generation, notes: false)
+                case .resume(let end, let lastDecodeTimes):
+                    _ = demuxer.seek(to: end, earliest: .negativeInfinity, latest: end)
+                    skipThrough = lastDecodeTimes
+                    demuxerAtEnd = false
+                    control.withLock { $0.readFailure = nil }
+                }
                 continue
             }
             if demuxerAtEnd {
@@ -78,7 +92,14 @@ extension ItemPlayback {
             case .packet(let packet):
                 guard packet.streamIndex == pipeline.videoStream || packet.streamIndex == pipeline.audioStream
                 else { continue }
+                if let last = skipThrough[packet.streamIndex] {
+                    let time = packet.dts.isNumeric ? packet.dts : packet.pts
+                    if time.isNumeric && time <= last { continue }
+                    skipThrough[packet.streamIndex] = nil
+                }
+                let keptRuns = cache?.closedRuns.count
                 if let start = cache?.append(packet) { buffering.withLock { $0?.dropBefore(start) } }
+                if cache?.closedRuns.count != keptRuns { publishKeptRanges(cache) }
                 put(packet, pipeline, generation: generation, notes: true)
             case .endOfFile:
                 demuxerAtEnd = true
@@ -96,17 +117,36 @@ extension ItemPlayback {
     /// new requests.
     static let packetCacheBytes = 64 << 20
 
-    /// Serves a seek from packets already read when `request`'s target lies in the buffered
-    /// range; true when it did (the buffered range stays as it is).
+    /// Serves a seek from packets already read when `request`'s target lies in the current
+    /// buffered range or in a run kept from before; true when it did.
     private func replayFromCache(_ cache: inout PacketCache?, for request: SeekRequest) -> Bool {
-        guard cache != nil, buffering.withLock({ $0?.contains(request.target) ?? false }) else {
-            return false
-        }
+        guard var kept = cache else { return false }
+        let target = request.target
         let earliest = request.isExact || !request.toleranceBefore.isNumeric
-            ? .negativeInfinity : request.target - request.toleranceBefore
-        let latest = request.isExact ? request.target
-            : request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
-        return cache!.beginReplay(target: request.target, earliest: earliest, latest: latest)
+            ? .negativeInfinity : target - request.toleranceBefore
+        let latest = request.isExact ? target
+            : request.toleranceAfter.isNumeric ? target + request.toleranceAfter : .positiveInfinity
+        let (inCurrent, currentEnd) = buffering.withLock {
+            ($0?.contains(target) ?? false, $0?.currentEnd ?? .zero)
+        }
+        var served = inCurrent
+            && kept.beginReplay(of: nil, target: target, earliest: earliest, latest: latest, currentEnd: currentEnd)
+        if !served, let run = kept.closedRun(containing: target),
+            kept.beginReplay(of: run, target: target, earliest: earliest, latest: latest, currentEnd: currentEnd)
+        {
+            served = true
+            let range = kept.currentRange
+            buffering.withLock { $0?.resume(range) }
+            publishKeptRanges(kept)
+        }
+        cache = kept
+        return served
+    }
+
+    /// Tells the buffer tracker which runs are kept besides the current one.
+    private func publishKeptRanges(_ cache: PacketCache?) {
+        guard let ranges = cache?.closedRuns.map(\.range) else { return }
+        buffering.withLock { $0?.setOtherRanges(ranges) }
     }
 
     /// Queues `packet` for its decoder (noting it for buffering when it was just read).

@@ -67,11 +67,11 @@ import Testing
         let far = CMTime(seconds: 3.6, preferredTimescale: 1000)
         #expect(await player.seek(to: far, toleranceBefore: .zero, toleranceAfter: .zero))
         #expect(server.requests.allSatisfy { $0.rangeStart > 0 }, "a ranged request: \(server.requests)")
-        await waitUntil("range restarts at the target") {
-            guard let range = item.loadedTimeRanges.first?.timeRangeValue else { return false }
+        await waitUntil("a new range starts at the target") {
+            guard let range = item.loadedTimeRanges.last?.timeRangeValue else { return false }
             return range.start.seconds > 3 && range.end == item.duration
         }
-        #expect(item.loadedTimeRanges.count == 1)
+        #expect(item.loadedTimeRanges.count == 2, "the first range is kept")
         player.replaceCurrentItem(with: nil)
     }
 
@@ -95,5 +95,55 @@ import Testing
         #expect((times.min() ?? 0) >= 1.49)
         #expect(times == times.sorted())
         player.replaceCurrentItem(with: nil)
+    }
+}
+
+@MainActor
+@Suite struct NetworkLoadedRangesTests {
+    @Test func aSeekPastTheBufferKeepsTheOldRangeAndASeekBackIntoItPlaysOn() async throws {
+        let server = try networkMediaServer()
+        defer { server.stop() }
+        let sink = RecordingVideoSink()
+        let (player, item) = NetworkSeekTests.pausedPlayer(server, "heavy.mp4", forward: 2, sink: sink)
+        await waitUntil("buffer full") { item.isPlaybackBufferFull }
+        let first = try #require(item.loadedTimeRanges.first?.timeRangeValue)
+        #expect(first.start == .zero && first.end.seconds < 3.2)
+
+        let far = CMTime(seconds: 3.5, preferredTimescale: 1000)
+        #expect(await player.seek(to: far, toleranceBefore: .zero, toleranceAfter: .zero))
+        await waitUntil("two ranges") {
+            let ranges = item.loadedTimeRanges.map(\.timeRangeValue)
+            return ranges.count == 2 && ranges[1].end == item.duration
+        }
+        let ranges = item.loadedTimeRanges.map(\.timeRangeValue)
+        #expect(ranges[0] == first, "the earlier range is kept: \(ranges)")
+        #expect(abs(ranges[1].start.seconds - 3.5) < 0.01)
+        #expect(ranges[0].end < ranges[1].start, "sorted and discontiguous")
+
+        // Back into the kept range: it is replayed, then reading resumes from its end.
+        let back = CMTime(seconds: 1, preferredTimescale: 1000)
+        #expect(await player.seek(to: back, toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(abs((sink.last?.itemTime.seconds ?? -1) - 1) < 0.05)
+        sink.reset()
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil("the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let times = sink.frames.map(\.pts.seconds)
+        #expect(times == times.sorted(), "no frame twice or out of order")
+        #expect(Set(times.map { Int(($0 * 25).rounded()) }).count == times.count)
+        #expect(times.count >= 70, "1 s to 4 s at 25 fps: \(times.count)")
+        let merged = item.loadedTimeRanges.map(\.timeRangeValue)
+        #expect(merged.count == 1 && merged[0].start == .zero && merged[0].end == item.duration, "\(merged)")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func mergingJoinsOverlappingAndTouchingRanges() {
+        func range(_ start: Double, _ end: Double) -> CMTimeRange {
+            CMTimeRange(
+                start: CMTime(seconds: start, preferredTimescale: 1000),
+                end: CMTime(seconds: end, preferredTimescale: 1000))
+        }
+        let merged = BufferTracker.merged([range(5, 6), range(0, 2), range(1, 3), range(3, 4), range(8, 8)])
+        #expect(merged == [range(0, 4), range(5, 6)])
     }
 }
