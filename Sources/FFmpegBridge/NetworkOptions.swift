@@ -20,6 +20,11 @@ package struct NetworkOptions: Sendable, Equatable {
     /// stays dead fails after about a second instead of minutes.
     package var maximumReconnectDelay = 2
 
+    /// How many times a live HLS playlist may be reloaded without new segments before the
+    /// stream counts as ended (libavformat's `m3u8_hold_counters`, 1000 by default, which
+    /// would keep a dead live stream "loading" for an hour or more).
+    package var maximumStaleReloads = 20
+
     /// The user agent sent when none is set.
     package static let defaultUserAgent = "Playhead"
 
@@ -36,6 +41,7 @@ package struct NetworkOptions: Sendable, Equatable {
     /// Adds the http protocol options to an `avformat_open_input` dictionary.
     func apply(to options: inout OpaquePointer?) {
         av_dict_set(&options, "user_agent", Self.clean(userAgent ?? Self.defaultUserAgent), 0)
+        av_dict_set_int(&options, "m3u8_hold_counters", Int64(max(1, maximumStaleReloads)), 0)
         let lines = headerLines
         if !lines.isEmpty { av_dict_set(&options, "headers", lines, 0) }
         if reconnects {

@@ -5,6 +5,8 @@ import Foundation
 import PlayheadTestSupport
 import Testing
 
+@testable import PlayheadCLI
+
 @Suite("network inputs on the command line")
 struct NetworkCLITests {
     @Test func probeDescribesAnHTTPInput() async throws {
@@ -84,5 +86,16 @@ struct NetworkCLITests {
         let report = try PlayheadProcess.jsonObject(result)
         #expect(report["status"] as? String == "completed")
         #expect(((report["stalls"] as? Int) ?? 0) >= 1, "\(report)")
+    }
+}
+
+@Suite struct NetworkStatusLineTests {
+    @Test func aStallShowsInTheStateAndTheCount() {
+        let line = StatusLine.render(
+            StatusSnapshot(state: "stalled", position: 12, duration: 60, bufferedAhead: 0.4, rate: 1, stalls: 2),
+            width: 100)
+        #expect(line.hasPrefix("stalled   00:12 / 01:00"))
+        #expect(line.contains("buffered 0.4 s"))
+        #expect(line.hasSuffix("stalls 2"))
     }
 }

@@ -1,8 +1,9 @@
-// Playhead: the demux thread: reads packets into the per-stream queues, performs seeks and
-// reports buffering.
+// Playhead: the demux thread: reads packets into the per-stream queues, performs seeks (from
+// the packet cache when network media already holds the target) and reports buffering.
 //
-// Concurrency: runs on its own thread, which owns the Demuxer. Reads `control` for seeks and
-// stop; writes only buffering progress into it.
+// Concurrency: runs on its own thread, which owns the Demuxer and the PacketCache. Reads
+// `control` for seeks and stop; writes only buffering progress and `readFailure` into it; the
+// buffer tracker is shared with the presentation thread through `buffering` (a Mutex).
 import FFmpegBridge
 import Foundation
 
