@@ -14,7 +14,7 @@ extension FormatContext {
     }
 
     /// The URL the input was finally read from after redirects, when the protocol reports one.
-    var finalLocation: String? {
+    package var finalLocation: String? {
         guard let io = pointer.pointee.pb else { return nil }
         var value: UnsafeMutablePointer<UInt8>?
         guard av_opt_get(io, "location", AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { return nil }

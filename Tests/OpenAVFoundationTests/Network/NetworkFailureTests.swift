@@ -54,7 +54,9 @@ import Testing
         let seconds = Date().timeIntervalSince(start)
         #expect(played.item.status == .failed)
         #expect((played.item.error as NSError?)?.localizedDescription.contains("timed out") == true)
-        #expect(seconds < 5, "the 0.5 s time-out applies: \(seconds) s")
+        // The server would answer after 10 s: failing well before proves the 0.5 s time-out
+        // (the margin absorbs a loaded test machine).
+        #expect(seconds < 9, "the 0.5 s time-out applies: \(seconds) s")
     }
 
     @Test func releasingAPlayerDuringASlowOpenReturnsAtOnceAndDropsTheConnection() async throws {
