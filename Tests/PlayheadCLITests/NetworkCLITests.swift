@@ -66,7 +66,7 @@ struct NetworkCLITests {
         let start = Date()
         let arguments = ["play", "--untimed", "--no-audio", "--report", "json", url]
         guard let result = try await PlayheadProcess.run(arguments) else { return }
-        #expect(Date().timeIntervalSince(start) < 20)
+        #expect(Date().timeIntervalSince(start) < 60, "no hang (a loaded machine may take a while)")
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first == "playhead: \(url): connection lost", "\(result.errorLines)")

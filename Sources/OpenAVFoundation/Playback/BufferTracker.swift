@@ -20,6 +20,9 @@ struct BufferTracker {
     /// The furthest end time read, per active stream.
     private var readUpTo: [Int: CMTime] = [:]
     private var endOfStream = false
+    /// Reading stopped on an error: nothing more will arrive, but the rest of the item is not
+    /// buffered either.
+    private var readFailed = false
     private var last: BufferReport?
     private var lastReportHost = -Double.infinity
     private var stalled = false
@@ -37,7 +40,11 @@ struct BufferTracker {
         rangeStart = target.isNumeric ? max(target, .zero) : .zero
         readUpTo = [:]
         endOfStream = false
+        readFailed = false
     }
+
+    /// Reading stopped on an error: the flags treat it as the end, the ranges do not.
+    mutating func markReadFailed() { readFailed = true }
 
     /// Where the current buffered range ends.
     var currentEnd: CMTime { bufferedEnd }
@@ -54,6 +61,7 @@ struct BufferTracker {
             readUpTo[stream] = range.end
         }
         endOfStream = false
+        readFailed = false
     }
 
     /// `ranges` sorted by start, with overlapping or touching ranges joined.
@@ -99,7 +107,7 @@ struct BufferTracker {
     mutating func update(position: CMTime, endOfStream eos: Bool, force: Bool) -> BufferReport? {
         if eos { endOfStream = true }
         let duration = pipeline.description.duration
-        var end = endOfStream && duration.isNumeric ? max(bufferedEnd, duration) : bufferedEnd
+        var end = endOfStream && !readFailed && duration.isNumeric ? max(bufferedEnd, duration) : bufferedEnd
         if duration.isNumeric { end = min(end, duration) }
         let ahead = position.isNumeric ? (end - position).seconds : 0
         let threshold = stalled ? Self.rebufferThreshold : Self.startThreshold

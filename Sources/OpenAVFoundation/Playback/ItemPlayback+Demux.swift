@@ -109,6 +109,7 @@ extension ItemPlayback {
                 // A read error mid-file ends the stream; what was read still plays. Over the
                 // network the item then fails where the data ran out (see `reportEnd`).
                 if demuxer.isNetwork { control.withLock { $0.readFailure = failure } }
+                buffering.withLock { $0?.markReadFailed() }
                 demuxerAtEnd = true
             }
         }

@@ -71,7 +71,13 @@ final class ItemPlayback: Sendable {
 
     /// Opens the media in the background and starts the threads.
     func start() {
-        DispatchQueue.global(qos: .userInitiated).async { self.open() }
+        // A network open can block for as long as the time-out: it gets a thread of its own
+        // rather than one of Dispatch's few shared workers.
+        if asset.sourceURL.isFileURL {
+            DispatchQueue.global(qos: .userInitiated).async { self.open() }
+        } else {
+            NamedThread.start("open") { self.open() }
+        }
     }
 
     /// Sets how fast time runs: 0 pauses.
