@@ -116,7 +116,8 @@ import Testing
             return ranges.count == 2 && ranges[1].end == item.duration
         }
         let ranges = item.loadedTimeRanges.map(\.timeRangeValue)
-        #expect(ranges[0] == first, "the earlier range is kept: \(ranges)")
+        // The earlier range is kept (it may have grown a little between the sample and the seek).
+        #expect(ranges[0].start == .zero && ranges[0].end >= first.end && ranges[0].end.seconds < 3.2, "\(ranges)")
         #expect(abs(ranges[1].start.seconds - 3.5) < 0.01)
         #expect(ranges[0].end < ranges[1].start, "sorted and discontiguous")
 
