@@ -73,6 +73,7 @@ void CFFmpeg_clear_last_log_message(void) {
 struct CFFmpegInterrupt {
     _Atomic int64_t deadline;  // av_gettime_relative() microseconds; 0 = none
     atomic_int aborted;
+    atomic_int kicked;  // one-shot interrupt, cleared by its consumer
     // Byte counting (CFFmpeg_count_input_bytes); touched only by the thread doing the I/O.
     int (*originalOpen)(AVFormatContext *, AVIOContext **, const char *, int, AVDictionary **);
     int (*originalClose)(AVFormatContext *, AVIOContext *);
@@ -97,9 +98,15 @@ int CFFmpeg_interrupt_aborted(const CFFmpegInterrupt *interrupt) {
     return atomic_load(&((CFFmpegInterrupt *)interrupt)->aborted);
 }
 
+void CFFmpeg_interrupt_kick(CFFmpegInterrupt *interrupt) { atomic_store(&interrupt->kicked, 1); }
+
+int CFFmpeg_interrupt_consume_kick(CFFmpegInterrupt *interrupt) {
+    return atomic_exchange(&interrupt->kicked, 0);
+}
+
 int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt) {
     CFFmpegInterrupt *state = (CFFmpegInterrupt *)interrupt;
-    if (atomic_load(&state->aborted)) return 1;
+    if (atomic_load(&state->aborted) || atomic_load(&state->kicked)) return 1;
     int64_t deadline = atomic_load(&state->deadline);
     return deadline != 0 && av_gettime_relative() > deadline;
 }

@@ -30,6 +30,14 @@ package final class InterruptDeadline: @unchecked Sendable {
     /// Makes every blocking call return now and forever after.
     package func abort() { CFFmpeg_interrupt_abort(state) }
 
+    /// Makes the blocking call in progress (or the next one) give up, once: a thread blocked
+    /// reading a stalled connection returns so it can serve a seek. The reading thread clears
+    /// it with `consumeKick()`. Any thread may kick.
+    package func kick() { CFFmpeg_interrupt_kick(state) }
+
+    /// Clears a pending kick; true when there was one.
+    package func consumeKick() -> Bool { CFFmpeg_interrupt_consume_kick(state) != 0 }
+
     /// True once `abort()` was called.
     package var isAborted: Bool { CFFmpeg_interrupt_aborted(state) != 0 }
 

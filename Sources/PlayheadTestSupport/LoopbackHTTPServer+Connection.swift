@@ -102,9 +102,20 @@ extension LoopbackHTTPServer {
         let cutAt = cutOffset(for: request.path, rule: rule)
         let end = min(range.upperBound, max(cutAt ?? Int.max, range.lowerBound))
         let sent = content.withUnsafeBytes { bytes -> Bool in
-            sendBody(connection, bytes, from: range.lowerBound, to: end, holdAt: rule?.holdAtByte)
+            sendBody(connection, bytes, from: range.lowerBound, to: end, holdAt: holdOffset(for: request.path, rule: rule))
         }
         return sent && end == range.upperBound
+    }
+
+    /// The offset at which this response is held (nil: not held), counting the hold.
+    private func holdOffset(for path: String, rule: Rule?) -> Int? {
+        guard let offset = rule?.holdAtByte else { return nil }
+        return settings.withLock { settings -> Int? in
+            let done = settings.holdsDone[path, default: 0]
+            if let times = rule?.holdTimes, done >= times { return nil }
+            settings.holdsDone[path] = done + 1
+            return offset
+        }
     }
 
     /// The offset at which this response is cut (nil: not cut), counting the cut as done.

@@ -43,6 +43,8 @@ public final class LoopbackHTTPServer: Sendable {
         var rules: [String: Rule] = [:]
         /// Responses cut so far per path (for rules that cut a limited number of times).
         var cutsDone: [String: Int] = [:]
+        /// Responses held so far per path.
+        var holdsDone: [String: Int] = [:]
         /// True once `releaseHolds()` lets held responses go on.
         var holdsReleased = false
     }
@@ -112,6 +114,7 @@ public final class LoopbackHTTPServer: Sendable {
         settings.withLock { settings in
             settings.rules[key] = rule
             settings.cutsDone[key] = 0
+            settings.holdsDone[key] = 0
         }
     }
 
@@ -198,6 +201,8 @@ extension LoopbackHTTPServer {
         /// Stop sending at this byte offset of the file until `releaseHolds()` (a stalled
         /// server that keeps the connection open).
         public var holdAtByte: Int?
+        /// How many responses are held (nil: every one).
+        public var holdTimes: Int?
         /// Serve these bytes instead of a file.
         public var body: Data?
         /// The Content-Type for `body`.
@@ -206,10 +211,11 @@ extension LoopbackHTTPServer {
         /// A rule with every field given.
         public init(
             status: Int? = nil, redirectLocation: String? = nil, cutAtByte: Int? = nil,
-            cutTimes: Int? = nil, headerDelay: Double = 0, holdAtByte: Int? = nil, body: Data? = nil,
-            contentType: String? = nil
+            cutTimes: Int? = nil, headerDelay: Double = 0, holdAtByte: Int? = nil, holdTimes: Int? = nil,
+            body: Data? = nil, contentType: String? = nil
         ) {
             self.holdAtByte = holdAtByte
+            self.holdTimes = holdTimes
             self.status = status
             self.redirectLocation = redirectLocation
             self.cutAtByte = cutAtByte
@@ -232,8 +238,10 @@ extension LoopbackHTTPServer {
             Rule(cutAtByte: offset, cutTimes: times)
         }
         /// Stops sending at byte `offset` of the file, keeping the connection open, until
-        /// `releaseHolds()` is called.
-        public static func hold(atByte offset: Int) -> Rule { Rule(holdAtByte: offset) }
+        /// `releaseHolds()` is called, for the first `times` responses (nil: every one).
+        public static func hold(atByte offset: Int, times: Int? = nil) -> Rule {
+            Rule(holdAtByte: offset, holdTimes: times)
+        }
         /// Waits `seconds` before sending the headers.
         public static func slowStart(seconds: Double) -> Rule { Rule(headerDelay: seconds) }
         /// Serves `data` (with `contentType`) instead of a file.

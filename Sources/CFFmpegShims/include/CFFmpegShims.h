@@ -68,7 +68,11 @@ void CFFmpeg_interrupt_destroy(CFFmpegInterrupt *interrupt);
 void CFFmpeg_interrupt_set_deadline(CFFmpegInterrupt *interrupt, int64_t microseconds);
 /// Makes every blocking call give up now; thread-safe.
 void CFFmpeg_interrupt_abort(CFFmpegInterrupt *interrupt);
-/// 1 when the deadline passed or abort was requested.
+/// Makes blocking calls give up now, once: until CFFmpeg_interrupt_consume_kick clears it.
+void CFFmpeg_interrupt_kick(CFFmpegInterrupt *interrupt);
+/// Clears a kick; returns 1 when one was pending.
+int CFFmpeg_interrupt_consume_kick(CFFmpegInterrupt *interrupt);
+/// 1 when the deadline passed, abort was requested or a kick is pending.
 int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt);
 /// 1 when the abort flag (not the deadline) stopped I/O.
 int CFFmpeg_interrupt_aborted(const CFFmpegInterrupt *interrupt);

@@ -77,6 +77,11 @@ struct BufferTracker {
         return result
     }
 
+    /// True when `time` lies in the current range or one kept from before.
+    func covers(_ time: CMTime) -> Bool {
+        contains(time) || otherRanges.contains { $0.containsTime(time) || $0.end == time }
+    }
+
     /// True when `time` lies in the buffered range (its start up to the buffered end).
     func contains(_ time: CMTime) -> Bool {
         time.isNumeric && time >= rangeStart && time <= bufferedEnd

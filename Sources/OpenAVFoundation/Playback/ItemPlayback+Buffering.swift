@@ -40,4 +40,14 @@ extension ItemPlayback {
     func restartBuffer(at target: CMTime) {
         buffering.withLock { $0?.restart(at: target) }
     }
+
+    /// Makes a network read that may be stuck on a stalled connection give up when a seek
+    /// needs data that is not buffered, so the seek does not wait for the stalled read
+    /// (the demux thread then seeks the demuxer). Main queue, from `seek`.
+    func interruptReadForSeek(to target: CMTime) {
+        guard !asset.sourceURL.isFileURL else { return }
+        // Only once reading started (never during the open) and only for unbuffered targets.
+        let outside = buffering.withLock { tracker in tracker.map { !$0.covers(target) } } ?? false
+        if outside { interrupt.kick() }
+    }
 }

@@ -40,6 +40,9 @@ extension ItemPlayback {
         // After a kept run is reopened, what the demuxer re-reads up to the run's last packets
         // (last decode time per stream) is already queued and is dropped.
         var skipThrough: [Int: CMTime] = [:]
+        // A read interrupted for a seek may have left the demuxer mid-packet: the next seek
+        // goes through the demuxer, never the cache.
+        var readInterrupted = false
         while true {
             let (stopped, seek, generation) = control.withLock { control -> (Bool, PendingSeek?, Int) in
                 let seek = control.seek.flatMap { $0.generation > seekGeneration ? $0 : nil }
@@ -49,7 +52,9 @@ extension ItemPlayback {
             if let seek {
                 seekGeneration = seek.generation
                 reachedEnd = false
-                if replayFromCache(&cache, for: seek.request) { continue }
+                if interrupt.consumeKick() { readInterrupted = true }
+                if !readInterrupted, replayFromCache(&cache, for: seek.request) { continue }
+                readInterrupted = false
                 let request = seek.request
                 let earliest = request.toleranceBefore.isNumeric ? request.target - request.toleranceBefore : .negativeInfinity
                 let latest = request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
@@ -106,6 +111,11 @@ extension ItemPlayback {
                 demuxerAtEnd = true
             case .failure(let failure):
                 if failure == .cancelled || isStopped { return }
+                if interrupt.consumeKick() {
+                    // Interrupted for a seek (see `interruptReadForSeek`), not a failure.
+                    readInterrupted = true
+                    continue
+                }
                 // A read error mid-file ends the stream; what was read still plays. Over the
                 // network the item then fails where the data ran out (see `reportEnd`).
                 if demuxer.isNetwork { control.withLock { $0.readFailure = failure } }

@@ -138,6 +138,7 @@ final class ItemPlayback: Sendable {
             // it, which would move a queue there first) before every queue moved to it.
             pipeline?.flush(generation: control.generation)
         }
+        interruptReadForSeek(to: request.target)
         demuxWake.wake()
         videoWake.wake()
         audioWake.wake()

@@ -97,6 +97,7 @@ import Testing
         server.setRule(.hold(atByte: 10_000), for: "/data.bin")
         let port = server.port
         async let pending = RawHTTPClient.fetch(port: port, path: "/data.bin")
+        for _ in 0..<1000 where server.requests.isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(server.openConnectionCount == 1, "the held response keeps its connection open")
         server.releaseHolds()

@@ -148,3 +148,40 @@ import Testing
         #expect(merged == [range(0, 4), range(5, 6)])
     }
 }
+
+@MainActor
+@Suite struct NetworkStalledSeekTests {
+    @Test func aSeekOutsideTheBufferDoesNotWaitForAStalledRead() async throws {
+        let server = try networkMediaServer()
+        defer { server.stop() }
+        let size = try Data(contentsOf: NetworkMedia.folder().appendingPathComponent("heavy.mp4")).count
+        // The first response stalls at 30 %; later requests (the seek's) flow.
+        server.setRule(.hold(atByte: size * 30 / 100, times: 1), for: "/heavy.mp4")
+        let asset = AVURLAsset(url: server.url(for: "heavy.mp4"), options: [AVURLAssetPlayheadTimeoutKey: 600])
+        let item = AVPlayerItem(asset: asset)
+        let sink = RecordingVideoSink()
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        await waitUntil(timeout: 60, "ready") { item.status == .readyToPlay }
+        await mainQueueSleep(nanoseconds: 300_000_000)
+        let stalledEnd = try #require(item.loadedTimeRanges.last?.timeRangeValue.end.seconds)
+        #expect(stalledEnd < 2, "reading stalled early: \(stalledEnd)")
+
+        let finished = SeekResult()
+        player.seek(to: CMTime(seconds: 3.5, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) {
+            done in finished.set(done)
+        }
+        await waitUntil(timeout: 30, "the seek finished without the stalled read") { finished.value != nil }
+        #expect(finished.value == true)
+        #expect(abs((sink.last?.itemTime.seconds ?? 0) - 3.5) < 0.05)
+        #expect(server.requests.count >= 2 && server.requests.last!.rangeStart > size * 30 / 100)
+        player.replaceCurrentItem(with: nil)
+    }
+}
+
+/// A seek completion's result, set from any thread.
+final class SeekResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Bool?
+    func set(_ value: Bool) { lock.lock(); result = value; lock.unlock() }
+    var value: Bool? { lock.lock(); defer { lock.unlock() }; return result }
+}
