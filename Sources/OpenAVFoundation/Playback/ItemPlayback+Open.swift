@@ -1,7 +1,9 @@
 // Playhead: opening an item: demuxer, decoders, audio output, then the threads.
 //
-// Concurrency: `open()` runs once on a global queue. It creates the FFmpeg objects and hands
-// each to the thread that will own it; nothing here touches them afterwards.
+// Concurrency: `open()` runs once on a global queue (files) or a thread of its own (network
+// media, whose open may block until the time-out). It creates the FFmpeg objects and hands
+// each to the thread that will own it; nothing here touches them afterwards. `stop()` may
+// abort its blocking I/O at any time through `interrupt`.
 import FFmpegBridge
 import Foundation
 

@@ -3,10 +3,16 @@
 // Concurrency contract:
 // - Commands (`start`, `setRate`, `setGain`, `seek`, `stop`) come from the main queue; they
 //   change `control` (a Mutex) and wake threads, never block on I/O.
-// - Threads, each owning its FFmpeg objects: the open work (a global queue, then gone), the
-//   demux thread (owns the Demuxer), the video decode thread (owns the VideoDecoder), the audio
-//   thread (owns the AudioDecoder and AudioConverter, and is the ring buffer's producer), and
-//   the presentation thread (reads frames, drives the clock and the video sinks).
+// - `interrupt` (thread-safe atomics) is what FFmpeg polls during the open and every read:
+//   `stop()` aborts it for good; `seek` kicks it once to free a read stuck on a stalled
+//   connection.
+// - Threads, each owning its FFmpeg objects: the open work (a global queue, or a thread of its
+//   own for network media, then gone), the demux thread (owns the Demuxer and the packet
+//   cache), the video decode thread (owns the VideoDecoder), the audio thread (owns the
+//   AudioDecoder and AudioConverter, and is the ring buffer's producer), and the presentation
+//   thread (reads frames, drives the clock and the video sinks).
+// - `buffering` (a Mutex) holds the buffer tracker, updated by the demux and presentation
+//   threads.
 // - The audio device's callback reads only the ring buffer (lock-free).
 // - Stale data after a seek is dropped by generation: every queue item carries the generation
 //   it was made under; `control.generation` is the current one.
