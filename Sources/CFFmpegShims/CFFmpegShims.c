@@ -68,9 +68,17 @@ void CFFmpeg_clear_last_log_message(void) {
 
 // MARK: - Interrupt deadline
 
+#define CFFMPEG_COUNTED_INPUTS 32
+
 struct CFFmpegInterrupt {
     _Atomic int64_t deadline;  // av_gettime_relative() microseconds; 0 = none
     atomic_int aborted;
+    atomic_int kicked;  // one-shot interrupt, cleared by its consumer
+    // Byte counting (CFFmpeg_count_input_bytes); touched only by the thread doing the I/O.
+    int (*originalOpen)(AVFormatContext *, AVIOContext **, const char *, int, AVDictionary **);
+    int (*originalClose)(AVFormatContext *, AVIOContext *);
+    AVIOContext *openInputs[CFFMPEG_COUNTED_INPUTS];
+    int64_t closedBytes;
 };
 
 CFFmpegInterrupt *CFFmpeg_interrupt_create(void) {
@@ -90,9 +98,15 @@ int CFFmpeg_interrupt_aborted(const CFFmpegInterrupt *interrupt) {
     return atomic_load(&((CFFmpegInterrupt *)interrupt)->aborted);
 }
 
+void CFFmpeg_interrupt_kick(CFFmpegInterrupt *interrupt) { atomic_store(&interrupt->kicked, 1); }
+
+int CFFmpeg_interrupt_consume_kick(CFFmpegInterrupt *interrupt) {
+    return atomic_exchange(&interrupt->kicked, 0);
+}
+
 int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt) {
     CFFmpegInterrupt *state = (CFFmpegInterrupt *)interrupt;
-    if (atomic_load(&state->aborted)) return 1;
+    if (atomic_load(&state->aborted) || atomic_load(&state->kicked)) return 1;
     int64_t deadline = atomic_load(&state->deadline);
     return deadline != 0 && av_gettime_relative() > deadline;
 }
@@ -104,6 +118,52 @@ static int playheadInterruptCallback(void *opaque) {
 void CFFmpeg_interrupt_attach(AVFormatContext *context, CFFmpegInterrupt *interrupt) {
     context->interrupt_callback.callback = playheadInterruptCallback;
     context->interrupt_callback.opaque = interrupt;
+}
+
+// MARK: - Input byte counting
+
+static int countingOpen(AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
+                        AVDictionary **options) {
+    CFFmpegInterrupt *state = s->interrupt_callback.opaque;
+    int result = state->originalOpen(s, pb, url, flags, options);
+    if (result >= 0 && *pb) {
+        for (int i = 0; i < CFFMPEG_COUNTED_INPUTS; i++) {
+            if (!state->openInputs[i]) { state->openInputs[i] = *pb; break; }
+        }
+    }
+    return result;
+}
+
+static int countingClose(AVFormatContext *s, AVIOContext *pb) {
+    CFFmpegInterrupt *state = s->interrupt_callback.opaque;
+    for (int i = 0; i < CFFMPEG_COUNTED_INPUTS; i++) {
+        if (pb && state->openInputs[i] == pb) {
+            state->closedBytes += pb->bytes_read;
+            state->openInputs[i] = NULL;
+        }
+    }
+    return state->originalClose(s, pb);
+}
+
+void CFFmpeg_count_input_bytes(AVFormatContext *context) {
+    CFFmpegInterrupt *state = context->interrupt_callback.opaque;
+    if (!state || context->io_open == countingOpen) return;
+    state->originalOpen = context->io_open;
+    state->originalClose = context->io_close2;
+    context->io_open = countingOpen;
+    context->io_close2 = countingClose;
+}
+
+int64_t CFFmpeg_input_bytes_read(const CFFmpegInterrupt *interrupt) {
+    int64_t total = interrupt->closedBytes;
+    for (int i = 0; i < CFFMPEG_COUNTED_INPUTS; i++) {
+        if (interrupt->openInputs[i]) total += interrupt->openInputs[i]->bytes_read;
+    }
+    return total;
+}
+
+void CFFmpeg_forget_counted_inputs(CFFmpegInterrupt *interrupt) {
+    for (int i = 0; i < CFFMPEG_COUNTED_INPUTS; i++) interrupt->openInputs[i] = NULL;
 }
 
 // MARK: - Stream side data

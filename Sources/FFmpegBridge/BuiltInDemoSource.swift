@@ -55,6 +55,7 @@ extension MediaLocation {
         inputFormat = "lavfi"
         self.declared = declared
         memory = nil
+        requiresTLS = false
     }
 }
 

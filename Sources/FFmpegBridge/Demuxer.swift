@@ -32,6 +32,11 @@ package final class Demuxer: @unchecked Sendable {
     private var activeStreams: Set<Int>?
     /// Seconds a single blocking read or seek may take before it fails with `.timedOut`.
     package let timeout: Double
+    /// True for http(s) inputs.
+    package let isNetwork: Bool
+    /// For network inputs, the throughput seen while opening and probing (all bytes read,
+    /// nested playlists and segments included, over the time it took), in bits per second.
+    package let measuredBitRate: Double?
     /// What the container holds, read once at open.
     package let description: MediaDescription
     /// How far the container's timestamps start after zero (MPEG-TS and program streams,
@@ -57,6 +62,7 @@ package final class Demuxer: @unchecked Sendable {
         location: MediaLocation, timeout: Double = 15,
         interrupt: InterruptDeadline = InterruptDeadline(), limits: MediaLimits = .standard
     ) throws(MediaFailure) {
+        let openStart = Date()
         let container = try FormatContext(
             location: location, timeout: timeout, interrupt: interrupt)
         if let failure = limits.streamCountViolation(container.streamCount) { throw failure }
@@ -73,6 +79,10 @@ package final class Demuxer: @unchecked Sendable {
         self.container = container
         self.scratch = scratch
         self.timeout = timeout
+        self.isNetwork = location.isNetwork
+        let openSeconds = Date().timeIntervalSince(openStart)
+        let openBytes = location.isNetwork ? Double(interrupt.inputBytesRead) : 0
+        self.measuredBitRate = openBytes > 0 && openSeconds > 0 ? openBytes * 8 / openSeconds : nil
         self.description = MediaInspector.describe(container)
         let start = container.pointer.pointee.start_time
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
@@ -169,6 +179,9 @@ package final class Demuxer: @unchecked Sendable {
                 usleep(1_000)
                 continue
             }
+            // A dropped connection (after libavformat gave up reconnecting) looks like an
+            // early end to most demuxers; over the network it is an error, not the end.
+            if let failure = networkReadFailure(status) { return .failure(failure) }
             if status == FFmpegError.endOfFile || avio_feof(container.pointer.pointee.pb) != 0 {
                 return .endOfFile
             }
@@ -235,5 +248,22 @@ package final class Demuxer: @unchecked Sendable {
     private func isAttachedPicture(_ index: Int) -> Bool {
         guard let stream = container.stream(at: index) else { return false }
         return (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
+    }
+}
+
+extension Demuxer {
+    /// The failure behind a read that ended with `status` on a network input whose connection
+    /// broke; nil for files, clean ends and non-network errors.
+    func networkReadFailure(_ status: Int32) -> MediaFailure? {
+        guard isNetwork else { return nil }
+        let ioError = container.pointer.pointee.pb.map { $0.pointee.error } ?? 0
+        if ioError < 0 && ioError != FFmpegError.endOfFile {
+            return FormatContext.networkFailure(ioError)
+                ?? .io(detail: "network read failed: \(FFmpegError(code: ioError).message)")
+        }
+        if status != FFmpegError.endOfFile, let failure = FormatContext.networkFailure(status) {
+            return failure
+        }
+        return nil
     }
 }

@@ -40,10 +40,12 @@ package final class FormatContext: @unchecked Sendable {
             memoryIO = nil
         }
         interrupt.attach(to: context)
+        if location.isNetwork { interrupt.countInputBytes(of: context) }
         interrupt.expire(after: timeout)
 
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", location.allowedProtocols, 0)
+        FormatContext.addNetworkOptions(for: location, to: &options)
         defer { av_dict_free(&options) }
         if let name = location.inputFormat { av_dict_set(&options, "format_whitelist", name, 0) }
 
@@ -52,14 +54,19 @@ package final class FormatContext: @unchecked Sendable {
         let status = avformat_open_input(&opened, location.ffmpegURL, format, &options)
         guard status >= 0, let openedContext = opened else {
             // avformat_open_input frees the context on failure.
+            if location.isNetwork, !interrupt.hasFired, let failure = FormatContext.networkFailure(status) {
+                throw failure
+            }
             throw FormatContext.classifyOpenFailure(status, interrupt: interrupt)
         }
         context = openedContext
         pointer = context
         if let declared = location.declared { apply(declared) }
+        try checkNoDowngrade(location)
     }
 
     deinit {
+        interrupt.forgetCountedInputs()
         var context: UnsafeMutablePointer<AVFormatContext>? = pointer
         avformat_close_input(&context)
     }

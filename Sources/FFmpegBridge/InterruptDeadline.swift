@@ -30,6 +30,14 @@ package final class InterruptDeadline: @unchecked Sendable {
     /// Makes every blocking call return now and forever after.
     package func abort() { CFFmpeg_interrupt_abort(state) }
 
+    /// Makes the blocking call in progress (or the next one) give up, once: a thread blocked
+    /// reading a stalled connection returns so it can serve a seek. The reading thread clears
+    /// it with `consumeKick()`. Any thread may kick.
+    package func kick() { CFFmpeg_interrupt_kick(state) }
+
+    /// Clears a pending kick; true when there was one.
+    package func consumeKick() -> Bool { CFFmpeg_interrupt_consume_kick(state) != 0 }
+
     /// True once `abort()` was called.
     package var isAborted: Bool { CFFmpeg_interrupt_aborted(state) != 0 }
 
@@ -39,4 +47,17 @@ package final class InterruptDeadline: @unchecked Sendable {
     func attach(to context: UnsafeMutablePointer<AVFormatContext>) {
         CFFmpeg_interrupt_attach(context, state)
     }
+
+    /// Makes this switch count the bytes every input of `context` reads (including nested
+    /// HLS and DASH opens). Call after `attach(to:)`, before the context opens.
+    func countInputBytes(of context: UnsafeMutablePointer<AVFormatContext>) {
+        CFFmpeg_count_input_bytes(context)
+    }
+
+    /// Bytes read so far by a counting context's inputs. Only on that context's I/O thread,
+    /// while it is open.
+    var inputBytesRead: Int64 { CFFmpeg_input_bytes_read(state) }
+
+    /// Stops tracking inputs before their context closes.
+    func forgetCountedInputs() { CFFmpeg_forget_counted_inputs(state) }
 }

@@ -7,7 +7,8 @@ package struct MediaLocation: Sendable, Equatable {
     package let ffmpegURL: String
     /// The file system path for local files, nil otherwise.
     package let path: String?
-    /// FFmpeg protocols this input may use (the `protocol_whitelist` option).
+    /// FFmpeg protocols this input may use (the `protocol_whitelist` option). Nested opens
+    /// (HLS and DASH segments, keys, playlists) are held to the same list.
     package let allowedProtocols: String
     /// The FFmpeg input format to open with instead of probing; nil for files and URLs. Only
     /// internal inputs (the built-in demo's "lavfi") set it: no URL can.
@@ -17,6 +18,13 @@ package struct MediaLocation: Sendable, Equatable {
     /// Bytes read from memory through a custom AVIOContext instead of `ffmpegURL`.
     package let memory: MemoryInput?
 
+    /// True for http and https inputs.
+    package var isNetwork: Bool { path == nil && memory == nil && inputFormat == nil }
+    /// True for https inputs, which may never fall back to plain http.
+    package let requiresTLS: Bool
+    /// Headers, user agent and reconnection for network inputs (unused for files).
+    package var network = NetworkOptions()
+
     /// Input held in memory (the fuzzer's): FFmpeg reads `input` and may open no protocol;
     /// `input.name` is only a hint for format probing.
     package init(memory input: MemoryInput) {
@@ -24,6 +32,7 @@ package struct MediaLocation: Sendable, Equatable {
         ffmpegURL = input.name
         allowedProtocols = "none"
         memory = input
+        requiresTLS = false
         inputFormat = nil
         declared = nil
     }
@@ -33,14 +42,17 @@ package struct MediaLocation: Sendable, Equatable {
         lhs.ffmpegURL == rhs.ffmpegURL && lhs.path == rhs.path
             && lhs.allowedProtocols == rhs.allowedProtocols && lhs.memory === rhs.memory
             && lhs.inputFormat == rhs.inputFormat && lhs.declared == rhs.declared
+            && lhs.requiresTLS == rhs.requiresTLS && lhs.network == rhs.network
     }
 
     /// The location for `url`, or a failure for schemes Playhead does not read.
-    package init(url: URL) throws(MediaFailure) {
+    package init(url: URL, network: NetworkOptions = NetworkOptions()) throws(MediaFailure) {
         inputFormat = nil
         declared = nil
-        let scheme = url.scheme?.lowercased() ?? "file"
         memory = nil
+        let scheme = url.scheme?.lowercased() ?? "file"
+        self.network = network
+        requiresTLS = scheme == "https"
         switch scheme {
         case "file":
             path = url.path
@@ -50,7 +62,9 @@ package struct MediaLocation: Sendable, Equatable {
         case "http", "https":
             path = nil
             ffmpegURL = url.absoluteString
-            allowedProtocols = "http,https,tls,tcp,crypto,data"
+            // An https input leaves "http" out, so no segment, key or nested playlist it names
+            // can travel unencrypted (the https-to-http downgrade).
+            allowedProtocols = scheme == "https" ? "https,tls,tcp,crypto,data" : "http,https,tls,tcp,crypto,data"
         default:
             throw .unsupportedScheme(scheme)
         }

@@ -24,6 +24,19 @@ static inline int CFFmpeg_AVERROR_STREAM_NOT_FOUND(void) { return AVERROR_STREAM
 static inline int CFFmpeg_AVERROR_PROTOCOL_NOT_FOUND(void) { return AVERROR_PROTOCOL_NOT_FOUND; }
 static inline int CFFmpeg_AVERROR_PATCHWELCOME(void) { return AVERROR_PATCHWELCOME; }
 static inline int CFFmpeg_AVERROR_HTTP_NOT_FOUND(void) { return AVERROR_HTTP_NOT_FOUND; }
+/// The HTTP status an AVERROR_HTTP_* code stands for (400, 401, 403, 404, 499 for other 4xx,
+/// 599 for 5xx); 0 for any other code.
+static inline int CFFmpeg_http_status_of_error(int code) {
+    switch (code) {
+    case AVERROR_HTTP_BAD_REQUEST: return 400;
+    case AVERROR_HTTP_UNAUTHORIZED: return 401;
+    case AVERROR_HTTP_FORBIDDEN: return 403;
+    case AVERROR_HTTP_NOT_FOUND: return 404;
+    case AVERROR_HTTP_OTHER_4XX: return 499;
+    case AVERROR_HTTP_SERVER_ERROR: return 599;
+    default: return 0;
+    }
+}
 // AV_NOPTS_VALUE is a cast macro.
 static inline int64_t CFFmpeg_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 // AV_TIME_BASE_Q is a compound literal.
@@ -56,12 +69,29 @@ void CFFmpeg_interrupt_destroy(CFFmpegInterrupt *interrupt);
 void CFFmpeg_interrupt_set_deadline(CFFmpegInterrupt *interrupt, int64_t microseconds);
 /// Makes every blocking call give up now; thread-safe.
 void CFFmpeg_interrupt_abort(CFFmpegInterrupt *interrupt);
-/// 1 when the deadline passed or abort was requested.
+/// Makes blocking calls give up now, once: until CFFmpeg_interrupt_consume_kick clears it.
+void CFFmpeg_interrupt_kick(CFFmpegInterrupt *interrupt);
+/// Clears a kick; returns 1 when one was pending.
+int CFFmpeg_interrupt_consume_kick(CFFmpegInterrupt *interrupt);
+/// 1 when the deadline passed, abort was requested or a kick is pending.
 int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt);
 /// 1 when the abort flag (not the deadline) stopped I/O.
 int CFFmpeg_interrupt_aborted(const CFFmpegInterrupt *interrupt);
 /// Fills a format context's interrupt_callback so its I/O consults `interrupt`.
 void CFFmpeg_interrupt_attach(AVFormatContext *context, CFFmpegInterrupt *interrupt);
+
+// MARK: - Input byte counting
+
+/// Wraps `context`'s io_open/io_close2 (which nested HLS and DASH opens go through) so the
+/// interrupt attached to it counts the bytes read by every input. Call after
+/// CFFmpeg_interrupt_attach and before avformat_open_input. The counters are touched only by
+/// the thread doing the context's I/O.
+void CFFmpeg_count_input_bytes(AVFormatContext *context);
+/// Bytes read so far by the inputs opened through a counting context (open ones included).
+/// Only while the context is open, on its I/O thread.
+int64_t CFFmpeg_input_bytes_read(const CFFmpegInterrupt *interrupt);
+/// Stops looking at inputs still open (before the context closes them itself).
+void CFFmpeg_forget_counted_inputs(CFFmpegInterrupt *interrupt);
 
 // MARK: - Stream side data
 

@@ -28,10 +28,13 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     /// Where subtitle files beside the media are looked for (see SidecarSubtitles).
     let sidecarSettings: SidecarSubtitleSettings
 
-    init(url: URL, limits: MediaInspector.Limits, sidecars: SidecarSubtitleSettings = SidecarSubtitleSettings()) {
+    init(
+        url: URL, limits: MediaInspector.Limits, network: NetworkOptions = NetworkOptions(),
+        sidecars: SidecarSubtitleSettings = SidecarSubtitleSettings()
+    ) {
         sourceURL = url
         sidecarSettings = sidecars
-        inspection = AssetInspection(url: url, limits: limits)
+        inspection = AssetInspection(url: url, limits: limits, network: network)
         super.init()
     }
 

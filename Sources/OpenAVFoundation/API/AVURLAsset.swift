@@ -7,8 +7,9 @@ import Foundation
 public let AVURLAssetPreferPreciseDurationAndTimingKey: String =
     "AVURLAssetPreferPreciseDurationAndTimingKey"
 
-/// Options key: seconds (a `Double` or `Int`) that opening and inspecting the media may
-/// block on I/O before loading fails with a time-out. Default 15.
+/// Options key: seconds (a `Double` or `Int`) that opening, inspecting or reading the media may
+/// block on I/O (a network connection that sends nothing, say) before it fails with a
+/// time-out. Default 15.
 ///
 /// - Note: A Playhead addition.
 public let AVURLAssetPlayheadTimeoutKey: String = "PlayheadTimeout"
@@ -35,7 +36,9 @@ open class AVURLAsset: AVAsset, @unchecked Sendable {
             limits.timeout = timeout
         }
         url = URL
-        super.init(url: URL, limits: limits, sidecars: SidecarSubtitleSettings(options: options))
+        super.init(
+            url: URL, limits: limits, network: AVURLAsset.networkOptions(from: options),
+            sidecars: SidecarSubtitleSettings(options: options))
     }
 
     /// An asset named `URL` that plays `location`, a Playhead-made input such as the built-in

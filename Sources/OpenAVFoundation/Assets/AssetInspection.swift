@@ -29,9 +29,9 @@ final class AssetInspection: Sendable {
     private let interrupt = InterruptDeadline()
     private let state = Mutex(State())
 
-    init(url: URL, limits: MediaInspector.Limits) {
+    init(url: URL, limits: MediaInspector.Limits, network: NetworkOptions = NetworkOptions()) {
         do throws(MediaFailure) {
-            location = .success(try MediaLocation(url: url))
+            location = .success(try MediaLocation(url: url, network: network))
         } catch {
             location = .failure(error)
         }

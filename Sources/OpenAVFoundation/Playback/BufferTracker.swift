@@ -22,9 +22,15 @@ struct BufferTracker {
     private var readUpTo: [Int: CMTime] = [:]
     private static let audioKey = -1
     private var endOfStream = false
+    /// Reading stopped on an error: nothing more will arrive, but the rest of the item is not
+    /// buffered either.
+    private var readFailed = false
     private var last: BufferReport?
     private var lastReportHost = -Double.infinity
     private var stalled = false
+    /// Ranges buffered elsewhere (runs kept from before earlier seeks), reported with the
+    /// current one.
+    private var otherRanges: [CMTimeRange] = []
 
     init(pipeline: Pipeline, clock: any HostClock) {
         self.pipeline = pipeline
@@ -36,6 +42,56 @@ struct BufferTracker {
         rangeStart = target.isNumeric ? max(target, .zero) : .zero
         readUpTo = [:]
         endOfStream = false
+        readFailed = false
+    }
+
+    /// Reading stopped on an error: the flags treat it as the end, the ranges do not.
+    mutating func markReadFailed() { readFailed = true }
+
+    /// Where the current buffered range ends.
+    var currentEnd: CMTime { bufferedEnd }
+
+    /// Sets the ranges buffered apart from the current one.
+    mutating func setOtherRanges(_ ranges: [CMTimeRange]) { otherRanges = ranges }
+
+    /// Reading goes on from the end of `range`, which is buffered already (a kept run was
+    /// reopened): it becomes the current range.
+    mutating func resume(_ range: CMTimeRange) {
+        rangeStart = range.start
+        readUpTo = [:]
+        for key in [pipeline.videoStream, pipeline.audioStream.map { _ in Self.audioKey }].compactMap({ $0 }) {
+            readUpTo[key] = range.end
+        }
+        endOfStream = false
+        readFailed = false
+    }
+
+    /// `ranges` sorted by start, with overlapping or touching ranges joined.
+    static func merged(_ ranges: [CMTimeRange]) -> [CMTimeRange] {
+        var result: [CMTimeRange] = []
+        for range in ranges.filter({ $0.duration > .zero }).sorted(by: { $0.start < $1.start }) {
+            if let last = result.last, range.start <= last.end {
+                result[result.count - 1] = CMTimeRange(start: last.start, end: max(last.end, range.end))
+            } else {
+                result.append(range)
+            }
+        }
+        return result
+    }
+
+    /// True when `time` lies in the current range or one kept from before.
+    func covers(_ time: CMTime) -> Bool {
+        contains(time) || otherRanges.contains { $0.containsTime(time) || $0.end == time }
+    }
+
+    /// True when `time` lies in the buffered range (its start up to the buffered end).
+    func contains(_ time: CMTime) -> Bool {
+        time.isNumeric && time >= rangeStart && time <= bufferedEnd
+    }
+
+    /// The oldest buffered media was let go: the range now starts at `time`.
+    mutating func dropBefore(_ time: CMTime) {
+        if time.isNumeric && time > rangeStart { rangeStart = time }
     }
 
     /// Records a packet read from the container.
@@ -59,7 +115,7 @@ struct BufferTracker {
     mutating func update(position: CMTime, endOfStream eos: Bool, force: Bool) -> BufferReport? {
         if eos { endOfStream = true }
         let duration = pipeline.description.duration
-        var end = endOfStream && duration.isNumeric ? max(bufferedEnd, duration) : bufferedEnd
+        var end = endOfStream && !readFailed && duration.isNumeric ? max(bufferedEnd, duration) : bufferedEnd
         if duration.isNumeric { end = min(end, duration) }
         let ahead = position.isNumeric ? (end - position).seconds : 0
         let threshold = stalled ? Self.rebufferThreshold : Self.startThreshold
@@ -69,8 +125,8 @@ struct BufferTracker {
             isLikelyToKeepUp: endOfStream || ahead >= threshold || full,
             isFull: full)
         if flags.isEmpty { stalled = true } else if flags.isLikelyToKeepUp { stalled = false }
-        let range = end > rangeStart ? [CMTimeRange(start: rangeStart, end: end)] : []
-        let report = BufferReport(flags: flags, loadedRanges: range)
+        let current = end > rangeStart ? [CMTimeRange(start: rangeStart, end: end)] : []
+        let report = BufferReport(flags: flags, loadedRanges: Self.merged(otherRanges + current))
         let now = clock.now
         let changedFlags = last?.flags != flags
         guard force || changedFlags || (report != last && now - lastReportHost >= 0.25) else { return nil }

@@ -1,8 +1,10 @@
-// Playhead: the demux thread: reads packets into the per-stream queues, performs seeks and
-// reports buffering.
+// Playhead: the demux thread: reads packets into the per-stream queues, performs seeks (from
+// the packet cache when network media already holds the target) and reports buffering.
 //
-// Concurrency: runs on its own thread, which owns the Demuxer. Reads `control` for seeks and
-// stop; writes only buffering progress into it.
+// Concurrency: runs on its own thread, which owns the Demuxer, the PacketCache and the
+// StreamRouter (selected audio and subtitle tracks). Reads
+// `control` for seeks and stop; writes only buffering progress and `readFailure` into it; the
+// buffer tracker is shared with the presentation thread through `buffering` (a Mutex).
 import FFmpegBridge
 import Foundation
 
@@ -31,19 +33,37 @@ extension ItemPlayback {
     }
 
     func runDemux(_ demuxer: Demuxer, _ pipeline: Pipeline) {
-        var buffering = BufferTracker(pipeline: pipeline, clock: environment.hostClock)
+        startBufferTracking(pipeline)
+        // Network input keeps what it read, so seeks inside it need no new request.
+        var cache = demuxer.isNetwork
+            ? PacketCache(byteLimit: Self.packetCacheBytes, videoStream: pipeline.videoStream) : nil
+        var seekGeneration = 0
+        var demuxerAtEnd = false
         var reachedEnd = false
         var router = StreamRouter(description: pipeline.description, audioStream: pipeline.audioStream)
+        // After a kept run is reopened, what the demuxer re-reads up to the run's last packets
+        // (last decode time per stream) is already queued and is dropped.
+        var skipThrough: [Int: CMTime] = [:]
+        // A read interrupted for a seek may have left the demuxer mid-packet: the next seek
+        // goes through the demuxer, never the cache.
+        var readInterrupted = false
         while true {
             let (stopped, seek, generation, selection) = control.withLock {
                 control -> (Bool, PendingSeek?, Int, EngineSelection) in
-                let seek = control.seek.flatMap { $0.generation > buffering.seekGeneration ? $0 : nil }
+                let seek = control.seek.flatMap { $0.generation > seekGeneration ? $0 : nil }
                 return (control.stopped, seek, control.generation, control.selection)
             }
             if stopped { return }
             router.follow(selection, demuxer: demuxer, pipeline: pipeline) { self.currentTime() }
             if let seek {
-                buffering.seekGeneration = seek.generation
+                seekGeneration = seek.generation
+                reachedEnd = false
+                if interrupt.consumeKick() { readInterrupted = true }
+                if !readInterrupted, replayFromCache(&cache, for: seek.request) {
+                    router.seeked(pipeline)
+                    continue
+                }
+                readInterrupted = false
                 let request = seek.request
                 let earliest = request.toleranceBefore.isNumeric ? request.target - request.toleranceBefore : .negativeInfinity
                 let latest = request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
@@ -51,37 +71,114 @@ extension ItemPlayback {
                 _ = demuxer.seek(
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
                     latest: request.isExact ? request.target : latest)
-                reachedEnd = false
                 router.seeked(pipeline)
-                buffering.restart(at: request.target)
+                let closedEnd = buffering.withLock { $0?.currentEnd } ?? .zero
+                cache?.startRun(at: request.target, closingAt: closedEnd)
+                publishKeptRanges(cache)
+                skipThrough = [:]
+                demuxerAtEnd = false
+                control.withLock { $0.readFailure = nil }
+                restartBuffer(at: request.target)
                 continue
             }
-            if reachedEnd {
-                report(buffering.update(position: currentTime(), endOfStream: true, force: false))
+            if let step = cache?.nextReplayed() {
+                switch step {
+                case .packet(let packet):
+                    put(packet, pipeline, router: &router, generation: generation, notes: false)
+                case .resume(let end, let lastDecodeTimes):
+                    _ = demuxer.seek(to: end, earliest: .negativeInfinity, latest: end)
+                    skipThrough = lastDecodeTimes
+                    demuxerAtEnd = false
+                    control.withLock { $0.readFailure = nil }
+                }
+                continue
+            }
+            if demuxerAtEnd {
+                if !reachedEnd {
+                    reachedEnd = true
+                    if markPacketsEnded(pipeline, generation: generation) {
+                        refreshBuffer(endOfStream: true, force: true)
+                    }
+                }
+                refreshBuffer(endOfStream: true)
                 _ = environment.hostClock.wait(until: environment.hostClock.now + 0.25, on: demuxWake)
                 continue
             }
             switch demuxer.readPacket() {
             case .packet(let packet):
-                let position = currentTime()
-                guard let queue = router.route(packet, pipeline: pipeline, now: position, generation: generation) else { continue }
-                buffering.note(packet)
-                if let event = buffering.update(position: position, endOfStream: false, force: false) {
-                    report(event)
+                if let last = skipThrough[packet.streamIndex] {
+                    let time = packet.dts.isNumeric ? packet.dts : packet.pts
+                    if time.isNumeric && time <= last { continue }
+                    skipThrough[packet.streamIndex] = nil
                 }
-                _ = queue.put(
-                    packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
+                let keptRuns = cache?.closedRuns.count
+                if let start = cache?.append(packet) { buffering.withLock { $0?.dropBefore(start) } }
+                if cache?.closedRuns.count != keptRuns { publishKeptRanges(cache) }
+                put(packet, pipeline, router: &router, generation: generation, notes: true)
             case .endOfFile:
-                reachedEnd = true
-                guard markPacketsEnded(pipeline, generation: generation) else { continue }
-                report(buffering.update(position: currentTime(), endOfStream: true, force: true))
+                demuxerAtEnd = true
             case .failure(let failure):
                 if failure == .cancelled || isStopped { return }
-                // A read error mid-file ends the stream; what was read still plays.
-                reachedEnd = true
-                markPacketsEnded(pipeline, generation: generation)
+                if interrupt.consumeKick() {
+                    // Interrupted for a seek (see `interruptReadForSeek`), not a failure.
+                    readInterrupted = true
+                    continue
+                }
+                // A read error mid-file ends the stream; what was read still plays. Over the
+                // network the item then fails where the data ran out (see `reportEnd`).
+                if demuxer.isNetwork { control.withLock { $0.readFailure = failure } }
+                buffering.withLock { $0?.markReadFailed() }
+                demuxerAtEnd = true
             }
         }
+    }
+
+    /// The most bytes of packets a network item keeps for seeking back (and ahead) without
+    /// new requests.
+    static let packetCacheBytes = 64 << 20
+
+    /// Serves a seek from packets already read when `request`'s target lies in the current
+    /// buffered range or in a run kept from before; true when it did.
+    private func replayFromCache(_ cache: inout PacketCache?, for request: SeekRequest) -> Bool {
+        guard var kept = cache else { return false }
+        let target = request.target
+        let earliest = request.isExact || !request.toleranceBefore.isNumeric
+            ? .negativeInfinity : target - request.toleranceBefore
+        let latest = request.isExact ? target
+            : request.toleranceAfter.isNumeric ? target + request.toleranceAfter : .positiveInfinity
+        let (inCurrent, currentEnd) = buffering.withLock {
+            ($0?.contains(target) ?? false, $0?.currentEnd ?? .zero)
+        }
+        var served = inCurrent
+            && kept.beginReplay(of: nil, target: target, earliest: earliest, latest: latest, currentEnd: currentEnd)
+        if !served, let run = kept.closedRun(containing: target),
+            kept.beginReplay(of: run, target: target, earliest: earliest, latest: latest, currentEnd: currentEnd)
+        {
+            served = true
+            let range = kept.currentRange
+            buffering.withLock { $0?.resume(range) }
+            publishKeptRanges(kept)
+        }
+        cache = kept
+        return served
+    }
+
+    /// Tells the buffer tracker which runs are kept besides the current one.
+    private func publishKeptRanges(_ cache: PacketCache?) {
+        guard let ranges = cache?.closedRuns.map(\.range) else { return }
+        buffering.withLock { $0?.setOtherRanges(ranges) }
+    }
+
+    /// Queues `packet` for its decoder (noting it for buffering when it was just read).
+    /// Packets of unselected audio and subtitle tracks go where the router says and are not
+    /// noted.
+    private func put(
+        _ packet: Packet, _ pipeline: Pipeline, router: inout StreamRouter, generation: Int, notes: Bool
+    ) {
+        guard let queue = router.route(packet, pipeline: pipeline, now: currentTime(), generation: generation)
+        else { return }
+        if notes { refreshBuffer(noting: packet) }
+        _ = queue.put(packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
     }
 
     /// Ends both packet queues for `generation`; false when a seek already moved past it.
@@ -91,9 +188,5 @@ extension ItemPlayback {
             pipeline.videoPackets.markEndOfStream()
             pipeline.audioPackets.markEndOfStream()
         }
-    }
-
-    private func report(_ event: BufferReport?) {
-        if let event { report(.buffer(event)) }
     }
 }

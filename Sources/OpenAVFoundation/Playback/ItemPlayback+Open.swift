@@ -1,7 +1,9 @@
 // Playhead: opening an item: demuxer, decoders, audio output, then the threads.
 //
-// Concurrency: `open()` runs once on a global queue. It creates the FFmpeg objects and hands
-// each to the thread that will own it; nothing here touches them afterwards.
+// Concurrency: `open()` runs once on a global queue (files) or a thread of its own (network
+// media, whose open may block until the time-out). It creates the FFmpeg objects and hands
+// each to the thread that will own it; nothing here touches them afterwards. `stop()` may
+// abort its blocking I/O at any time through `interrupt`.
 import FFmpegBridge
 import Foundation
 
@@ -11,11 +13,13 @@ extension ItemPlayback {
         let location: MediaLocation
         switch asset.inspection.location {
         case .success(let found): location = found
-        case .failure(let error): return report(.failed(error, duringPlayback: false))
+        case .failure(let failure): return report(.failed(failure, duringPlayback: false))
         }
         let demuxer: Demuxer
         do throws(MediaFailure) {
-            demuxer = try Demuxer(location: location, timeout: asset.inspection.limits.timeout)
+            // `interrupt` is aborted by stop(), so a release never waits for a slow server.
+            demuxer = try Demuxer(
+                location: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt)
         } catch {
             return report(.failed(error, duringPlayback: false))
         }
@@ -25,6 +29,16 @@ extension ItemPlayback {
         let description = demuxer.description
         var videoStream = environment.decodesVideo ? demuxer.bestStream(of: .video) : nil
         var audioStream = preferredAudioStream(demuxer)
+        if let variant = VariantChoice.choose(
+            among: description.streams, measuredBitRate: demuxer.measuredBitRate,
+            peakBitRate: settings.preferredPeakBitRate)
+        {
+            if environment.decodesVideo, let index = variant.videoStream { videoStream = index }
+            // The variant's own audio, unless the app selected an audio option itself.
+            let selected = control.withLock { $0.selection.audioStream }
+            if selected == nil, let index = variant.audioStream { audioStream = index }
+            control.withLock { $0.variantBitRate = variant.bitRate }
+        }
         var videoDecoder: VideoDecoder?
         var audioDecoder: AudioDecoder?
         var unsupported: [String] = []
@@ -60,7 +74,9 @@ extension ItemPlayback {
         if audioStream != nil && ring == nil { audioStream = nil; audioDecoder = nil }
         let pipeline = Pipeline(
             description: description, videoStream: videoStream, audioStream: audioStream, ring: ring,
-            audioOutput: output, forwardBuffer: settings.preferredForwardBuffer)
+            audioOutput: output,
+            forwardBuffer: settings.preferredForwardBuffer > 0
+                ? settings.preferredForwardBuffer : Self.automaticForwardBuffer(isNetwork: location.isNetwork))
         control.withLock { control in
             control.duration = description.duration
             control.forwardEndTime = settings.forwardEndTime

@@ -18,6 +18,7 @@ extension ItemPlayback {
         var lastPresentHost = -Double.infinity
         let clock = environment.hostClock
         while !isStopped {
+            refreshBuffer()
             let now = clock.now
             let (generation, rate, seek) = control.withLock { ($0.generation, $0.rate, $0.seek) }
             if pipeline.videoStream != nil, let item = pipeline.videoFrames.peek(), item.generation == generation {
@@ -181,7 +182,12 @@ extension ItemPlayback {
             }
             return true
         }
-        if first { report(.reachedEnd) }
-        return first
+        guard first else { return false }
+        if let failure = control.withLock({ $0.readFailure }) {
+            report(.failed(failure, duringPlayback: true))
+        } else {
+            report(.reachedEnd)
+        }
+        return true
     }
 }

@@ -3,10 +3,16 @@
 // Concurrency contract:
 // - Commands (`start`, `setRate`, `setGain`, `seek`, `stop`) come from the main queue; they
 //   change `control` (a Mutex) and wake threads, never block on I/O.
-// - Threads, each owning its FFmpeg objects: the open work (a global queue, then gone), the
-//   demux thread (owns the Demuxer), the video decode thread (owns the VideoDecoder), the audio
-//   thread (owns the AudioDecoder and AudioConverter, and is the ring buffer's producer), and
-//   the presentation thread (reads frames, drives the clock and the video sinks).
+// - `interrupt` (thread-safe atomics) is what FFmpeg polls during the open and every read:
+//   `stop()` aborts it for good; `seek` kicks it once to free a read stuck on a stalled
+//   connection.
+// - Threads, each owning its FFmpeg objects: the open work (a global queue, or a thread of its
+//   own for network media, then gone), the demux thread (owns the Demuxer and the packet
+//   cache), the video decode thread (owns the VideoDecoder), the audio thread (owns the
+//   AudioDecoder and AudioConverter, and is the ring buffer's producer), and the presentation
+//   thread (reads frames, drives the clock and the video sinks).
+// - `buffering` (a Mutex) holds the buffer tracker, updated by the demux and presentation
+//   threads.
 // - The audio device's callback reads only the ring buffer (lock-free).
 // - Stale data after a seek is dropped by generation: every queue item carries the generation
 //   it was made under; `control.generation` is the current one.
@@ -25,8 +31,10 @@ final class ItemPlayback: Sendable {
         let automaticallyLoadedKeys: [String]
         /// The media selection when playback starts.
         let selection: EngineSelection
+        let preferredPeakBitRate: Double
 
         init(item: AVPlayerItem) {
+            preferredPeakBitRate = item.preferredPeakBitRate
             forwardEndTime = item.forwardPlaybackEndTime
             preferredForwardBuffer = item.preferredForwardBufferDuration
             keepsPitch = item.audioTimePitchAlgorithm != .varispeed
@@ -53,6 +61,10 @@ final class ItemPlayback: Sendable {
     let pipeline = Mutex<Pipeline?>(nil)
     /// protected by its mutex (held while starting or stopping the output)
     let outputPhase = Mutex(AudioOutputPhase.idle)
+    /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
+    let interrupt = InterruptDeadline()
+    /// protected by its mutex: the buffer flags and ranges (demux and presentation threads)
+    let buffering = Mutex<BufferTracker?>(nil)
 
     init(
         asset: AVAsset, settings: Settings, environment: PlaybackEnvironment,
@@ -69,7 +81,13 @@ final class ItemPlayback: Sendable {
 
     /// Opens the media in the background and starts the threads.
     func start() {
-        DispatchQueue.global(qos: .userInitiated).async { self.open() }
+        // A network open can block for as long as the time-out: it gets a thread of its own
+        // rather than one of Dispatch's few shared workers.
+        if asset.sourceURL.isFileURL {
+            DispatchQueue.global(qos: .userInitiated).async { self.open() }
+        } else {
+            NamedThread.start("open") { self.open() }
+        }
     }
 
     /// Sets how fast time runs: 0 pauses.
@@ -130,6 +148,7 @@ final class ItemPlayback: Sendable {
             // it, which would move a queue there first) before every queue moved to it.
             pipeline?.flush(generation: control.generation)
         }
+        interruptReadForSeek(to: request.target)
         demuxWake.wake()
         videoWake.wake()
         audioWake.wake()
@@ -141,6 +160,7 @@ final class ItemPlayback: Sendable {
         // Stopped first, then the pipeline: `open()` stores the pipeline before checking
         // `isStopped`, so one of the two sides always sees the other.
         control.withLock { $0.stopped = true }
+        interrupt.abort()
         let pipeline = self.pipeline.withLock { $0 }
         pipeline?.abort()
         demuxWake.wake()

@@ -47,6 +47,11 @@ struct PlaybackControl {
     var hasAudio = false
     /// The audio stream and subtitle source selected for playback (ItemPlayback+Selection).
     var selection = EngineSelection()
+    /// Why reading a network input stopped early (nil: it did not); the item fails with it once
+    /// playback uses up what was read.
+    var readFailure: MediaFailure?
+    /// The `BANDWIDTH` of the variant being played (nil: not a multivariant stream).
+    var variantBitRate: Int?
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise.

@@ -15,6 +15,7 @@ struct ItemState {
     var seekableTimeRanges: [CMTimeRange] = []
     var buffer = PlaybackStateMachine.Buffer()
     var preferredForwardBufferDuration: TimeInterval = 0
+    var preferredPeakBitRate: Double = 0
     var forwardPlaybackEndTime: CMTime = .invalid
     var reversePlaybackEndTime: CMTime = .invalid
     var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm = .timeDomain

@@ -5,6 +5,7 @@ import Foundation
 import OpenAVFoundation
 
 /// Calls back when the player's time has not moved for `limit` seconds while it should play.
+/// Buffering that still makes headway (a slow network filling the buffer) counts as progress.
 @MainActor
 final class ProgressWatchdog {
     /// Seconds without progress that count as a hang.
@@ -12,6 +13,7 @@ final class ProgressWatchdog {
     private let player: AVPlayer
     private var timer: DispatchSourceTimer?
     private var lastTime = CMTime.invalid
+    private var lastLoadedEnd = CMTime.invalid
     private var idleSince = Date()
 
     init(player: AVPlayer) { self.player = player }
@@ -25,8 +27,11 @@ final class ProgressWatchdog {
                 guard let self else { return }
                 let now = self.player.currentTime()
                 let paused = self.player.rate == 0 && self.player.currentItem?.status == .readyToPlay
-                if now != self.lastTime || paused {
+                let loadedEnd = self.player.currentItem?.loadedTimeRanges
+                    .map { $0.timeRangeValue.end }.max() ?? .invalid
+                if now != self.lastTime || paused || loadedEnd != self.lastLoadedEnd {
                     self.lastTime = now
+                    self.lastLoadedEnd = loadedEnd
                     self.idleSince = Date()
                 } else if Date().timeIntervalSince(self.idleSince) > Self.limit {
                     self.cancel()

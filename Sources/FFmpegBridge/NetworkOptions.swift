@@ -1,0 +1,59 @@
+// Playhead: how network inputs are requested: headers, user agent, reconnection, and the
+// libavformat options that carry them.
+//
+// Concurrency: a value type; build it anywhere. `apply(to:)` runs on the thread that opens the
+// format context.
+internal import CFFmpeg
+import Foundation
+
+/// Request settings for http(s) inputs.
+package struct NetworkOptions: Sendable, Equatable {
+    /// Extra request headers, name to value (CR and LF are removed from both).
+    package var headers: [String: String] = [:]
+    /// The `User-Agent` header; nil uses Playhead's own.
+    package var userAgent: String?
+    /// Reconnect after a dropped connection or a network error (libavformat's http
+    /// `reconnect` options). Default true.
+    package var reconnects = true
+    /// The longest wait between reconnection attempts, in seconds (attempts wait 0, 1, 3, 7...
+    /// seconds and stop once the next wait would exceed this). Default 2, so a connection that
+    /// stays dead fails after about a second instead of minutes.
+    package var maximumReconnectDelay = 2
+
+    /// How many times a live HLS playlist may be reloaded without new segments before the
+    /// stream counts as ended (libavformat's `m3u8_hold_counters`, 1000 by default, which
+    /// would keep a dead live stream "loading" for an hour or more).
+    package var maximumStaleReloads = 20
+
+    /// The user agent sent when none is set.
+    package static let defaultUserAgent = "Playhead"
+
+    /// Settings with the defaults.
+    package init() {}
+
+    /// The `headers` option value: "Name: value\r\n" lines in a stable order.
+    package var headerLines: String {
+        headers.sorted { $0.key < $1.key }.map { name, value in
+            "\(Self.clean(name)): \(Self.clean(value))\r\n"
+        }.joined()
+    }
+
+    /// Adds the http protocol options to an `avformat_open_input` dictionary.
+    func apply(to options: inout OpaquePointer?) {
+        av_dict_set(&options, "user_agent", Self.clean(userAgent ?? Self.defaultUserAgent), 0)
+        av_dict_set_int(&options, "m3u8_hold_counters", Int64(max(1, maximumStaleReloads)), 0)
+        let lines = headerLines
+        if !lines.isEmpty { av_dict_set(&options, "headers", lines, 0) }
+        if reconnects {
+            av_dict_set(&options, "reconnect", "1", 0)
+            av_dict_set(&options, "reconnect_streamed", "1", 0)
+            av_dict_set(&options, "reconnect_on_network_error", "1", 0)
+            av_dict_set_int(&options, "reconnect_delay_max", Int64(max(0, maximumReconnectDelay)), 0)
+        }
+    }
+
+    /// `text` without CR or LF, so a value cannot add header lines of its own.
+    static func clean(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" })
+    }
+}

@@ -1,0 +1,43 @@
+// Playhead: helpers for network playback tests: a server over the generated streaming media,
+// and playing a URL to its end.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+/// A loopback server for `NetworkMedia.folder()`.
+func networkMediaServer() throws -> LoopbackHTTPServer {
+    try LoopbackHTTPServer(root: try NetworkMedia.folder())
+}
+
+/// What playing an item untimed to its end (or failure) produced.
+@MainActor
+struct NetworkPlayback {
+    let item: AVPlayerItem
+    let player: AVPlayer
+    let sink: RecordingVideoSink
+    let log: NotificationLog
+
+    var reachedEnd: Bool { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+    var failedToEnd: Bool { log.count(AVPlayerItem.failedToPlayToEndTimeNotification) == 1 }
+    /// Presented frame times in seconds.
+    var frameTimes: [Double] { sink.frames.map(\.pts.seconds) }
+}
+
+/// Plays `asset` untimed until it ends or fails, then releases the player's item.
+@MainActor
+func playUntimed(_ asset: AVAsset, timeout: Double = 30) async -> NetworkPlayback {
+    let sink = RecordingVideoSink()
+    let item = AVPlayerItem(asset: asset)
+    let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+    let log = NotificationLog(
+        [AVPlayerItem.didPlayToEndTimeNotification, AVPlayerItem.failedToPlayToEndTimeNotification,
+         AVPlayerItem.playbackStalledNotification], object: item)
+    player.play()
+    await waitUntil(timeout: timeout, "end or failure of \(asset)") {
+        log.count(AVPlayerItem.didPlayToEndTimeNotification) > 0 || item.status == .failed
+    }
+    player.replaceCurrentItem(with: nil)
+    return NetworkPlayback(item: item, player: player, sink: sink, log: log)
+}

@@ -1,0 +1,101 @@
+// Playhead: `playhead probe` and `playhead play` on http URLs served by the loopback test
+// server: success, HTTP errors and a cut connection (exit 1, one line, no hang), and the
+// stall count of a capped stream.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import PlayheadCLI
+
+@Suite("network inputs on the command line")
+struct NetworkCLITests {
+    @Test func probeDescribesAnHTTPInput() async throws {
+        let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
+        defer { server.stop() }
+        let url = server.url(for: "hls/index.m3u8").absoluteString
+        guard let result = try await PlayheadProcess.run(["probe", "--json", url]) else { return }
+        #expect(result.status == 0, "\(result.standardError)")
+        let object = try PlayheadProcess.jsonObject(result)
+        #expect(object["format"] as? String == "hls")
+        #expect(((object["duration"] as? Double) ?? 0) > 3.9)
+        #expect((object["tracks"] as? [[String: Any]])?.count == 2)
+    }
+
+    @Test(arguments: ["progressive.mp4", "hls/index.m3u8", "dash/manifest.mpd"])
+    func playCompletesAnHTTPInput(_ path: String) async throws {
+        let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
+        defer { server.stop() }
+        let url = server.url(for: path).absoluteString
+        let arguments = ["play", "--untimed", "--no-audio", "--report", "json", url]
+        guard let result = try await PlayheadProcess.run(arguments) else { return }
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try PlayheadProcess.jsonObject(result)
+        #expect(report["status"] as? String == "completed")
+        #expect(report["stalls"] as? Int == 0)
+        #expect(((report["videoFramesPresented"] as? Int) ?? 0) >= 95)
+    }
+
+    @Test func aMissingURLExitsOneWithOneLine() async throws {
+        let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
+        defer { server.stop() }
+        let url = server.url(for: "missing.mp4").absoluteString
+        for command in ["play", "probe"] {
+            let arguments = command == "play" ? ["play", "--untimed", "--no-audio", url] : ["probe", url]
+            guard let result = try await PlayheadProcess.run(arguments) else { return }
+            #expect(result.status == 1)
+            #expect(result.errorLines == ["playhead: \(url): not found (HTTP 404)"[...]], "\(command)")
+        }
+    }
+
+    @Test func aServerErrorExitsOneWithOneLine() async throws {
+        let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
+        defer { server.stop() }
+        server.setRule(.serverError, for: "/progressive.mp4")
+        let url = server.url(for: "progressive.mp4").absoluteString
+        guard let result = try await PlayheadProcess.run(["play", "--untimed", "--no-audio", url]) else { return }
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["playhead: \(url): server error (HTTP 5xx)"[...]])
+    }
+
+    @Test func aConnectionCutMidFileExitsOneWithOneLineAndNoHang() async throws {
+        let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
+        defer { server.stop() }
+        let size = try Data(contentsOf: NetworkMedia.folder().appendingPathComponent("progressive.mp4")).count
+        server.setRule(.cut(atByte: size / 2), for: "/progressive.mp4")
+        let url = server.url(for: "progressive.mp4").absoluteString
+        let start = Date()
+        let arguments = ["play", "--untimed", "--no-audio", "--report", "json", url]
+        guard let result = try await PlayheadProcess.run(arguments) else { return }
+        #expect(Date().timeIntervalSince(start) < 60, "no hang (a loaded machine may take a while)")
+        #expect(result.status == 1)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first == "playhead: \(url): connection lost", "\(result.errorLines)")
+        let report = try PlayheadProcess.jsonObject(result)
+        #expect(report["status"] as? String == "failed")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aCappedStreamReportsItsStallsInRealTime() async throws {
+        let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
+        defer { server.stop() }
+        server.bytesPerSecond = 60_000
+        let url = server.url(for: "heavy.mp4").absoluteString
+        let arguments = ["play", "--headless", "--no-audio", "--report", "json", url]
+        guard let result = try await PlayheadProcess.run(arguments) else { return }
+        #expect(result.status == 0, "\(result.standardError)")
+        let report = try PlayheadProcess.jsonObject(result)
+        #expect(report["status"] as? String == "completed")
+        #expect(((report["stalls"] as? Int) ?? 0) >= 1, "\(report)")
+    }
+}
+
+@Suite struct NetworkStatusLineTests {
+    @Test func aStallShowsInTheStateAndTheCount() {
+        let line = StatusLine.render(
+            StatusSnapshot(state: "stalled", position: 12, duration: 60, bufferedAhead: 0.4, rate: 1, stalls: 2),
+            width: 100)
+        #expect(line.hasPrefix("stalled   00:12 / 01:00"))
+        #expect(line.contains("buffered 0.4 s"))
+        #expect(line.hasSuffix("stalls 2"))
+    }
+}
