@@ -36,10 +36,10 @@ package final class FrameGrabber {
     /// Opens `location` and a single-threaded decoder for its best video stream.
     ///
     /// - Throws: the `Demuxer` failures, and `.noAudioOrVideo` when there is no video track.
-    package init(location: MediaLocation, timeout: Double = 15) throws(MediaFailure) {
+    package init(location: MediaLocation, timeout: Double = 15, threadCount: Int? = 1) throws(MediaFailure) {
         demuxer = try Demuxer(location: location, timeout: timeout)
         guard let index = demuxer.bestStream(of: .video) else { throw .noAudioOrVideo }
-        decoder = try VideoDecoder(demuxer: demuxer, streamIndex: index, threadCount: 1)
+        decoder = try VideoDecoder(demuxer: demuxer, streamIndex: index, threadCount: threadCount)
         stream = demuxer.description.streams[index]
         demuxer.setActiveStreams([index])
     }

@@ -7,7 +7,8 @@ internal import CFFmpegShims
 
 /// The still-image formats Playhead writes.
 package enum ImageFileFormat: Sendable, Equatable {
-    /// Lossless PNG (libavcodec's `png` encoder), keeping the alpha channel.
+    /// Lossless PNG (libavcodec's `png` encoder), keeping the alpha channel (RGB when every
+    /// pixel is opaque).
     case png
     /// JPEG (libavcodec's `mjpeg` encoder); `quality` from 0 (smallest) to 1 (best).
     case jpeg(quality: Double)
@@ -31,9 +32,10 @@ package enum ImageEncoder {
     ///   - width: picture width in pixels (at least 1).
     ///   - height: picture height in pixels (at least 1).
     ///   - format: PNG or JPEG.
+    ///   - isOpaque: true when every alpha byte is 255 (video frames): PNG then stores RGB.
     /// - Throws: `.io` when the sizes disagree or libavcodec fails.
     package static func encode(
-        rgba: [UInt8], width: Int, height: Int, as format: ImageFileFormat
+        rgba: [UInt8], width: Int, height: Int, as format: ImageFileFormat, isOpaque: Bool = false
     ) throws(MediaFailure) -> [UInt8] {
         guard width > 0, height > 0, rgba.count == width * height * 4 else {
             throw .io(detail: "image of \(width)x\(height) needs \(width * height * 4) bytes, got \(rgba.count)")
@@ -42,30 +44,47 @@ package enum ImageEncoder {
         defer { free(source) }
         rgba.withUnsafeBytes { bytes in
             let plane = source.pointee.data.0!
-            let stride = Int(source.pointee.linesize.0)
+            let rowStride = Int(source.pointee.linesize.0)
+            let pixels = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             for row in 0..<height {
-                (plane + row * stride).update(
-                    from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * width * 4,
-                    count: width * 4)
+                (plane + row * rowStride).update(from: pixels + row * width * 4, count: width * 4)
             }
         }
         switch format {
+        case .png where isOpaque:
+            // RGB: a quarter less data for the PNG compressor.
+            let rgb = try convert(source, to: AV_PIX_FMT_RGB24)
+            defer { free(rgb) }
+            return try encode(rgb, codecID: AV_CODEC_ID_PNG, quality: nil)
         case .png:
             return try encode(source, codecID: AV_CODEC_ID_PNG, quality: nil)
         case .jpeg(let quality):
-            let yuv = try makeFrame(format: AV_PIX_FMT_YUVJ420P, width: width, height: height)
+            let yuv = try convert(source, to: AV_PIX_FMT_YUVJ420P)
             defer { free(yuv) }
-            guard
-                let scaler = sws_getContext(
-                    Int32(width), Int32(height), AV_PIX_FMT_RGBA, Int32(width), Int32(height),
-                    AV_PIX_FMT_YUVJ420P, Int32(SWS_BICUBIC | SWS_ACCURATE_RND), nil, nil, nil)
-            else { throw .io(detail: "cannot convert the picture for JPEG") }
-            defer { sws_freeContext(scaler) }
-            guard sws_scale_frame(scaler, yuv, source) >= 0 else {
-                throw .io(detail: "cannot convert the picture for JPEG")
-            }
             return try encode(yuv, codecID: AV_CODEC_ID_MJPEG, quality: quality)
         }
+    }
+
+    /// A new frame with `source`'s picture in `format` (the caller frees it).
+    private static func convert(
+        _ source: UnsafeMutablePointer<AVFrame>, to format: AVPixelFormat
+    ) throws(MediaFailure) -> UnsafeMutablePointer<AVFrame> {
+        let (width, height) = (source.pointee.width, source.pointee.height)
+        let target = try makeFrame(format: format, width: Int(width), height: Int(height))
+        guard
+            let scaler = sws_getContext(
+                width, height, AVPixelFormat(source.pointee.format), width, height, format,
+                Int32(SWS_BICUBIC | SWS_ACCURATE_RND), nil, nil, nil)
+        else {
+            free(target)
+            throw .io(detail: "cannot convert the picture for encoding")
+        }
+        defer { sws_freeContext(scaler) }
+        guard sws_scale_frame(scaler, target, source) >= 0 else {
+            free(target)
+            throw .io(detail: "cannot convert the picture for encoding")
+        }
+        return target
     }
 
     private static func makeFrame(

@@ -30,14 +30,23 @@ public final class CGImage: @unchecked Sendable {
     /// Bytes from one row to the next: `width * 4` (rows are packed).
     public var bytesPerRow: Int { width * 4 }
 
+    /// True when every pixel's alpha is 255 (known for decoded video frames).
+    let isOpaque: Bool
+
     /// A picture of `width`×`height` from packed RGBA bytes; nil when the sizes disagree.
     ///
     /// - Note: A Playhead addition (Core Graphics builds images from data providers).
-    public init?(width: Int, height: Int, rgbaBytes: [UInt8]) {
+    public convenience init?(width: Int, height: Int, rgbaBytes: [UInt8]) {
+        self.init(width: width, height: height, rgbaBytes: rgbaBytes, isOpaque: false)
+    }
+
+    /// A picture whose opacity the caller knows (video frames are opaque).
+    init?(width: Int, height: Int, rgbaBytes: [UInt8], isOpaque: Bool) {
         guard width > 0, height > 0, rgbaBytes.count == width * height * 4 else { return nil }
         self.width = width
         self.height = height
         self.rgbaBytes = rgbaBytes
+        self.isOpaque = isOpaque
     }
 
     /// The red, green, blue and alpha values at column `x`, row `y` (row 0 at the top).
@@ -83,7 +92,8 @@ public final class CGImage: @unchecked Sendable {
 
     private func encoded(as format: ImageFileFormat) throws -> Data {
         do throws(MediaFailure) {
-            return Data(try ImageEncoder.encode(rgba: rgbaBytes, width: width, height: height, as: format))
+            return Data(try ImageEncoder.encode(
+                rgba: rgbaBytes, width: width, height: height, as: format, isOpaque: isOpaque))
         } catch {
             throw error.nsError(input: "image")
         }

@@ -44,7 +44,7 @@ struct FrameImageRendering: Sendable, Equatable {
         }
         let bytes = rgba.packedBytes()
         guard bytes.count == width * height * 4 else { return nil }
-        guard quarterTurns != 0 else { return CGImage(width: width, height: height, rgbaBytes: bytes) }
+        guard quarterTurns != 0 else { return CGImage(width: width, height: height, rgbaBytes: bytes, isOpaque: true) }
         return Self.turn(bytes, width: width, height: height, quarterTurns: quarterTurns)
     }
 
@@ -71,6 +71,6 @@ struct FrameImageRendering: Sendable, Equatable {
                 }
             }
         }
-        return CGImage(width: outWidth, height: outHeight, rgbaBytes: output)
+        return CGImage(width: outWidth, height: outHeight, rgbaBytes: output, isOpaque: true)
     }
 }

@@ -119,7 +119,7 @@ final class ImageGenerationQueue: @unchecked Sendable {
         if let grabber { return grabber }
         let location = try MediaLocation(url: url)
         try location.checkLocalFile()
-        let opened = try FrameGrabber(location: location, timeout: timeout)
+        let opened = try FrameGrabber(location: location, timeout: timeout, threadCount: nil)
         grabber = opened
         return opened
     }
