@@ -19,6 +19,11 @@ extension ItemPlayback {
         let clock = environment.hostClock
         while !isStopped {
             let now = clock.now
+            if control.withLock({ $0.isHeld }) {
+                // Prerolled for a queue: frames wait in the queue until the item becomes current.
+                _ = clock.wait(until: now + 0.25, on: presenterWake)
+                continue
+            }
             let (generation, rate, seek) = control.withLock { ($0.generation, $0.rate, $0.seek) }
             if pipeline.videoStream != nil, let item = pipeline.videoFrames.peek(), item.generation == generation {
                 let frame = item.element

@@ -133,10 +133,17 @@ final class ItemPlayback: Sendable {
     }
 
     /// Stops every thread and releases the media (teardown finishes in the background).
-    func stop() {
+    ///
+    /// - Parameter clearsVideo: false keeps the last picture on the video sinks (a queue
+    ///   moving on to a prerolled item shows that item's first frame next). A held (prerolled)
+    ///   engine never showed anything and never clears.
+    func stop(clearsVideo: Bool = true) {
         // Stopped first, then the pipeline: `open()` stores the pipeline before checking
         // `isStopped`, so one of the two sides always sees the other.
-        control.withLock { $0.stopped = true }
+        let held = control.withLock { control -> Bool in
+            control.stopped = true
+            return control.isHeld
+        }
         let pipeline = self.pipeline.withLock { $0 }
         pipeline?.abort()
         demuxWake.wake()
@@ -144,6 +151,7 @@ final class ItemPlayback: Sendable {
         audioWake.wake()
         presenterWake.wake()
         updateAudioOutput()
+        guard clearsVideo, !held else { return }
         for sink in environment.videoSinks.all { sink.clear() }
     }
 

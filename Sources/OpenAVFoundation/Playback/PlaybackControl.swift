@@ -45,6 +45,9 @@ struct PlaybackControl {
     var audioEOSGeneration = -1
     var hasVideo = false
     var hasAudio = false
+    /// True while the item is prerolled for a queue: it opens and decodes its first frames
+    /// but presents nothing and reports no time until released.
+    var isHeld = false
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise.

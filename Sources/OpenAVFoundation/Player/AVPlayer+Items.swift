@@ -14,7 +14,11 @@ extension AVPlayer {
         MainQueue.perform { player.installItem(item) }
     }
 
-    nonisolated func installItem(_ item: AVPlayerItem?) {
+    /// Makes `item` current (main queue). With `prerolled` (an engine already opened for
+    /// `item` by a queue player), that engine takes over instead of a new one, without clearing
+    /// the picture in between.
+    nonisolated func installItem(_ item: AVPlayerItem?, prerolled: PrerolledItem? = nil) {
+        let prerolled = prerolled.flatMap { $0.item === item ? $0 : nil }
         let (oldItem, oldEngine, oldSeek) = state.withLock { state in
             defer { state.engine = nil; state.pendingSeek = nil }
             return (state.currentItem, state.engine, state.pendingSeek)
@@ -24,19 +28,21 @@ extension AVPlayer {
             let time = oldItem.currentTime()
             oldItem.state.withLock { $0.engine = nil; $0.lastTime = time; $0.player = nil }
         }
-        oldEngine?.stop()
+        oldEngine?.stop(clearsVideo: prerolled?.engine.hasVideoStream != true)
 
         publish(\AVPlayer.currentItem) { $0.currentItem = item; $0.lastObservedTime = .invalid }
         guard let item else {
             handle(.item(.none))
             return
         }
-        let engine = ItemPlayback(
-            asset: item.asset, settings: ItemPlayback.Settings(item: item),
-            environment: environment
-        ) { [reference = WeakReference(self)] engine, event in
-            MainQueue.perform { reference.value?.receive(event, from: engine) }
-        }
+        let engine =
+            prerolled?.engine
+            ?? ItemPlayback(
+                asset: item.asset, settings: ItemPlayback.Settings(item: item),
+                environment: environment
+            ) { [reference = WeakReference(self)] engine, event in
+                MainQueue.perform { reference.value?.receive(event, from: engine) }
+            }
         let pending = item.state.withLock { state -> SeekRequest? in
             state.engine = engine
             state.player = self
@@ -46,7 +52,7 @@ extension AVPlayer {
         state.withLock { $0.engine = engine }
         handle(.item(item.status == .failed ? .failed : .loading))
         applyGain()
-        engine.start()
+        if let prerolled { prerolled.activate(for: self) } else { engine.start() }
         if let pending { startSeek(pending, on: item) }
     }
 
