@@ -26,7 +26,10 @@ extension AVPlayer {
         oldSeek?.completion?(false)
         if let oldItem, oldItem !== item {
             let time = oldItem.currentTime()
-            oldItem.state.withLock { $0.engine = nil; $0.lastTime = time; $0.player = nil }
+            let statistics = oldEngine?.statistics ?? PlaybackStatistics()
+            oldItem.state.withLock {
+                $0.engine = nil; $0.lastTime = time; $0.player = nil; $0.lastStatistics = statistics
+            }
         }
         oldEngine?.stop(clearsVideo: prerolled?.engine.hasVideoStream != true)
 

@@ -22,6 +22,8 @@ struct ItemState {
     var engine: ItemPlayback?
     /// The time reported when no engine runs (before playback, after removal).
     var lastTime: CMTime = .zero
+    /// What the item's last engine did, kept when the item stops being current.
+    var lastStatistics = PlaybackStatistics()
     /// The player the item belongs to (an item belongs to one player at a time).
     weak var player: AVPlayer?
     /// A seek requested before the item had an engine, applied when it gets one.
