@@ -15,12 +15,14 @@ extension ItemPlayback {
         presenterWake.wake()
     }
 
-    /// True once the media is open and its first video frame is decoded and waiting (for an
-    /// item with video), or once it is open (for audio only).
+    /// True once the media is open and the first video frame of the current generation (after
+    /// any seek issued) is decoded and waiting (for an item with video), or once it is open
+    /// (for audio only).
     var isFirstFrameReady: Bool {
         guard let pipeline = pipeline.withLock({ $0 }) else { return false }
         guard pipeline.videoStream != nil else { return true }
-        return pipeline.videoFrames.peek() != nil
+        let generation = control.withLock { $0.generation }
+        return pipeline.videoFrames.peek()?.generation == generation
     }
 
     /// True when the opened media has a video stream (false before it opened).

@@ -42,6 +42,14 @@ extension ItemPlayback {
                     _ = clock.wait(until: now + 0.25, on: presenterWake)
                     continue
                 }
+                if reachesForwardEnd(frame) {
+                    // A frame at or past forwardPlaybackEndTime is never shown: the end is
+                    // reached when it falls due (a looper's next pass starts there).
+                    let current = environment.untimed ? frame.pts : control.withLock { $0.time(atHost: now, audio: pipeline.ring) }
+                    if current >= frame.pts { checkForwardEnd(frame.pts) }
+                    _ = clock.wait(until: now + 0.005, on: presenterWake)
+                    continue
+                }
                 if environment.untimed {
                     _ = pipeline.videoFrames.tryTake()
                     present(frame, at: frame.pts, pipeline)
@@ -163,6 +171,12 @@ extension ItemPlayback {
                 && (pipeline.ring?.bufferedFrames ?? 0) == 0)
         guard videoDone && audioDone else { return false }
         return reportEnd(generation: generation)
+    }
+
+    /// True when `frame` starts at or after the forward end time.
+    private func reachesForwardEnd(_ frame: VideoFrame) -> Bool {
+        let end = control.withLock { $0.forwardEndTime }
+        return end.isNumeric && frame.pts.isNumeric && frame.pts >= end
     }
 
     private func checkForwardEnd(_ time: CMTime) {

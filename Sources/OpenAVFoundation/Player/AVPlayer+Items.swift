@@ -31,7 +31,9 @@ extension AVPlayer {
                 $0.engine = nil; $0.lastTime = time; $0.player = nil; $0.lastStatistics = statistics
             }
         }
-        oldEngine?.stop(clearsVideo: prerolled?.engine.hasVideoStream != true)
+        // A prerolled item's first frame replaces the picture (an audio-only one clears it
+        // once it knows, see PrerolledItem).
+        oldEngine?.stop(clearsVideo: prerolled == nil)
 
         publish(\AVPlayer.currentItem) { $0.currentItem = item; $0.lastObservedTime = .invalid }
         guard let item else {

@@ -25,6 +25,9 @@ final class PrerolledItem: @unchecked Sendable {
     private var buffered: [PlaybackEvent] = []
     /// Routes the engine's events (main queue only).
     private let relay: Relay
+    /// The item's pending seek, started on the held engine so it lands before the switch
+    /// (a looper's replica starting at its range); handed to the player on activation.
+    private let seek: SeekRequest?
 
     /// Starts prerolling `item` with `environment`'s outputs (main queue).
     init(item: AVPlayerItem, environment: PlaybackEnvironment) {
@@ -36,15 +39,21 @@ final class PrerolledItem: @unchecked Sendable {
         ) { engine, event in
             MainQueue.perform {
                 if relay.isActive {
+                    PrerolledItem.clearPictureIfAudioOnly(event, engine)
                     relay.player?.receive(event, from: engine)
                 } else {
                     relay.target?.hold(event)
                 }
             }
         }
+        seek = item.state.withLock { state in
+            defer { state.pendingSeek = nil }
+            return state.pendingSeek
+        }
         relay.target = self
         engine.setHeld(true)
         engine.start()
+        if let seek { engine.seek(seek) }
     }
 
     /// Hands the engine to `player` (which just made the item current): presentation starts
@@ -52,16 +61,30 @@ final class PrerolledItem: @unchecked Sendable {
     func activate(for player: AVPlayer) {
         relay.player = player
         relay.isActive = true
+        // The seek started while prerolling completes through the player, as any seek does.
+        if let seek { player.state.withLock { $0.pendingSeek = seek } }
         engine.setHeld(false)
         let pending = buffered
         buffered = []
-        for event in pending { player.receive(event, from: engine) }
+        for event in pending {
+            Self.clearPictureIfAudioOnly(event, engine)
+            player.receive(event, from: engine)
+        }
+    }
+
+    /// The previous item's last picture stays up until this item's first frame replaces it;
+    /// an item without video replaces it with nothing, so it is cleared when that is known.
+    private static func clearPictureIfAudioOnly(_ event: PlaybackEvent, _ engine: ItemPlayback) {
+        guard case .opened = event, !engine.hasVideoStream else { return }
+        for sink in engine.environment.videoSinks.all { sink.clear() }
     }
 
     /// Stops the engine of an item that will not play after all (main queue).
     func cancel() {
         guard !relay.isActive else { return }
         engine.stop()
+        // The item may be queued again later: its seek waits for that.
+        if let seek { item.state.withLock { $0.pendingSeek = $0.pendingSeek ?? seek } }
     }
 
     /// Keeps an event of the held engine for `activate(for:)`.
