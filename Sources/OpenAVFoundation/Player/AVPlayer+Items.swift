@@ -34,6 +34,7 @@ extension AVPlayer {
         // A prerolled item's first frame replaces the picture (an audio-only one clears it
         // once it knows, see PrerolledItem).
         oldEngine?.stop(clearsVideo: prerolled == nil)
+        if let oldItem, oldItem !== item { oldItem.disconnectOutputs(from: environment.videoSinks) }
 
         publish(\AVPlayer.currentItem) { $0.currentItem = item; $0.lastObservedTime = .invalid }
         guard let item else {
@@ -55,10 +56,18 @@ extension AVPlayer {
             return state.pendingSeek
         }
         state.withLock { $0.engine = engine }
+        item.connectOutputs(to: environment.videoSinks)
         handle(.item(item.status == .failed ? .failed : .loading))
         applyGain()
-        if let prerolled { prerolled.activate(for: self) } else { engine.start() }
-        if let pending { startSeek(pending, on: item) }
+        if let prerolled {
+            prerolled.activate(for: self)
+            if let pending { startSeek(pending, on: item) }
+        } else {
+            // Seek first: the engine then opens at the target, and never shows the frame at
+            // zero first (even when the open work outruns this thread).
+            if let pending { startSeek(pending, on: item) }
+            engine.start()
+        }
     }
 
     /// Applies one engine event (main queue).

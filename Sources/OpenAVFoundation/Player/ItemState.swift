@@ -22,6 +22,8 @@ struct ItemState {
     var engine: ItemPlayback?
     /// The time reported when no engine runs (before playback, after removal).
     var lastTime: CMTime = .zero
+    /// Outputs attached with `add(_:)`.
+    var outputs: [AVPlayerItemOutput] = []
     /// What the item's last engine did, kept when the item stops being current.
     var lastStatistics = PlaybackStatistics()
     /// The player the item belongs to (an item belongs to one player at a time).
