@@ -70,6 +70,8 @@ public final class PlayerWindow {
     private let controller: PlayerControlsController
     private let bridge: AVPlayerControlsBridge
     private let wake: WakeSignal
+    /// The playlist panel and the slider preview (WindowExtras.swift).
+    private var extras: WindowExtras!
     private var running = false
     private var needsRedraw = true
     private var lastScene: ControlsScene?
@@ -126,6 +128,7 @@ public final class PlayerWindow {
         bridge.closeHandler = { [unowned self] in running = false }
         let wake = self.wake
         playerLayer.setPictureHook { wake.pictureArrived() }
+        extras = WindowExtras(player: player, target: target) { wake.pictureArrived() }
     }
 
     deinit {
@@ -166,6 +169,10 @@ public final class PlayerWindow {
         let type = event.type
         if type == wake.eventType {
             wake.pictureHandled()
+            return
+        }
+        if extras.handle(event, controls: controller.layout, barsVisible: lastScene?.barsVisible ?? false) {
+            needsRedraw = true
             return
         }
         switch SDL_EventType(type) {
@@ -211,6 +218,7 @@ public final class PlayerWindow {
         updateTitle(options.title ?? (state.title.isEmpty ? "Playhead" : state.title))
         let scene = options.showsControls ? controller.scene : nil
         let generation = playerLayer.slot.latest().generation
+        if extras.takeNeedsRedraw() { needsRedraw = true }
         guard needsRedraw || scene != lastScene || generation != lastGeneration else { return }
         fitWindowToVideo()
         needsRedraw = false
@@ -219,7 +227,10 @@ public final class PlayerWindow {
         SDL_SetRenderDrawColor(target.renderer, 0, 0, 0, 255)
         SDL_RenderClear(target.renderer)
         video.draw(playerLayer)
-        if let scene { controlsRenderer.draw(scene, layout: controller.layout) }
+        if let scene {
+            controlsRenderer.draw(scene, layout: controller.layout)
+            extras.draw(controls: controller.layout, barsVisible: scene.barsVisible)
+        }
         SDL_RenderPresent(target.renderer)
         let showCursor = scene?.barsVisible ?? true
         if showCursor != cursorShown {

@@ -21,6 +21,8 @@ final class PlaySession {
     private var watches: [ObjectIdentifier: ItemWatch] = [:]
     /// The watch of the item on screen (whose frames the sink counts).
     private var shownWatch: ItemWatch?
+    /// Every watch in queue order (the order reports come in).
+    private var ordered: [ItemWatch] = []
     private var currentItemObservation: NSKeyValueObservation?
     private var finishCurrent: ((PlayReport.Status, String?) -> Void)?
     private var userQuit = false
@@ -99,8 +101,9 @@ final class PlaySession {
         console.printError("playhead: \(reason); playing headless")
     }
 
-    /// Plays the inputs as a queue (again and again with --loop): the item after the current
-    /// one is always queued, so it prerolls. Returns one report per item played.
+    /// Plays the inputs as a queue (again and again with --loop): every input of a pass is
+    /// queued at once (the window's playlist lists them; the next one prerolls), and the next
+    /// pass is queued when the last item of a pass starts. Returns one report per item.
     private func playQueue() async -> [PlayReport] {
         guard !options.inputs.isEmpty else { return [] }
         player.volume = options.volume
@@ -110,14 +113,12 @@ final class PlaySession {
             MainActor.assumeIsolated { self?.currentItemChanged(to: player.currentItem) }
         }
         var reports: [PlayReport] = []
-        var index = 0
         var looping = options.loop
-        var current = watch(options.inputs[0])
-        player.insert(current.item, after: nil)
-        while true {
-            let nextIndex = index + 1 < options.inputs.count ? index + 1 : (looping ? 0 : nil)
-            let next = nextIndex.map { watch(options.inputs[$0]) }
-            if let next { player.insert(next.item, after: current.item) }
+        var position = 0
+        queuePass()
+        while position < ordered.count {
+            let current = ordered[position]
+            if looping, position == ordered.count - 1 { queuePass() }
             finishCurrent = { [weak current] status, error in current?.finish(status, error) }
             let watchdog = ProgressWatchdog(player: player)
             watchdog.start { [weak self] in
@@ -130,18 +131,24 @@ final class PlaySession {
             reports.append(report)
             // A failing input would fail on every pass: stop looping.
             if report.status == .failed { looping = false }
-            guard let next, let nextIndex, !userQuit else {
-                next?.stopObserving()
-                break
-            }
+            position += 1
+            guard position < ordered.count, !userQuit else { break }
             // Completed items advance by themselves; failed or cut-short ones are skipped.
             if player.currentItem === current.item { player.advanceToNextItem() }
             watches[ObjectIdentifier(current.item)] = nil
-            current = next
-            index = nextIndex
         }
+        for watch in ordered[min(position, ordered.count)...] { watch.stopObserving() }
         player.pause()
         return reports
+    }
+
+    /// Queues one pass over the inputs.
+    private func queuePass() {
+        for input in options.inputs {
+            let next = watch(input)
+            player.insert(next.item, after: nil)
+            ordered.append(next)
+        }
     }
 
     /// A watch for a new item playing `input`, seeked to --start when given.
@@ -162,6 +169,16 @@ final class PlaySession {
     private func currentItemChanged(to item: AVPlayerItem?) {
         if let shownWatch, shownWatch.framesPresented == nil { shownWatch.framesPresented = sink.count }
         shownWatch = item.flatMap { watches[ObjectIdentifier($0)] }
+        // Items the queue moved past without finishing (a jump from the window's playlist)
+        // end here: completed when they were at their end, else stopped.
+        if let shownWatch, let index = ordered.firstIndex(where: { $0 === shownWatch }) {
+            for skipped in ordered[..<index] where !skipped.isFinished {
+                let end = skipped.item.duration
+                let atEnd = end.isNumeric && skipped.item.currentTime().seconds >= end.seconds - 0.1
+                if skipped.framesPresented == nil { skipped.framesPresented = 0 }
+                skipped.finish(atEnd ? .completed : .stopped, nil)
+            }
+        }
         let watch = shownWatch
         sink.reset(limit: options.frameLimit) {
             MainActor.assumeIsolated { watch?.finish(.completed, nil) }
