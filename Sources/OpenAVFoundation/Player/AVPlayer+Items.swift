@@ -57,7 +57,13 @@ extension AVPlayer {
         }
         state.withLock { $0.engine = engine }
         item.connectOutputs(to: environment.videoSinks)
-        handle(.item(item.status == .failed ? .failed : .loading))
+        if let prerolled, prerolled.hasOpened, item.status != .failed {
+            // Already open: no loading state in between, the queue plays straight on (the
+            // replayed events below make the item ready). A new item is never at its end.
+            handle(.timeJumped)
+        } else {
+            handle(.item(item.status == .failed ? .failed : .loading))
+        }
         applyGain()
         if let prerolled {
             prerolled.activate(for: self)

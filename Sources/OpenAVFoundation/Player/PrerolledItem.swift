@@ -79,6 +79,11 @@ final class PrerolledItem: @unchecked Sendable {
         for sink in engine.environment.videoSinks.all { sink.clear() }
     }
 
+    /// True when the held engine already reported that the media opened (main queue).
+    var hasOpened: Bool {
+        buffered.contains { if case .opened = $0 { return true } else { return false } }
+    }
+
     /// Stops the engine of an item that will not play after all (main queue).
     func cancel() {
         guard !relay.isActive else { return }

@@ -81,6 +81,34 @@ import Testing
         await waitUntil("the second item plays on") { second.currentTime().seconds >= 0.15 }
     }
 
+    @Test func withAudioTheNextItemPlaysOnFromTheSwitchWithoutWaiting() async throws {
+        let clock = ManualClock()
+        let first = AVPlayerItem(url: try Fixture.url(.mp4))
+        let second = AVPlayerItem(url: try Fixture.url(.webM))
+        let player = AVQueuePlayer(
+            environment: timedEnvironment(RecordingVideoSink(), clock: clock, audio: true), items: [first, second])
+        let stalls = NotificationLog([AVPlayerItem.playbackStalledNotification], object: second)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        let statuses = ValueLog(player, \.timeControlStatus)
+        await advance(clock, by: 1.0)
+        await waitUntil("the next item prerolled") { player.isNextItemPrerolled }
+        var steps = 0
+        while player.currentItem !== second && steps < 100 {
+            await advance(clock, by: 0.02)
+            steps += 1
+        }
+        #expect(player.currentItem === second)
+        await advance(clock, by: 0.3)
+        await waitUntil("the second item's audio plays") { second.playbackStatistics.audioSeconds > 0.2 }
+        statuses.stop()
+        // Time ran on through the switch: no waiting state, no stall, the clock's pace kept.
+        #expect(statuses.values == [.playing], "\(statuses.values)")
+        #expect(stalls.count(AVPlayerItem.playbackStalledNotification) == 0)
+        #expect(abs(second.currentTime().seconds - 0.3) < 0.06, "\(second.currentTime().seconds)")
+        player.pause()
+    }
+
     @Test func insertingAndRemovingWhilePlayingKeepsTheOrderAndThePreroll() async throws {
         let clock = ManualClock()
         let a = AVPlayerItem(url: try Fixture.url(.mp4))
