@@ -120,21 +120,16 @@ open class AVPlayerLooper: NSObject, _KeyValueObservable, @unchecked Sendable {
 
     // MARK: - Main queue
 
+    /// Queues the first replicas: right after the current item (before the items already
+    /// waiting) or after the last item, as `ordering` says.
     private func start(ordering: ItemOrdering) {
         guard let player else { return }
-        let existing = player.items()
         var anchor: AVPlayerItem? =
-            ordering == .loopingItemsFollowExistingItems ? existing.last : player.currentItem
+            ordering == .loopingItemsFollowExistingItems ? player.items().last : player.currentItem
         for _ in 0..<Self.replicaCount {
             let replica = makeReplica()
             player.insert(replica, after: anchor)
             anchor = replica
-        }
-        // Replicas before existing items: the first replica replaces nothing, it plays next.
-        if ordering == .loopingItemsPrecedeExistingItems, let current = existing.first,
-            player.currentItem === current
-        {
-            player.advanceToNextItem()
         }
     }
 

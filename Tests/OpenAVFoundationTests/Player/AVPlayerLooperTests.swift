@@ -86,6 +86,26 @@ import Testing
         #expect(looper.loopCount == count)
     }
 
+    @Test func replicasGoBeforeOrAfterTheItemsAlreadyQueued() async throws {
+        let url = try Fixture.url(.videoOnlyMP4)
+        for ordering in [AVPlayerLooper.ItemOrdering.loopingItemsPrecedeExistingItems, .loopingItemsFollowExistingItems] {
+            let current = AVPlayerItem(url: url), waiting = AVPlayerItem(url: url)
+            let player = AVQueuePlayer(environment: untimedEnvironment(ChecksumVideoSink()), items: [current, waiting])
+            let looper = AVPlayerLooper(
+                player: player, templateItem: AVPlayerItem(url: url), timeRange: .invalid,
+                existingItemsOrdering: ordering)
+            await waitUntil("replicas queued") { player.items().count == 5 }
+            let replicas = looper.loopingPlayerItems.map(ObjectIdentifier.init)
+            let order = player.items().map(ObjectIdentifier.init)
+            let expected =
+                ordering == .loopingItemsPrecedeExistingItems
+                ? [ObjectIdentifier(current)] + replicas + [ObjectIdentifier(waiting)]
+                : [ObjectIdentifier(current), ObjectIdentifier(waiting)] + replicas
+            #expect(order == expected, "\(ordering)")
+            player.removeAllItems()
+        }
+    }
+
     @Test func aTemplateThatCannotPlayFailsTheLooper() async throws {
         let player = AVQueuePlayer(environment: untimedEnvironment(ChecksumVideoSink()), items: [])
         let looper = AVPlayerLooper(player: player, templateItem: AVPlayerItem(url: try BadInput.url(.randomBytes)))
