@@ -130,6 +130,19 @@ enum ThumbnailMedia {
         }
     }
 
+    @Test func rotatedVideoGivesUprightThumbnailsLikeFFmpeg() async throws {
+        let clip = try Fixture.url(.rotatedMP4)
+        let folder = try ThumbnailMedia.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("upright.png")
+        let result = try #require(try await PlayheadProcess.run(["thumbnail", clip.path, "--at", "0", "-o", output.path]))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try ThumbnailMedia.pngSize(output) == (240, 320))
+        let reference = folder.appendingPathComponent("ref.png")
+        try GeneratedMedia.runFFmpeg(["-i", clip.path, "-frames:v", "1", reference.path])
+        #expect(try GeneratedMedia.psnr(output, reference) >= 35)
+    }
+
     @Test func errorsExitWithOneLineOrUsage() async throws {
         let clip = try ThumbnailMedia.clip()
         let folder = try ThumbnailMedia.folder()

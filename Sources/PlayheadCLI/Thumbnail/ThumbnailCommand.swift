@@ -42,6 +42,8 @@ public enum ThumbnailCommand {
     static func run(_ options: ThumbnailOptions) async throws -> [String] {
         let asset = AVURLAsset(url: InputURL.from(options.input))
         let generator = AVAssetImageGenerator(asset: asset)
+        // Upright, as players show it (and as ffmpeg writes it).
+        generator.appliesPreferredTrackTransform = true
         if !options.keyframesOnly {
             generator.requestedTimeToleranceBefore = .zero
             generator.requestedTimeToleranceAfter = .zero
