@@ -54,11 +54,16 @@ import Testing
     @Test func loopPlaysTheQueueAgainUntilInterrupted() async throws {
         let inputs = [try Fixture.url(.mp4), try Fixture.url(.videoOnlyMP4)].map(\.path)
         let executable = try #require(PlayheadBinary.url)
-        let output = try await runInterrupted(
-            executable, ["play", "--untimed", "--loop", "--report", "json"] + inputs, after: 2.0)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
-        let items = try #require(object["items"] as? [[String: Any]])
-        #expect(items.count >= 4, "only \(items.count) items in 2 s")
+        var items: [[String: Any]] = []
+        // Interrupted after a while: a loaded machine gets another, longer try.
+        for wait in [3.0, 12.0] where items.count < 4 {
+            let output = try await runInterrupted(
+                executable, ["play", "--untimed", "--loop", "--frames", "5", "--report", "json"] + inputs,
+                after: wait)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+            items = try #require(object["items"] as? [[String: Any]])
+        }
+        #expect(items.count >= 4, "only \(items.count) items")
         for (index, item) in items.enumerated() {
             #expect(item["input"] as? String == inputs[index % 2])
             if index < items.count - 1 { #expect(item["status"] as? String == "completed") }
