@@ -89,6 +89,11 @@ final class ImageGenerationQueue: @unchecked Sendable {
         let grabber: FrameGrabber
         do throws(MediaFailure) {
             grabber = try openGrabber()
+        } catch .noAudioOrVideo {
+            // Opened, but nothing to make pictures from (an audio file).
+            return failure(
+                time, .failed,
+                AVError(.operationNotSupportedForAsset, description: "no video track").nsError)
         } catch {
             return failure(time, .failed, error.nsError(input: inputDescription))
         }

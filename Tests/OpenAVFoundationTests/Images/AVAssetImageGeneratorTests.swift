@@ -146,7 +146,8 @@ enum ImageTestMedia {
             _ = try await audio.image(at: .zero)
             Issue.record("an audio-only asset gave an image")
         } catch {
-            #expect((error as NSError).localizedDescription.contains("no decodable stream"))
+            #expect((error as NSError).localizedDescription == "no video track")
+            #expect((error as NSError).code == AVError.Code.operationNotSupportedForAsset.rawValue)
         }
     }
 
