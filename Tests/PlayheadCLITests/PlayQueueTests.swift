@@ -68,7 +68,8 @@ import Testing
             #expect(item["input"] as? String == inputs[index % 2])
             if index < items.count - 1 { #expect(item["status"] as? String == "completed") }
         }
-        #expect(items.last?["status"] as? String == "stopped")
+        // Ctrl-C stops the item playing, or lands between two items.
+        #expect(["stopped", "completed"].contains(items.last?["status"] as? String ?? ""))
     }
 }
 
