@@ -53,6 +53,8 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     private let requestedWidth: Int?
     private let requestedHeight: Int?
     private let store = Mutex(Store())
+    /// The pull delegate, its queue and whether a change notification was requested.
+    let pull = Mutex(PullDelegation())
     private let scaler = Mutex(Scaler())
     private let receiver = Receiver()
 
@@ -120,15 +122,19 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     // MARK: - Frames (presentation thread)
 
     private func receive(_ frame: VideoFrame, _ itemTime: CMTime) {
-        store.withLock { store in
+        let flushed = store.withLock { store -> Bool in
             // Time went back (a seek or a new item): older frames belong to another timeline.
+            var flushed = false
             if let last = store.entries.last, itemTime < last.itemTime {
                 store.entries.removeAll()
                 store.lastCopied = nil
+                flushed = true
             }
             store.entries.append(Entry(frame: frame, itemTime: itemTime))
             if store.entries.count > Self.keptFrames { store.entries.removeFirst() }
+            return flushed
         }
+        notifyDelegate(mediaArrived: true, flushed: flushed)
     }
 
     private func dropFrames() {

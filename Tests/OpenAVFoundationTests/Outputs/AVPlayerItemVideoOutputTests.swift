@@ -3,6 +3,7 @@
 import FFmpegBridge
 import Foundation
 import PlayheadTestSupport
+import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -99,6 +100,37 @@ func visibleChecksum(_ buffer: CVPixelBuffer) -> UInt64 {
         #expect(CVPixelBufferUnlockBaseAddress(buffer, []) == kCVReturnInvalidArgument, "not locked")
         #expect(CVPixelBufferLockBaseAddress(buffer, []) == kCVReturnSuccess)
         #expect(CVPixelBufferUnlockBaseAddress(buffer, []) == kCVReturnSuccess)
+        player.pause()
+    }
+
+    @Test func thePullDelegateHearsOfNewFramesOncePerRequestAndOfFlushes() async throws {
+        final class Delegate: NSObject, AVPlayerItemOutputPullDelegate, @unchecked Sendable {
+            let changes = Mutex(0), flushes = Mutex(0)
+            func outputMediaDataWillChange(_ sender: AVPlayerItemOutput) { changes.withLock { $0 += 1 } }
+            func outputSequenceWasFlushed(_ output: AVPlayerItemOutput) { flushes.withLock { $0 += 1 } }
+        }
+        let clock = ManualClock()
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let output = AVPlayerItemVideoOutput()
+        let delegate = Delegate()
+        output.setDelegate(delegate, queue: nil)
+        #expect(output.delegate === delegate && output.delegateQueue == nil)
+        item.add(output)
+        output.requestNotificationOfMediaDataChange(withAdvanceInterval: 0.03)
+        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await advance(clock, by: 0.3)
+        await waitUntil("told once") { delegate.changes.withLock { $0 } == 1 }
+        await advance(clock, by: 0.3)
+        await mainQueueSleep(nanoseconds: 50_000_000)
+        #expect(delegate.changes.withLock { $0 } == 1, "one call per request")
+        output.requestNotificationOfMediaDataChange(withAdvanceInterval: 0.03)
+        await advance(clock, by: 0.1)
+        await waitUntil("told again") { delegate.changes.withLock { $0 } == 2 }
+        #expect(delegate.flushes.withLock { $0 } == 0)
+        _ = await player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)
+        await waitUntil("flushed") { delegate.flushes.withLock { $0 } == 1 }
         player.pause()
     }
 
