@@ -46,7 +46,7 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     public let asset: AVAsset
     /// any thread
     private let settings = Mutex(ImageGenerationSettings())
-    private let work: ImageGenerationQueue
+    let work: ImageGenerationQueue
 
     /// A generator for `asset`'s best video track. Opening the media waits for the first
     /// request.
@@ -84,6 +84,9 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         get { settings.withLock { $0.toleranceAfter } }
         set { settings.withLock { $0.toleranceAfter = Self.validTolerance(newValue) } }
     }
+
+    /// The settings a request made now uses.
+    func settingsSnapshot() -> ImageGenerationSettings { settings.withLock { $0 } }
 
     private static func validTolerance(_ tolerance: CMTime) -> CMTime {
         guard tolerance.isValid, !tolerance.isIndefinite, tolerance >= .zero else { return .zero }

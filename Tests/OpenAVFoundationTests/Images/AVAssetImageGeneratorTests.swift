@@ -151,6 +151,31 @@ enum ImageTestMedia {
         }
     }
 
+    @Test func theAsyncSequenceYieldsOneResultPerTimeAndFailuresAsValues() async throws {
+        let generator = ImageTestMedia.exactGenerator(try ImageTestMedia.clip())
+        var received: [(CMTime, CMTime)] = []
+        for await result in generator.images(for: [2.0, 0.5, 1.0].map(ImageTestMedia.time)) {
+            switch result {
+            case .success(let requested, let image, let actual):
+                #expect(image.width == 320)
+                received.append((requested, actual))
+            case .failure(let requested, let error):
+                Issue.record("no image at \(requested.seconds): \(error)")
+            }
+        }
+        #expect(received.map(\.0.seconds) == [0.5, 1.0, 2.0])
+        #expect(received.map(\.1.seconds) == [0.48, 1.0, 2.0], "the frames on screen at those times")
+        let missing = AVAssetImageGenerator(asset: AVURLAsset(url: URL(fileURLWithPath: "/nonexistent/x.mp4")))
+        var failures = 0
+        for await result in missing.images(for: [.zero]) {
+            #expect(throws: (any Error).self) { _ = try result.image }
+            #expect(result.requestedTime == .zero)
+            failures += 1
+        }
+        #expect(failures == 1)
+        for await _ in generator.images(for: []) { Issue.record("no times, no results") }
+    }
+
     @Test func jpegDataDecodesToTheSamePicture() async throws {
         let generator = ImageTestMedia.exactGenerator(try ImageTestMedia.clip())
         let (image, _) = try await generator.image(at: ImageTestMedia.time(1.0))
