@@ -2,7 +2,7 @@
 //
 // Concurrency: results are produced on the generator's work queue and yielded into an
 // AsyncStream; the consumer iterates on its own task. Dropping the sequence early cancels the
-// requests not yet generated.
+// requests not yet generated (like cancelAllCGImageGeneration()).
 import Foundation
 import Synchronization
 
