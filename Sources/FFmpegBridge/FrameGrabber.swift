@@ -56,12 +56,23 @@ package final class FrameGrabber {
     ///   - target: the requested time on the item timeline.
     ///   - toleranceBefore: how much earlier the frame may be (zero: exact).
     ///   - toleranceAfter: how much later the frame may be (zero: exact).
+    ///   - startingAtOrAfter: with zero tolerances, the first frame starting at or after the
+    ///     target (what `ffmpeg -ss` outputs) instead of the frame on screen at it.
     /// - Returns: the frame on screen at `target` (or the last frame for a target past the
     ///   end), or with a tolerance a keyframe within it; nil when reading or decoding fails.
     package func frame(
-        at target: CMTime, toleranceBefore: CMTime = .zero, toleranceAfter: CMTime = .zero
+        at target: CMTime, toleranceBefore: CMTime = .zero, toleranceAfter: CMTime = .zero,
+        startingAtOrAfter: Bool = false
     ) -> VideoFrame? {
         let target = target.isNumeric ? max(target, .zero) : .zero
+        if startingAtOrAfter {
+            // ffmpeg's `-ss` choice: the first frame that starts at or after the target. When
+            // the target falls inside a frame, that is the next one, reached by decoding on.
+            guard let onScreen = frame(at: target), onScreen.pts.isNumeric, onScreen.duration.isNumeric,
+                onScreen.duration > .zero, (onScreen.pts < target)
+            else { return frame(at: target) }
+            return frame(at: onScreen.pts + onScreen.duration)
+        }
         if let lastFrame, covers(lastFrame, target) { return lastFrame }
         let earliest = toleranceBefore.isNumeric || toleranceBefore.isPositiveInfinity
             ? target - toleranceBefore : target

@@ -59,6 +59,19 @@ import Testing
         #expect(exact.pts == CMTime(value: 15, timescale: 30) + Self.seconds(2.0))
     }
 
+    @Test func startingAtOrAfterPicksTheNextFrameWhenTheTimeFallsInsideOne() throws {
+        let frames = try Decode.allVideoFrames(MediaFixtures.h264MP4)
+        let grabber = try Self.grabber()
+        // 30 fps: 1.517 s is inside the frame at 1.5; the next frame starts at 1.5333.
+        let inside = try #require(grabber.frame(at: Self.seconds(1.517), startingAtOrAfter: true))
+        #expect(inside.pts == CMTime(value: 46, timescale: 30))
+        let expected = try #require(frames.first { $0.pts == inside.pts })
+        #expect(inside.checksum() == expected.checksum())
+        let onStart = try #require(grabber.frame(at: CMTime(value: 45, timescale: 30), startingAtOrAfter: true))
+        #expect(onStart.pts == CMTime(value: 45, timescale: 30))
+        #expect(grabber.frame(at: Self.seconds(1.517))?.pts == CMTime(value: 45, timescale: 30), "the default: on screen")
+    }
+
     @Test func aFileWithoutVideoIsRefused() throws {
         let audio = MediaFixtures.make(
             "tone.m4a", ["-f", "lavfi", "-i", "sine=f=440:d=1", "-c:a", "aac"])

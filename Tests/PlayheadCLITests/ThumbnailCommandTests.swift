@@ -74,6 +74,29 @@ enum ThumbnailMedia {
         #expect(try GeneratedMedia.psnr(output, neighbour) < 30)
     }
 
+    @Test(arguments: ["2.5", "1.31", "3.999"])
+    func timesInsideAFrameGiveTheFrameFFmpegPicksToo(time: String) async throws {
+        // 25 fps: 2.5 s falls between the frames at 2.48 and 2.52; ffmpeg -ss takes 2.52.
+        let clip = try GeneratedMedia.url(
+            named: "thumbnail-clip-25", fileExtension: "mp4",
+            ffmpeg: [
+                "-f", "lavfi", "-i", "testsrc2=d=4:s=320x240:r=25", "-c:v", "libx264", "-preset",
+                "veryfast", "-g", "25", "-pix_fmt", "yuv420p",
+            ])
+        let folder = try ThumbnailMedia.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("t.png")
+        let result = try #require(try await PlayheadProcess.run(["thumbnail", clip.path, "--at", time, "-o", output.path]))
+        #expect(result.status == 0, "\(result.standardError)")
+        let reference = folder.appendingPathComponent("ref.png")
+        try GeneratedMedia.runFFmpeg(["-ss", time, "-i", clip.path, "-frames:v", "1", reference.path])
+        guard FileManager.default.fileExists(atPath: reference.path) else {
+            return  // past the last frame's start ffmpeg writes nothing; we write the last frame
+        }
+        let psnr = try GeneratedMedia.psnr(output, reference)
+        #expect(psnr >= 35, "PSNR \(psnr) dB at \(time) s")
+    }
+
     @Test func severalTimesWriteNumberedFilesInTheOrderGiven() async throws {
         let clip = try ThumbnailMedia.clip()
         let folder = try ThumbnailMedia.folder()

@@ -85,6 +85,15 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         set { settings.withLock { $0.toleranceAfter = Self.validTolerance(newValue) } }
     }
 
+    /// When true, exact requests (zero tolerances) give the first frame that starts at or after
+    /// the requested time, as `ffmpeg -ss` does, instead of the frame on screen at that time
+    /// (Apple's choice, the default). They differ when the time falls inside a frame.
+    /// Playhead's CLI uses it so `playhead thumbnail` matches ffmpeg.
+    package var framesStartingAtOrAfterTime: Bool {
+        get { settings.withLock { $0.framesStartingAtOrAfter } }
+        set { settings.withLock { $0.framesStartingAtOrAfter = newValue } }
+    }
+
     /// The settings a request made now uses.
     func settingsSnapshot() -> ImageGenerationSettings { settings.withLock { $0 } }
 

@@ -29,6 +29,8 @@ struct ImageGenerationSettings: Sendable {
     var appliesPreferredTrackTransform = false
     var toleranceBefore = CMTime.positiveInfinity
     var toleranceAfter = CMTime.positiveInfinity
+    /// Exact requests take the first frame starting at or after the time (as `ffmpeg -ss`).
+    var framesStartingAtOrAfter = false
 }
 
 /// Runs image requests one at a time in time order on a private queue.
@@ -101,7 +103,9 @@ final class ImageGenerationQueue: @unchecked Sendable {
         guard
             let frame = grabber.frame(
                 at: target, toleranceBefore: settings.toleranceBefore,
-                toleranceAfter: settings.toleranceAfter)
+                toleranceAfter: settings.toleranceAfter,
+                startingAtOrAfter: settings.framesStartingAtOrAfter && settings.toleranceBefore == .zero
+                    && settings.toleranceAfter == .zero)
         else {
             self.grabber = nil  // reopen next time: the demuxer may be in a bad state
             return failure(

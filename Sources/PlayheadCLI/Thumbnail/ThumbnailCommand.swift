@@ -17,12 +17,12 @@ public enum ThumbnailCommand {
             name: "thumbnail",
             abstract: "Write still images of a video at chosen times, or a contact sheet.",
             discussion: """
-                Each image is the frame on screen at its time (exact, not the nearest \
-                keyframe, unless --keyframes). One time writes OUT; several write OUT-1, \
-                OUT-2, ... in the order given. --sheet COLSxROWS writes one image with the \
-                frames on a grid, each stamped with its time; without --at the times are \
-                spread evenly over the video. The extension of OUT picks PNG or JPEG. The \
-                paths written are printed, one per line.
+                Each image is the first frame starting at or after its time, as ffmpeg -ss \
+                picks it (exact, not the nearest keyframe, unless --keyframes). One time \
+                writes OUT; several write OUT-1, OUT-2, ... in the order given. --sheet \
+                COLSxROWS writes one image with the frames on a grid, each stamped with its \
+                time; without --at the times are spread evenly over the video. The extension \
+                of OUT picks PNG or JPEG. The paths written are printed, one per line.
                 """,
             options: ThumbnailOptions.all,
             arguments: [inputArgument],
@@ -47,6 +47,8 @@ public enum ThumbnailCommand {
         if !options.keyframesOnly {
             generator.requestedTimeToleranceBefore = .zero
             generator.requestedTimeToleranceAfter = .zero
+            // The frame `ffmpeg -ss S` writes: the first one starting at or after S.
+            generator.framesStartingAtOrAfterTime = true
         }
         let width = options.width ?? (options.sheet != nil ? defaultTileWidth : nil)
         if let width { generator.maximumSize = CGSize(width: width, height: 0) }
