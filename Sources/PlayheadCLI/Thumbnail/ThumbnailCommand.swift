@@ -57,19 +57,39 @@ public enum ThumbnailCommand {
         if times.isEmpty, let sheet = options.sheet {
             times = try await evenlySpacedTimes(count: sheet.columns * sheet.rows, in: asset, input: options.input)
         }
-        let images = try await generate(times, with: generator, input: options.input)
-        if let sheet = options.sheet {
-            let first = images[0].image
-            let layout = ContactSheet(
-                columns: sheet.columns, rows: sheet.rows, tileWidth: first.width, tileHeight: first.height)
-            guard let image = layout.render(images) else {
-                throw InputFailure(input: options.output, reason: "cannot compose the contact sheet")
-            }
-            try write(image, to: options.output)
-            return [options.output]
+        guard let sheet = options.sheet else {
+            return try await generateAndWrite(times, with: generator, options: options)
         }
-        let paths = ThumbnailOptions.outputPaths(for: options.output, count: images.count)
-        for (path, generated) in zip(paths, images) { try write(generated.image, to: path) }
+        let images = try await generate(times, with: generator, input: options.input)
+        let first = images[0].image
+        let layout = ContactSheet(
+            columns: sheet.columns, rows: sheet.rows, tileWidth: first.width, tileHeight: first.height)
+        guard let image = layout.render(images) else {
+            throw InputFailure(input: options.output, reason: "cannot compose the contact sheet")
+        }
+        try write(image, to: options.output)
+        return [options.output]
+    }
+
+    /// Generates the images in increasing time order and writes each while the next one
+    /// decodes (encoding a PNG costs about as much as decoding its frame).
+    private static func generateAndWrite(
+        _ times: [Double], with generator: AVAssetImageGenerator, options: ThumbnailOptions
+    ) async throws -> [String] {
+        let paths = ThumbnailOptions.outputPaths(for: options.output, count: times.count)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, seconds) in times.enumerated().sorted(by: { $0.element < $1.element }) {
+                let image: CGImage
+                do {
+                    image = try await generator.image(at: CMTime(seconds: seconds, preferredTimescale: 90_000)).image
+                } catch {
+                    throw InputFailure(input: options.input, error: error)
+                }
+                let path = paths[index]
+                group.addTask { try write(image, to: path) }
+            }
+            try await group.waitForAll()
+        }
         return paths
     }
 
