@@ -13,11 +13,14 @@ package enum VideoPixelFormat: String, Sendable, CaseIterable {
     case yuv420p
     /// 8-bit packed red, green, blue, alpha.
     case rgba
+    /// 8-bit packed blue, green, red, alpha (Core Video's 32BGRA).
+    case bgra
 
     var ffmpegValue: AVPixelFormat {
         switch self {
         case .yuv420p: return AV_PIX_FMT_YUV420P
         case .rgba: return AV_PIX_FMT_RGBA
+        case .bgra: return AV_PIX_FMT_BGRA
         }
     }
 }

@@ -25,6 +25,7 @@ extension Playhead {
             BenchCommand.command(),
             PlayCommand.command(),
             ProbeCommand.command(loader: environment.probeLoader),
+            ThumbnailCommand.command(),
         ]
     }
 

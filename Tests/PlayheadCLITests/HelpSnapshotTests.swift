@@ -12,6 +12,10 @@ import Testing
         Snapshot.expect(await runCLI(["help", "probe"]).standardOutput, matches: "help-probe.txt")
     }
 
+    @Test func thumbnailHelpMatchesItsSnapshot() async {
+        Snapshot.expect(await runCLI(["help", "thumbnail"]).standardOutput, matches: "help-thumbnail.txt")
+    }
+
     @Test func helpCommandHelpMatchesItsSnapshot() async {
         Snapshot.expect(await runCLI(["help", "help"]).standardOutput, matches: "help-help.txt")
     }

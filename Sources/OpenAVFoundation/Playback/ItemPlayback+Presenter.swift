@@ -20,6 +20,11 @@ extension ItemPlayback {
         while !isStopped {
             refreshBuffer()
             let now = clock.now
+            if control.withLock({ $0.isHeld }) {
+                // Prerolled for a queue: frames wait in the queue until the item becomes current.
+                _ = clock.wait(until: now + 0.25, on: presenterWake)
+                continue
+            }
             let (generation, rate, seek) = control.withLock { ($0.generation, $0.rate, $0.seek) }
             if pipeline.videoStream != nil, let item = pipeline.videoFrames.peek(), item.generation == generation {
                 let frame = item.element
@@ -36,6 +41,14 @@ extension ItemPlayback {
                 }
                 guard rate > 0 else {
                     _ = clock.wait(until: now + 0.25, on: presenterWake)
+                    continue
+                }
+                if reachesForwardEnd(frame) {
+                    // A frame at or past forwardPlaybackEndTime is never shown: the end is
+                    // reached when it falls due (a looper's next pass starts there).
+                    let current = environment.untimed ? frame.pts : control.withLock { $0.time(atHost: now, audio: pipeline.ring) }
+                    if current >= frame.pts { checkForwardEnd(frame.pts) }
+                    _ = clock.wait(until: now + 0.005, on: presenterWake)
                     continue
                 }
                 if environment.untimed {
@@ -159,6 +172,12 @@ extension ItemPlayback {
                 && (pipeline.ring?.bufferedFrames ?? 0) == 0)
         guard videoDone && audioDone else { return false }
         return reportEnd(generation: generation)
+    }
+
+    /// True when `frame` starts at or after the forward end time.
+    private func reachesForwardEnd(_ frame: VideoFrame) -> Bool {
+        let end = control.withLock { $0.forwardEndTime }
+        return end.isNumeric && frame.pts.isNumeric && frame.pts >= end
     }
 
     private func checkForwardEnd(_ time: CMTime) {

@@ -156,10 +156,17 @@ final class ItemPlayback: Sendable {
     }
 
     /// Stops every thread and releases the media (teardown finishes in the background).
-    func stop() {
+    ///
+    /// - Parameter clearsVideo: false keeps the last picture on the video sinks (a queue
+    ///   moving on to a prerolled item shows that item's first frame next). A held (prerolled)
+    ///   engine never showed anything and never clears.
+    func stop(clearsVideo: Bool = true) {
         // Stopped first, then the pipeline: `open()` stores the pipeline before checking
         // `isStopped`, so one of the two sides always sees the other.
-        control.withLock { $0.stopped = true }
+        let held = control.withLock { control -> Bool in
+            control.stopped = true
+            return control.isHeld
+        }
         interrupt.abort()
         let pipeline = self.pipeline.withLock { $0 }
         pipeline?.abort()
@@ -168,6 +175,7 @@ final class ItemPlayback: Sendable {
         audioWake.wake()
         presenterWake.wake()
         updateAudioOutput()
+        guard clearsVideo, !held else { return }
         environment.videoSinks.clearAll()
     }
 

@@ -52,6 +52,9 @@ struct PlaybackControl {
     var readFailure: MediaFailure?
     /// The `BANDWIDTH` of the variant being played (nil: not a multivariant stream).
     var variantBitRate: Int?
+    /// True while the item is prerolled for a queue: it opens and decodes its first frames
+    /// but presents nothing and reports no time until released.
+    var isHeld = false
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise.

@@ -14,7 +14,11 @@ extension AVPlayer {
         MainQueue.perform { player.installItem(item) }
     }
 
-    nonisolated func installItem(_ item: AVPlayerItem?) {
+    /// Makes `item` current (main queue). With `prerolled` (an engine already opened for
+    /// `item` by a queue player), that engine takes over instead of a new one, without clearing
+    /// the picture in between.
+    nonisolated func installItem(_ item: AVPlayerItem?, prerolled: PrerolledItem? = nil) {
+        let prerolled = prerolled.flatMap { $0.item === item ? $0 : nil }
         let (oldItem, oldEngine, oldSeek) = state.withLock { state in
             defer { state.engine = nil; state.pendingSeek = nil }
             return (state.currentItem, state.engine, state.pendingSeek)
@@ -22,21 +26,29 @@ extension AVPlayer {
         oldSeek?.completion?(false)
         if let oldItem, oldItem !== item {
             let time = oldItem.currentTime()
-            oldItem.state.withLock { $0.engine = nil; $0.lastTime = time; $0.player = nil }
+            let statistics = oldEngine?.statistics ?? PlaybackStatistics()
+            oldItem.state.withLock {
+                $0.engine = nil; $0.lastTime = time; $0.player = nil; $0.lastStatistics = statistics
+            }
         }
-        oldEngine?.stop()
+        // A prerolled item's first frame replaces the picture (an audio-only one clears it
+        // once it knows, see PrerolledItem).
+        oldEngine?.stop(clearsVideo: prerolled == nil)
+        if let oldItem, oldItem !== item { oldItem.disconnectOutputs(from: environment.videoSinks) }
 
         publish(\AVPlayer.currentItem) { $0.currentItem = item; $0.lastObservedTime = .invalid }
         guard let item else {
             handle(.item(.none))
             return
         }
-        let engine = ItemPlayback(
-            asset: item.asset, settings: ItemPlayback.Settings(item: item),
-            environment: environment
-        ) { [reference = WeakReference(self)] engine, event in
-            MainQueue.perform { reference.value?.receive(event, from: engine) }
-        }
+        let engine =
+            prerolled?.engine
+            ?? ItemPlayback(
+                asset: item.asset, settings: ItemPlayback.Settings(item: item),
+                environment: environment
+            ) { [reference = WeakReference(self)] engine, event in
+                MainQueue.perform { reference.value?.receive(event, from: engine) }
+            }
         let pending = item.state.withLock { state -> SeekRequest? in
             state.engine = engine
             state.player = self
@@ -44,10 +56,24 @@ extension AVPlayer {
             return state.pendingSeek
         }
         state.withLock { $0.engine = engine }
-        handle(.item(item.status == .failed ? .failed : .loading))
+        item.connectOutputs(to: environment.videoSinks)
+        if let prerolled, prerolled.hasOpened, item.status != .failed {
+            // Already open: no loading state in between, the queue plays straight on (the
+            // replayed events below make the item ready). A new item is never at its end.
+            handle(.timeJumped)
+        } else {
+            handle(.item(item.status == .failed ? .failed : .loading))
+        }
         applyGain()
-        engine.start()
-        if let pending { startSeek(pending, on: item) }
+        if let prerolled {
+            prerolled.activate(for: self)
+            if let pending { startSeek(pending, on: item) }
+        } else {
+            // Seek first: the engine then opens at the target, and never shows the frame at
+            // zero first (even when the open work outruns this thread).
+            if let pending { startSeek(pending, on: item) }
+            engine.start()
+        }
     }
 
     /// Applies one engine event (main queue).

@@ -23,14 +23,16 @@ struct ItemState {
     var engine: ItemPlayback?
     /// The time reported when no engine runs (before playback, after removal).
     var lastTime: CMTime = .zero
+    /// Outputs attached with `add(_:)`.
+    var outputs: [AVPlayerItemOutput] = []
+    /// What the item's last engine did, kept when the item stops being current.
+    var lastStatistics = PlaybackStatistics()
     /// The player the item belongs to (an item belongs to one player at a time).
     weak var player: AVPlayer?
     /// A seek requested before the item had an engine, applied when it gets one.
     var pendingSeek: SeekRequest?
     /// Options chosen with `select(_:in:)`, by group characteristic (absent: automatic).
     var mediaSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
-    /// Outputs added with `add(_:)`.
-    var outputs: [AVPlayerItemOutput] = []
 }
 
 /// One seek request, as the player tracks it until its completion handler runs.

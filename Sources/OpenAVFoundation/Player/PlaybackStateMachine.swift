@@ -154,8 +154,9 @@ struct PlaybackStateMachine: Equatable {
             waitReason = .evaluatingBufferingRate
         case .ready:
             if atEnd {
-                // Time may run on past the end only with `.none`; otherwise stay put.
-                timeControl = actionAtEnd == .none ? .playing : .paused
+                // Time may run on past the end only with `.none`; `.advance` hands over to the
+                // next item at once (a queue keeps playing through); `.pause` stays put.
+                timeControl = actionAtEnd == .pause ? .paused : .playing
                 waitReason = nil
             } else if buffer.isEmpty {
                 let stalled = previous == .playing && hasBeenPlaying

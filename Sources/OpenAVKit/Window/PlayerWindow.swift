@@ -89,6 +89,8 @@ public final class PlayerWindow {
     var lastOverlayState: PlaybackState?
     private let mediaSelection: WindowMediaSelection
     private let wake: WakeSignal
+    /// The playlist panel and the slider preview (WindowExtras.swift).
+    private var extras: WindowExtras!
     private var running = false
     var needsRedraw = true
     private var lastScene: ControlsScene?
@@ -150,6 +152,8 @@ public final class PlayerWindow {
         bridge.closeHandler = { [unowned self] in running = false }
         let wake = self.wake
         playerLayer.setPictureHook { wake.pictureArrived() }
+        extras = WindowExtras(player: player, target: target) { wake.pictureArrived() }
+        extras.playlistButtonPressed = { [weak self] in self?.bridge.showPlaylist() }
     }
 
     deinit {
@@ -190,6 +194,10 @@ public final class PlayerWindow {
         let type = event.type
         if type == wake.eventType {
             wake.pictureHandled()
+            return
+        }
+        if extras.handle(event, controls: controller.layout, barsVisible: lastScene?.barsVisible ?? false) {
+            needsRedraw = true
             return
         }
         switch SDL_EventType(type) {
@@ -240,6 +248,7 @@ public final class PlayerWindow {
         updateTitle(options.title ?? (state.title.isEmpty ? "Playhead" : state.title))
         let scene = options.showsControls && controlsOverlay == nil ? controller.scene : nil
         let generation = playerLayer.slot.latest().generation
+        if extras.takeNeedsRedraw() { needsRedraw = true }
         let overlayChanged = overlayNeedsDrawing(state)
         guard needsRedraw || overlayChanged || scene != lastScene || generation != lastGeneration
             || mediaSelection.needsRedraw
@@ -254,8 +263,11 @@ public final class PlayerWindow {
         mediaSelection.drawSubtitles(
             over: playerLayer, bottomInset: scene?.barsVisible == true ? ControlsLayout.bottomBarHeight : 0)
         mediaSelection.drawMessage(over: playerLayer)
-        if let scene { controlsRenderer.draw(scene, layout: controller.layout) }
-        if let scene, scene.barsVisible { mediaSelection.drawChapterTicks(on: controller.layout.sliderTrack) }
+        if let scene {
+            controlsRenderer.draw(scene, layout: controller.layout)
+            if scene.barsVisible { mediaSelection.drawChapterTicks(on: controller.layout.sliderTrack) }
+            extras.draw(controls: controller.layout, barsVisible: scene.barsVisible)
+        }
         drawOverlay(size: bounds.size)
         SDL_RenderPresent(target.renderer)
         let showCursor = scene?.barsVisible ?? true

@@ -1,5 +1,6 @@
-// Playhead: runs `playhead play`: one player, the inputs in turn, a window when there is a
-// display (else headless), a status line, keys, and a report per input.
+// Playhead: runs `playhead play`: one queue player, the inputs in turn (the next one prerolled
+// so they follow without a gap, looping with --loop), a window when there is a display (else
+// headless), a status line, keys, and a report per item played.
 //
 // Concurrency: main actor only. Engine news arrives through observers and notifications on the
 // main queue. The window runs on its own thread (`WindowHost`) and reports its closing on the
@@ -14,8 +15,15 @@ import Synchronization
 final class PlaySession {
     let options: PlayOptions
     let console: Console
-    let player: AVPlayer
+    let player: AVQueuePlayer
     let sink = FrameCountingSink()
+    /// The watches of the current and the next item, by item.
+    private var watches: [ObjectIdentifier: ItemWatch] = [:]
+    /// The watch of the item on screen (whose frames the sink counts).
+    private var shownWatch: ItemWatch?
+    /// Every watch in queue order (the order reports come in).
+    private var ordered: [ItemWatch] = []
+    private var currentItemObservation: NSKeyValueObservation?
     private var finishCurrent: ((PlayReport.Status, String?) -> Void)?
     private var userQuit = false
     private var stalls = 0
@@ -42,7 +50,7 @@ final class PlaySession {
         let environment = PlaybackEnvironment(
             makeAudioOutput: makeAudio, videoSinks: sinks, untimed: options.untimed,
             onAudioFallback: { fallbackNotice.report($0) })
-        player = AVPlayer(environment: environment)
+        player = AVQueuePlayer(environment: environment, items: [])
         showsStatus = TerminalKeys.isInteractive && !options.reportJSON
     }
 
@@ -55,20 +63,14 @@ final class PlaySession {
             keys?.start()
             startStatusLine()
         }
-        var reports: [PlayReport] = []
-        for input in PlayInput.list(options) where !userQuit {
-            let item = input.makeItem(selection: options.selection)
-            for warning in await options.selection.apply(to: item) {
-                console.printError("playhead: \(input.name): \(warning)")
-            }
-            reports.append(await play(input.name, item: item))
-        }
+        let reports = await playQueue()
         statusTimer?.cancel()
         if showsStatus { console.writeOutput("\n") }
         keys?.stop()
         await window?.close()
         window = nil
-        player.replaceCurrentItem(with: nil)
+        currentItemObservation?.invalidate()
+        player.removeAllItems()
         return reports
     }
 
@@ -100,66 +102,115 @@ final class PlaySession {
         console.printError("playhead: \(reason); playing headless")
     }
 
-    private func play(_ input: String, item: AVPlayerItem) async -> PlayReport {
-        stalls = 0
-        return await withCheckedContinuation { continuation in
-            var tokens: [any NSObjectProtocol] = []
-            var observation: NSKeyValueObservation?
+    /// Plays the inputs as a queue (again and again with --loop): every input of a pass is
+    /// queued at once (the window's playlist lists them; the next one prerolls), and the next
+    /// pass is queued when the last item of a pass starts. Returns one report per item.
+    private func playQueue() async -> [PlayReport] {
+        player.volume = options.volume
+        player.isMuted = options.muted
+        player.defaultRate = options.rate
+        currentItemObservation = player.observe(\.currentItem) { [weak self] player, _ in
+            MainActor.assumeIsolated { self?.currentItemChanged(to: player.currentItem) }
+        }
+        var reports: [PlayReport] = []
+        var looping = options.loop
+        var position = 0
+        await queuePass()
+        while position < ordered.count {
+            let current = ordered[position]
+            if looping, position == ordered.count - 1 { await queuePass() }
+            finishCurrent = { [weak current] status, error in current?.finish(status, error) }
             let watchdog = ProgressWatchdog(player: player)
-            finishCurrent = { [unowned self] status, error in
-                finishCurrent = nil
-                observation?.invalidate()
-                tokens.forEach { NotificationCenter.default.removeObserver($0) }
-                watchdog.cancel()
-                player.pause()
-                let duration = item.duration
-                let report = PlayReport(
-                    input: input, status: status, error: error,
-                    duration: duration.isNumeric ? duration.seconds : nil,
-                    position: max(0, player.currentTime().seconds),
-                    videoFramesPresented: sink.count,
-                    videoFramesDropped: player.playbackStatistics.videoFramesDropped,
-                    audioSeconds: player.playbackStatistics.audioSeconds, stalls: stalls)
-                if status == .failed, let error {
-                    if showsStatus { console.writeOutput("\n") }
-                    console.printError("playhead: \(input): \(error)")
-                }
-                continuation.resume(returning: report)
-            }
-            observation = item.observe(\.status) { [unowned self] item, _ in
-                MainActor.assumeIsolated {
-                    guard item.status == .failed else { return }
-                    let reason = (item.error as NSError?)?.localizedDescription ?? "cannot be played"
-                    finishCurrent?(.failed, reason)
-                }
-            }
-            let center = NotificationCenter.default
-            tokens.append(center.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: .main) { [unowned self] _ in
-                MainActor.assumeIsolated { finishCurrent?(.completed, nil) }
-            })
-            tokens.append(center.addObserver(forName: AVPlayerItem.failedToPlayToEndTimeNotification, object: item, queue: .main) { [unowned self] note in
-                let error = note.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? NSError
-                let reason = error?.localizedDescription ?? "playback failed"
-                MainActor.assumeIsolated { finishCurrent?(.failed, reason) }
-            })
-            tokens.append(center.addObserver(forName: AVPlayerItem.playbackStalledNotification, object: item, queue: .main) { [unowned self] _ in
-                MainActor.assumeIsolated { stalls += 1 }
-            })
-            sink.reset(limit: options.frameLimit) { [weak self] in
-                MainActor.assumeIsolated { self?.finishCurrent?(.completed, nil) }
-            }
             watchdog.start { [weak self] in
                 MainActor.assumeIsolated { self?.finishCurrent?(.failed, "playback made no progress") }
             }
-            player.replaceCurrentItem(with: item)
-            if let start = options.start {
-                item.seek(to: CMTime(seconds: start, preferredTimescale: 1_000_000), toleranceBefore: .zero, toleranceAfter: .zero)
-            }
-            player.volume = options.volume
-            player.isMuted = options.muted
-            player.defaultRate = options.rate
             player.play()
+            let report = await current.result()
+            watchdog.cancel()
+            finishCurrent = nil
+            reports.append(report)
+            // A failing input would fail on every pass: stop looping.
+            if report.status == .failed { looping = false }
+            position += 1
+            guard position < ordered.count, !userQuit else { break }
+            // Completed items advance by themselves; failed or cut-short ones are skipped.
+            if player.currentItem === current.item { player.advanceToNextItem() }
+            watches[ObjectIdentifier(current.item)] = nil
         }
+        for watch in ordered[min(position, ordered.count)...] { watch.stopObserving() }
+        player.pause()
+        return reports
+    }
+
+    /// Queues one pass over the inputs (the built-in demo when there are none), with the
+    /// audio and subtitle choices applied to each item.
+    private func queuePass() async {
+        for input in PlayInput.list(options) {
+            let next = watch(input)
+            for warning in await options.selection.apply(to: next.item) {
+                console.printError("playhead: \(input.name): \(warning)")
+            }
+            player.insert(next.item, after: nil)
+            ordered.append(next)
+        }
+    }
+
+    /// A watch for a new item playing `input`, seeked to --start when given.
+    private func watch(_ input: PlayInput) -> ItemWatch {
+        let item = input.makeItem(selection: options.selection)
+        if let start = options.start {
+            item.seek(to: CMTime(seconds: start, preferredTimescale: 1_000_000), toleranceBefore: .zero, toleranceAfter: .zero)
+        }
+        let watch = ItemWatch(input: input.name, item: item) { [unowned self] watch, status, error in
+            report(for: watch, status: status, error: error)
+        }
+        watches[ObjectIdentifier(item)] = watch
+        return watch
+    }
+
+    /// The sink counts the frames of the item on screen: when it changes, the count so far
+    /// belongs to the item that left, and counting (and --frames) starts over for the new one.
+    private func currentItemChanged(to item: AVPlayerItem?) {
+        if let shownWatch, shownWatch.framesPresented == nil { shownWatch.framesPresented = sink.count }
+        shownWatch = item.flatMap { watches[ObjectIdentifier($0)] }
+        // Items the queue moved past without finishing (a jump from the window's playlist)
+        // end here: completed when they were at their end, else stopped.
+        if let shownWatch, let index = ordered.firstIndex(where: { $0 === shownWatch }) {
+            for skipped in ordered[..<index] where !skipped.isFinished {
+                let end = skipped.item.duration
+                let atEnd = end.isNumeric && skipped.item.currentTime().seconds >= end.seconds - 0.1
+                if skipped.framesPresented == nil { skipped.framesPresented = 0 }
+                skipped.finish(atEnd ? .completed : .stopped, nil)
+            }
+        }
+        let watch = shownWatch
+        sink.reset(limit: options.frameLimit) {
+            MainActor.assumeIsolated { watch?.finish(.completed, nil) }
+        }
+    }
+
+    private func report(for watch: ItemWatch, status: PlayReport.Status, error: String?) -> PlayReport {
+        let item = watch.item
+        if item === player.currentItem {
+            if watch.framesPresented == nil { watch.framesPresented = sink.count }
+            // A completed item hands over to the next one by itself, without a gap.
+            if status != .completed || options.frameLimit != nil { player.pause() }
+        }
+        let statistics = item.playbackStatistics
+        let duration = item.duration
+        let frames = watch.framesPresented ?? sink.count
+        let report = PlayReport(
+            input: watch.input, status: status, error: error,
+            duration: duration.isNumeric ? duration.seconds : nil,
+            position: max(0, item.currentTime().seconds),
+            videoFramesPresented: options.frameLimit.map { min($0, frames) } ?? frames,
+            videoFramesDropped: statistics.videoFramesDropped,
+            audioSeconds: statistics.audioSeconds, stalls: watch.stalls)
+        if status == .failed, let error {
+            if showsStatus { console.writeOutput("\n") }
+            console.printError("playhead: \(watch.input): \(error)")
+        }
+        return report
     }
 
     // MARK: - Interaction

@@ -1,0 +1,18 @@
+// Playhead: what item outputs ask the engine (the item time at a host time).
+//
+// Concurrency: any thread; reads `control` under its Mutex.
+import FFmpegBridge
+import Foundation
+
+extension ItemPlayback {
+    /// The item time at `host` (seconds on the environment's host clock): the seek target while
+    /// a seek is in flight, else the playback clock, kept within the item.
+    func itemTime(atHost host: Double) -> CMTime {
+        let ring = pipeline.withLock { $0 }?.ring
+        return control.withLock { control in
+            if let seek = control.seek, !seek.landed { return seek.request.target }
+            let time = control.time(atHost: host, audio: ring)
+            return time.isNumeric ? control.clamped(time) : control.lastPresented
+        }
+    }
+}

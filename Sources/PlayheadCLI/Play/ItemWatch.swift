@@ -1,0 +1,81 @@
+// Playhead: follows one queued item of `playhead play` until it completes, fails or is stopped.
+//
+// Concurrency: main actor only; the observers it registers deliver on the main queue.
+import Foundation
+import OpenAVFoundation
+
+/// Watches one item of the play queue from before it becomes current (so an item that ends or
+/// fails early is never missed) and produces its report once.
+@MainActor
+final class ItemWatch {
+    /// The input as the user typed it.
+    let input: String
+    /// The item playing it.
+    let item: AVPlayerItem
+    /// Stall notifications seen for the item.
+    private(set) var stalls = 0
+    /// Frames the sink counted while the item was current, once it stopped being current.
+    var framesPresented: Int?
+    private var tokens: [any NSObjectProtocol] = []
+    private var observation: NSKeyValueObservation?
+    private var report: PlayReport?
+    private var waiter: CheckedContinuation<PlayReport, Never>?
+    /// Builds the report when the item finishes.
+    private let makeReport: (ItemWatch, PlayReport.Status, String?) -> PlayReport
+
+    /// Starts watching `item` (not yet current, or current).
+    init(
+        input: String, item: AVPlayerItem,
+        makeReport: @escaping (ItemWatch, PlayReport.Status, String?) -> PlayReport
+    ) {
+        self.input = input
+        self.item = item
+        self.makeReport = makeReport
+        observation = item.observe(\.status) { [weak self] item, _ in
+            MainActor.assumeIsolated {
+                guard item.status == .failed else { return }
+                let reason = (item.error as NSError?)?.localizedDescription ?? "cannot be played"
+                self?.finish(.failed, reason)
+            }
+        }
+        let center = NotificationCenter.default
+        tokens.append(center.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: .main) { [weak self] _ in
+            MainActor.assumeIsolated { self?.finish(.completed, nil) }
+        })
+        tokens.append(center.addObserver(forName: AVPlayerItem.failedToPlayToEndTimeNotification, object: item, queue: .main) { [weak self] note in
+            let error = note.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? NSError
+            let reason = error?.localizedDescription ?? "playback failed"
+            MainActor.assumeIsolated { self?.finish(.failed, reason) }
+        })
+        tokens.append(center.addObserver(forName: AVPlayerItem.playbackStalledNotification, object: item, queue: .main) { [weak self] _ in
+            MainActor.assumeIsolated { self?.stalls += 1 }
+        })
+    }
+
+    /// True once the item completed, failed or was stopped.
+    var isFinished: Bool { report != nil }
+
+    /// Ends the watch with `status` (the first call wins) and hands the report to the waiter.
+    func finish(_ status: PlayReport.Status, _ error: String?) {
+        guard report == nil else { return }
+        stopObserving()
+        let made = makeReport(self, status, error)
+        report = made
+        waiter?.resume(returning: made)
+        waiter = nil
+    }
+
+    /// The report, once the item finished.
+    func result() async -> PlayReport {
+        if let report { return report }
+        return await withCheckedContinuation { waiter = $0 }
+    }
+
+    /// Stops observing without a report (the item was queued but never played).
+    func stopObserving() {
+        observation?.invalidate()
+        observation = nil
+        tokens.forEach { NotificationCenter.default.removeObserver($0) }
+        tokens = []
+    }
+}
