@@ -15,6 +15,9 @@ package final class FormatContext: @unchecked Sendable {
     package let interrupt: InterruptDeadline
     /// The custom I/O of an in-memory input; freed after the format context in deinit.
     private let memoryIO: MemoryIO?
+    /// Headers, user agent and reconnection of a network input, for the extra requests made
+    /// on its behalf (an HLS master playlist read again); nil for other inputs.
+    let networkOptions: NetworkOptions?
 
     /// Opens `location`, giving up after `timeout` seconds of blocking I/O.
     ///
@@ -28,6 +31,7 @@ package final class FormatContext: @unchecked Sendable {
         if let name = location.inputFormat { format = try DeviceInputFormat.find(name) }
         guard var context = avformat_alloc_context() else { throw .io(detail: "out of memory") }
         self.interrupt = interrupt
+        networkOptions = location.isNetwork ? location.network : nil
         if let memory = location.memory {
             guard let io = MemoryIO(memory) else {
                 avformat_free_context(context)

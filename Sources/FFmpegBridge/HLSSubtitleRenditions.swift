@@ -48,6 +48,7 @@ package enum HLSSubtitleRenditions {
         if let whitelist = context.protocol_whitelist {
             av_dict_set(&options, "protocol_whitelist", whitelist, 0)
         }
+        container.networkOptions?.apply(to: &options)
         defer { av_dict_free(&options) }
         var callback = context.interrupt_callback
         var io: UnsafeMutablePointer<AVIOContext>? = nil

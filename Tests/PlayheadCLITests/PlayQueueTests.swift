@@ -7,7 +7,7 @@ import Testing
 // below), never on the cooperative pool.
 
 @Suite struct PlayQueueTests {
-    static func items(_ result: PlayheadBinary.Result) throws -> [[String: Any]] {
+    static func items(_ result: SubprocessResult) throws -> [[String: Any]] {
         let object = try PlayheadProcess.jsonObject(result)
         return try #require(object["items"] as? [[String: Any]])
     }
