@@ -8,21 +8,6 @@ import Testing
 
 @testable import OpenAVFoundation
 
-/// Every frame of `url` from an untimed linear playback, by pts in milliseconds.
-@MainActor
-func linearFrames(of url: URL) async -> [Int: VideoFrame] {
-    let sink = RecordingVideoSink()
-    let item = AVPlayerItem(url: url)
-    let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
-    let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-    player.play()
-    await waitUntil("linear decode") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
-    player.replaceCurrentItem(with: nil)
-    var frames: [Int: VideoFrame] = [:]
-    for entry in sink.frames { frames[millis(entry.pts)] = entry.frame }
-    return frames
-}
-
 /// FNV-1a of a buffer's visible bytes, plane after plane, row by row (no padding).
 func visibleChecksum(_ buffer: CVPixelBuffer) -> UInt64 {
     CVPixelBufferLockBaseAddress(buffer, .readOnly)

@@ -152,6 +152,12 @@ func millis(_ time: CMTime) -> Int { Int((time.seconds * 1000).rounded()) }
 /// milliseconds.
 @MainActor
 func linearChecksums(of url: URL) async -> [Int: UInt64] {
+    await linearFrames(of: url).mapValues { $0.checksum() }
+}
+
+/// Every frame of `url` from an untimed linear playback, by pts in milliseconds.
+@MainActor
+func linearFrames(of url: URL) async -> [Int: VideoFrame] {
     let sink = RecordingVideoSink()
     let item = AVPlayerItem(url: url)
     let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
@@ -159,9 +165,9 @@ func linearChecksums(of url: URL) async -> [Int: UInt64] {
     player.play()
     await waitUntil("linear decode") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
     player.replaceCurrentItem(with: nil)
-    var result: [Int: UInt64] = [:]
-    for entry in sink.frames { result[millis(entry.pts)] = entry.frame.checksum() }
-    return result
+    var frames: [Int: VideoFrame] = [:]
+    for entry in sink.frames { frames[millis(entry.pts)] = entry.frame }
+    return frames
 }
 
 /// Records the values a key path of `object` takes (initial value included), on the main queue.
