@@ -96,13 +96,14 @@ extension ItemPlayback {
                 if current != generation { return }
                 // Another track was selected: stop waiting to write this one's audio.
                 if let wanted, wanted != splice.stream { return }
-                // The ring is full: sleep until about half of it has played, at most 20 ms,
-                // rather than polling every 5 ms (fewer wake-ups, less CPU; the cap keeps the
-                // ring topped up when a manual clock runs in coarse steps). Seeks and stop wake
-                // the thread early.
+                // The ring is full: sleep until about half of it has played, at most 100 ms on
+                // the system clock (fewer wake-ups, less CPU) and 20 ms on a virtual one (the cap
+                // keeps the ring topped up when a manual clock runs in coarse steps). Seeks,
+                // selection changes and stop wake the thread early.
                 let ahead = ring.bufferedDuration.seconds
                 let capacity = Double(ring.capacityFrames) / Double(ring.format.sampleRate)
-                let pause = min(0.02, max(0.005, ahead - capacity / 2))
+                let cap = environment.hostClock is SystemHostClock ? 0.1 : 0.02
+                let pause = min(cap, max(0.005, ahead - capacity / 2))
                 _ = environment.hostClock.wait(until: environment.hostClock.now + pause, on: audioWake)
             }
             splice.wrote(part)

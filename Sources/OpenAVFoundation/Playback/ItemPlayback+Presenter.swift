@@ -11,6 +11,10 @@ extension ItemPlayback {
     static let lateFrameTolerance = 0.1
     /// How often time is reported to the player while playing without video frames.
     static let tickInterval = 0.02
+    /// The sleep between reports of an audio-only item on the system clock: no frame waits to
+    /// be shown, so fewer wake-ups cost less CPU; time observers still fire within this of
+    /// their times. Virtual clocks keep `tickInterval`.
+    static let audioOnlyTickInterval = 0.05
 
     func runPresenter(_ pipeline: Pipeline) {
         var shownGeneration = -1
@@ -87,7 +91,9 @@ extension ItemPlayback {
                 tick(current, generation: generation, host: now, last: &lastTickHost, force: false)
                 checkForwardEnd(current)
             }
-            _ = clock.wait(until: now + (rate > 0 ? Self.tickInterval : 0.25), on: presenterWake)
+            let idle = pipeline.videoStream == nil && clock is SystemHostClock
+                ? Self.audioOnlyTickInterval : Self.tickInterval
+            _ = clock.wait(until: now + (rate > 0 ? idle : 0.25), on: presenterWake)
         }
     }
 
