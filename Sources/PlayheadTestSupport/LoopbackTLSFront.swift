@@ -3,7 +3,8 @@
 // fixtures) and forwards each connection to the plain-http server.
 //
 // Concurrency contract: the socat child is started in `init` and killed in `stop()` (idempotent,
-// any thread; `process` is only read after init). The server behind it keeps its own contract.
+// any thread; `process` and `server` are only read after init). `stop()` also stops the server
+// behind it, whose own contract applies.
 import Foundation
 import Synchronization
 
@@ -13,7 +14,7 @@ import Synchronization
 /// ```swift
 /// let server = try LoopbackHTTPServer(root: folder)
 /// let tls = try LoopbackTLSFront(for: server)
-/// defer { tls.stop(); server.stop() }
+/// defer { tls.stop() }                     // stops the server too
 /// let url = tls.url(for: "clip.mp4")        // https://127.0.0.1:<port>/clip.mp4
 /// ```
 ///
@@ -23,6 +24,7 @@ public final class LoopbackTLSFront: Sendable {
     /// The port socat accepts TLS connections on.
     public let port: Int
     private let process: Process
+    private let server: LoopbackHTTPServer
     private let stopped = Atomic<Bool>(false)
 
     /// Starts socat on a free port, forwarding to `server`, and waits until it accepts.
@@ -43,6 +45,7 @@ public final class LoopbackTLSFront: Sendable {
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { throw TestSupportError("could not start socat: \(error)") }
         self.process = process
+        self.server = server
         let deadline = Date().addingTimeInterval(5)
         while !Self.accepts(port) {
             guard Date() < deadline, process.isRunning else {
@@ -61,10 +64,22 @@ public final class LoopbackTLSFront: Sendable {
         return URL(string: "https://127.0.0.1:\(port)/\(relative)")!
     }
 
-    /// Kills socat (and so its forked connection children lose their parent listener).
+    /// Stops the server behind (so every forwarded connection closes), lets socat reap its
+    /// per-connection children (up to a second), then kills the listener. Idempotent.
     public func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        server.stop()
+        let pid = process.processIdentifier
+        let children = "/proc/\(pid)/task/\(pid)/children"
+        let deadline = Date().addingTimeInterval(1)
+        while process.isRunning, Date() < deadline,
+            let list = try? String(contentsOfFile: children, encoding: .utf8),
+            !list.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        // SIGKILL: socat inherits the test process's blocked signal mask (SIGTERM included).
+        if process.isRunning { kill(pid, SIGKILL) }
     }
 
     /// A self-signed certificate and its key for 127.0.0.1, generated once.

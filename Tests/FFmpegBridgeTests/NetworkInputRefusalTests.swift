@@ -120,6 +120,23 @@ import Testing
         #expect(!server.requests.contains { $0.path == "/hls/seg0.ts" }, "no segment of the cut playlist was read")
     }
 
+    @Test func aDASHManifestOverItsLimitFails() throws {
+        let folder = try NetworkMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let manifest = try String(contentsOf: folder.appendingPathComponent("dash/manifest.mpd"), encoding: .utf8)
+        let padded = manifest + "<!--" + String(repeating: "x", count: 100_000) + "-->\n"
+        server.setRule(.content(Data(padded.utf8), contentType: "application/dash+xml"), for: "/dash/padded.mpd")
+        var options = NetworkOptions()
+        options.maximumPlaylistBytes = 64 << 10
+        let read = Self.readAll(try MediaLocation(url: server.url(for: "dash/padded.mpd"), network: options))
+        #expect(read.failure == .limitExceeded("playlist larger than 64 KiB"))
+        // The same manifest under the limit plays.
+        let plain = Self.readAll(try MediaLocation(url: server.url(for: "dash/manifest.mpd"), network: options))
+        #expect(plain.failure == nil)
+        #expect(plain.packets > 250)
+    }
+
     @Test func aPlaylistUnderItsLimitPlays() throws {
         let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
         defer { server.stop() }
