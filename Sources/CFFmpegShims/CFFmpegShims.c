@@ -9,6 +9,8 @@
 #include <libavutil/log.h>
 #include <libavutil/time.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/avstring.h>
+#include <libavutil/opt.h>
 
 _Static_assert(sizeof(int64_t) == 8, "AV_NOPTS_VALUE is 64-bit");
 
@@ -78,7 +80,16 @@ struct CFFmpegInterrupt {
     int (*originalOpen)(AVFormatContext *, AVIOContext **, const char *, int, AVDictionary **);
     int (*originalClose)(AVFormatContext *, AVIOContext *);
     AVIOContext *openInputs[CFFMPEG_COUNTED_INPUTS];
+    int playlistURL[CFFMPEG_COUNTED_INPUTS];  // the input's URL names a .m3u8/.m3u/.mpd
     int64_t closedBytes;
+    // Size limits (CFFmpeg_limit_input_sizes); 0 = none. Written before the open, then read by
+    // the I/O thread only.
+    AVFormatContext *topLevel;
+    int64_t playlistLimit;
+    int64_t segmentLimit;
+    int requireTLS;  // refuse any input whose final location (after redirects) is plain http
+    char refusedLocation[512];  // written before `refusal` is set
+    atomic_int refusal;  // a CFFmpegInputRefusal; set once by the I/O thread, read by any thread
 };
 
 CFFmpegInterrupt *CFFmpeg_interrupt_create(void) {
@@ -107,12 +118,17 @@ int CFFmpeg_interrupt_consume_kick(CFFmpegInterrupt *interrupt) {
 int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt) {
     CFFmpegInterrupt *state = (CFFmpegInterrupt *)interrupt;
     if (atomic_load(&state->aborted) || atomic_load(&state->kicked)) return 1;
+    if (atomic_load(&state->refusal)) return 1;
     int64_t deadline = atomic_load(&state->deadline);
     return deadline != 0 && av_gettime_relative() > deadline;
 }
 
+static int checkInputLimits(CFFmpegInterrupt *state);
+
 static int playheadInterruptCallback(void *opaque) {
-    return opaque ? CFFmpeg_interrupt_fired(opaque) : 0;
+    if (!opaque) return 0;
+    if (CFFmpeg_interrupt_fired(opaque)) return 1;
+    return checkInputLimits(opaque);
 }
 
 void CFFmpeg_interrupt_attach(AVFormatContext *context, CFFmpegInterrupt *interrupt) {
@@ -122,13 +138,46 @@ void CFFmpeg_interrupt_attach(AVFormatContext *context, CFFmpegInterrupt *interr
 
 // MARK: - Input byte counting
 
+/// 1 when the path of `url` (before any query or fragment) ends in .m3u8, .m3u or .mpd.
+static int namesPlaylist(const char *url) {
+    if (!url) return 0;
+    size_t end = strcspn(url, "?#");
+    static const char *const suffixes[] = {".m3u8", ".m3u", ".mpd"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        size_t length = strlen(suffixes[i]);
+        if (end >= length && av_strncasecmp(url + end - length, suffixes[i], length) == 0) return 1;
+    }
+    return 0;
+}
+
+/// 1 when `input` was finally read over plain http (an https URL redirected); keeps the URL.
+static int isPlainHTTP(AVIOContext *input, CFFmpegInterrupt *state) {
+    uint8_t *location = NULL;
+    if (av_opt_get(input, "location", AV_OPT_SEARCH_CHILDREN, &location) < 0 || !location) return 0;
+    int plain = av_strncasecmp((const char *)location, "http:", 5) == 0;
+    if (plain) av_strlcpy(state->refusedLocation, (const char *)location, sizeof state->refusedLocation);
+    av_free(location);
+    return plain;
+}
+
 static int countingOpen(AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
                         AVDictionary **options) {
     CFFmpegInterrupt *state = s->interrupt_callback.opaque;
     int result = state->originalOpen(s, pb, url, flags, options);
+    if (result >= 0 && *pb && state->requireTLS && isPlainHTTP(*pb, state)) {
+        // The redirect's request went out, but not one byte of its body reaches a demuxer.
+        state->originalClose(s, *pb);
+        *pb = NULL;
+        atomic_store(&state->refusal, CFFMPEG_DOWNGRADE_REFUSED);
+        return AVERROR(EPERM);
+    }
     if (result >= 0 && *pb) {
         for (int i = 0; i < CFFMPEG_COUNTED_INPUTS; i++) {
-            if (!state->openInputs[i]) { state->openInputs[i] = *pb; break; }
+            if (!state->openInputs[i]) {
+                state->openInputs[i] = *pb;
+                state->playlistURL[i] = namesPlaylist(url);
+                break;
+            }
         }
     }
     return result;
@@ -160,6 +209,55 @@ int64_t CFFmpeg_input_bytes_read(const CFFmpegInterrupt *interrupt) {
         if (interrupt->openInputs[i]) total += interrupt->openInputs[i]->bytes_read;
     }
     return total;
+}
+
+// MARK: - Input size limits
+
+void CFFmpeg_limit_input_sizes(CFFmpegInterrupt *interrupt, AVFormatContext *context,
+                               int64_t playlistBytes, int64_t segmentBytes) {
+    interrupt->topLevel = context;
+    interrupt->playlistLimit = playlistBytes;
+    interrupt->segmentLimit = segmentBytes;
+}
+
+static int isPlaylistDemuxer(const AVFormatContext *context) {
+    const char *name = context->iformat ? context->iformat->name : NULL;
+    return name && (strcmp(name, "hls") == 0 || strcmp(name, "dash") == 0);
+}
+
+/// Runs on the I/O thread each time FFmpeg polls the interrupt (before every read of every
+/// input): 1, and a sticky refusal, once an open input has read more than its limit.
+static int checkInputLimits(CFFmpegInterrupt *state) {
+    AVFormatContext *top = state->topLevel;
+    if (!top) return 0;
+    for (int i = 0; i < CFFMPEG_COUNTED_INPUTS; i++) {
+        AVIOContext *input = state->openInputs[i];
+        if (!input) continue;
+        int playlist = state->playlistURL[i];
+        if (input == top->pb) {
+            // The input the user named: a playlist when the demuxer reading it is one,
+            // otherwise a progressive file, which may be any size.
+            playlist = playlist || isPlaylistDemuxer(top);
+            if (!playlist) continue;
+        }
+        int64_t limit = playlist ? state->playlistLimit : state->segmentLimit;
+        if (limit > 0 && input->bytes_read > limit) {
+            atomic_store(&state->refusal,
+                         playlist ? CFFMPEG_PLAYLIST_TOO_LARGE : CFFMPEG_SEGMENT_TOO_LARGE);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int CFFmpeg_input_refusal(const CFFmpegInterrupt *interrupt) {
+    return atomic_load(&((CFFmpegInterrupt *)interrupt)->refusal);
+}
+
+void CFFmpeg_refuse_https_downgrade(CFFmpegInterrupt *interrupt) { interrupt->requireTLS = 1; }
+
+const char *CFFmpeg_refused_location(const CFFmpegInterrupt *interrupt) {
+    return CFFmpeg_input_refusal(interrupt) ? interrupt->refusedLocation : "";
 }
 
 void CFFmpeg_forget_counted_inputs(CFFmpegInterrupt *interrupt) {

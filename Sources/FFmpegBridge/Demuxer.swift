@@ -67,6 +67,7 @@ package final class Demuxer: @unchecked Sendable {
             location: location, timeout: timeout, interrupt: interrupt)
         if let failure = limits.streamCountViolation(container.streamCount) { throw failure }
         if let error = container.findStreamInfo(timeout: timeout, limits: limits) {
+            if let failure = container.inputRefusalFailure { throw failure }
             if interrupt.isAborted { throw .cancelled }
             if container.streamCount == 0 {
                 throw error.code == FFmpegError.exit ? .timedOut : .damaged(detail: error.detail)
@@ -171,6 +172,7 @@ package final class Demuxer: @unchecked Sendable {
                 }
                 return .packet(packet)
             }
+            if let failure = container.inputRefusalFailure { return .failure(failure) }
             if container.interrupt.isAborted { return .failure(.cancelled) }
             if status == FFmpegError.exit || container.interrupt.hasFired {
                 return .failure(.timedOut)

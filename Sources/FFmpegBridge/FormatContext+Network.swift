@@ -22,7 +22,9 @@ extension FormatContext {
         return String(cString: value)
     }
 
-    /// Refuses an https input that a redirect moved to plain http.
+    /// Refuses an https input that a redirect moved to plain http. A second guard: the shim
+    /// (`InterruptDeadline.refuseHTTPSDowngrade`) already fails such an input's open, nested
+    /// ones included, before its body is read.
     func checkNoDowngrade(_ location: MediaLocation) throws(MediaFailure) {
         guard location.requiresTLS, let final = finalLocation else { return }
         if final.lowercased().hasPrefix("http:") {

@@ -44,7 +44,13 @@ package final class FormatContext: @unchecked Sendable {
             memoryIO = nil
         }
         interrupt.attach(to: context)
-        if location.isNetwork { interrupt.countInputBytes(of: context) }
+        if location.isNetwork {
+            interrupt.countInputBytes(of: context)
+            interrupt.limitInputSizes(
+                of: context, playlist: location.network.maximumPlaylistBytes,
+                segment: location.network.maximumSegmentBytes)
+            if location.requiresTLS { interrupt.refuseHTTPSDowngrade() }
+        }
         interrupt.expire(after: timeout)
 
         var options: OpaquePointer? = nil
@@ -58,6 +64,7 @@ package final class FormatContext: @unchecked Sendable {
         let status = avformat_open_input(&opened, location.ffmpegURL, format, &options)
         guard status >= 0, let openedContext = opened else {
             // avformat_open_input frees the context on failure.
+            if location.isNetwork, let refusal = interrupt.inputRefusal { throw refusal.failure(location.network) }
             if location.isNetwork, !interrupt.hasFired, let failure = FormatContext.networkFailure(status) {
                 throw failure
             }
@@ -67,6 +74,8 @@ package final class FormatContext: @unchecked Sendable {
         pointer = context
         if let declared = location.declared { apply(declared) }
         try checkNoDowngrade(location)
+        // A playlist cut short by its size limit may still have opened.
+        if let failure = inputRefusalFailure { throw failure }
     }
 
     deinit {

@@ -58,6 +58,27 @@ package final class InterruptDeadline: @unchecked Sendable {
     /// while it is open.
     var inputBytesRead: Int64 { CFFmpeg_input_bytes_read(state) }
 
+    /// Bounds the bytes one playlist and one segment of a counting `context` may read (0: no
+    /// bound). Call after `countInputBytes(of:)`, before the context opens.
+    func limitInputSizes(of context: UnsafeMutablePointer<AVFormatContext>, playlist: Int, segment: Int) {
+        CFFmpeg_limit_input_sizes(state, context, Int64(max(0, playlist)), Int64(max(0, segment)))
+    }
+
+    /// Makes a counting context refuse any input that a redirect moved from https to plain
+    /// http, before a demuxer reads it. Call after `countInputBytes(of:)`, before the open.
+    func refuseHTTPSDowngrade() { CFFmpeg_refuse_https_downgrade(state) }
+
+    /// Why the counting context refused an input, nil while it refused none. Any thread.
+    var inputRefusal: InputRefusal? {
+        switch Int(CFFmpeg_input_refusal(state)) {
+        case Int(CFFMPEG_PLAYLIST_TOO_LARGE.rawValue): return .playlistTooLarge
+        case Int(CFFMPEG_SEGMENT_TOO_LARGE.rawValue): return .segmentTooLarge
+        case Int(CFFMPEG_DOWNGRADE_REFUSED.rawValue):
+            return .httpsDowngrade(location: String(cString: CFFmpeg_refused_location(state)))
+        default: return nil
+        }
+    }
+
     /// Stops tracking inputs before their context closes.
     func forgetCountedInputs() { CFFmpeg_forget_counted_inputs(state) }
 }

@@ -31,6 +31,7 @@ package enum MediaInspector {
         let container = try FormatContext(
             location: location, timeout: limits.timeout, interrupt: interrupt)
         if let error = container.findStreamInfo(timeout: limits.timeout, limits: .standard) {
+            if let failure = container.inputRefusalFailure { throw failure }
             if interrupt.isAborted { throw .cancelled }
             if container.streamCount == 0 {
                 throw error.code == FFmpegError.exit ? .timedOut : .damaged(detail: error.detail)

@@ -25,6 +25,14 @@ package struct NetworkOptions: Sendable, Equatable {
     /// would keep a dead live stream "loading" for an hour or more).
     package var maximumStaleReloads = 20
 
+    /// The most bytes one HLS or DASH playlist may hold (top-level or nested). A larger one
+    /// fails the input with "playlist larger than 4 MiB". 0: no limit. Default 4 MiB.
+    package var maximumPlaylistBytes = 4 << 20
+
+    /// The most bytes one segment (or key or init section) of a playlist may hold; a larger one
+    /// fails the input. 0: no limit. Default 256 MiB. Progressive files are not bounded.
+    package var maximumSegmentBytes = 256 << 20
+
     /// The user agent sent when none is set.
     package static let defaultUserAgent = "Playhead"
 
@@ -42,6 +50,9 @@ package struct NetworkOptions: Sendable, Equatable {
     func apply(to options: inout OpaquePointer?) {
         av_dict_set(&options, "user_agent", Self.clean(userAgent ?? Self.defaultUserAgent), 0)
         av_dict_set_int(&options, "m3u8_hold_counters", Int64(max(1, maximumStaleReloads)), 0)
+        // Every playlist reload and segment goes through io_open as an input of its own, so the
+        // size limits count one resource at a time (a kept-alive HLS input would add them up).
+        av_dict_set(&options, "http_persistent", "0", 0)
         let lines = headerLines
         if !lines.isEmpty { av_dict_set(&options, "headers", lines, 0) }
         if reconnects {

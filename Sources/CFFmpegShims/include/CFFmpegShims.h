@@ -90,6 +90,34 @@ void CFFmpeg_count_input_bytes(AVFormatContext *context);
 /// Bytes read so far by the inputs opened through a counting context (open ones included).
 /// Only while the context is open, on its I/O thread.
 int64_t CFFmpeg_input_bytes_read(const CFFmpegInterrupt *interrupt);
+// MARK: - Input size limits
+
+/// Why a counting context refused an input (CFFmpeg_input_refusal).
+enum CFFmpegInputRefusal {
+    CFFMPEG_NOT_REFUSED = 0,
+    CFFMPEG_PLAYLIST_TOO_LARGE = 1,
+    CFFMPEG_SEGMENT_TOO_LARGE = 2,
+    CFFMPEG_DOWNGRADE_REFUSED = 3,
+};
+/// Bounds the bytes one input of a counting `context` may read (0: no bound): `playlistBytes`
+/// for playlists (an input whose URL ends in .m3u8/.m3u/.mpd, or the top-level input once an
+/// hls or dash demuxer reads it), `segmentBytes` for every other nested input (segments, keys,
+/// init sections). The top-level input of any other demuxer is not bounded. Checked each time
+/// FFmpeg polls the interrupt, i.e. before every read, so an input stops at most one buffer past
+/// its limit; from then on every blocking call fails (AVERROR_EXIT) and
+/// CFFmpeg_input_refusal says which limit. Call after CFFmpeg_count_input_bytes, before the open.
+void CFFmpeg_limit_input_sizes(CFFmpegInterrupt *interrupt, AVFormatContext *context,
+                               int64_t playlistBytes, int64_t segmentBytes);
+/// Makes a counting context refuse every input (top-level or nested) whose location after
+/// redirects is plain http: its open fails with AVERROR(EPERM) right after the response
+/// headers, before a demuxer reads a byte of it, and every later blocking call fails.
+/// Call after CFFmpeg_count_input_bytes, before the open.
+void CFFmpeg_refuse_https_downgrade(CFFmpegInterrupt *interrupt);
+/// The CFFmpegInputRefusal that stopped the input (CFFMPEG_NOT_REFUSED while none did). Any thread.
+int CFFmpeg_input_refusal(const CFFmpegInterrupt *interrupt);
+/// The plain-http location of a refused downgrade ("" otherwise).
+const char *CFFmpeg_refused_location(const CFFmpegInterrupt *interrupt);
+
 /// Stops looking at inputs still open (before the context closes them itself).
 void CFFmpeg_forget_counted_inputs(CFFmpegInterrupt *interrupt);
 
