@@ -8,9 +8,10 @@ import Foundation
 /// with its `sup` demuxer as `hdmv_pgs_subtitle`.
 ///
 /// The stream has two display sets on a 640x480 presentation:
-/// - at 1 s (epoch start): one 240x40 object at (160, 360), its left half palette entry 1
-///   (opaque red, Y 81 Cb 90 Cr 240) and its right half entry 2 (blue at alpha 128, Y 41
-///   Cb 240 Cr 110);
+/// - at 1 s (epoch start): one 240x40 object at (160, 360), every row 120 pixels of palette
+///   entry 1 (opaque red, Y 81 Cb 90 Cr 240), 110 of entry 2 (blue at alpha 128, Y 41 Cb 240
+///   Cr 110) and 10 transparent ones (entry 0), sent in two object segments (first and last
+///   fragment) as discs do with pictures over 64 KB;
 /// - at 3 s: a composition with no objects, which clears the screen.
 public enum PGSSubtitleBytes {
     /// The presentation (canvas) size the compositions declare.
@@ -31,8 +32,9 @@ public enum PGSSubtitleBytes {
     public static func stream() -> [UInt8] {
         let window = windowDefinition(
             id: 0, x: object.x, y: object.y, width: object.width, height: object.height)
-        let half = object.width / 2
-        let row = [UInt8](repeating: 1, count: half) + [UInt8](repeating: 2, count: half)
+        let row =
+            [UInt8](repeating: 1, count: 120) + [UInt8](repeating: 2, count: 110)
+            + [UInt8](repeating: 0, count: object.width - 230)
         let rows = [[UInt8]](repeating: row, count: object.height)
         var bytes: [UInt8] = []
         bytes += segment(
@@ -41,7 +43,9 @@ public enum PGSSubtitleBytes {
                 number: 0, state: 0x80, objects: [(id: 0, window: 0, x: object.x, y: object.y)]))
         bytes += segment(0x17, pts: showPTS, window)
         bytes += segment(0x14, pts: showPTS, paletteDefinition(id: 0))
-        bytes += segment(0x15, pts: showPTS, objectDefinition(id: 0, rows: rows))
+        for fragment in objectDefinition(id: 0, rows: rows, fragments: 2) {
+            bytes += segment(0x15, pts: showPTS, fragment)
+        }
         bytes += segment(0x80, pts: showPTS, [])
         bytes += segment(0x16, pts: clearPTS, composition(number: 1, state: 0x00, objects: []))
         bytes += segment(0x17, pts: clearPTS, window)
@@ -84,16 +88,31 @@ public enum PGSSubtitleBytes {
         return bytes
     }
 
-    /// An object definition segment (0x15) holding the whole picture: id, version 0, sequence
-    /// flags 0xC0 (first and last fragment), a 24-bit length counting the 4 size bytes and the
-    /// run-length data, width, height, then the rows run-length coded.
-    static func objectDefinition(id: Int, rows: [[UInt8]]) -> [UInt8] {
+    /// Object definition segments (0x15) for one picture, its run-length data cut into
+    /// `fragments` pieces. Each starts with the id, version 0 and sequence flags (0x80 first
+    /// fragment, 0x40 last, both for a single one); the first then has a 24-bit length counting
+    /// the 4 size bytes and all the run-length data, the width and the height; the others carry
+    /// only the rest of the data.
+    static func objectDefinition(id: Int, rows: [[UInt8]], fragments: Int = 1) -> [[UInt8]] {
         let width = rows.first?.count ?? 0
-        let data = be16(width) + be16(rows.count) + rows.flatMap(runLengthCoded)
-        let length = data.count
-        return be16(id) + [0x00, 0xC0]
-            + [UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)]
-            + data
+        let coded = rows.flatMap(runLengthCoded)
+        let length = coded.count + 4
+        let pieceSize = (coded.count + fragments - 1) / max(1, fragments)
+        var segments: [[UInt8]] = []
+        var start = 0
+        while start < coded.count || segments.isEmpty {
+            let end = min(coded.count, start + pieceSize)
+            var flags: UInt8 = start == 0 ? 0x80 : 0x00
+            if end == coded.count { flags |= 0x40 }
+            var bytes = be16(id) + [0x00, flags]
+            if start == 0 {
+                bytes += [UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF)]
+                bytes += [UInt8(length & 0xFF)] + be16(width) + be16(rows.count)
+            }
+            segments.append(bytes + coded[start..<end])
+            start = end
+        }
+        return segments
     }
 
     /// One row of palette indices as PGS run-length codes, ending with the end-of-line code

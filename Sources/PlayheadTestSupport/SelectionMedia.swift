@@ -24,7 +24,7 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     case dvbSubtitles
     /// Matroska, 5 s: 320x240 video and a PGS (`hdmv_pgs_subtitle`) track, language "jpn",
     /// written by hand (``PGSSubtitleBytes``): a 640x480 presentation with a 240x40 picture
-    /// at (160, 360), half opaque red and half translucent blue, from 1 s to 3 s.
+    /// at (160, 360), opaque red, translucent blue and transparent columns, from 1 s to 3 s.
     case pgsSubtitles
     /// An HLS master playlist (6 s, 2 s segments, MPEG-TS video and AAC) with one WebVTT
     /// subtitle rendition, LANGUAGE "en", holding ``subRip``'s cues.

@@ -79,15 +79,19 @@ import Testing
         // Fractions of the picture: the 640x480 presentation covers the 320x240 video.
         #expect(abs(picture.x - 0.25) < 1e-9 && abs(picture.y - 0.75) < 1e-9)
         #expect(abs(picture.width - 0.375) < 1e-9 && abs(picture.height - 40.0 / 480) < 1e-9)
-        // Left half palette entry 1 (opaque red), right half entry 2 (blue, alpha 128).
+        // Columns 0-119 palette entry 1 (opaque red), 120-229 entry 2 (blue, alpha 128),
+        // 230-239 entry 0 (transparent).
         let red = Self.expectedRGBA(entry: 1)
         let blue = Self.expectedRGBA(entry: 2)
         #expect(Self.close(red, [255, 0, 0, 255]) && Self.close(blue, [0, 0, 255, 128]))
         for (column, row) in [(0, 0), (119, 20), (60, 39)] {
             #expect(Self.close(Self.pixel(picture, column, row), red), "(\(column), \(row))")
         }
-        for (column, row) in [(120, 0), (239, 39), (180, 10)] {
+        for (column, row) in [(120, 0), (229, 39), (180, 10)] {
             #expect(Self.close(Self.pixel(picture, column, row), blue), "(\(column), \(row))")
+        }
+        for (column, row) in [(230, 0), (239, 39)] {
+            #expect(Self.pixel(picture, column, row)[3] == 0, "(\(column), \(row))")
         }
     }
 
