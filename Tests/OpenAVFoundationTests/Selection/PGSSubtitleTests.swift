@@ -95,8 +95,8 @@ import Testing
         }
     }
 
-    @Test func pgsCuesAppearAtTheFirstDisplaySetAndClearAtTheSecond() async throws {
-        let clock = ManualClock()
+    /// Plays the PGS fixture on `clock` with its subtitle track selected, recording deliveries.
+    private func playPGS(clock: ManualClock) async throws -> (AVPlayer, LegibleRecorder) {
         let asset = AVURLAsset(url: try SelectionMedia.pgsSubtitles.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
         let item = AVPlayerItem(asset: asset)
@@ -109,7 +109,12 @@ import Testing
             environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
+        return (player, recorder)
+    }
 
+    @Test func pgsCuesAppearAtTheFirstDisplaySetAndClearAtTheSecond() async throws {
+        let clock = ManualClock()
+        let (player, recorder) = try await playPGS(clock: clock)
         await advance(clock, by: 0.9)
         #expect(recorder.all.allSatisfy { $0.cues.isEmpty })
         await advance(clock, by: 0.2)
@@ -126,6 +131,22 @@ import Testing
         await advance(clock, by: 0.3)
         await waitUntil("cleared") { recorder.last?.cues.isEmpty == true }
         if let cleared = recorder.last { #expect(cleared.time >= 2.99 && cleared.time <= 3.1) }
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func seekingIntoThePGSPictureShowsItUntilTheClearingDisplaySet() async throws {
+        let clock = ManualClock()
+        let (player, recorder) = try await playPGS(clock: clock)
+        let target = CMTime(value: 2, timescale: 1)
+        #expect(await player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero))
+        await advance(clock, by: 0.1)
+        await waitUntil("picture after the seek") {
+            recorder.last?.cues.first?.bitmaps.count == 1
+        }
+        #expect(recorder.last?.cues.first?.timeRange.start.seconds == 1)
+        await advance(clock, by: 1.0)
+        await waitUntil("cleared") { recorder.last?.cues.isEmpty == true }
+        if let cleared = recorder.last { #expect(cleared.time >= 2.99 && cleared.time <= 3.15) }
         player.replaceCurrentItem(with: nil)
     }
 }
