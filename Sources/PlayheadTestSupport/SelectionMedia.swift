@@ -22,6 +22,10 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     case dvdSubtitles
     /// MPEG-TS, 5 s: the same pictures as ``dvdSubtitles`` as DVB subtitles.
     case dvbSubtitles
+    /// Matroska, 5 s: 320x240 video and a PGS (`hdmv_pgs_subtitle`) track, language "jpn",
+    /// written by hand (``PGSSubtitleBytes``): a 640x480 presentation with a 240x40 picture
+    /// at (160, 360), opaque red, translucent blue and transparent columns, from 1 s to 3 s.
+    case pgsSubtitles
     /// An HLS master playlist (6 s, 2 s segments, MPEG-TS video and AAC) with one WebVTT
     /// subtitle rendition, LANGUAGE "en", holding ``subRip``'s cues.
     case hlsWithSubtitles
@@ -95,6 +99,7 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
             return try make("bitmap/dvd.mkv") { try bitmapSubtitles($0, codec: "copy") }
         case .dvbSubtitles:
             return try make("bitmap/dvb.ts") { try bitmapSubtitles($0, codec: "dvbsub") }
+        case .pgsSubtitles: return try make("bitmap/pgs.mkv", pgsSubtitles)
         case .hlsWithSubtitles: return try make("hls/master.m3u8", hls)
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in
@@ -167,6 +172,17 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
                     codec,
                 ]
                 + ["-copyts", output.path])
+    }
+
+    private func pgsSubtitles(_ output: URL) throws {
+        let stream = FixtureCache.scratchFile(named: "pgs.sup")
+        try Data(PGSSubtitleBytes.stream()).write(to: stream)
+        defer { try? FileManager.default.removeItem(at: stream) }
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=5", "-f", "sup"]
+                + ["-i", stream.path, "-map", "0:v", "-map", "1:s"]
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-c:s", "copy"]
+                + ["-metadata:s:s:0", "language=jpn", "-copyts", output.path])
     }
 
     private func hls(_ output: URL) throws {
