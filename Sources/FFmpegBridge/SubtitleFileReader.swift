@@ -52,6 +52,16 @@ package enum SubtitleFileReader {
                 break reading
             }
         }
+        // A subtitle file's times are as written: the Demuxer moves its timeline to start at
+        // zero (right for media), which would shift a PGS .sup (whose first display set sets
+        // its start time) earlier; text formats have no start time, so this adds zero.
+        let shift = demuxer.timelineStart
+        if shift.isNumeric, shift != .zero {
+            for index in events.indices {
+                events[index].start = events[index].start + shift
+                events[index].end = events[index].end.map { $0 + shift }
+            }
+        }
         return Contents(
             codecName: stream.codecName, language: stream.language, assHeader: decoder.assHeader,
             events: events)

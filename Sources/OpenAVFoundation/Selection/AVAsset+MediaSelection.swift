@@ -135,6 +135,7 @@ enum SelectionGroups {
         case "srt": return "subrip"
         case "vtt", "webvtt": return "webvtt"
         case "ass", "ssa": return "ass"
+        case "sup": return "hdmv_pgs_subtitle"
         default: return url.pathExtension.lowercased()
         }
     }

@@ -26,7 +26,7 @@ struct SidecarSubtitle: Sendable, Equatable {
 /// Concurrency: pure functions.
 enum SidecarSubtitles {
     static let extensions: Set<String> = [
-        "srt", "vtt", "webvtt", "ass", "ssa", "sub", "smi", "sami",
+        "srt", "vtt", "webvtt", "ass", "ssa", "sub", "smi", "sami", "sup",
     ]
 
     /// The subtitle files for the media at `mediaURL` under `settings`, among `neighbours`

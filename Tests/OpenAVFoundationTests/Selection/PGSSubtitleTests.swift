@@ -150,3 +150,43 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 }
+
+/// A PGS stream given as its own `.sup` file (the common way Blu-ray subtitles travel).
+@Suite struct PGSSubtitleFileTests {
+    /// Writes the fixture stream as `name.sup` beside a generated clip, once per process.
+    static func supFile() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("playhead-pgs-sidecar-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("movie.ja.sup")
+        if !FileManager.default.fileExists(atPath: file.path) {
+            try Data(PGSSubtitleBytes.stream()).write(to: file)
+        }
+        return file
+    }
+
+    @Test func aSupFileKeepsItsDisplaySetTimes() throws {
+        let contents = try SubtitleFileReader.read(try MediaLocation(url: try Self.supFile()))
+        #expect(contents.codecName == "hdmv_pgs_subtitle")
+        #expect(contents.events.map(\.isClear) == [false, true])
+        // As written in the file (1 s and 3 s), not moved to start at zero.
+        #expect(contents.events.map { ($0.start.seconds * 1000).rounded() } == [1000, 3000])
+    }
+
+    @Test func aSupFileIsOfferedAsABitmapSubtitleOption() async throws {
+        let sup = try Self.supFile()
+        let clip = try SelectionMedia.sidecarClip.url()
+        let asset = AVURLAsset(
+            url: clip,
+            options: [
+                AVURLAssetPlayheadDiscoversSubtitleFilesKey: false,
+                AVURLAssetPlayheadSubtitleFilesKey: [sup],
+            ])
+        let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        let option = try #require(legible.options.first)
+        #expect(legible.options.count == 1)
+        #expect(option.codecName == "hdmv_pgs_subtitle")
+        #expect(option.isBitmapSubtitle)
+        #expect(option.extendedLanguageTag == "ja")
+    }
+}
