@@ -35,11 +35,18 @@ struct AudibleTimeline: Sendable {
 final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
     private let recorded: Mutex<[RenderedPeriod]>
     private let openedFormat = Mutex<AudioOutputFormat?>(nil)
+    /// Host times of each `start()` and the `stop()` that ended it (nil while running).
+    private let runs = Mutex<[(start: Double, stop: Double?)]>([])
+    private let clock: any HostClock
     private let output: ClockDrivenAudioOutput
 
-    init(clock: any HostClock) {
+    /// - Parameter outputLatency: models a device buffer: a frame rendered at host time `h` is
+    ///   heard at `h + outputLatency`, and only if the output still runs then (a device drops
+    ///   what it buffered when it stops, as SDL does when the device is paused or closed).
+    init(clock: any HostClock, outputLatency: Double = 0) {
         recorded = Mutex([])
-        output = ClockDrivenAudioOutput(clock: clock, name: "timeline")
+        self.clock = clock
+        output = ClockDrivenAudioOutput(clock: clock, name: "timeline", outputLatency: outputLatency)
     }
 
     var name: String { output.name }
@@ -51,9 +58,31 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
         openedFormat.withLock { $0 = accepted }
         return accepted
     }
-    func start() { output.start() }
-    func stop() { output.stop() }
-    func close() { output.close() }
+    func start() {
+        runs.withLock { $0.append((clock.now, nil)) }
+        output.start()
+    }
+    func stop() {
+        output.stop()
+        let now = clock.now
+        runs.withLock { runs in
+            if let last = runs.indices.last, runs[last].stop == nil { runs[last].stop = now }
+        }
+    }
+    func close() {
+        stop()
+        output.close()
+    }
+
+    /// True when a frame rendered at `host` was heard: its run was still going `latency` later.
+    private static func isHeard(
+        renderedAt host: Double, latency: Double, runs: [(start: Double, stop: Double?)]
+    ) -> Bool {
+        guard latency > 0 else { return true }
+        let run = runs.last { $0.start <= host + 1e-9 }
+        guard let stop = run?.stop else { return true }
+        return host + latency < stop
+    }
 
     /// Every period rendered so far, in order.
     var periods: [RenderedPeriod] { recorded.withLock { $0 } }
@@ -75,7 +104,8 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
         func setOutputLatency(_ seconds: Double) { inner.setOutputLatency(seconds) }
     }
 
-    /// The audible stretch of this output: silent runs shorter than `minimumGap` seconds (a
+    /// The audible stretch of this output, in heard host time (rendering time plus the
+    /// latency; frames a stop dropped are left out): silent runs shorter than `minimumGap` seconds (a
     /// sine's exact zero crossings) count as sound.
     func timeline(minimumGap: Double = 0.001) -> AudibleTimeline {
         // The format given at open (kept after close, when `format` is nil again).
@@ -87,10 +117,14 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
         var audibleFrames = 0
         var crossings = 0
         var lastSign: Bool?
+        let latency = outputLatency
+        let runs = self.runs.withLock { $0 }
         for period in periods {
             let frames = period.samples.count / channels
             for frame in 0..<frames {
-                let time = period.hostTime + Double(frame) / rate
+                let rendered = period.hostTime + Double(frame) / rate
+                guard Self.isHeard(renderedAt: rendered, latency: latency, runs: runs) else { continue }
+                let time = rendered + latency
                 let value = period.samples[frame * channels]
                 let silent = (0..<channels).allSatisfy { period.samples[frame * channels + $0] == 0 }
                 if silent {
