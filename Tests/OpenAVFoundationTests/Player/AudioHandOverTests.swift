@@ -20,8 +20,11 @@ import Testing
     private static func tone(_ frequency: Int, seconds: Double) throws -> URL {
         try GeneratedMedia.url(
             named: "tone-\(frequency)", fileExtension: "wav",
-            ffmpeg: ["-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=\(seconds)",
-                     "-c:a", "pcm_s16le"])
+            ffmpeg: [
+                "-f", "lavfi", "-i",
+                "sine=frequency=\(frequency):sample_rate=48000:duration=\(seconds)",
+                "-c:a", "pcm_s16le",
+            ])
     }
 
     /// Outputs made by the engine, in creation order (one per item opened).
@@ -50,7 +53,8 @@ import Testing
         var gap: Double { (second.first ?? .nan) - (first.end ?? .nan) }
         var description: String {
             String(
-                format: "gap %.4f s, first item heard %.4f s (inner silence %.4f s, %.0f crossings/s), "
+                format:
+                    "gap %.4f s, first item heard %.4f s (inner silence %.4f s, %.0f crossings/s), "
                     + "second heard %.4f s (%.0f crossings/s)",
                 gap, first.audibleSeconds, first.longestInnerSilence, first.zeroCrossingsPerSecond,
                 second.audibleSeconds, second.zeroCrossingsPerSecond)
@@ -78,7 +82,8 @@ import Testing
     }
 
     private func expectSeamless(
-        _ handOver: HandOver, firstDuration: Double, firstFrequency: Double, secondFrequency: Double,
+        _ handOver: HandOver, firstDuration: Double, firstFrequency: Double,
+        secondFrequency: Double,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         print("audio hand-over: \(handOver)")
@@ -89,15 +94,19 @@ import Testing
         #expect(
             abs(handOver.first.audibleSeconds - firstDuration) <= period, "\(handOver)",
             sourceLocation: sourceLocation)
-        #expect(handOver.first.longestInnerSilence < 0.002, "\(handOver)", sourceLocation: sourceLocation)
+        #expect(
+            handOver.first.longestInnerSilence < 0.002, "\(handOver)",
+            sourceLocation: sourceLocation)
         // (c) the two outputs never sound together for longer than a period.
         #expect(-handOver.gap <= period, "\(handOver)", sourceLocation: sourceLocation)
         // Each output played its own tone (a sine crosses zero twice per cycle).
         #expect(
-            abs(handOver.first.zeroCrossingsPerSecond / (2 * firstFrequency) - 1) < 0.05, "\(handOver)",
+            abs(handOver.first.zeroCrossingsPerSecond / (2 * firstFrequency) - 1) < 0.05,
+            "\(handOver)",
             sourceLocation: sourceLocation)
         #expect(
-            abs(handOver.second.zeroCrossingsPerSecond / (2 * secondFrequency) - 1) < 0.05, "\(handOver)",
+            abs(handOver.second.zeroCrossingsPerSecond / (2 * secondFrequency) - 1) < 0.05,
+            "\(handOver)",
             sourceLocation: sourceLocation)
     }
 
@@ -106,7 +115,8 @@ import Testing
         let outputs = Outputs()
         let first = AVPlayerItem(url: try Self.tone(440, seconds: 1.0))
         let second = AVPlayerItem(url: try Self.tone(880, seconds: 0.6))
-        let player = AVQueuePlayer(environment: Self.environment(clock, outputs), items: [first, second])
+        let player = AVQueuePlayer(
+            environment: Self.environment(clock, outputs), items: [first, second])
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
         await waitUntil("the next item prerolled") { player.isNextItemPrerolled }
@@ -127,7 +137,9 @@ import Testing
         let looper = AVPlayerLooper(
             player: player, templateItem: AVPlayerItem(url: try Self.tone(660, seconds: 0.5)))
         player.play()
-        await waitUntil("looping") { looper.status == .ready && player.timeControlStatus == .playing }
+        await waitUntil("looping") {
+            looper.status == .ready && player.timeControlStatus == .playing
+        }
         await waitUntil("the next replica prerolled") { player.isNextItemPrerolled }
         await run(clock) { looper.loopCount < 1 }
         #expect(looper.loopCount == 1)
@@ -148,7 +160,8 @@ import Testing
         let first = AVPlayerItem(url: try Self.tone(440, seconds: 1.0))
         let second = AVPlayerItem(url: try Self.tone(880, seconds: 0.6))
         let player = AVQueuePlayer(
-            environment: Self.environment(clock, outputs, outputLatency: latency), items: [first, second])
+            environment: Self.environment(clock, outputs, outputLatency: latency),
+            items: [first, second])
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
         await waitUntil("the next item prerolled") { player.isNextItemPrerolled }

@@ -46,15 +46,18 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
     init(clock: any HostClock, outputLatency: Double = 0) {
         recorded = Mutex([])
         self.clock = clock
-        output = ClockDrivenAudioOutput(clock: clock, name: "timeline", outputLatency: outputLatency)
+        output = ClockDrivenAudioOutput(
+            clock: clock, name: "timeline", outputLatency: outputLatency)
     }
 
     var name: String { output.name }
     var outputLatency: Double { output.outputLatency }
     var format: AudioOutputFormat? { output.format }
 
-    func open(format: AudioOutputFormat, source: any AudioRenderSource) throws -> AudioOutputFormat {
-        let accepted = try output.open(format: format, source: Forwarder(owner: self, inner: source))
+    func open(format: AudioOutputFormat, source: any AudioRenderSource) throws -> AudioOutputFormat
+    {
+        let accepted = try output.open(
+            format: format, source: Forwarder(owner: self, inner: source))
         openedFormat.withLock { $0 = accepted }
         return accepted
     }
@@ -110,7 +113,8 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
     func timeline(minimumGap: Double = 0.001) -> AudibleTimeline {
         // The format given at open (kept after close, when `format` is nil again).
         guard let format = openedFormat.withLock({ $0 }) else { return AudibleTimeline() }
-        let channels = format.channelCount, rate = Double(format.sampleRate)
+        let channels = format.channelCount
+        let rate = Double(format.sampleRate)
         var result = AudibleTimeline()
         var silentSince: Double?
         var silentFrames = 0
@@ -123,10 +127,14 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
             let frames = period.samples.count / channels
             for frame in 0..<frames {
                 let rendered = period.hostTime + Double(frame) / rate
-                guard Self.isHeard(renderedAt: rendered, latency: latency, runs: runs) else { continue }
+                guard Self.isHeard(renderedAt: rendered, latency: latency, runs: runs) else {
+                    continue
+                }
                 let time = rendered + latency
                 let value = period.samples[frame * channels]
-                let silent = (0..<channels).allSatisfy { period.samples[frame * channels + $0] == 0 }
+                let silent = (0..<channels).allSatisfy {
+                    period.samples[frame * channels + $0] == 0
+                }
                 if silent {
                     if silentSince == nil { silentSince = time }
                     silentFrames += 1
