@@ -93,7 +93,8 @@ extension ItemPlayback {
             }
             let idle = pipeline.videoStream == nil && clock is SystemHostClock
                 ? Self.audioOnlyTickInterval : Self.tickInterval
-            _ = clock.wait(until: now + (rate > 0 ? idle : 0.25), on: presenterWake)
+            let wake = rate > 0 ? min(idle, untilAudioDrains(generation: generation, pipeline)) : 0.25
+            _ = clock.wait(until: now + wake, on: presenterWake)
         }
     }
 
@@ -178,6 +179,16 @@ extension ItemPlayback {
                 && (pipeline.ring?.bufferedFrames ?? 0) == 0)
         guard videoDone && audioDone else { return false }
         return reportEnd(generation: generation)
+    }
+
+    /// Host seconds until the ring's last frames are rendered, once the audio decoder reached
+    /// the end of `generation` (infinity before that): the end is then noticed as the sound
+    /// stops, so a queue's next item starts its audio without a tick's worth of silence.
+    private func untilAudioDrains(generation: Int, _ pipeline: Pipeline) -> Double {
+        guard let ring = pipeline.ring, control.withLock({ $0.audioEOSGeneration }) == generation else {
+            return .infinity
+        }
+        return max(Double(ring.bufferedFrames) / Double(ring.format.sampleRate), 0.001)
     }
 
     /// True when `frame` starts at or after the forward end time.
