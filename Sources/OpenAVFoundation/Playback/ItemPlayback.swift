@@ -13,7 +13,8 @@
 //   thread (reads frames, drives the clock and the video sinks).
 // - `buffering` (a Mutex) holds the buffer tracker, updated by the demux and presentation
 //   threads.
-// - The audio device's callback reads only the ring buffer (lock-free).
+// - The audio device's callback reads only the ring buffer (lock-free). After a natural end
+//   a short-lived "linger" thread owns the output for one device latency, then closes it.
 // - Stale data after a seek is dropped by generation: every queue item carries the generation
 //   it was made under; `control.generation` is the current one.
 // - Events go up through `events`, which the player hops to the main queue.
@@ -114,12 +115,19 @@ final class ItemPlayback: Sendable {
     /// output at the same time.
     func updateAudioOutput() {
         guard let output = pipeline.withLock({ $0 })?.audioOutput else { return }
-        let (rate, stopped) = control.withLock { ($0.rate, $0.stopped) }
+        let (rate, stopped, ended) = control.withLock { ($0.rate, $0.stopped, $0.endReported) }
         outputPhase.withLock { phase in
             guard phase != .closed else { return }
             if stopped {
-                output.stop()
-                output.close()
+                if ended, phase == .running, output.outputLatency > 0 {
+                    // Stopped after playing to its end (a queue moving on): the device still
+                    // holds the item's last audio, so it plays that out while the next item's
+                    // output starts, instead of dropping it.
+                    lingerThenClose(output, for: min(output.outputLatency, 0.5))
+                } else {
+                    output.stop()
+                    output.close()
+                }
                 phase = .closed
                 return
             }
@@ -127,6 +135,19 @@ final class ItemPlayback: Sendable {
             guard wanted != phase else { return }
             if wanted == .running { output.start() } else { output.stop() }
             phase = wanted
+        }
+    }
+
+    /// Lets `output` run for `seconds` of host time, then stops and closes it, on a thread of
+    /// its own (the output holds its render source, so the ring outlives this engine).
+    private func lingerThenClose(_ output: any AudioOutput, for seconds: Double) {
+        let clock = environment.hostClock
+        let deadline = clock.now + seconds
+        NamedThread.start("linger") {
+            let signal = WakeupSignal()
+            while clock.now < deadline { _ = clock.wait(until: deadline, on: signal) }
+            output.stop()
+            output.close()
         }
     }
 
