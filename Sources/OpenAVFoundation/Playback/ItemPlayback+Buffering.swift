@@ -48,6 +48,12 @@ extension ItemPlayback {
         guard !asset.sourceURL.isFileURL else { return }
         // Only once reading started (never during the open) and only for unbuffered targets.
         let outside = buffering.withLock { tracker in tracker.map { !$0.covers(target) } } ?? false
-        if outside { interrupt.kick() }
+        guard outside else { return }
+        // Kicked under the control lock, and only while the demux thread has not picked the
+        // seek up: once it has (and cleared any earlier kick), a kick would cut a read made
+        // after the seek instead of the stuck one before it.
+        control.withLock { control in
+            if control.demuxSeekGeneration < control.generation { interrupt.kick() }
+        }
     }
 }

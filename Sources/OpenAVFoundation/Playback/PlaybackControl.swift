@@ -50,6 +50,9 @@ struct PlaybackControl {
     /// Why reading a network input stopped early (nil: it did not); the item fails with it once
     /// playback uses up what was read.
     var readFailure: MediaFailure?
+    /// The generation of the last seek the demux thread picked up. A seek kicks a stuck read
+    /// only while its generation is newer, so a kick never lands on a read after its seek.
+    var demuxSeekGeneration = 0
     /// The `BANDWIDTH` of the variant being played (nil: not a multivariant stream).
     var variantBitRate: Int?
     /// True while the item is prerolled for a queue: it opens and decodes its first frames

@@ -104,7 +104,9 @@ import Testing
         let server = try networkMediaServer()
         defer { server.stop() }
         let sink = RecordingVideoSink()
-        let (player, item) = NetworkSeekTests.pausedPlayer(server, "heavy.mp4", forward: 2, sink: sink)
+        // A short forward buffer keeps the first range well short of the seek target, even if
+        // the demuxer reads a little more while the decoders take packets on a loaded machine.
+        let (player, item) = NetworkSeekTests.pausedPlayer(server, "heavy.mp4", forward: 1, sink: sink)
         await waitUntil("buffer full") { item.isPlaybackBufferFull }
         let first = try #require(item.loadedTimeRanges.first?.timeRangeValue)
         #expect(first.start == .zero && first.end.seconds < 3.2)
@@ -116,6 +118,7 @@ import Testing
             return ranges.count == 2 && ranges[1].end == item.duration
         }
         let ranges = item.loadedTimeRanges.map(\.timeRangeValue)
+        try #require(ranges.count == 2, "\(ranges)")
         // The earlier range is kept (it may have grown a little between the sample and the seek).
         #expect(ranges[0].start == .zero && ranges[0].end >= first.end && ranges[0].end.seconds < 3.2, "\(ranges)")
         #expect(abs(ranges[1].start.seconds - 3.5) < 0.01)

@@ -64,6 +64,8 @@ import Testing
         #expect(looper.status == .ready)
         #expect(looper.error == nil)
         #expect(looper.loopingPlayerItems.count == 3)
+        // Untimed passes are short: a replica that just ended is re-queued a moment later.
+        await waitUntil("three replicas queued") { player.items().count == 3 }
         #expect(player.items().count == 3)
         #expect(sink.clearCount == 0)
         // Every pass starts at the first frame.

@@ -271,6 +271,11 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
                 for _ in 0..<400 where ring.bufferedDuration.seconds < 0.1 {
                     await mainQueueSleep(nanoseconds: 5_000_000)
                 }
+                // And the video decoder keep up, so a loaded machine drops no frame as late.
+                for _ in 0..<400
+                where media == .film && (sink.last?.pts.seconds ?? 0) < player.currentTime().seconds - 0.1 {
+                    await mainQueueSleep(nanoseconds: 5_000_000)
+                }
                 clock.advance(by: 0.01)
                 output.waitUntilCaughtUp()
             }
