@@ -60,7 +60,7 @@ import Testing
         let looper = AVPlayerLooper(player: player, templateItem: AVPlayerItem(url: try Fixture.url(.videoOnlyMP4)))
         #expect(looper.status == .unknown)
         player.play()
-        await waitUntil("three loops") { looper.loopCount >= 3 }
+        await waitUntil(timeout: 60, "three loops") { looper.loopCount >= 3 }
         #expect(looper.status == .ready)
         #expect(looper.error == nil)
         #expect(looper.loopingPlayerItems.count == 3)
