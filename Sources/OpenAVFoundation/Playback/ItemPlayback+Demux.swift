@@ -47,11 +47,6 @@ extension ItemPlayback {
         // A read interrupted for a seek may have left the demuxer mid-packet: the next seek
         // goes through the demuxer, never the cache.
         var readInterrupted = false
-        // Where reading last restarted, and the decode time of the last packet read per
-        // stream since: a kick that lands on a read after its seek was handled is undone by
-        // reading again from there, dropping what was queued already.
-        var restartPoint = CMTime.zero
-        var lastRead: [Int: CMTime] = [:]
         while true {
             let (stopped, seek, generation, selection) = control.withLock {
                 control -> (Bool, PendingSeek?, Int, EngineSelection) in
@@ -82,8 +77,6 @@ extension ItemPlayback {
                 cache?.startRun(at: request.target, closingAt: closedEnd)
                 publishKeptRanges(cache)
                 skipThrough = [:]
-                restartPoint = request.target
-                lastRead = [:]
                 demuxerAtEnd = false
                 control.withLock { $0.readFailure = nil }
                 restartBuffer(at: request.target)
@@ -96,8 +89,6 @@ extension ItemPlayback {
                 case .resume(let end, let lastDecodeTimes):
                     _ = demuxer.seek(to: end, earliest: .negativeInfinity, latest: end)
                     skipThrough = lastDecodeTimes
-                    restartPoint = end
-                    lastRead = lastDecodeTimes
                     demuxerAtEnd = false
                     control.withLock { $0.readFailure = nil }
                 }
@@ -121,8 +112,6 @@ extension ItemPlayback {
                     if time.isNumeric && time <= last { continue }
                     skipThrough[packet.streamIndex] = nil
                 }
-                let readTime = packet.dts.isNumeric ? packet.dts : packet.pts
-                if readTime.isNumeric { lastRead[packet.streamIndex] = readTime }
                 let keptRuns = cache?.closedRuns.count
                 if let start = cache?.append(packet) { buffering.withLock { $0?.dropBefore(start) } }
                 if cache?.closedRuns.count != keptRuns { publishKeptRanges(cache) }
@@ -132,19 +121,9 @@ extension ItemPlayback {
             case .failure(let failure):
                 if failure == .cancelled || isStopped { return }
                 if interrupt.consumeKick() {
-                    // Interrupted for a seek (see `interruptReadForSeek`), not a failure.
-                    let seekPending = control.withLock { control in
-                        control.seek.map { $0.generation > seekGeneration } ?? false
-                    }
-                    if seekPending {
-                        readInterrupted = true
-                        continue
-                    }
-                    // The kick was meant for a read before the seek just handled but cut one
-                    // after it, maybe mid-packet: read again from the restart point, dropping
-                    // what is queued already.
-                    _ = demuxer.seek(to: restartPoint, earliest: .negativeInfinity, latest: restartPoint)
-                    skipThrough = lastRead
+                    // Interrupted for a seek not picked up yet (see `interruptReadForSeek`, which
+                    // never kicks once the demux thread has it), not a failure.
+                    readInterrupted = true
                     continue
                 }
                 // A read error mid-file ends the stream; what was read still plays. Over the

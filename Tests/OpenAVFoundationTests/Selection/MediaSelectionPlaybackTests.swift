@@ -43,7 +43,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 @MainActor
 @Suite struct MediaSelectionPlaybackTests {
     /// Plays `url` on `clock` with the legible option `pick` selected, recording deliveries.
-    private func playWithSubtitles(
+    static func playWithSubtitles(
         _ url: URL, clock: ManualClock, pick: (AVMediaSelectionGroup) -> AVMediaSelectionOption?
     ) async throws -> (AVPlayer, LegibleRecorder) {
         let asset = AVURLAsset(url: url)
@@ -89,34 +89,13 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
             recorder.all.allSatisfy { $0.onMainThread }, "delegates are called on the main queue")
     }
 
-    @Test func embeddedSubRipCuesShowDuringTheirTimeRangeOnly() async throws {
+    /// SubRip embedded in Matroska, mov_text in MP4, and a SubRip file beside the media: the
+    /// same cues at the same times.
+    @Test(arguments: [SelectionMedia.film, .movText, .sidecarClip])
+    func subRipTimedCuesShowDuringTheirTimeRangeOnly(_ media: SelectionMedia) async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(
-            try SelectionMedia.film.url(), clock: clock
-        ) {
-            $0.options.first { $0.codecName == "subrip" }
-        }
-        await expectSubRipTiming(player, recorder, clock: clock)
-        player.replaceCurrentItem(with: nil)
-    }
-
-    @Test func movTextCuesShowOnTime() async throws {
-        let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(
-            try SelectionMedia.movText.url(), clock: clock
-        ) {
-            $0.options.first
-        }
-        await expectSubRipTiming(player, recorder, clock: clock)
-        player.replaceCurrentItem(with: nil)
-    }
-
-    @Test func sidecarSubRipCuesShowOnTime() async throws {
-        let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(
-            try SelectionMedia.sidecarClip.url(), clock: clock
-        ) {
-            $0.options.first { $0.codecName == "subrip" }
+        let (player, recorder) = try await Self.playWithSubtitles(try media.url(), clock: clock) { group in
+            group.options.first { $0.codecName == "subrip" } ?? group.options.first
         }
         await expectSubRipTiming(player, recorder, clock: clock)
         player.replaceCurrentItem(with: nil)
@@ -131,14 +110,14 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         #expect(group.options.first?.extendedLanguageTag == "en")
         #expect(group.options.first?.codecName == "webvtt")
         #expect(group.options.first?.fileURL?.lastPathComponent == "out_0_vtt.m3u8")
-        let (player, recorder) = try await playWithSubtitles(url, clock: clock) { $0.options.first }
+        let (player, recorder) = try await Self.playWithSubtitles(url, clock: clock) { $0.options.first }
         await expectSubRipTiming(player, recorder, clock: clock)
         player.replaceCurrentItem(with: nil)
     }
 
     @Test func embeddedASSCuesCarryStyling() async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(
+        let (player, recorder) = try await Self.playWithSubtitles(
             try SelectionMedia.film.url(), clock: clock
         ) {
             $0.options.first { $0.codecName == "ass" }
@@ -154,7 +133,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     @Test(arguments: [SelectionMedia.dvdSubtitles, .dvbSubtitles])
     func bitmapCuesArriveAsPicturesOnTime(_ media: SelectionMedia) async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(try media.url(), clock: clock) {
+        let (player, recorder) = try await Self.playWithSubtitles(try media.url(), clock: clock) {
             $0.options.first
         }
         let group = try #require(
@@ -176,7 +155,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 
     @Test func turningSubtitlesOffClearsThem() async throws {
         let clock = ManualClock()
-        let (player, recorder) = try await playWithSubtitles(
+        let (player, recorder) = try await Self.playWithSubtitles(
             try SelectionMedia.film.url(), clock: clock
         ) {
             $0.options.first

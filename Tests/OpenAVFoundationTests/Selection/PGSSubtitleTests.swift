@@ -97,19 +97,9 @@ import Testing
 
     /// Plays the PGS fixture on `clock` with its subtitle track selected, recording deliveries.
     private func playPGS(clock: ManualClock) async throws -> (AVPlayer, LegibleRecorder) {
-        let asset = AVURLAsset(url: try SelectionMedia.pgsSubtitles.url())
-        let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
-        let item = AVPlayerItem(asset: asset)
-        item.select(group.options.first, in: group)
-        let output = AVPlayerItemLegibleOutput()
-        let recorder = LegibleRecorder()
-        output.setDelegate(recorder, queue: nil)
-        item.add(output)
-        let player = AVPlayer(
-            environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
-        player.play()
-        await waitUntil("playing") { player.timeControlStatus == .playing }
-        return (player, recorder)
+        try await MediaSelectionPlaybackTests.playWithSubtitles(
+            try SelectionMedia.pgsSubtitles.url(), clock: clock
+        ) { $0.options.first }
     }
 
     @Test func pgsCuesAppearAtTheFirstDisplaySetAndClearAtTheSecond() async throws {
