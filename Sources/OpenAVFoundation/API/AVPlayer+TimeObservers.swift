@@ -48,12 +48,17 @@ extension AVPlayer {
     // MARK: - Evaluation (main queue)
 
     /// Evaluates the observers for the item time `time`. `continuous` is false for jumps.
+    /// A continuous report older than the last time observed is stale (a tick the engine sent
+    /// before a pause or rate change that reached the main queue after it) and is dropped:
+    /// playback only runs forward.
     nonisolated func timeObserversNoteTime(_ time: CMTime, continuous: Bool) {
-        let (observers, previous) = state.withLock { state in
-            defer { state.lastObservedTime = time }
-            return (state.timeObservers, state.lastObservedTime)
+        let reading = state.withLock { state -> (observers: [TimeObserver], previous: CMTime)? in
+            let previous = state.lastObservedTime
+            if continuous, time.isNumeric, previous.isNumeric, time < previous { return nil }
+            state.lastObservedTime = time
+            return (state.timeObservers, previous)
         }
-        guard time.isNumeric else { return }
+        guard let (observers, previous) = reading, time.isNumeric else { return }
         let isContinuous = continuous && previous.isNumeric && previous <= time
         for observer in observers {
             switch observer.kind {

@@ -39,12 +39,15 @@ final class TimeLog: Sendable {
         await waitUntil("playing") { player.timeControlStatus == .playing }
         try await settle()
         #expect(log.values == [0], "one call when playback starts")
-        await advance(clock, by: 1.1)
+        await advance(clock, by: 1.0)
+        // On a loaded machine the presenter may lag the clock: let the 1.0 call arrive.
+        await waitUntil("the call for 1.0") { log.count >= 5 }
+        await advance(clock, by: 0.1)
         player.pause()
         try await settle()
         let values = log.values
         for multiple in [0.25, 0.5, 0.75, 1.0] {
-            let hits = values.filter { $0 >= multiple - 1e-9 && $0 < multiple + 0.06 }
+            let hits = values.filter { $0 >= multiple - 1e-9 && $0 < multiple + 0.1 }
             #expect(hits.count == 1, "one call just after \(multiple): \(values)")
         }
         #expect(values.count == 6, "start, four multiples, stop: \(values)")
