@@ -4,15 +4,14 @@
 internal import CSDL2
 import Foundation
 import OpenAVFoundation
-import Synchronization
 
 /// SDL initialisation shared by OpenAVKit's outputs and windows.
 enum SDLSubsystem {
-    private static let audioStarted = Mutex<Bool?>(nil)
+    private static let audioStarted = Locked<Bool?>(nil)
     /// protected by its mutex: how many windows use the video subsystem, and whether
     /// SDL_ttf is initialised. Also serialises SDL_InitSubSystem/SDL_QuitSubSystem for video
     /// against each other.
-    private static let video = Mutex<(users: Int, fonts: Bool)>((0, false))
+    private static let video = Locked<(users: Int, fonts: Bool)>((0, false))
 
     /// Starts SDL's audio subsystem (once).
     static func startAudio() throws {

@@ -7,6 +7,7 @@
 // on `stop()` to wake their threads). `stop()` may be called from any thread and returns at
 // once; threads finish on their own.
 import Foundation
+import OpenAVFoundation
 import Synchronization
 
 /// A loopback HTTP server for tests, serving files from one directory on an ephemeral port.
@@ -28,13 +29,13 @@ public final class LoopbackHTTPServer: Sendable {
     /// The directory whose files are served.
     public let root: URL
     let listener: Int32
-    let settings = Mutex(Settings())
-    let log = Mutex<[Request]>([])
-    let openSockets = Mutex<Set<Int32>>([])
+    let settings = Locked(Settings())
+    let log = Locked<[Request]>([])
+    let openSockets = Locked<Set<Int32>>([])
     let stopped = Atomic<Bool>(false)
     /// When the next paced chunk may go out (host seconds), shared by all connections so
     /// `bytesPerSecond` caps the server's total rate.
-    let pacing = Mutex(0.0)
+    let pacing = Locked(0.0)
 
     /// What the server does, changeable while it runs.
     struct Settings {

@@ -4,8 +4,9 @@
 //
 // Concurrency: `run` blocks its calling thread; `runOffPool` runs the same on a Dispatch thread
 // so Swift Testing's small cooperative pool is never blocked. Each pipe is drained on a thread
-// of its own; `Drained` hands its bytes back under a Mutex.
+// of its own; `Drained` hands its bytes back under a lock.
 import Foundation
+import OpenAVFoundation
 import Synchronization
 
 /// The outcome of one child process.
@@ -137,7 +138,7 @@ public enum Subprocess {
 
 /// Reads a pipe to its end on a thread of its own.
 private final class Drained: Sendable {
-    private let data = Mutex(Data())
+    private let data = Locked(Data())
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {

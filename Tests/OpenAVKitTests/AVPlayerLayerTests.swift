@@ -3,7 +3,6 @@
 import Foundation
 import OpenAVFoundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVKit
@@ -37,7 +36,7 @@ import Testing
         let player = try silentPlayer(.mp4)
         let layer = AVPlayerLayer(player: player)
         layer.frame = CGRect(x: 0, y: 0, width: 640, height: 640)
-        let changes = Mutex<[Bool]>([])
+        let changes = Locked<[Bool]>([])
         let observation = layer.observe(\.isReadyForDisplay, options: [.new]) { _, change in
             changes.withLock { $0.append(change.newValue ?? false) }
         }

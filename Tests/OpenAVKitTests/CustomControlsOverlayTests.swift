@@ -3,7 +3,6 @@
 import Foundation
 import OpenAVFoundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVKit
@@ -17,7 +16,7 @@ final class RecordingOverlay: PlayerControlsOverlay, @unchecked Sendable {
         var canvasSize = CGSize.zero
     }
 
-    let record = Mutex(Record())
+    let record = Locked(Record())
     private var actions: (any PlaybackControlActions)?
 
     func attach(to actions: any PlaybackControlActions) {

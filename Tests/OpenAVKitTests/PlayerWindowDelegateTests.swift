@@ -3,14 +3,13 @@
 import Foundation
 import OpenAVFoundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVKit
 
 /// Records delegate calls as words, and whether each came on the main queue.
 final class RecordingWindowDelegate: PlayerWindowDelegate, Sendable {
-    private let calls = Mutex<[(String, onMain: Bool)]>([])
+    private let calls = Locked<[(String, onMain: Bool)]>([])
 
     private func record(_ call: String) {
         let onMain = MainQueue.isCurrent

@@ -3,14 +3,13 @@
 import Foundation
 import OpenAVFoundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVKit
 
 /// Collects events and whether each arrived on the main thread.
 final class EventLog: Sendable {
-    private let entries = Mutex<[(PlayerWindowEvent, onMain: Bool)]>([])
+    private let entries = Locked<[(PlayerWindowEvent, onMain: Bool)]>([])
 
     func record(_ event: PlayerWindowEvent) {
         // The main queue (under `swift test` on Linux it is not drained by the main thread).

@@ -1,7 +1,6 @@
 // Playhead: the playlist panel's geometry and jumps, and the seek-preview cache (no window).
 import Foundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -45,7 +44,7 @@ import Testing
         #expect(SeekPreviewCache.bucket(forFraction: 1) == SeekPreviewCache.bucketCount - 1)
         #expect(SeekPreviewCache.bucket(forFraction: 2) == SeekPreviewCache.bucketCount - 1)
         #expect(SeekPreviewCache.seconds(ofBucket: SeekPreviewCache.bucketCount - 1, duration: 80) == 80)
-        let ready = Mutex(0)
+        let ready = Locked(0)
         let cache = SeekPreviewCache { ready.withLock { $0 += 1 } }
         let item = AVPlayerItem(url: try Fixture.url(.mp4))
         #expect(cache.image(forFraction: 0.5, of: item, duration: 2) == nil, "generated in the background")

@@ -1,7 +1,6 @@
 // Playhead: a piece of timed media (a file or stream) and what is known about it.
 import FFmpegBridge
 import Foundation
-import Synchronization
 
 /// Timed media at a URL: its duration, tracks and metadata, loaded in the background.
 ///
@@ -16,7 +15,7 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     let inspection: AssetInspection
     let sourceURL: URL
     /// owned by the lock: public objects made once from a successful inspection
-    private let built = Mutex<AssetContents?>(nil)
+    private let built = Locked<AssetContents?>(nil)
 
     /// The keys the string-based loading API understands.
     static let loadableKeys: Set<String> = [

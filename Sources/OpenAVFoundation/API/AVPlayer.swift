@@ -1,6 +1,5 @@
 // Playhead: the player: transport (play, pause, rate), the current item, volume and status.
 import Foundation
-import Synchronization
 
 /// Plays one item at a time: starts, pauses and seeks it, and reports its transport state.
 ///
@@ -52,7 +51,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
     /// Change bookkeeping for observers.
     nonisolated public let _kvoRegistry = _KeyValueObservingRegistry()
     /// protected by its mutex; published fields change only on the main queue
-    nonisolated let state = Mutex(PlayerState())
+    nonisolated let state = Locked(PlayerState())
     /// The outputs and clock this player plays through.
     nonisolated let environment: PlaybackEnvironment
 

@@ -1,6 +1,5 @@
 // Playhead: seeking an AVPlayerItem.
 import Foundation
-import Synchronization
 
 extension AVPlayerItem {
     /// Moves to `time` (near it when faster); `completionHandler` runs on the main queue with
@@ -92,6 +91,6 @@ private let detachedSeekIDs = SeekIDSource()
 
 /// Hands out increasing identifiers; thread-safe.
 final class SeekIDSource: Sendable {
-    private let counter = Mutex(1_000_000)
+    private let counter = Locked(1_000_000)
     func next() -> Int { counter.withLock { value in defer { value += 1 }; return value } }
 }

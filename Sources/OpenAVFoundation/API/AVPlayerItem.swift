@@ -1,7 +1,6 @@
 // Playhead: the playback state of one asset: status, duration, buffering and position.
 import FFmpegBridge
 import Foundation
-import Synchronization
 
 /// An asset prepared for playback by an `AVPlayer`: its status, duration, buffering state and
 /// current time.
@@ -31,7 +30,7 @@ open class AVPlayerItem: NSObject, _KeyValueObservable {
     /// Change bookkeeping for observers.
     nonisolated public let _kvoRegistry = _KeyValueObservingRegistry()
     /// protected by its mutex; changed only on the main queue (reads from any thread)
-    nonisolated let state = Mutex(ItemState())
+    nonisolated let state = Locked(ItemState())
 
     // MARK: - Creation
 

@@ -1,6 +1,6 @@
 // Playhead: loops an item (or a time range of it) on a queue player, without a gap.
 //
-// Concurrency: the looper's state is behind a Mutex; any thread may read it. Replicas are
+// Concurrency: the looper's state is behind a lock; any thread may read it. Replicas are
 // made and queued, and the published properties change, on the main queue (item-end
 // notifications and status changes arrive there).
 import Foundation
@@ -59,7 +59,7 @@ open class AVPlayerLooper: NSObject, _KeyValueObservable, @unchecked Sendable {
     /// Change bookkeeping for observers.
     nonisolated public let _kvoRegistry = _KeyValueObservingRegistry()
     /// protected by its mutex; published fields change on the main queue only
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private weak var player: AVQueuePlayer?
     private let template: AVPlayerItem
     private let loopRange: CMTimeRange

@@ -1,6 +1,6 @@
 // Playhead: a player that plays a list of items one after another, gaplessly.
 //
-// Concurrency: the upcoming items and the prerolled next item live in `queue` (a Mutex); any
+// Concurrency: the upcoming items and the prerolled next item live in `queue` (a lock); any
 // thread may read or change the list (items() reflects a change at once), while everything
 // that touches engines or published state (advancing, prerolling) runs on the main queue.
 import Foundation
@@ -26,7 +26,7 @@ open class AVQueuePlayer: AVPlayer {
     }
 
     /// protected by its mutex; `prerolled` changes only on the main queue
-    nonisolated let queue = Mutex(QueueState())
+    nonisolated let queue = Locked(QueueState())
 
     /// An empty queue.
     nonisolated public override init() {

@@ -1,14 +1,13 @@
 // Playhead: runs one media inspection per asset in the background and remembers the result.
 //
 // Concurrency: shared between an asset and every caller loading it. All mutable state is in
-// `state: Mutex<State>`. The FFmpeg work runs at most once, on a global background queue;
+// `state: Locked<State>`. The FFmpeg work runs at most once, on a global background queue;
 // waiters are called on that queue after the lock is released. Only `waitForResult()`
 // blocks its caller (the deprecated synchronous getters use it). `cancel()` may be called
 // from any thread and unblocks FFmpeg through the interrupt switch.
 import Dispatch
 import FFmpegBridge
 import Foundation
-import Synchronization
 
 final class AssetInspection: Sendable {
     enum Phase {
@@ -27,7 +26,7 @@ final class AssetInspection: Sendable {
     let location: Result<MediaLocation, MediaFailure>
     let limits: MediaInspector.Limits
     private let interrupt = InterruptDeadline()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(url: URL, limits: MediaInspector.Limits, network: NetworkOptions = NetworkOptions()) {
         do throws(MediaFailure) {

@@ -1,5 +1,4 @@
 // Playhead: the real-time consumer side of AudioRingBuffer: copy, gain, skip stale, publish clock.
-import Synchronization
 
 // Concurrency: everything here runs on the output's real-time callback thread, one call at a
 // time. It touches only the consumer-owned fields of `AudioRingBuffer`, preallocated storage and

@@ -1,7 +1,7 @@
 // Playhead: a media-time clock anchored to host time, with rate, pause and generation.
 
 // Concurrency: `MediaClock` is a plain value with no shared state. Whoever stores one owns its
-// thread rule (typically a field of the engine actor, or inside a `Mutex` when a presentation
+// thread rule (typically a field of the engine actor, or inside a lock when a presentation
 // thread reads it).
 
 /// Maps host time to media time the way ffplay's `Clock` does: an anchor pair (media, host), a

@@ -4,7 +4,6 @@
 // AsyncStream; the consumer iterates on its own task. Dropping the sequence early cancels the
 // requests not yet generated (like cancelAllCGImageGeneration()).
 import Foundation
-import Synchronization
 
 extension AVAssetImageGenerator {
     /// Images for `times`, as an asynchronous sequence of results, one per time.
@@ -22,7 +21,7 @@ extension AVAssetImageGenerator {
     public func images(for times: [CMTime]) -> Images {
         let (stream, continuation) = AsyncStream<Images.Element>.makeStream()
         let settings = settingsSnapshot()
-        let remaining = Mutex(times.count)
+        let remaining = Locked(times.count)
         let generator = self
         continuation.onTermination = { termination in
             if case .cancelled = termination { generator.cancelAllCGImageGeneration() }

@@ -3,7 +3,7 @@ import FFmpegBridge
 import Foundation
 import Synchronization
 
-// Concurrency: the settings live in a Mutex (any thread reads or writes them; each request
+// Concurrency: the settings live in a lock (any thread reads or writes them; each request
 // takes a snapshot when it is made). Decoding happens on the generator's private serial queue
 // (`ImageGenerationQueue`), never on the caller's thread except in the deprecated synchronous
 // `copyCGImage(at:actualTime:)`. Completion handlers run on the main queue.
@@ -45,7 +45,7 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// The asset the images come from.
     public let asset: AVAsset
     /// any thread
-    private let settings = Mutex(ImageGenerationSettings())
+    private let settings = Locked(ImageGenerationSettings())
     let work: ImageGenerationQueue
 
     /// A generator for `asset`'s best video track. Opening the media waits for the first

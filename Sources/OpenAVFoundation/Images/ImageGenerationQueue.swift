@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 
 // Concurrency: `grabber` and `scaler` are owned by `queue` (a private serial queue); only
-// blocks running on it touch them. `generation` is behind a Mutex: any thread bumps it to
+// blocks running on it touch them. `generation` is behind a lock: any thread bumps it to
 // cancel the requests queued before. Results leave through the caller's closures, called on
 // `queue`.
 
@@ -44,7 +44,7 @@ final class ImageGenerationQueue: @unchecked Sendable {
     /// owned by `queue`
     private let scaler = Scaler()
     /// any thread: bumped by `cancelAll()`; requests from an older generation are cancelled
-    private let generation = Mutex(0)
+    private let generation = Locked(0)
 
     init(asset: AVAsset) {
         url = asset.sourceURL

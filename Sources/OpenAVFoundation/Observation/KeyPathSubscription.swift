@@ -6,7 +6,6 @@
 // paths are evaluated and the change handler is called with no lock held, on the thread
 // that changes the property (the main queue for OpenAVFoundation's classes), so handlers
 // may invalidate, observe and mutate re-entrantly.
-import Synchronization
 
 /// Watches one key path of one object and calls a handler when anything it reads changes.
 ///
@@ -32,7 +31,7 @@ final class KeyPathSubscription<Root: _KeyValueObservable, Value>: KeyValueSubsc
     private let keyPath: KeyPath<Root, Value>
     private let options: NSKeyValueObservingOptions
     /// protected by its mutex
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(
         root: Root, keyPath: KeyPath<Root, Value>, options: NSKeyValueObservingOptions,
@@ -40,7 +39,7 @@ final class KeyPathSubscription<Root: _KeyValueObservable, Value>: KeyValueSubsc
     ) {
         self.keyPath = keyPath
         self.options = options
-        state = Mutex(State(root: root, handler: handler))
+        state = Locked(State(root: root, handler: handler))
     }
 
     /// Subscribes to what the key path reads, then sends the `.initial` call if asked.

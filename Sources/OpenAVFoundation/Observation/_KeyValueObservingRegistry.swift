@@ -8,7 +8,6 @@
 // synchronously on the thread that calls `withMutation`; the OpenAVFoundation classes only
 // mutate published state on the main queue, so handlers run there, as on Apple platforms.
 import Observation
-import Synchronization
 
 /// Bookkeeping for the key-value-observable properties of one object.
 ///
@@ -23,7 +22,7 @@ public final class _KeyValueObservingRegistry: Sendable {
     /// Backs the object's `Observation.Observable` conformance.
     private let registrar = ObservationRegistrar()
     /// protected by its mutex: subscribers per canonical key path, in subscription order
-    private let subscribers = Mutex<[PublishedKey: [WeakSubscriber]]>([:])
+    private let subscribers = Locked<[PublishedKey: [WeakSubscriber]]>([:])
 
     /// A registry with no observers.
     package init() {}

@@ -1,6 +1,6 @@
 // Playhead: attaching outputs (AVPlayerItemVideoOutput) to a player item.
 //
-// Concurrency: the list lives in the item's state (a Mutex); `add`/`remove` may be called from
+// Concurrency: the list lives in the item's state (a lock); `add`/`remove` may be called from
 // any thread. An output's video sink is connected to the player's sinks while the item is
 // the player's current item: on add/remove, and by the player when items change (main queue).
 import Foundation

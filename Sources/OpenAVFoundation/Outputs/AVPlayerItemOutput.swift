@@ -2,15 +2,15 @@
 import Foundation
 import Synchronization
 
-// Concurrency: the item link is behind a Mutex; any thread may ask for item times. Playhead
+// Concurrency: the item link is behind a lock; any thread may ask for item times. Playhead
 // sets the link on the main queue when the output is added to or removed from an item.
 
 /// Something attached to an `AVPlayerItem` (with `add(_:)`) that receives its decoded media
 /// while the item plays. Use the subclass `AVPlayerItemVideoOutput`.
 open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     /// the item this output is attached to; behind its mutex
-    private let attachment = Mutex<WeakReference<AVPlayerItem>?>(nil)
-    private let suppresses = Mutex(false)
+    private let attachment = Locked<WeakReference<AVPlayerItem>?>(nil)
+    private let suppresses = Locked(false)
 
     /// Creates an unattached output.
     public override init() { super.init() }

@@ -1,7 +1,7 @@
 // Playhead: the pull delegate of AVPlayerItemVideoOutput: "tell me when frames flow again".
 //
 // Concurrency: the delegate (weak), its queue and the request flag live in the output's `pull`
-// Mutex; any thread may set them. Frames arrive on the presentation thread, which only reads
+// lock; any thread may set them. Frames arrive on the presentation thread, which only reads
 // and clears the flag under the lock and hands the calls to the delegate's queue (the main
 // queue when none was given).
 import Foundation
@@ -23,7 +23,7 @@ extension AVPlayerItemOutputPullDelegate {
     public func outputSequenceWasFlushed(_ output: AVPlayerItemOutput) {}
 }
 
-/// The delegate settings of one output (guarded by the output's `pull` Mutex, which makes the
+/// The delegate settings of one output (guarded by the output's `pull` lock, which makes the
 /// non-Sendable delegate reference safe to share).
 struct PullDelegation: @unchecked Sendable {
     weak var delegate: (any AVPlayerItemOutputPullDelegate)?

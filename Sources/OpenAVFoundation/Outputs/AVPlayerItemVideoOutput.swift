@@ -5,9 +5,9 @@ import Foundation
 import Synchronization
 
 // Concurrency: frames arrive on the engine's presentation thread (`present`) and are kept in
-// `store` (a Mutex). Apps call `hasNewPixelBuffer`/`copyPixelBuffer` from any thread (usually
+// `store` (a lock). Apps call `hasNewPixelBuffer`/`copyPixelBuffer` from any thread (usually
 // their render thread); conversion to the requested format runs on that thread with the
-// output's scaler, which `scaler` (a Mutex) serializes.
+// output's scaler, which `scaler` (a lock) serializes.
 
 /// Gives an app the item's video frames on request, in the pixel format it asks for.
 ///
@@ -52,10 +52,10 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     private let pixelFormatType: OSType
     private let requestedWidth: Int?
     private let requestedHeight: Int?
-    private let store = Mutex(Store())
+    private let store = Locked(Store())
     /// The pull delegate, its queue and whether a change notification was requested.
-    let pull = Mutex(PullDelegation())
-    private let scaler = Mutex(Scaler())
+    let pull = Locked(PullDelegation())
+    private let scaler = Locked(Scaler())
     private let receiver = Receiver()
 
     /// An output producing buffers with `pixelBufferAttributes` (`kCVPixelBufferPixelFormatTypeKey`,

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 // Concurrency: the pixels are written once in init and never again; any thread may read them.
-// The lock count is behind a Mutex. Locking is bookkeeping only (the memory never moves), as
+// The lock count is behind a lock. Locking is bookkeeping only (the memory never moves), as
 // with Core Video buffers that live in plain memory.
 
 /// A four-character code naming a pixel format (`'BGRA'`), as Core Video uses.
@@ -71,7 +71,7 @@ public final class CVPixelBuffer: @unchecked Sendable {
     /// The planes (one for packed formats).
     let planes: [Plane]
     /// how many locks are outstanding; behind its mutex
-    private let locks = Mutex(0)
+    private let locks = Locked(0)
 
     /// Copies `frame` (already in the format `pixelFormatType` names) into new memory.
     init(copying frame: VideoFrame, pixelFormatType: OSType) {

@@ -3,7 +3,6 @@
 // Concurrency: one consumer thread owns the render scratch buffer and calls the source; `lock`
 // guards the running flag and thread hand-over. `stop()` waits until the thread is parked.
 import Foundation
-import Synchronization
 
 /// Pulls audio with no regard for real time, so untimed playback (benchmarks, `--untimed`)
 /// decodes and "plays" audio as fast as the engine produces it.

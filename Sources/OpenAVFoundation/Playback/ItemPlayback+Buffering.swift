@@ -2,7 +2,7 @@
 // what it read, and the presentation thread re-checks while time runs, so a demuxer stuck on a
 // slow network still turns into "buffer empty" (and a stall) on time.
 //
-// Concurrency: `buffering` (a Mutex) holds the tracker; the demux thread creates it and both
+// Concurrency: `buffering` (a lock) holds the tracker; the demux thread creates it and both
 // the demux and presentation threads update it. Reports are sent while the lock is held, so
 // they reach the player in the order they were made.
 import FFmpegBridge

@@ -4,7 +4,7 @@
 // Concurrency: runs on its own thread, which owns the Demuxer, the PacketCache and the
 // StreamRouter (selected audio and subtitle tracks). Reads
 // `control` for seeks and stop; writes only buffering progress and `readFailure` into it; the
-// buffer tracker is shared with the presentation thread through `buffering` (a Mutex).
+// buffer tracker is shared with the presentation thread through `buffering` (a lock).
 import FFmpegBridge
 import Foundation
 

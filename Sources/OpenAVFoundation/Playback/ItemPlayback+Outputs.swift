@@ -1,6 +1,6 @@
 // Playhead: what item outputs ask the engine (the item time at a host time).
 //
-// Concurrency: any thread; reads `control` under its Mutex.
+// Concurrency: any thread; reads `control` under its lock.
 import FFmpegBridge
 import Foundation
 

@@ -1,6 +1,6 @@
 // Playhead: holding an item's playback back while it prerolls as the next item of a queue.
 //
-// Concurrency: `setHeld` is a command (main queue); it changes `control` under its Mutex and
+// Concurrency: `setHeld` is a command (main queue); it changes `control` under its lock and
 // wakes the presentation thread. The readiness queries may be called from any thread (the
 // queues they read lock internally).
 import FFmpegBridge

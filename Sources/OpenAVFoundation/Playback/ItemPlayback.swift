@@ -2,7 +2,7 @@
 //
 // Concurrency contract:
 // - Commands (`start`, `setRate`, `setGain`, `seek`, `stop`) come from the main queue; they
-//   change `control` (a Mutex) and wake threads, never block on I/O.
+//   change `control` (a lock) and wake threads, never block on I/O.
 // - `interrupt` (thread-safe atomics) is what FFmpeg polls during the open and every read:
 //   `stop()` aborts it for good; `seek` kicks it once to free a read stuck on a stalled
 //   connection.
@@ -11,7 +11,7 @@
 //   cache), the video decode thread (owns the VideoDecoder), the audio thread (owns the
 //   AudioDecoder and AudioConverter, and is the ring buffer's producer), and the presentation
 //   thread (reads frames, drives the clock and the video sinks).
-// - `buffering` (a Mutex) holds the buffer tracker, updated by the demux and presentation
+// - `buffering` (a lock) holds the buffer tracker, updated by the demux and presentation
 //   threads.
 // - The audio device's callback reads only the ring buffer (lock-free). After a natural end
 //   a short-lived "linger" thread owns the output for one device latency, then closes it.
@@ -49,7 +49,7 @@ final class ItemPlayback: Sendable {
     let environment: PlaybackEnvironment
     let events: @Sendable (ItemPlayback, PlaybackEvent) -> Void
     /// protected by its mutex: commands and shared progress
-    let control = Mutex(PlaybackControl())
+    let control = Locked(PlaybackControl())
     /// Wakes the demux thread (seek, stop).
     let demuxWake = WakeupSignal()
     /// Wakes the presentation thread (rate change, seek, new frames, stop).
@@ -59,13 +59,13 @@ final class ItemPlayback: Sendable {
     /// Wakes the video decode thread (seek after end of stream, stop).
     let videoWake = WakeupSignal()
     /// Parts created when the media opens; nil until then.
-    let pipeline = Mutex<Pipeline?>(nil)
+    let pipeline = Locked<Pipeline?>(nil)
     /// protected by its mutex (held while starting or stopping the output)
-    let outputPhase = Mutex(AudioOutputPhase.idle)
+    let outputPhase = Locked(AudioOutputPhase.idle)
     /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
     let interrupt = InterruptDeadline()
     /// protected by its mutex: the buffer flags and ranges (demux and presentation threads)
-    let buffering = Mutex<BufferTracker?>(nil)
+    let buffering = Locked<BufferTracker?>(nil)
 
     init(
         asset: AVAsset, settings: Settings, environment: PlaybackEnvironment,

@@ -1,6 +1,6 @@
 // Playhead: the shared command and progress state of one item's playback.
 //
-// Concurrency: lives in `ItemPlayback.control` (a Mutex). Commands write it from the main
+// Concurrency: lives in `ItemPlayback.control` (a lock). Commands write it from the main
 // queue; engine threads read and update progress. Never held while calling out.
 import FFmpegBridge
 import Foundation

@@ -1,7 +1,7 @@
 // Playhead: the outputs and clock a player plays through.
 //
 // Concurrency: `PlaybackEnvironment` is an immutable value; `VideoSinks` is thread-safe (its
-// list and the frame shown now are behind a Mutex; sinks are called on the presentation
+// list and the frame shown now are behind a lock; sinks are called on the presentation
 // thread, except that a sink being added gets the shown frame on the adding thread).
 import FFmpegBridge
 import Foundation
@@ -25,7 +25,7 @@ package final class VideoSinks: Sendable {
     }
 
     /// protected by its mutex
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty set.
     package init() {}
@@ -105,7 +105,7 @@ package struct PlaybackEnvironment: Sendable {
 
 /// The process-wide default audio output, which front ends replace with a real device.
 package enum DefaultAudioOutput {
-    private static let registered = Mutex<(@Sendable () throws -> any AudioOutput)?>(nil)
+    private static let registered = Locked<(@Sendable () throws -> any AudioOutput)?>(nil)
 
     /// Registers how players make audio outputs by default.
     package static func register(_ factory: @escaping @Sendable () throws -> any AudioOutput) {

@@ -1,6 +1,6 @@
 // Playhead: what changes hands when the selected audio or subtitle track changes mid-play.
 //
-// Concurrency: shared by an item's threads through its Pipeline. `audio` (a Mutex) holds the
+// Concurrency: shared by an item's threads through its Pipeline. `audio` (a lock) holds the
 // decoders of the audio tracks not playing (made by the open work, then owned by whichever
 // thread took them out: the audio thread) and the recent packets of those tracks (appended by
 // the demux thread, taken by the audio thread on a switch). Deciding where an audio packet
@@ -36,7 +36,7 @@ final class StreamSwitchboard: Sendable {
         var decoders: [Int: AudioDecoder] = [:]
     }
 
-    private let audio = Mutex(AudioRouting())
+    private let audio = Locked(AudioRouting())
     /// The cues of the selected legible option.
     let cues = SubtitleCueStore()
 

@@ -1,6 +1,6 @@
 // Playhead: the mutable state behind an AVPlayerItem's properties.
 //
-// Concurrency: lives in `AVPlayerItem.state` (a Mutex). Written only on the main queue (so
+// Concurrency: lives in `AVPlayerItem.state` (a lock). Written only on the main queue (so
 // observers run there); read from any thread.
 import Foundation
 

@@ -1,6 +1,6 @@
 // Playhead: the mutable state behind an AVPlayer's properties.
 //
-// Concurrency: lives in `AVPlayer.state` (a Mutex). Published fields change only on the main
+// Concurrency: lives in `AVPlayer.state` (a lock). Published fields change only on the main
 // queue; any thread may read.
 import Dispatch
 import Foundation

@@ -1,6 +1,6 @@
 // Playhead: choosing an item's audio language and subtitles: select(_:in:), currentMediaSelection.
 //
-// Concurrency: callable from any thread. The choice is stored in the item's state (a Mutex)
+// Concurrency: callable from any thread. The choice is stored in the item's state (a lock)
 // and forwarded to the engine, which switches on its own threads; the change notification
 // is posted from the main queue.
 import Foundation

@@ -1,7 +1,7 @@
 // Playhead: AVPlayerItemLegibleOutput, which hands subtitle text (and Playhead's cues with
 // styling, position and pictures) to the app as the item plays.
 //
-// Concurrency: outputs are added to an item from any thread (stored in the item's Mutex).
+// Concurrency: outputs are added to an item from any thread (stored in the item's lock).
 // The engine's subtitle thread reports changes; the player hops them to the main queue, and
 // each output calls its delegate on its delegate queue (the main queue when none was given).
 import Foundation
@@ -61,8 +61,8 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         weak var delegate: (any AVPlayerItemLegibleOutputPushDelegate)?
         var queue: DispatchQueue?
     }
-    private let delegation = Mutex(Delegation())
-    private let advance = Mutex<TimeInterval>(0)
+    private let delegation = Locked(Delegation())
+    private let advance = Locked<TimeInterval>(0)
 
     /// An output with no delegate.
     public override init() { super.init() }

@@ -2,7 +2,7 @@
 //
 // Concurrency: one per playing item (in its Pipeline). Writers: the demux thread (embedded
 // tracks) or a background queue (subtitle files) add cues; the subtitle thread reads them.
-// All state is behind `state` (a Mutex); `changed` wakes the subtitle thread after writes.
+// All state is behind `state` (a lock); `changed` wakes the subtitle thread after writes.
 import FFmpegBridge
 import Foundation
 import Synchronization
@@ -27,7 +27,7 @@ final class SubtitleCueStore: Sendable {
     /// The most cues kept; the earliest go first beyond it.
     static let maximumCues = 50_000
 
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Woken after every change.
     let changed = WakeupSignal()
 

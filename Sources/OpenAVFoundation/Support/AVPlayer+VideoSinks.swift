@@ -1,6 +1,6 @@
 // Playhead: attaching video sinks (player layers, front ends) to a player after creation.
 //
-// Concurrency: thread-safe; the sink set is behind a Mutex. A sink added while an item plays
+// Concurrency: thread-safe; the sink set is behind a lock. A sink added while an item plays
 // receives frames from the next presentation on.
 
 extension AVPlayer {

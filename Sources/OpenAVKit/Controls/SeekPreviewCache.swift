@@ -3,7 +3,7 @@
 //
 // Concurrency: thread-safe. The window thread asks for images (`image(forFraction:...)`),
 // generation runs on the generator's own queue, and results arrive on the main queue; all
-// shared state is behind one Mutex. `onImageReady` is called on the main queue.
+// shared state is behind one lock. `onImageReady` is called on the main queue.
 import Foundation
 import OpenAVFoundation
 import Synchronization
@@ -25,7 +25,7 @@ final class SeekPreviewCache: @unchecked Sendable {
         var requested: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Called (on the main queue) when a requested preview is ready.
     let onImageReady: @Sendable () -> Void
 

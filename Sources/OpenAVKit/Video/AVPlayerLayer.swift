@@ -7,7 +7,6 @@ import Dispatch
 import FFmpegBridge
 import Foundation
 import OpenAVFoundation
-import Synchronization
 
 /// Shows the video of an `AVPlayer`, fitted into its bounds according to `videoGravity`.
 ///
@@ -40,7 +39,7 @@ open class AVPlayerLayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     /// Change bookkeeping for observers.
     nonisolated public let _kvoRegistry = _KeyValueObservingRegistry()
     /// protected by its mutex
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Where the engine puts pictures for this layer.
     let slot = FrameSlot()
 
@@ -153,10 +152,10 @@ open class AVPlayerLayer: NSObject, _KeyValueObservable, @unchecked Sendable {
 
 /// Lets the frame slot reach its layer without keeping it alive.
 private final class WeakLayer: Sendable {
-    private let layer: Mutex<Weak>
+    private let layer: Locked<Weak>
     private struct Weak: @unchecked Sendable { weak var value: AVPlayerLayer? }
 
-    init(_ layer: AVPlayerLayer) { self.layer = Mutex(Weak(value: layer)) }
+    init(_ layer: AVPlayerLayer) { self.layer = Locked(Weak(value: layer)) }
 
     func pictureAvailabilityChanged(_ hasPicture: Bool) {
         let target = layer.withLock { $0.value }

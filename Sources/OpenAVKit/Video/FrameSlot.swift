@@ -5,7 +5,6 @@
 // queued), guarded by `content`. Rendering never happens on the engine's thread.
 import FFmpegBridge
 import OpenAVFoundation
-import Synchronization
 
 /// A one-picture mailbox between the presentation thread and whoever draws.
 final class FrameSlot: VideoSink {
@@ -16,10 +15,10 @@ final class FrameSlot: VideoSink {
     }
 
     /// protected by its mutex
-    private let content = Mutex(Content())
+    private let content = Locked(Content())
     /// protected by its mutex: called (outside the content lock) after each change, with
     /// whether a picture is now available.
-    private let observer = Mutex<(@Sendable (Bool) -> Void)?>(nil)
+    private let observer = Locked<(@Sendable (Bool) -> Void)?>(nil)
 
     /// Sets what runs after each change (on the changing thread), e.g. a wake-up of a render
     /// loop and the layer's readiness update.

@@ -8,7 +8,6 @@
 import Dispatch
 import Foundation
 import OpenAVFoundation
-import Synchronization
 
 /// A host-app event, before it becomes a `PlayerWindowDelegate` call.
 enum PlayerWindowEvent: Equatable, Sendable {
@@ -35,11 +34,11 @@ final class PlayerWindowEvents: Sendable {
     private let player: AVPlayer
     private let emit: @Sendable (PlayerWindowEvent) -> Void
     /// protected by its mutex
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Notification tokens (opaque, only passed back to the notification center).
     private struct Tokens: @unchecked Sendable { var list: [NSObjectProtocol] = [] }
     /// protected by its mutex: removed in deinit
-    private let tokens = Mutex(Tokens())
+    private let tokens = Locked(Tokens())
 
     /// Watches `player`; `emit` runs on the main queue for every event.
     init(player: AVPlayer, emit: @escaping @Sendable (PlayerWindowEvent) -> Void) {
@@ -136,7 +135,7 @@ final class PlayerWindowCallbacks: Sendable {
     }
 
     /// protected by its mutex
-    private let targets = Mutex(Targets())
+    private let targets = Locked(Targets())
 
     /// The window the delegate hears about.
     func setWindow(_ window: PlayerWindow) { targets.withLock { $0.window = window } }

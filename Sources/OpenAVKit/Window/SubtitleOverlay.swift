@@ -3,7 +3,7 @@
 //
 // Concurrency: created and updated on the window's thread (the main thread when it drains
 // the main queue); the legible output calls `legibleOutput(_:didOutputCues:forItemTime:)` on
-// the main queue. The showing cues live behind a Mutex so both sides may touch them.
+// the main queue. The showing cues live behind a lock so both sides may touch them.
 import Foundation
 import OpenAVFoundation
 import Synchronization
@@ -16,7 +16,7 @@ final class SubtitleOverlay: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     }
 
     private let output = AVPlayerItemLegibleOutput()
-    private let showing = Mutex(Showing())
+    private let showing = Locked(Showing())
     /// owned by the window's thread: the item the output is attached to
     private weak var attachedItem: AVPlayerItem?
 

@@ -5,7 +5,6 @@
 import FFmpegBridge
 import Foundation
 import OpenAVFoundation
-import Synchronization
 
 /// Polling waits used by the benchmarks.
 @MainActor
@@ -56,7 +55,7 @@ enum BenchWait {
 
 /// A video sink that remembers when it was first shown a frame. Thread-safe.
 final class BenchVideoSink: VideoSink {
-    private let first = Mutex<ContinuousClock.Instant?>(nil)
+    private let first = Locked<ContinuousClock.Instant?>(nil)
 
     /// When the first frame arrived, or nil before that.
     var firstFrameInstant: ContinuousClock.Instant? { first.withLock { $0 } }

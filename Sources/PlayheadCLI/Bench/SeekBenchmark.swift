@@ -5,7 +5,6 @@
 // time before resuming the waiting task, so the hop back to the task is not measured.
 import Foundation
 import OpenAVFoundation
-import Synchronization
 
 /// Runs the seek benchmark.
 @MainActor
@@ -117,11 +116,11 @@ struct SeekReport: Equatable {
 
 /// Resumes a continuation once; later calls do nothing. Thread-safe.
 final class ResumeOnce<Value: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Value, Never>?>
+    private let continuation: Locked<CheckedContinuation<Value, Never>?>
 
     /// Wraps `continuation`.
     init(_ continuation: CheckedContinuation<Value, Never>) {
-        self.continuation = Mutex(continuation)
+        self.continuation = Locked(continuation)
     }
 
     /// Resumes with `value` the first time; ignored afterwards.

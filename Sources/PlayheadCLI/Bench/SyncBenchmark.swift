@@ -6,7 +6,6 @@
 import Foundation
 import OpenAVFoundation
 import OpenAVKit
-import Synchronization
 
 /// Runs the A/V sync benchmark.
 @MainActor
@@ -93,10 +92,10 @@ struct SyncReport: Equatable {
 
 /// A value written on one thread and read on another. Thread-safe.
 final class SharedValue<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Locked<Value>
 
     /// Holds `value`.
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = Locked(value) }
 
     /// The value now held.
     var value: Value {

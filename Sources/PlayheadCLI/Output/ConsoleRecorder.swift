@@ -1,12 +1,12 @@
 // Playhead: an in-memory console that records what a command wrote.
 
-import Synchronization
+import OpenAVFoundation
 
 /// Captures everything written to its `console` so tests can inspect it.
 ///
 /// Thread-safe: the recorded text sits behind a mutex.
 public final class ConsoleRecorder: Sendable {
-    private let streams = Mutex<(output: String, error: String)>(("", ""))
+    private let streams = Locked<(output: String, error: String)>(("", ""))
 
     /// Creates a recorder with nothing captured yet.
     public init() {}

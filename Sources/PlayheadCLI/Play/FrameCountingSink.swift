@@ -1,6 +1,6 @@
 // Playhead: the CLI's video sink: counts presented frames and enforces `--frames N`.
 //
-// Concurrency: `present` runs on the engine's presentation thread; counters are behind a Mutex.
+// Concurrency: `present` runs on the engine's presentation thread; counters are behind a lock.
 // The limit callback is delivered on the main queue.
 import FFmpegBridge
 import Foundation
@@ -16,7 +16,7 @@ final class FrameCountingSink: VideoSink {
         var onLimit: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Starts counting from zero with an optional limit; `onLimit` runs on the main queue once.
     func reset(limit: Int?, onLimit: (@Sendable () -> Void)?) {

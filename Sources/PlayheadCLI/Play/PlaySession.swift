@@ -8,7 +8,6 @@
 import Foundation
 import OpenAVFoundation
 import OpenAVKit
-import Synchronization
 
 /// One headless playback run over several inputs.
 @MainActor
@@ -280,7 +279,7 @@ final class PlaySession {
 /// Prints the "no audio device" notice once per run.
 final class FallbackNotice: Sendable {
     private let console: Console
-    private let printed = Mutex(false)
+    private let printed = Locked(false)
     init(console: Console) { self.console = console }
     func report(_ reason: String) {
         guard printed.withLock({ done in defer { done = true }; return !done }) else { return }

@@ -7,7 +7,6 @@
 import Foundation
 import OpenAVFoundation
 import OpenAVKit
-import Synchronization
 
 /// A `PlayerWindow` running on its own thread.
 final class WindowHost: Sendable {
@@ -18,7 +17,7 @@ final class WindowHost: Sendable {
     }
 
     /// protected by its mutex
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private init() {}
 

@@ -3,7 +3,7 @@ import OpenAVFoundation
 import Synchronization
 
 // Concurrency: the wrapped `ClockDrivenAudioOutput` renders on its own thread and appends each
-// period to `recorded.samples` (protected by its Mutex). Tests read the recording from any thread;
+// period to `recorded.samples` (protected by its lock). Tests read the recording from any thread;
 // reading after `waitUntilCaughtUp()` or `stop()` sees every period rendered so far.
 
 /// An ``AudioOutput`` that behaves exactly like ``ClockDrivenAudioOutput`` (paced by a
@@ -13,7 +13,7 @@ import Synchronization
 /// seek dropped stale audio, or the effect of volume and mute.
 package final class RecordingAudioOutput: AudioOutput {
     private final class Recording: Sendable {
-        let samples = Mutex<[Float]>([])
+        let samples = Locked<[Float]>([])
     }
 
     private let recorded = Recording()

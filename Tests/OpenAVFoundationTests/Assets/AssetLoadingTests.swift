@@ -3,7 +3,6 @@
 import Foundation
 import OpenAVFoundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @Suite("Asset loading")
@@ -111,7 +110,7 @@ struct AssetLoadingTests {
     @MainActor @Test func legacyLoadingReturnsAtOnceOnTheMainActor() async throws {
         let asset = AVURLAsset(url: try Fixture.url(.oggTheora))
         let started = ContinuousClock.now
-        let done = Mutex(false)
+        let done = Locked(false)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             asset.loadValuesAsynchronously(forKeys: ["duration", "tracks"]) {
                 done.withLock { $0 = true }

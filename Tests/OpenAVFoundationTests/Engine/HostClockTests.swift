@@ -1,6 +1,5 @@
 // Playhead: tests for ManualClock, SystemHostClock and WakeupSignal.
 import OpenAVFoundation
-import Synchronization
 import Testing
 
 extension EngineTests {
@@ -59,7 +58,7 @@ extension EngineTests {
 
         @Test func oneAdvanceWakesEveryExpiredWaiterInDeadlineOrder() async {
             let clock = ManualClock()
-            let order = Mutex<[Int]>([])
+            let order = Locked<[Int]>([])
             let deadlines = [0.3, 0.1, 0.2, 5]
             let threads = deadlines.enumerated().map { index, deadline in
                 TestThread {

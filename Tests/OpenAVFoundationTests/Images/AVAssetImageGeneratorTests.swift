@@ -7,7 +7,7 @@ import Testing
 @testable import OpenAVFoundation
 
 // Concurrency: each test owns its generator; completion handlers run on the main queue and
-// record into Mutex-protected boxes that the test reads on the main actor.
+// record into lock-protected boxes that the test reads on the main actor.
 
 /// 4 s of 320×240 H.264 at 25 fps with a keyframe every second (B-frames on).
 enum ImageTestMedia {
@@ -100,7 +100,7 @@ enum ImageTestMedia {
         let generator = ImageTestMedia.exactGenerator(try ImageTestMedia.clip())
         // Between frames on purpose: the frame on screen is the one that started before.
         let seconds = [3.0, 0.21, 1.5, 0.25, 2.23]
-        let results = Mutex<[(CMTime, CMTime, AVAssetImageGenerator.Result, Bool)]>([])
+        let results = Locked<[(CMTime, CMTime, AVAssetImageGenerator.Result, Bool)]>([])
         generator.generateCGImagesAsynchronously(
             forTimes: seconds.map { NSValue(time: ImageTestMedia.time($0)) }
         ) { requested, image, actual, result, _ in
@@ -119,7 +119,7 @@ enum ImageTestMedia {
     @Test @MainActor func cancellingReportsCancelledForRequestsNotYetGenerated() async throws {
         let generator = ImageTestMedia.exactGenerator(try ImageTestMedia.clip())
         let times = (0..<40).map { NSValue(time: ImageTestMedia.time(Double($0) * 0.09)) }
-        let results = Mutex<[AVAssetImageGenerator.Result]>([])
+        let results = Locked<[AVAssetImageGenerator.Result]>([])
         generator.generateCGImagesAsynchronously(forTimes: times) { _, image, _, result, error in
             #expect((result == .succeeded) == (image != nil))
             #expect((result == .succeeded) == (error == nil))

@@ -1,7 +1,7 @@
 // Playhead: test-only observable classes shaped like AVPlayer and AVPlayerItem.
 //
 // Concurrency: like the real classes, `@MainActor` types whose `nonisolated` members keep
-// their state in a `Mutex`; the tests mutate them from the main actor, so change handlers
+// their state in a lock; the tests mutate them from the main actor, so change handlers
 // run there.
 import Foundation
 import OpenAVFoundation
@@ -24,7 +24,7 @@ open class FakeItem: NSObject, _KeyValueObservable {
     }
 
     /// owned by the lock
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Change bookkeeping for observers.
     public nonisolated let _kvoRegistry = _KeyValueObservingRegistry()
     /// A name for debugging failed expectations.
@@ -91,7 +91,7 @@ open class FakePlayer: NSObject, _KeyValueObservable {
     }
 
     /// owned by the lock
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Change bookkeeping for observers.
     public nonisolated let _kvoRegistry = _KeyValueObservingRegistry()
 
@@ -170,7 +170,7 @@ final class ChangeLog<Value> {
 
 /// A thread-safe call counter for `@Sendable` callbacks.
 final class CallCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     func increment() {
         value.withLock { $0 += 1 }

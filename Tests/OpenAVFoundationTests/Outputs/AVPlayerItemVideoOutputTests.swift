@@ -3,7 +3,6 @@
 import FFmpegBridge
 import Foundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -97,7 +96,7 @@ func visibleChecksum(_ buffer: CVPixelBuffer) -> UInt64 {
 
     @Test func thePullDelegateHearsOfNewFramesOncePerRequestAndOfFlushes() async throws {
         final class Delegate: NSObject, AVPlayerItemOutputPullDelegate, @unchecked Sendable {
-            let changes = Mutex(0), flushes = Mutex(0)
+            let changes = Locked(0), flushes = Locked(0)
             func outputMediaDataWillChange(_ sender: AVPlayerItemOutput) { changes.withLock { $0 += 1 } }
             func outputSequenceWasFlushed(_ output: AVPlayerItemOutput) { flushes.withLock { $0 += 1 } }
         }

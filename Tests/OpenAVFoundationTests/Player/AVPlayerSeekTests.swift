@@ -1,14 +1,13 @@
 // Playhead: seeking an AVPlayer: landing frames, completion handlers, interruptions.
 import Foundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
 
 /// Collects seek completion results and whether each ran on the main thread.
 final class CompletionLog: Sendable {
-    private let calls = Mutex<[(finished: Bool, onMain: Bool)]>([])
+    private let calls = Locked<[(finished: Bool, onMain: Bool)]>([])
 
     func handler() -> @Sendable (Bool) -> Void {
         { finished in

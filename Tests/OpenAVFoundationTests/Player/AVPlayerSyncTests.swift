@@ -1,7 +1,6 @@
 // Playhead: audio and video stay in sync during real-time playback (flash-and-beep smoke test).
 import FFmpegBridge
 import Foundation
-import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -14,8 +13,8 @@ final class BeepTimingOutput: AudioOutput {
         let source: any AudioRenderSource
         let sampleRate: Double
         let channels: Int
-        let onsets = Mutex<[Double]>([])
-        let silentRun = Mutex(Int.max)
+        let onsets = Locked<[Double]>([])
+        let silentRun = Locked(Int.max)
 
         init(source: any AudioRenderSource, format: AudioOutputFormat) {
             self.source = source
@@ -46,7 +45,7 @@ final class BeepTimingOutput: AudioOutput {
     }
 
     private let output = ClockDrivenAudioOutput(clock: SystemHostClock.shared, name: "beeps")
-    private let tap = Mutex<Tap?>(nil)
+    private let tap = Locked<Tap?>(nil)
 
     var name: String { output.name }
     var outputLatency: Double { output.outputLatency }

@@ -1,14 +1,13 @@
 // Playhead: periodic and boundary time observers during real playback (manual clock).
 import Foundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
 
 /// Collects the times an observer block was called with.
 final class TimeLog: Sendable {
-    private let times = Mutex<[Double]>([])
+    private let times = Locked<[Double]>([])
     func append(_ time: CMTime) { times.withLock { $0.append(time.seconds) } }
     func tick() { times.withLock { $0.append(.nan) } }
     var values: [Double] { times.withLock { $0 } }
@@ -80,7 +79,7 @@ final class TimeLog: Sendable {
         let queue = DispatchQueue(label: "observer-test")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
-        let onQueue = Mutex<[Bool]>([])
+        let onQueue = Locked<[Bool]>([])
         let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 10), queue: queue) { _ in
             onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == 7) }
         }

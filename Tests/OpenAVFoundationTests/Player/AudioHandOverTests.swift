@@ -9,7 +9,6 @@
 // first item's last 30-35 ms dropped by its stop): pinned by the last test until it is bridged.
 import Foundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -29,7 +28,7 @@ import Testing
 
     /// Outputs made by the engine, in creation order (one per item opened).
     private final class Outputs: Sendable {
-        let made = Mutex<[TimelineAudioOutput]>([])
+        let made = Locked<[TimelineAudioOutput]>([])
         var all: [TimelineAudioOutput] { made.withLock { $0 } }
     }
 

@@ -2,7 +2,6 @@
 // not the frame (so the decoder's picture buffers are released as playback goes on).
 import FFmpegBridge
 import Foundation
-import Synchronization
 
 @testable import OpenAVFoundation
 
@@ -13,8 +12,8 @@ final class ChecksumVideoSink: VideoSink {
         let checksum: UInt64
     }
 
-    private let entries = Mutex<[Entry]>([])
-    private let clears = Mutex(0)
+    private let entries = Locked<[Entry]>([])
+    private let clears = Locked(0)
 
     func present(_ frame: VideoFrame, itemTime: CMTime) {
         let entry = Entry(pts: frame.pts, checksum: frame.checksum())

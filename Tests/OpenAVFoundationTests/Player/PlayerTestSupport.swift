@@ -1,7 +1,6 @@
 // Playhead: helpers for player tests: a recording video sink, waiting on the main queue.
 import FFmpegBridge
 import Foundation
-import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -16,8 +15,8 @@ final class RecordingVideoSink: VideoSink {
         let host: Double
     }
 
-    private let entries = Mutex<[Entry]>([])
-    private let clears = Mutex(0)
+    private let entries = Locked<[Entry]>([])
+    private let clears = Locked(0)
 
     func present(_ frame: VideoFrame, itemTime: CMTime) {
         let host = SystemHostClock.shared.now
@@ -70,7 +69,7 @@ func mainQueueSleep(nanoseconds: UInt64) async {
 /// Collects notifications posted for one object.
 @MainActor
 final class NotificationLog {
-    private final class Received: Sendable { let names = Mutex<[NSNotification.Name]>([]) }
+    private final class Received: Sendable { let names = Locked<[NSNotification.Name]>([]) }
     private let received = Received()
     nonisolated(unsafe) private var tokens: [any NSObjectProtocol] = []
 

@@ -2,7 +2,7 @@
 // tests can put several outputs (one per queue item) on one timeline.
 //
 // Concurrency: the wrapped `ClockDrivenAudioOutput` renders on its own thread; the recording
-// source appends each period (host time and samples) under a Mutex. Tests read `periods` from
+// source appends each period (host time and samples) under a lock. Tests read `periods` from
 // any thread; reading after the output stopped, or after `waitUntilCaughtUp()`, sees all of it.
 // (Recording allocates on the render thread: acceptable in a test double only.)
 import Foundation
@@ -33,10 +33,10 @@ struct AudibleTimeline: Sendable {
 /// An ``AudioOutput`` like ``ClockDrivenAudioOutput`` (paced by the clock) that records every
 /// period together with the host time it was rendered for.
 final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
-    private let recorded: Mutex<[RenderedPeriod]>
-    private let openedFormat = Mutex<AudioOutputFormat?>(nil)
+    private let recorded: Locked<[RenderedPeriod]>
+    private let openedFormat = Locked<AudioOutputFormat?>(nil)
     /// Host times of each `start()` and the `stop()` that ended it (nil while running).
-    private let runs = Mutex<[(start: Double, stop: Double?)]>([])
+    private let runs = Locked<[(start: Double, stop: Double?)]>([])
     private let clock: any HostClock
     private let output: ClockDrivenAudioOutput
 
@@ -44,7 +44,7 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
     ///   heard at `h + outputLatency`, and only if the output still runs then (a device drops
     ///   what it buffered when it stops, as SDL does when the device is paused or closed).
     init(clock: any HostClock, outputLatency: Double = 0) {
-        recorded = Mutex([])
+        recorded = Locked([])
         self.clock = clock
         output = ClockDrivenAudioOutput(
             clock: clock, name: "timeline", outputLatency: outputLatency)

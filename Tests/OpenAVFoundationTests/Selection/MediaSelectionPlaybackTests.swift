@@ -2,7 +2,6 @@
 // switching the audio language mid-play.
 import Foundation
 import PlayheadTestSupport
-import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -15,8 +14,8 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let cues: [AVSubtitleCue]
         let onMainThread: Bool
     }
-    private let entries = Mutex<[Entry]>([])
-    private let pendingStrings = Mutex<[String]>([])
+    private let entries = Locked<[Entry]>([])
+    private let pendingStrings = Locked<[String]>([])
 
     func legibleOutput(
         _ output: AVPlayerItemLegibleOutput,
@@ -183,7 +182,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
         await advance(clock, by: 0.5)
-        let seeked = Mutex(false)
+        let seeked = Locked(false)
         player.seek(
             to: CMTime(value: 5, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero
         ) { finished in
