@@ -9,8 +9,8 @@ internal import CFFmpeg
 /// independent parts (HEVC wavefronts or tiles, VP9 tile columns), slice threading decodes the
 /// catch-up with every thread on each picture and no pipeline fill. Playback after the target
 /// goes back to frame threading at the next point where a decoder can start cleanly: any VP9
-/// keyframe, or an HEVC IDR picture (a CRA's leading pictures need the previous GOP, so a
-/// fresh decoder would drop them).
+/// keyframe or an HEVC IDR picture; at an HEVC CRA picture (open GOPs) both decoders overlap
+/// until the CRA's leading pictures, which need the previous GOP, are out (`OpenGOPHandOver`).
 enum SeekCatchUp {
     /// The codecs that get a catch-up decoder.
     enum Kind {
@@ -35,27 +35,39 @@ enum SeekCatchUp {
         }
     }
 
-    /// True when a fresh decoder can start at `packet` without losing pictures.
+    /// True when a fresh decoder can start at `packet` without losing pictures: any VP9
+    /// keyframe; an HEVC IDR or BLA picture (BLA's leading pictures are dropped by any decoder).
     static func canHandOver(at packet: Packet, kind: Kind) -> Bool {
         guard packet.isKeyframe else { return false }
         switch kind {
         case .vp9: return true
-        case .hevc: return firstHEVCPictureIsIDR(packet.bytes)
+        case .hevc:
+            guard let type = firstHEVCPictureType(packet.bytes) else { return false }
+            return (16...20).contains(type)
         }
     }
 
+    /// True when `packet` starts an HEVC CRA picture: a fresh decoder could start there but
+    /// would drop its leading pictures, so the hand-over overlaps both decoders
+    /// (`OpenGOPHandOver`).
+    static func startsOpenGOP(at packet: Packet, kind: Kind) -> Bool {
+        guard packet.isKeyframe, kind == .hevc, packet.pts.isNumeric else { return false }
+        return firstHEVCPictureType(packet.bytes) == 21
+    }
+
     /// The type of the first picture (VCL) NAL unit in a packet, length-prefixed (4-byte, as
-    /// MP4 and Matroska store HEVC) or Annex B, is IDR_W_RADL (19) or IDR_N_LP (20).
-    static func firstHEVCPictureIsIDR(_ bytes: [UInt8]) -> Bool {
+    /// MP4 and Matroska store HEVC) or Annex B: 16–18 BLA, 19–20 IDR, 21 CRA, below 16 not a
+    /// random access point.
+    static func firstHEVCPictureType(_ bytes: [UInt8]) -> UInt8? {
         let annexB = bytes.count > 4 && bytes[0] == 0 && bytes[1] == 0
             && (bytes[2] == 1 || (bytes[2] == 0 && bytes[3] == 1))
         let units = annexB
             ? HEVCParallelism.nalUnits(in: bytes).map { Array($0) } : lengthPrefixedUnits(bytes)
         for unit in units where unit.count >= 2 {
             let type = (unit[0] >> 1) & 0x3F
-            if type < 32 { return type == 19 || type == 20 }
+            if type < 32 { return type }
         }
-        return false
+        return nil
     }
 
     private static func lengthPrefixedUnits(_ bytes: [UInt8]) -> [[UInt8]] {

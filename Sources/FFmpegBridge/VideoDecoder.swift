@@ -29,6 +29,8 @@ package final class VideoDecoder: @unchecked Sendable {
     private var hasDecoded = false
     /// owned by the decode thread: `catchUp`'s last frames, drained at the hand-over
     private var handedOver: [VideoFrame] = []
+    /// owned by the decode thread: the overlap of both decoders at an HEVC CRA picture
+    private var openGOPHandOver: OpenGOPHandOver?
 
     /// The number of threads libavcodec decodes with (frame and slice threading).
     package let threadCount: Int
@@ -71,6 +73,7 @@ package final class VideoDecoder: @unchecked Sendable {
     @discardableResult
     package func send(_ packet: Packet) -> DecodeStatus {
         hasDecoded = true
+        if openGOPHandOver != nil { return sendToBoth(packet) }
         guard catchingUp, let catchUp, let catchUpKind else { return codec.send(packet.pointer) }
         if catchUpPackets > 0 && SeekCatchUp.canHandOver(at: packet, kind: catchUpKind) {
             // Back to frame threading: everything before this keyframe comes out of `catchUp`
@@ -81,18 +84,91 @@ package final class VideoDecoder: @unchecked Sendable {
             catchingUp = false
             return codec.send(packet.pointer)
         }
+        if catchUpPackets > 0 && SeekCatchUp.startsOpenGOP(at: packet, kind: catchUpKind) {
+            openGOPHandOver = OpenGOPHandOver(boundary: packet.pts)
+            catchingUp = false
+            return sendToBoth(packet)
+        }
         catchUpPackets += 1
         return catchUp.send(packet.pointer)
     }
 
     /// Tells the decoder no more packets follow, so it releases the frames it holds back.
     @discardableResult
-    package func sendEndOfStream() -> DecodeStatus { active.send(nil) }
+    package func sendEndOfStream() -> DecodeStatus {
+        if var handOver = openGOPHandOver, let catchUp {
+            if handOver.catchUpBusy {
+                _ = catchUp.send(nil)
+                collect(from: catchUp, into: &handOver)
+                handOver.endCatchUp()
+                catchUp.flush()
+            }
+            openGOPHandOver = handOver
+            return codec.send(nil)
+        }
+        return active.send(nil)
+    }
 
     /// The next decoded frame, if one is ready.
     package func receiveFrame() -> DecodeResult<VideoFrame> {
         if !handedOver.isEmpty { return .frame(handedOver.removeFirst()) }
+        if openGOPHandOver != nil { return receiveDuringHandOver() }
         return receive(from: active)
+    }
+
+    // MARK: - Open-GOP hand-over
+
+    /// During an open-GOP hand-over every packet goes to both decoders; frames they put out are
+    /// sorted into the hand-over's queues so `send` never reports a full output.
+    private func sendToBoth(_ packet: Packet) -> DecodeStatus {
+        guard var handOver = openGOPHandOver, let catchUp else { return codec.send(packet.pointer) }
+        if handOver.catchUpBusy {
+            var status = catchUp.send(packet.pointer)
+            while status == .outputFull {
+                collect(from: catchUp, into: &handOver)
+                guard handOver.catchUpBusy else { break }
+                status = catchUp.send(packet.pointer)
+            }
+            if case .failure = status { handOver.endCatchUp() }
+            if handOver.catchUpBusy { collect(from: catchUp, into: &handOver) }
+            if !handOver.catchUpBusy { catchUp.flush() }
+        }
+        var status = codec.send(packet.pointer)
+        while status == .outputFull {
+            while case .frame(let frame) = receive(from: codec) { handOver.takeFromMain(frame) }
+            status = codec.send(packet.pointer)
+        }
+        openGOPHandOver = handOver
+        return status
+    }
+
+    /// Moves `catchUp`'s ready frames into the hand-over until it puts out the CRA.
+    private func collect(from catchUp: CodecContext, into handOver: inout OpenGOPHandOver) {
+        while handOver.catchUpBusy {
+            switch receive(from: catchUp) {
+            case .frame(let frame): handOver.takeFromCatchUp(frame)
+            case .needsInput: return
+            case .endOfStream, .failure: handOver.endCatchUp()
+            }
+        }
+    }
+
+    private func receiveDuringHandOver() -> DecodeResult<VideoFrame> {
+        guard var handOver = openGOPHandOver, let catchUp else { return receive(from: codec) }
+        defer { openGOPHandOver = handOver.isDrained && !handOver.filtersMain ? nil : handOver }
+        if let frame = handOver.next() { return .frame(frame) }
+        if handOver.catchUpBusy {
+            collect(from: catchUp, into: &handOver)
+            if !handOver.catchUpBusy { catchUp.flush() }
+            if let frame = handOver.next() { return .frame(frame) }
+            if handOver.catchUpBusy { return .needsInput }
+        }
+        while true {
+            let result = receive(from: codec)
+            guard case .frame(let frame) = result else { return result }
+            handOver.takeFromMain(frame)
+            if let frame = handOver.next() { return .frame(frame) }
+        }
     }
 
     private func receive(from context: CodecContext) -> DecodeResult<VideoFrame> {
@@ -107,17 +183,19 @@ package final class VideoDecoder: @unchecked Sendable {
     private var active: CodecContext { catchingUp ? catchUp ?? codec : codec }
 
     /// Drops all buffered packets and frames; call after every seek. After a seek (not at the
-    /// start), streams with a catch-up decoder decode with it until the next clean keyframe.
+    /// start), streams with a catch-up decoder decode with it until the next keyframe.
     package func flush() {
         codec.flush()
         catchUp?.flush()
         handedOver.removeAll()
+        openGOPHandOver = nil
         catchingUp = catchUp != nil && hasDecoded
         catchUpPackets = 0
     }
 
-    /// True while packets go to the slice-threaded catch-up decoder (after a seek).
-    package var isCatchingUp: Bool { catchingUp }
+    /// True while packets go to the slice-threaded catch-up decoder (after a seek, until it
+    /// has handed over).
+    package var isCatchingUp: Bool { catchingUp || openGOPHandOver?.catchUpBusy == true }
 
     /// When true the decoder skips frames nothing references (AVDISCARD_NONREF): set it while
     /// decoding towards an exact-seek target far ahead, clear it near the target.
