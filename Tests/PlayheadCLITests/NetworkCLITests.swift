@@ -66,7 +66,8 @@ struct NetworkCLITests {
         let start = Date()
         let arguments = ["play", "--untimed", "--no-audio", "--report", "json", url]
         guard let result = try await PlayheadProcess.run(arguments) else { return }
-        #expect(Date().timeIntervalSince(start) < 60, "no hang (a loaded machine may take a while)")
+        // About a second on a quiet machine; a loaded machine may take much longer.
+        #expect(Date().timeIntervalSince(start) < 150, "no hang")
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first == "playhead: \(url): connection lost", "\(result.errorLines)")

@@ -9,17 +9,7 @@ import OpenAVFoundation
 /// Draws `AVSubtitleCue`s with SDL_ttf (DejaVu Sans, bold and italic by font style) and SDL
 /// textures; draws no text when the font is missing.
 final class SubtitleRenderer {
-    private struct FontKey: Hashable {
-        var size: Int
-        var style: Int32
-        var outline: Int32
-    }
-
-    private struct TextKey: Hashable {
-        var text: String
-        var font: FontKey
-        var color: UInt32
-    }
+    private typealias FontKey = GlyphCache.FontKey
 
     /// A run of one line, measured in points.
     private struct Piece {
@@ -31,25 +21,17 @@ final class SubtitleRenderer {
 
     private static let cacheLimit = 96
     private let renderer: OpaquePointer
-    private let path: String
-    private let available: Bool
-    /// owned by this object; closed in deinit
-    private var fonts: [FontKey: OpaquePointer] = [:]
-    /// owned by this object; destroyed when evicted and in deinit
-    private var texts: [TextKey: (texture: OpaquePointer, width: Int, height: Int)] = [:]
+    private let glyphs: GlyphCache
     /// owned by this object; destroyed when evicted and in deinit
     private var pictures: [String: OpaquePointer] = [:]
 
     init(renderer: OpaquePointer, path: String = TextRenderer.fontPath) {
         self.renderer = renderer
-        self.path = path
-        available = FileManager.default.fileExists(atPath: path) && SDLSubsystem.startFonts()
+        glyphs = GlyphCache(renderer: renderer, path: path, limit: Self.cacheLimit)
     }
 
     deinit {
-        for entry in texts.values { SDL_DestroyTexture(entry.texture) }
         for texture in pictures.values { SDL_DestroyTexture(texture) }
-        for font in fonts.values { TTF_CloseFont(font) }
     }
 
     /// The text size for a video rect: a sixteenth of its height, at least 12 px.
@@ -184,42 +166,12 @@ final class SubtitleRenderer {
         return FontKey(size: size, style: style, outline: outline)
     }
 
-    private func font(_ key: FontKey) -> OpaquePointer? {
-        if let font = fonts[key] { return font }
-        guard available, let font = TTF_OpenFont(path, Int32(key.size)) else { return nil }
-        TTF_SetFontStyle(font, key.style)
-        TTF_SetFontOutline(font, key.outline)
-        fonts[key] = font
-        return font
-    }
-
     private func measure(_ text: String, font key: FontKey) -> (Int, Int)? {
-        guard let font = font(key) else { return nil }
-        var width: Int32 = 0
-        var height: Int32 = 0
-        guard TTF_SizeUTF8(font, text, &width, &height) == 0 else { return nil }
-        return (Int(width), Int(height))
+        glyphs.measure(text, font: key).map { ($0.width, $0.height) }
     }
 
-    private func texture(_ text: String, font key: FontKey, color: SDL_Color)
-        -> (texture: OpaquePointer, width: Int, height: Int)?
-    {
-        let packed =
-            UInt32(color.r) << 24 | UInt32(color.g) << 16 | UInt32(color.b) << 8 | UInt32(color.a)
-        let textKey = TextKey(text: text, font: key, color: packed)
-        if let entry = texts[textKey] { return entry }
-        guard let font = font(key), let surface = TTF_RenderUTF8_Blended(font, text, color) else {
-            return nil
-        }
-        defer { SDL_FreeSurface(surface) }
-        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
-        if texts.count >= Self.cacheLimit {
-            for entry in texts.values { SDL_DestroyTexture(entry.texture) }
-            texts.removeAll()
-        }
-        let entry = (texture, Int(surface.pointee.w), Int(surface.pointee.h))
-        texts[textKey] = entry
-        return entry
+    private func texture(_ text: String, font key: FontKey, color: SDL_Color) -> GlyphCache.Entry? {
+        glyphs.texture(text, font: key, color: color)
     }
 
     // MARK: - Pictures

@@ -13,30 +13,13 @@ final class TextRenderer {
 
     enum Alignment { case leading, center, trailing }
 
-    private struct Key: Hashable {
-        var text: String
-        var size: Int
-        var color: UInt32
-    }
-
     private let renderer: OpaquePointer
-    private let path: String
-    /// owned by this object; closed in deinit
-    private var fonts: [Int: OpaquePointer] = [:]
-    /// owned by this object; destroyed when evicted and in deinit
-    private var cache: [Key: (texture: OpaquePointer, width: Int, height: Int)] = [:]
-    private let available: Bool
+    private let glyphs: GlyphCache
 
     /// A text renderer for `renderer` using the font at `path`.
     init(renderer: OpaquePointer, path: String = TextRenderer.fontPath) {
         self.renderer = renderer
-        self.path = path
-        available = FileManager.default.fileExists(atPath: path) && SDLSubsystem.startFonts()
-    }
-
-    deinit {
-        for entry in cache.values { SDL_DestroyTexture(entry.texture) }
-        for font in fonts.values { TTF_CloseFont(font) }
+        glyphs = GlyphCache(renderer: renderer, path: path, limit: Self.cacheLimit)
     }
 
     /// Draws `text` vertically centred in `rect`, aligned horizontally as asked, clipped to
@@ -70,29 +53,7 @@ final class TextRenderer {
         SDL_RenderCopyF(renderer, entry.texture, nil, &destination)
     }
 
-    private func texture(for text: String, size: Int, color: SDL_Color)
-        -> (texture: OpaquePointer, width: Int, height: Int)?
-    {
-        let packed = UInt32(color.r) << 24 | UInt32(color.g) << 16 | UInt32(color.b) << 8 | UInt32(color.a)
-        let key = Key(text: text, size: size, color: packed)
-        if let entry = cache[key] { return entry }
-        guard available, let font = font(size: size) else { return nil }
-        guard let surface = TTF_RenderUTF8_Blended(font, text, color) else { return nil }
-        defer { SDL_FreeSurface(surface) }
-        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
-        if cache.count >= Self.cacheLimit {
-            for entry in cache.values { SDL_DestroyTexture(entry.texture) }
-            cache.removeAll()
-        }
-        let entry = (texture, Int(surface.pointee.w), Int(surface.pointee.h))
-        cache[key] = entry
-        return entry
-    }
-
-    private func font(size: Int) -> OpaquePointer? {
-        if let font = fonts[size] { return font }
-        guard let font = TTF_OpenFont(path, Int32(size)) else { return nil }
-        fonts[size] = font
-        return font
+    private func texture(for text: String, size: Int, color: SDL_Color) -> GlyphCache.Entry? {
+        glyphs.texture(text, font: GlyphCache.FontKey(size: size), color: color)
     }
 }
