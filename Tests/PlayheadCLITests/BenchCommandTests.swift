@@ -22,7 +22,7 @@ import Testing
         let seeks = try #require(json["seeks"] as? [Double])
         #expect(seeks.count == 20)
         #expect(seeks.allSatisfy { $0.isFinite && $0 >= 0 })
-        for key in ["medianMs", "meanMs", "maxMs"] {
+        for key in ["medianMs", "meanMs", "maxMs", "decodeOnlyMedianMs"] {
             let value = try #require(json[key] as? Double, "missing \(key)")
             #expect(value.isFinite && value >= 0)
         }
@@ -63,6 +63,7 @@ import Testing
         #expect(outcome.code == .success)
         #expect(outcome.standardOutput.hasPrefix("20 exact seeks"))
         #expect(outcome.standardOutput.contains("median"))
+        #expect(outcome.standardOutput.contains("decoding alone (no player): median"))
     }
 
     @Test(arguments: [

@@ -58,7 +58,11 @@ enum SeekBenchmark {
         for target in targets {
             timings.append(try await timedSeek(player, to: target))
         }
-        return SeekReport(positions: targets, timings: timings)
+        player.replaceCurrentItem(with: nil)
+        let floor = try await Task.detached(priority: .userInitiated) {
+            try SeekDecodeFloor.measure(url: url, targets: targets)
+        }.value
+        return SeekReport(positions: targets, timings: timings, decodeOnlyTimings: floor)
     }
 
     /// Makes one exact seek and returns the milliseconds until its completion handler ran.
@@ -86,11 +90,13 @@ struct SeekReport: Equatable {
     var positions: [Double]
     /// Milliseconds from each seek call to its completion handler, in order.
     var timings: [Double]
+    /// Milliseconds the same seeks take to decode with no player (`SeekDecodeFloor`), in order.
+    var decodeOnlyTimings: [Double] = []
 
     /// Median, mean and maximum of `timings`.
     var statistics: BenchStatistics { BenchStatistics(timings) }
 
-    /// `{"n","medianMs","meanMs","maxMs","seeks","positions"}`.
+    /// `{"n","medianMs","meanMs","maxMs","seeks","positions","decodeOnlyMedianMs"}`.
     var json: JSONValue {
         let stats = statistics
         return [
@@ -100,6 +106,7 @@ struct SeekReport: Equatable {
             "maxMs": .number(BenchClock.rounded(stats.maximum)),
             "seeks": .array(timings.map { .number(BenchClock.rounded($0)) }),
             "positions": .array(positions.map { .number($0) }),
+            "decodeOnlyMedianMs": .number(BenchClock.rounded(BenchStatistics(decodeOnlyTimings).median)),
         ]
     }
 
@@ -110,6 +117,7 @@ struct SeekReport: Equatable {
         return """
             \(stats.count) exact seeks (paused, video only)
             median \(ms(stats.median)), mean \(ms(stats.mean)), max \(ms(stats.maximum))
+            decoding alone (no player): median \(ms(BenchStatistics(decodeOnlyTimings).median))
             """
     }
 }
