@@ -90,7 +90,7 @@ clean-fixtures:
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD_DIR ?= $(BUILD_DIR)/fuzz
 SOAK_CYCLES ?= 500
-SANITIZED_TESTS ?= Engine|Player|Observation|Network|Subtitle|Selection|Output|Playback|Legible
+SANITIZED_TESTS ?= Engine|Player|Observation
 # Real-time assertions (A/V sync within 40 ms, pause/resume continuity, the X11 window's idle
 # timers) cannot hold under a sanitizer's 5-15x slowdown; they are timing, not memory or races.
 SANITIZER_SKIP ?= AVPlayerSyncTests|AVPlayerTimingTests|PlayerWindowXTests
@@ -112,7 +112,7 @@ fuzz-build:
 fuzz: fuzz-build
 	FUZZ_BUILD_DIR=$(abspath $(FUZZ_BUILD_DIR)) bash scripts/run-fuzzer.sh $(FUZZ_SECONDS)
 
-# The engine, player, observation, network, selection and output tests under ThreadSanitizer.
+# The engine, player and observation tests under ThreadSanitizer.
 # scripts/tsan-suppressions.txt is empty: shared state sits behind `Locked` (a pthread mutex,
 # which ThreadSanitizer understands); add an entry only with the report that justifies it.
 test-tsan: export SDL_VIDEODRIVER ?= dummy

@@ -45,13 +45,15 @@ func visibleChecksum(_ buffer: CVPixelBuffer) -> UInt64 {
             let time = output.itemTime(forHostTime: clock.now)
             #expect(abs(time.seconds - 0.3 * Double(step)) < 0.05, "item time \(time.seconds)")
             // On a loaded machine the presenter may still be handing over older frames: copy
-            // until the frame for `time` is the one on offer.
+            // until the frame on screen at `time` (the last one starting at or before it) is
+            // the one on offer.
+            let onScreen = try #require(reference.keys.filter { $0 <= millis(time) }.max())
             var shown = CMTime.invalid
             var copied: CVPixelBuffer?
             await waitUntil("the frame for \(time.seconds)") {
                 guard output.hasNewPixelBuffer(forItemTime: time) else { return false }
                 copied = output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: &shown)
-                return time.seconds - shown.seconds < 0.1
+                return millis(shown) == onScreen
             }
             let buffer = try #require(copied)
             #expect(!output.hasNewPixelBuffer(forItemTime: time), "already copied")
