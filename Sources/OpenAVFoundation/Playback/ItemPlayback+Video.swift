@@ -1,7 +1,8 @@
 // Playhead: the video decode thread: packets in, frames out, exact seeks resolved here.
 //
-// Concurrency: runs on its own thread, which owns the VideoDecoder. Reads seek requests from
-// `control` and writes the seek's landing time into it.
+// Concurrency: runs on its own thread, which owns the VideoDecoder. Reads seek requests and the
+// rate from `control` and writes the seek's landing time into it. Sleeps on `videoWake` while
+// paused with the current generation's first frame delivered.
 import FFmpegBridge
 import Foundation
 
@@ -19,6 +20,13 @@ extension ItemPlayback {
     func runVideoDecode(_ decoder: VideoDecoder, _ pipeline: Pipeline) {
         var state = VideoSeekState()
         while !isStopped {
+            if state.delivered, isPausedAt(state) {
+                // Paused with this generation's first frame out: decoding ahead would only keep
+                // the decoder's threads busy when the next seek comes, which then waits for
+                // them. Play, a seek or stop wakes this thread.
+                _ = environment.hostClock.wait(until: environment.hostClock.now + 0.5, on: videoWake)
+                continue
+            }
             guard let item = pipeline.videoPackets.take() else {
                 if isStopped || pipeline.videoPackets.statistics.isAborted { return }
                 guard let ended = endOfStreamGeneration(of: pipeline.videoPackets) else { continue }
@@ -57,14 +65,27 @@ extension ItemPlayback {
             var status = decoder.send(packet)
             while status == .outputFull {
                 drainFrames(decoder, pipeline, &state)
+                // After a seek, frames of this generation are worthless: go flush for the new
+                // one instead of waiting for the decoder to finish them one by one.
+                if isSuperseded(state) { break }
                 status = decoder.send(packet)
             }
             drainFrames(decoder, pipeline, &state)
         }
     }
 
+    /// True while playback is paused and no seek moved past `state`'s generation.
+    private func isPausedAt(_ state: VideoSeekState) -> Bool {
+        control.withLock { $0.rate == 0 && $0.generation == state.generation }
+    }
+
+    /// True when a seek issued since `state`'s generation makes its frames worthless.
+    private func isSuperseded(_ state: VideoSeekState) -> Bool {
+        control.withLock { $0.generation } != state.generation
+    }
+
     private func drainFrames(_ decoder: VideoDecoder, _ pipeline: Pipeline, _ state: inout VideoSeekState) {
-        while !isStopped {
+        while !isStopped, !isSuperseded(state) {
             switch decoder.receiveFrame() {
             case .frame(let frame):
                 deliver(frame, pipeline, &state, force: false)

@@ -107,6 +107,7 @@ final class ItemPlayback: Sendable {
         guard changed else { return }
         updateAudioOutput()
         presenterWake.wake()
+        videoWake.wake()
         audioWake.wake()
     }
 

@@ -96,7 +96,8 @@ struct SeekReport: Equatable {
     /// Median, mean and maximum of `timings`.
     var statistics: BenchStatistics { BenchStatistics(timings) }
 
-    /// `{"n","medianMs","meanMs","maxMs","seeks","positions","decodeOnlyMedianMs"}`.
+    /// `{"n","medianMs","meanMs","maxMs","seeks","positions","decodeOnlyMedianMs",
+    /// "decodeOnlySeeks"}`.
     var json: JSONValue {
         let stats = statistics
         return [
@@ -107,6 +108,7 @@ struct SeekReport: Equatable {
             "seeks": .array(timings.map { .number(BenchClock.rounded($0)) }),
             "positions": .array(positions.map { .number($0) }),
             "decodeOnlyMedianMs": .number(BenchClock.rounded(BenchStatistics(decodeOnlyTimings).median)),
+            "decodeOnlySeeks": .array(decodeOnlyTimings.map { .number(BenchClock.rounded($0)) }),
         ]
     }
 

@@ -63,6 +63,27 @@ final class CompletionLog: Sendable {
         }
     }
 
+    @Test func pausedAfterASeekTheDecoderStopsAtTheLandingFrameAndPlayGoesOnFromIt() async throws {
+        let reference = await linearChecksums(of: try Fixture.url(.mp4))
+        let (player, item, sink) = try await pausedPlayer()
+        sink.reset()
+        let finished = await player.seek(
+            to: CMTime(value: 26, timescale: 50), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(finished)
+        await mainQueueSleep(nanoseconds: 150_000_000)
+        // Only the landing frame was decoded for showing: nothing waits in the frame queue, so
+        // the decoder's threads are idle when the next seek comes.
+        let queued = engine(of: player)?.pipeline.withLock { $0 }?.videoFrames.statistics.count
+        #expect(queued == 0, "frames decoded ahead while paused: \(String(describing: queued))")
+        #expect(sink.frames.map { millis($0.pts) } == [520])
+        player.play()
+        await waitUntil("played to the end") { item.currentTime().seconds >= 1.95 && player.rate == 0 }
+        let shown = sink.frames.map { millis($0.pts) }
+        let expected = reference.keys.filter { $0 >= 520 }.sorted()
+        #expect(shown == expected, "every frame from the landing on, once, in order")
+        #expect(sink.frames.allSatisfy { $0.frame.checksum() == reference[millis($0.pts)] })
+    }
+
     @Test func fastSeekLandsOnAKeyframeWithinTolerance() async throws {
         let (player, _, sink) = try await pausedPlayer()
         sink.reset()
