@@ -1,7 +1,7 @@
 // Playhead: holding an item's playback back while it prerolls as the next item of a queue.
 //
 // Concurrency: `setHeld` is a command (main queue); it changes `control` under its lock and
-// wakes the presentation thread. The readiness queries may be called from any thread (the
+// wakes the presentation and video decode threads. The readiness queries may be called from any thread (the
 // queues they read lock internally).
 import FFmpegBridge
 import Foundation
@@ -13,6 +13,7 @@ extension ItemPlayback {
     func setHeld(_ held: Bool) {
         control.withLock { $0.isHeld = held }
         presenterWake.wake()
+        videoWake.wake()
     }
 
     /// True once the media is open and the first video frame of the current generation (after

@@ -74,9 +74,11 @@ extension ItemPlayback {
         }
     }
 
-    /// True while playback is paused and no seek moved past `state`'s generation.
+    /// True while playback is paused and no seek moved past `state`'s generation. A held
+    /// engine (prerolled for a queue or a looper) is not paused in this sense: its frames
+    /// should be ready to go on the moment it becomes current.
     private func isPausedAt(_ state: VideoSeekState) -> Bool {
-        control.withLock { $0.rate == 0 && $0.generation == state.generation }
+        control.withLock { $0.rate == 0 && !$0.isHeld && $0.generation == state.generation }
     }
 
     /// True when a seek issued since `state`'s generation makes its frames worthless.
