@@ -122,12 +122,15 @@ TABLE
   `mpv --no-config --vo=null --no-audio --frames=1 F`, hyperfine median (2 warm-up runs).
 - **Exact seek**: `playhead bench seek --json F` (20 exact seeks while paused, from the call to
   the completion handler) against mpv's `seek <t> absolute+exact` on the same 20 positions, timed
-  by a Lua script from the command to the `playback-restart` event; medians. Both first make one
-  untimed exact seek to 0. The "decoding alone" row times the same 20 lookups with no player
+  by a Lua script from the command to the `playback-restart` event; medians. Both decode video
+  only (`bench seek` opens no audio; mpv runs with `--aid=no`). Both first make one untimed
+  exact seek to 0. The "decoding alone" row times the same 20 lookups with no player
   at all (`FrameSeeker`: demuxer seek to the keyframe, decoder flush, decode to the target,
   non-reference frames skipped, the engine's decoder threading), measured by the same
   `bench seek` run after the player is released. Every exact seek decodes at least these
-  frames, so that row divided by mpv's time is about the lowest ratio exact decoding allows.
+  frames, so that row divided by mpv's time estimates the lowest ratio exact decoding allows.
+  It is an estimate, not a strict floor: it reads packets on the decoding thread, where the
+  player's demux thread reads ahead, so it can come out a little above the player.
 - **A/V sync**: `playhead bench sync --json F` when that benchmark exists.
 METHOD
         if [[ -s Benchmarks/notes.md ]]; then

@@ -22,6 +22,10 @@ struct OpenGOPHandOver {
     /// leading pictures it could decode on its own (RADL), which the catch-up decoder supplies.
     private(set) var filtersMain = true
 
+    /// More held pictures than an HEVC picture buffer can reorder (16) means the catch-up
+    /// decoder will never put out the CRA (damaged data, missing times): stop waiting for it.
+    static let maximumHeld = 16
+
     init(boundary: CMTime) { self.boundary = boundary }
 
     /// Sorts one catch-up picture: before the boundary it is kept, at or after it the
@@ -30,6 +34,7 @@ struct OpenGOPHandOver {
         guard catchUpBusy else { return }
         if isBeforeBoundary(frame) {
             leading.append(frame)
+            if leading.count > Self.maximumHeld { catchUpBusy = false }
         } else {
             catchUpBusy = false
         }
@@ -41,6 +46,7 @@ struct OpenGOPHandOver {
         if filtersMain, isBeforeBoundary(frame) { return }
         filtersMain = false
         trailing.append(frame)
+        if trailing.count > Self.maximumHeld { catchUpBusy = false }
     }
 
     /// Marks the catch-up decoder as finished (it ended or failed).

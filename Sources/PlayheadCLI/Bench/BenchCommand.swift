@@ -36,7 +36,8 @@ public enum BenchCommand {
                 `bench seek` makes \(SeekBenchmark.seekCount) exact seeks (zero tolerance) to \
                 fixed pseudo-random positions with the player paused and no audio, timing each \
                 from the call to its completion handler, and prints the median, mean and \
-                maximum. `bench startup` times open, stream info, first packet and first \
+                maximum; then it times the same lookups with no player (decoding alone, the \
+                floor any exact seek pays). `bench startup` times open, stream info, first packet and first \
                 decoded frame with the demuxer and decoders directly, and item creation to \
                 first presented frame through a player; each figure is the median of \
                 \(StartupBenchmark.runCount) runs in milliseconds since the start. `bench sync` \
