@@ -60,6 +60,10 @@ enum TeardownSoak {
             return report
         }
         for index in 0..<warmUpCycles { _ = await cycle(index, urls) }
+        // The warm-up's engines finish tearing down in the background: the baseline is taken
+        // once their threads are gone (nothing plays between cycles).
+        let warmUpDeadline = Date().addingTimeInterval(10)
+        while Date() < warmUpDeadline, !playheadThreadNames().isEmpty { await settle() }
         await settle()
         let threads = playheadThreadNames().sorted()
         let fds = openDescriptors()
