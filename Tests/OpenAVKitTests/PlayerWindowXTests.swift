@@ -44,7 +44,7 @@ struct PlayerWindowXTests {
         #expect(paused.pixels == stillPaused.pixels, "space should freeze the picture")
 
         session.run("xdotool", ["key", "q"])
-        #expect(await run.waitForExit(timeout: 5) == 0)
+        #expect(await run.waitForExit(timeout: 5) == 0, "\(run.exitDescription)")
     }
 
     @Test func controlsHideWhenIdleReturnOnMovementAndFFillsTheScreen() async throws {
@@ -74,7 +74,7 @@ struct PlayerWindowXTests {
         #expect((geometry(window)?.width ?? 0) < XSession.width, "Esc leaves fullscreen")
 
         session.run("xdotool", ["key", "q"])
-        #expect(await run.waitForExit(timeout: 5) == 0)
+        #expect(await run.waitForExit(timeout: 5) == 0, "\(run.exitDescription)")
     }
 
     // MARK: - Helpers
@@ -172,12 +172,19 @@ struct PlayerWindowXTests {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("playhead-shot-\(UUID().uuidString).ppm").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = session.run("import", ["-window", window, "-depth", "8", "ppm:" + path])
-        guard result?.status == 0, let data = FileManager.default.contents(atPath: path) else {
-            Issue.record("import -window \(window) failed: \(String(describing: result))")
-            return nil
+        // ImageMagick's `import` now and then hangs on a busy X server (seen once in a few
+        // dozen real-time passes): give each try 5 s and try three times.
+        var result: (status: Int32, output: String)?
+        for _ in 0..<3 {
+            result = XSession.run(
+                "import", ["-window", window, "-depth", "8", "ppm:" + path], display: session.display,
+                timeout: 5)
+            if result?.status == 0, let data = FileManager.default.contents(atPath: path) {
+                return Screenshot(ppm: [UInt8](data))
+            }
         }
-        return Screenshot(ppm: [UInt8](data))
+        Issue.record("import -window \(window) failed: \(String(describing: result))")
+        return nil
     }
 
     /// True when the bottom bar's play/pause icon (white) is drawn.
@@ -236,6 +243,15 @@ struct PlayheadRun {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return box.process.isRunning ? nil : box.process.terminationStatus
+    }
+
+    /// How the process ended and the end of what it wrote to standard error, for messages.
+    var exitDescription: String {
+        let ending = box.process.isRunning
+            ? "still running"
+            : "\(box.process.terminationReason == .uncaughtSignal ? "signal" : "status") \(box.process.terminationStatus)"
+        let errors = box.errorLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+        return "\(ending); stderr: \(errors.suffix(600))"
     }
 
     /// Kills the process if it still runs (SIGKILL: the test runner's children inherit a

@@ -70,7 +70,8 @@ final class XSession: Sendable {
         return nil
     }
 
-    /// Starts `executable` with `arguments` on `display`, output discarded.
+    /// Starts `executable` with `arguments` on `display`; standard output is discarded and
+    /// standard error kept in a temporary file (`Process.Box.errorLog`) for failure messages.
     static func launch(
         _ executable: String, _ arguments: [String], display: String,
         environment extra: [String: String] = [:]
@@ -86,9 +87,12 @@ final class XSession: Sendable {
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errorLog = FileManager.default.temporaryDirectory
+            .appendingPathComponent("playhead-x-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        process.standardError = (try? FileHandle(forWritingTo: errorLog)) ?? FileHandle.nullDevice
         do { try process.run() } catch { return nil }
-        return Process.Box(process)
+        return Process.Box(process, errorLog: errorLog)
     }
 
     /// Runs a tool on `display` and returns its status and standard output; a tool still
@@ -132,7 +136,13 @@ extension Process {
     /// A process handle shared across threads (only started, polled and killed).
     final class Box: @unchecked Sendable {
         let process: Process
-        init(_ process: Process) { self.process = process }
+        /// Where the process's standard error goes, when kept.
+        let errorLog: URL?
+        init(_ process: Process, errorLog: URL? = nil) {
+            self.process = process
+            self.errorLog = errorLog
+        }
+        deinit { if let errorLog { try? FileManager.default.removeItem(at: errorLog) } }
     }
 }
 
