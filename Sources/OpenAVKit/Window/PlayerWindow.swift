@@ -10,7 +10,6 @@
 internal import CSDL2
 import Foundation
 import OpenAVFoundation
-import Synchronization
 
 /// A resizable window showing a player's video with playback controls.
 ///
@@ -157,6 +156,10 @@ public final class PlayerWindow {
     }
 
     deinit {
+        // No wake-up may be pushed once the window starts going: SDL sends it to the window
+        // that last waited, and a send racing SDL_DestroyWindow ends the process with an X
+        // BadWindow error.
+        wake.shutDown()
         playerLayer.setPictureHook(nil)
         playerLayer.player = nil
         SDL_DestroyWindow(window)
@@ -330,43 +333,5 @@ public final class PlayerWindow {
             return .letter(Character(UnicodeScalar(UInt8(code))))
         default: return nil
         }
-    }
-}
-
-/// Wakes a window's loop from other threads with a pushed SDL event.
-///
-/// Concurrency: thread-safe; the flags are atomics. At most one picture wake-up is queued at a
-/// time.
-final class WakeSignal: Sendable {
-    /// The registered SDL event type (UInt32.max when SDL had none left: then the loop's
-    /// timeout alone paces it).
-    let eventType: UInt32
-    private let picturePending = Atomic(false)
-    private let closeRequested = Atomic(false)
-
-    init() { eventType = SDL_RegisterEvents(1) }
-
-    var isCloseRequested: Bool { closeRequested.load(ordering: .acquiring) }
-
-    func requestClose() {
-        closeRequested.store(true, ordering: .releasing)
-        push()
-    }
-
-    /// A new picture is in the slot: wake the loop unless a wake-up is already queued.
-    func pictureArrived() {
-        guard picturePending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else { return }
-        push()
-    }
-
-    /// The loop took the picture wake-up.
-    func pictureHandled() { picturePending.store(false, ordering: .releasing) }
-
-    private func push() {
-        guard eventType != UInt32.max else { return }
-        var event = SDL_Event()
-        event.type = eventType
-        SDL_PushEvent(&event)
     }
 }
