@@ -146,7 +146,9 @@ import Testing
         await waitUntil("playing") { player.timeControlStatus == .playing }
         await advance(clock, by: 1)
         #expect(player.currentTime().seconds > 0.5)
-        await advance(clock, by: 1.5, step: 0.05)
+        await advance(clock, by: 1.5, step: 0.05, thenUpTo: 10) {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1
+        }
         await waitUntil("end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
         #expect(sink.count == 0)
         #expect(item.status == .readyToPlay)

@@ -99,12 +99,14 @@ import Testing
         let (player, item, sink) = try await playingPlayer(fixture, clock: clock, audio: true)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         #expect(item.presentationSize == .zero)
-        await advance(clock, by: 1)
         // The audio clock follows the real-time audio thread, which may lag the manual clock
-        // on a loaded machine: wait for it to catch up (within audio codec delay: the MP3
-        // starts 25 ms in).
+        // on a loaded machine: move the clock on until the time gets to 1 s (within audio
+        // codec delay: the MP3 starts 25 ms in).
+        await advance(clock, by: 1, thenUpTo: 5) { player.currentTime().seconds >= 0.975 }
         await waitUntil(timeout: 10, "\(fixture) clock at 1 s") { abs(player.currentTime().seconds - 1) < 0.03 }
-        await advance(clock, by: 1.6, step: 0.05)
+        await advance(clock, by: 1.6, step: 0.05, thenUpTo: 10) {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1
+        }
         await waitUntil("end of \(fixture)") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
         #expect(player.rate == 0)
         #expect(abs(player.currentTime().seconds - item.duration.seconds) < 0.05)

@@ -127,6 +127,23 @@ func advance(_ clock: ManualClock, by seconds: Double, step: Double = 0.02) asyn
     }
 }
 
+/// Advances `clock` by `seconds`, then keeps moving it in small steps (up to `limit` more
+/// seconds) until `condition` holds. With audio on a manual clock the audio thread runs in
+/// real time: when it falls behind, the audio clock stops (an underrun, as on a device), so
+/// the item time can trail the clock on a loaded machine or under a sanitizer.
+@MainActor
+func advance(
+    _ clock: ManualClock, by seconds: Double, step: Double = 0.02, thenUpTo limit: Double,
+    until condition: @MainActor () -> Bool
+) async {
+    await advance(clock, by: seconds, step: step)
+    var moved = 0.0
+    while !condition(), moved < limit {
+        await advance(clock, by: step)
+        moved += step
+    }
+}
+
 /// The current item's engine (nil when the player has none).
 func engine(of player: AVPlayer) -> ItemPlayback? {
     player.state.withLock { $0.engine }
