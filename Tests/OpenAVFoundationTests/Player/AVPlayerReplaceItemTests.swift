@@ -21,9 +21,12 @@ import Testing
         let secondStart = try #require(reference.keys.min())
         #expect(reference[secondStart] != firstReference[0])
         let second = AVPlayerItem(url: try Fixture.url(.webM))
+        // Reset before replacing: on a loaded machine the new item can open and show its first
+        // frame before this task runs again. A frame of the old item that was already on its
+        // way may still land first; it is recognised by its pixels and skipped below.
+        sink.reset()
         player.replaceCurrentItem(with: second)
         let clearsBefore = sink.clearCount
-        sink.reset()
         #expect(player.currentItem === second)
         #expect(clearsBefore >= 1, "the old item's frame is dropped")
         await waitUntil("second item plays") { second.status == .readyToPlay && player.timeControlStatus == .playing }
@@ -32,10 +35,15 @@ import Testing
         items.stop()
         #expect(items.values.count == 2)
         #expect(items.values.last.flatMap { $0 } === second)
-        for entry in sink.frames {
+        let frames = sink.frames.drop { entry in
+            firstReference[millis(entry.pts)] == entry.frame.checksum()
+                && reference[millis(entry.pts)] != entry.frame.checksum()
+        }
+        #expect(sink.count - frames.count <= 1, "at most one frame of the old item was in flight")
+        for entry in frames {
             #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "frame \(entry.pts.seconds) is not from the new item")
         }
-        #expect(sink.frames.first.map { millis($0.pts) } == secondStart, "the new item starts at its start")
+        #expect(frames.first.map { millis($0.pts) } == secondStart, "the new item starts at its start")
         #expect(abs(player.currentTime().seconds - 0.4) < 0.05)
         #expect(player.rate == 1)
     }
