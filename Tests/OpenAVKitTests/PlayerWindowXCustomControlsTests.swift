@@ -45,6 +45,6 @@ extension PlayerWindowXTests {
         #expect(paused.pixels == stillPaused.pixels, "a click on the custom overlay pauses")
 
         session.run("xdotool", ["key", "q"])  // keys the overlay leaves alone keep their binding
-        #expect(await run.waitForExit(timeout: 5) == 0, "\(run.exitDescription)")
+        await run.expectCleanExit()
     }
 }

@@ -34,6 +34,6 @@ extension PlayerWindowXTests {
 
         focus(window)
         session.run("xdotool", ["key", "q"])
-        #expect(await run.waitForExit(timeout: 5) == 0, "\(run.exitDescription)")
+        await run.expectCleanExit()
     }
 }
