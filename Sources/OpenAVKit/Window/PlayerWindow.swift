@@ -8,6 +8,7 @@
 // thread. Video pictures arrive from the engine's presentation thread through the layer's
 // frame slot and a pushed SDL event wakes the loop.
 internal import CSDL2
+internal import CSDL2Loader
 import Foundation
 import OpenAVFoundation
 
@@ -126,6 +127,7 @@ public final class PlayerWindow {
             throw error
         }
         SDL_SetWindowMinimumSize(window, 320, 180)
+        CSDL2Loader_tolerateStaleWakeUps()
         self.window = window
         self.target = target
         self.player = player
