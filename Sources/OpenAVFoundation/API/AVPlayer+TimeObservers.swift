@@ -48,13 +48,16 @@ extension AVPlayer {
     // MARK: - Evaluation (main queue)
 
     /// Evaluates the observers for the item time `time`. `continuous` is false for jumps.
-    /// A continuous report older than the last time observed is stale (a tick the engine sent
-    /// before a pause or rate change that reached the main queue after it) and is dropped:
-    /// playback only runs forward.
+    /// A continuous report older than the last time observed, or arriving while playback is
+    /// not advancing, is stale (a tick the engine sent before a pause or rate change that
+    /// reached the main queue after it; the pause already reported where time stopped) and is
+    /// dropped: playback only runs forward.
     nonisolated func timeObserversNoteTime(_ time: CMTime, continuous: Bool) {
         let reading = state.withLock { state -> (observers: [TimeObserver], previous: CMTime)? in
             let previous = state.lastObservedTime
-            if continuous, time.isNumeric, previous.isNumeric, time < previous { return nil }
+            if continuous, !state.machine.isAdvancing || (time.isNumeric && previous.isNumeric && time < previous) {
+                return nil
+            }
             state.lastObservedTime = time
             return (state.timeObservers, previous)
         }

@@ -107,9 +107,6 @@ extension AVPlayer {
         case .timeAdvanced(let time, let generation):
             // Ticks sent before a seek that has been issued since are stale.
             guard engine.isSettled(generation: generation) else { return }
-            // Ticks that reach the main queue after a pause are stale too: the pause has
-            // already reported the time playback stopped at.
-            guard state.withLock({ $0.machine.isAdvancing }) else { return }
             timeObserversNoteTime(time, continuous: true)
         case .reachedEnd:
             handle(.reachedEnd)
