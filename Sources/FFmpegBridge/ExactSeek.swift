@@ -29,8 +29,16 @@ package struct ExactSeekFilter: Sendable {
     /// Packets ending this close to the target are always fully decoded (5 ms, as mpv).
     package static let decodeMargin = CMTime(value: 5, timescale: 1000)
 
+    /// Without a packet duration, packets starting this far before the target may be skipped.
+    package static let unknownDurationMargin = CMTime(value: 100, timescale: 1000)
+    /// Targets this close to the end (or past it) decode every frame: the stream may end
+    /// before any frame covers the target, and then the last frame decoded is shown.
+    package static let endMargin = CMTime(value: 1, timescale: 1)
+
     /// The time the seek must land on.
     package let target: CMTime
+    /// The end of the media, or `.invalid` when unknown (live streams).
+    package let end: CMTime
     /// The last frame discarded, shown if the stream ends before any frame covers the target.
     package private(set) var fallback: VideoFrame?
     /// True once a frame was admitted for showing; later frames all show.
@@ -38,13 +46,23 @@ package struct ExactSeekFilter: Sendable {
     /// How many decoded frames were discarded.
     package private(set) var discardedCount = 0
 
-    /// Starts filtering for a seek to `target` (same timeline as the frames' `pts`).
-    package init(target: CMTime) { self.target = target }
+    /// Starts filtering for a seek to `target` in media that ends at `end` (both on the
+    /// frames' `pts` timeline).
+    package init(target: CMTime, end: CMTime = .invalid) {
+        self.target = target
+        self.end = end
+    }
 
-    /// True when `packet` ends more than `decodeMargin` before the target, so its frame can
-    /// never be shown and the decoder may skip it if nothing references it.
+    /// True when `packet` ends more than `decodeMargin` before the target (starts more than
+    /// `unknownDurationMargin` before it when its duration is unknown), so its frame can never
+    /// be shown and the decoder may skip it if nothing references it. Always false within
+    /// `endMargin` of the end, where the last frame decoded may stand in for the target.
     package func maySkipDecoding(of packet: Packet) -> Bool {
-        guard !hasShownFrame, packet.pts.isNumeric, packet.duration.isNumeric else { return false }
+        guard !hasShownFrame, packet.pts.isNumeric, target.isNumeric else { return false }
+        if end.isNumeric && target + ExactSeekFilter.endMargin >= end { return false }
+        guard packet.duration.isNumeric else {
+            return packet.pts + ExactSeekFilter.unknownDurationMargin < target
+        }
         return packet.pts + packet.duration + ExactSeekFilter.decodeMargin <= target
     }
 
@@ -97,7 +115,7 @@ package final class FrameSeeker {
         }
         decoder.flush()
         defer { decoder.skipsNonReferenceFrames = false }
-        var filter = ExactSeekFilter(target: target)
+        var filter = ExactSeekFilter(target: target, end: demuxer.description.duration)
         while true {
             switch decoder.receiveFrame() {
             case .frame(let frame):

@@ -91,9 +91,19 @@ import Testing
 
     @Test func theFilterMaySkipDecodingOnlyPacketsWellBeforeTheTarget() async throws {
         let filter = ExactSeekFilter(target: CMTime(value: 1, timescale: 1))
-        let early = try #require(Packet(bytes: [0], streamIndex: 0, pts: 0, timeBase: (1, 30)))
-        // Without a duration the packet is never skipped.
-        #expect(!filter.maySkipDecoding(of: early))
+        // Without a duration, a packet may be skipped only when it starts over 100 ms early.
+        let early = try #require(Packet(bytes: [0], streamIndex: 0, pts: 26, timeBase: (1, 30)))
+        let late = try #require(Packet(bytes: [0], streamIndex: 0, pts: 27, timeBase: (1, 30)))
+        #expect(filter.maySkipDecoding(of: early))
+        #expect(!filter.maySkipDecoding(of: late))
+        // Within a second of the end nothing is skipped: the stream may end before the target,
+        // and then the last frame decoded is shown. An unknown end (live) skips as usual.
+        let nearEnd = ExactSeekFilter(
+            target: CMTime(value: 1, timescale: 1), end: CMTime(value: 1999, timescale: 1000))
+        #expect(!nearEnd.maySkipDecoding(of: early))
+        let wellBeforeEnd = ExactSeekFilter(
+            target: CMTime(value: 1, timescale: 1), end: CMTime(value: 2001, timescale: 1000))
+        #expect(wellBeforeEnd.maySkipDecoding(of: early))
         let demuxer = try Demuxer(location: MediaFixtures.location(MediaFixtures.h264MP4))
         demuxer.setActiveStreams([try #require(demuxer.bestStream(of: .video))])
         var packets: [Packet] = []

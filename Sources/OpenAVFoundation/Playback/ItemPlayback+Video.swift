@@ -10,6 +10,8 @@ import Foundation
 private struct VideoSeekState {
     var generation = -1
     var exactTarget: CMTime?
+    /// Decides which packets before `exactTarget` need no decoding.
+    var skipping: ExactSeekFilter?
     /// True once a frame of this generation was passed on.
     var delivered = false
     /// The last frame discarded before an exact target: shown if nothing reaches the target.
@@ -48,17 +50,20 @@ extension ItemPlayback {
             if item.generation != state.generation {
                 decoder.flush()
                 state = VideoSeekState(generation: item.generation)
-                state.exactTarget = control.withLock { control in
+                let (target, end) = control.withLock { control -> (CMTime?, CMTime) in
                     guard let seek = control.seek, seek.generation == item.generation,
                         seek.request.isExact
-                    else { return nil }
-                    return seek.request.target
+                    else { return (nil, control.duration) }
+                    return (seek.request.target, control.duration)
                 }
+                state.exactTarget = target
+                state.skipping = target.map { ExactSeekFilter(target: $0, end: end) }
             }
             let packet = item.element
-            if let target = state.exactTarget, !state.delivered, packet.pts.isNumeric {
-                // Frames shown well before the target are never needed: skip decoding them.
-                decoder.skipsNonReferenceFrames = packet.pts + CMTime(value: 1, timescale: 10) < target
+            if let skipping = state.skipping, !state.delivered {
+                // Frames that end before the target are never shown: skip decoding them when
+                // nothing references them.
+                decoder.skipsNonReferenceFrames = skipping.maySkipDecoding(of: packet)
             } else if decoder.skipsNonReferenceFrames {
                 decoder.skipsNonReferenceFrames = false
             }
