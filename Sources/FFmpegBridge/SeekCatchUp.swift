@@ -5,17 +5,19 @@
 internal import CFFmpeg
 
 /// After a seek, frame threading first fills one frame per thread before any picture comes
-/// out, and decodes each picture on one thread. For streams whose pictures split into
-/// independent parts (HEVC wavefronts or tiles, VP9 tile columns), slice threading decodes the
-/// catch-up with every thread on each picture and no pipeline fill. Playback after the target
-/// goes back to frame threading at the next point where a decoder can start cleanly: any VP9
-/// keyframe or an HEVC IDR picture; at an HEVC CRA picture (open GOPs) both decoders overlap
-/// until the CRA's leading pictures, which need the previous GOP, are out (`OpenGOPHandOver`).
+/// out, and decodes each picture on one thread. For HEVC pictures that split into independent
+/// parts (wavefronts or tiles), slice threading decodes the catch-up with every thread on each
+/// picture and no pipeline fill. Playback after the target goes back to frame threading at the
+/// next point where a decoder can start cleanly: an HEVC IDR picture; at a CRA picture (open
+/// GOPs) both decoders overlap until the CRA's leading pictures, which need the previous GOP,
+/// are out (`OpenGOPHandOver`).
+///
+/// VP9 tile columns were tried too and dropped: on the benchmark machine (2 cores) frame
+/// threading reached 720p and 1080p exact-seek targets 2–4 ms sooner (Benchmarks/notes.md).
 enum SeekCatchUp {
     /// The codecs that get a catch-up decoder.
     enum Kind {
         case hevc
-        case vp9
     }
 
     /// The catch-up kind for a stream, or nil to keep the one frame-threaded decoder.
@@ -26,21 +28,16 @@ enum SeekCatchUp {
             guard let extradata = parameters.pointee.extradata, size > 0 else { return nil }
             let bytes = Array(UnsafeBufferPointer(start: extradata, count: size))
             return HEVCParallelism.allowsSliceThreading(extradata: bytes) ? .hevc : nil
-        case AV_CODEC_ID_VP9:
-            // Tile columns are at least 256 pixels wide, and libvpx uses as many as fit by
-            // default: narrower pictures have a single column and gain nothing.
-            return parameters.pointee.width >= 512 ? .vp9 : nil
         default:
             return nil
         }
     }
 
-    /// True when a fresh decoder can start at `packet` without losing pictures: any VP9
-    /// keyframe; an HEVC IDR or BLA picture (BLA's leading pictures are dropped by any decoder).
+    /// True when a fresh decoder can start at `packet` without losing pictures: an HEVC IDR
+    /// or BLA picture (BLA's leading pictures are dropped by any decoder).
     static func canHandOver(at packet: Packet, kind: Kind) -> Bool {
         guard packet.isKeyframe else { return false }
         switch kind {
-        case .vp9: return true
         case .hevc:
             guard let type = firstHEVCPictureType(packet.bytes) else { return false }
             return (16...20).contains(type)

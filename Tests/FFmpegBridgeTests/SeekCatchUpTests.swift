@@ -1,4 +1,4 @@
-// Playhead: after a seek, HEVC (wavefronts or tiles) and wide VP9 decode the catch-up with a
+// Playhead: after a seek, HEVC with wavefronts or tiles decodes the catch-up with a
 // slice-threaded decoder and hand over to the frame-threaded one at the next clean keyframe;
 // every picture still matches a linear decode, none is lost or repeated at the hand-over.
 @testable import FFmpegBridge
@@ -26,7 +26,8 @@ import Testing
     static let hevcOpenGOP = x265("hevc-open.mp4", "open-gop=1:bframes=4:b-adapt=2")
     /// x265 without wavefronts: no catch-up decoder at all.
     static let hevcPlain = x265("hevc-plain.mp4", "wpp=0")
-    /// 640×360 VP9 (two tile columns fit) with a keyframe every second.
+    /// 640×360 VP9 with two tile columns and a keyframe every second: frame threading stays
+    /// (tile threading was measured slower for seeks).
     static let vp9Wide = MediaFixtures.make(
         "vp9-wide.webm",
         [
@@ -92,13 +93,6 @@ import Testing
         #expect(run.afterSeek.count >= 20)
     }
 
-    @Test func vp9CatchesUpThenHandsOverAtTheNextKeyframe() throws {
-        let run = try Self.seekAndDecode(Self.vp9Wide, target: 1.5)
-        #expect(run.caughtUpAtStart)
-        #expect(!run.catchingUpAtEnd)
-        try Self.expectSuffix(run)
-    }
-
     @Test func hevcWithIDRKeyframesHandsOver() throws {
         let run = try Self.seekAndDecode(Self.hevcClosedGOP, target: 1.5)
         #expect(run.caughtUpAtStart)
@@ -134,7 +128,7 @@ import Testing
     }
 
     @Test func streamsWithoutIntraPictureParallelismHaveNoCatchUpDecoder() throws {
-        for url in [Self.hevcPlain, MediaFixtures.h264MP4, MediaFixtures.vp9WebM] {
+        for url in [Self.hevcPlain, MediaFixtures.h264MP4, MediaFixtures.vp9WebM, Self.vp9Wide] {
             let run = try Self.seekAndDecode(url, target: 1.2)
             #expect(!run.caughtUpAtStart, "\(url.lastPathComponent)")
             try Self.expectSuffix(run)

@@ -16,6 +16,9 @@ private struct VideoSeekState {
     var delivered = false
     /// The last frame discarded before an exact target: shown if nothing reaches the target.
     var fallback: VideoFrame?
+    /// The time of the first picture, shown ahead of the decoder (`previewFrame(of:)`): the
+    /// decoder's own copy of it, and anything before it, is not passed on again.
+    var previewedThrough: CMTime?
 }
 
 extension ItemPlayback {
@@ -60,6 +63,12 @@ extension ItemPlayback {
                 state.skipping = target.map { ExactSeekFilter(target: $0, end: end) }
             }
             let packet = item.element
+            if !state.delivered, state.exactTarget == nil, let first = decoder.previewFrame(of: packet) {
+                // The first picture after opening shows without waiting for the decoder's
+                // threads to fill up and its reordering to let it out.
+                deliver(first, pipeline, &state, force: false)
+                state.previewedThrough = first.pts.isNumeric ? first.pts : nil
+            }
             if let skipping = state.skipping, !state.delivered {
                 // Frames that end before the target are never shown: skip decoding them when
                 // nothing references them.
@@ -105,6 +114,10 @@ extension ItemPlayback {
     private func deliver(
         _ frame: VideoFrame, _ pipeline: Pipeline, _ state: inout VideoSeekState, force: Bool
     ) {
+        if let previewed = state.previewedThrough, frame.pts.isNumeric {
+            if frame.pts <= previewed { return }
+            state.previewedThrough = nil
+        }
         if let target = state.exactTarget, !state.delivered, !force, frame.pts.isNumeric {
             let end = frame.duration.isNumeric && frame.duration > .zero ? frame.pts + frame.duration : frame.pts
             if end <= target {

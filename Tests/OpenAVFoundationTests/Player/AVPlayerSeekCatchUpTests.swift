@@ -1,6 +1,6 @@
-// Playhead: exact seeks through AVPlayer on media that gets the slice-threaded catch-up
-// decoder (wide VP9, wavefront HEVC): the frame shown at each target and every frame played
-// after the seeks (across the hand-over back to frame threading) match linear decoding.
+// Playhead: exact seeks through AVPlayer on wavefront HEVC (slice-threaded catch-up decoder,
+// then the hand-over back to frame threading) and on tiled VP9 (frame threading throughout):
+// the frame shown at each target and every frame played after the seeks match linear decoding.
 import Foundation
 import PlayheadTestSupport
 import Testing
