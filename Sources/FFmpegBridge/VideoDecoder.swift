@@ -32,7 +32,7 @@ package final class VideoDecoder: @unchecked Sendable {
     /// owned by the decode thread: the overlap of both decoders at an HEVC CRA picture
     private var openGOPHandOver: OpenGOPHandOver?
     /// owned by the decode thread: a slice-threaded decoder for the first picture alone
-    /// (`previewFrame(of:)`), for streams without `catchUp`; released after its one use
+    /// (`previewFrame(of:)`); released after its one use, with the picture buffers it made
     private var preview: CodecContext?
 
     /// The number of threads libavcodec decodes with (frame and slice threading).
@@ -68,7 +68,7 @@ package final class VideoDecoder: @unchecked Sendable {
             : try? CodecContext(
                 demuxer: demuxer, streamIndex: streamIndex, type: AVMEDIA_TYPE_VIDEO,
                 threadCount: Int32(threads), threadType: FF_THREAD_SLICE)
-        preview = threadCount == nil && threads > 1 && catchUp == nil
+        preview = threadCount == nil && threads > 1
             ? try? CodecContext(
                 demuxer: demuxer, streamIndex: streamIndex, type: AVMEDIA_TYPE_VIDEO,
                 threadCount: Int32(threads), threadType: FF_THREAD_SLICE)
@@ -83,13 +83,11 @@ package final class VideoDecoder: @unchecked Sendable {
     /// HEVC stream: 75–80 ms instead of 35 ms). This decodes the keyframe alone, on the
     /// slice-threaded decoder, and drains it at once, so the first picture after opening shows
     /// as soon as it exists. The packet must still be sent as usual afterwards: the same
-    /// picture then comes out again and the caller drops it by its time.
+    /// picture then comes out again and the caller drops it by its time. The slice-threaded
+    /// decoder is closed after this one picture (a 2160p stream's buffers are tens of MB).
     package func previewFrame(of packet: Packet) -> VideoFrame? {
-        guard !hasDecoded, packet.isKeyframe, let context = preview ?? catchUp else { return nil }
-        defer {
-            context.flush()
-            preview = nil
-        }
+        guard !hasDecoded, packet.isKeyframe, let context = preview else { return nil }
+        defer { preview = nil }
         guard context.send(packet.pointer) == .accepted, context.send(nil) == .accepted else {
             return nil
         }

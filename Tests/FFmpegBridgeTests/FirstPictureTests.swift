@@ -9,8 +9,7 @@ import Testing
 // Concurrency: each test owns its demuxer and decoder on the test's own task.
 
 @Suite struct FirstPictureTests {
-    /// H.264 with B-frames (preview decoder), wavefront HEVC with B-frames (the catch-up
-    /// decoder serves), and VP9.
+    /// H.264 with B-frames, wavefront HEVC with closed and open GOPs, and VP9.
     static let fixtures = [
         MediaFixtures.h264MP4, SeekCatchUpTests.hevcClosedGOP, SeekCatchUpTests.hevcOpenGOP,
         MediaFixtures.vp9WebM,
