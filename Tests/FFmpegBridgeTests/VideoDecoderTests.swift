@@ -12,7 +12,8 @@ import Testing
         let demuxer = try Demuxer(location: MediaFixtures.location(url))
         let decoder = try VideoDecoder(
             demuxer: demuxer, streamIndex: try #require(demuxer.bestStream(of: .video)))
-        #expect(decoder.threadCount >= 2)
+        #expect(decoder.threadCount == VideoDecoder.defaultThreadCount)
+        #expect((2...16).contains(VideoDecoder.defaultThreadCount))
         #expect(decoder.activeThreading == "frame")
         let frames = try Decode.allVideoFrames(url)
         let reference = MediaFixtures.referenceChecksums(url, width: 320, height: 240)
