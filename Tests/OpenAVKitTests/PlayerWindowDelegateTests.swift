@@ -81,7 +81,9 @@ final class RecordingWindowDelegate: PlayerWindowDelegate, Sendable {
         #expect(names.contains("ready"))
         #expect(names.filter { $0 == "ready" }.count == 1)
         // The end notification comes first; the window's next frame shows the end status.
-        #expect(names.firstIndex(of: "end")! < names.firstIndex(of: "status ended")!)
+        let end = try #require(names.firstIndex(of: "end"))
+        let ended = try #require(names.firstIndex(of: "status ended"))
+        #expect(end < ended)
         #expect(delegate.allOnMain)
     }
 }

@@ -8,8 +8,9 @@ import Testing
 
 @testable import OpenAVFoundation
 
+/// Serialized: eleven players at once, under ThreadSanitizer, starved the other suites.
 @MainActor
-@Suite struct AVPlayerFirstFrameTests {
+@Suite(.serialized) struct AVPlayerFirstFrameTests {
     /// Every picture of `url`'s video decoded on one thread, independently of the engine, as
     /// (pts in milliseconds, checksum) in presentation order.
     nonisolated static func referencePictures(of url: URL) throws -> [(Int, UInt64)] {
