@@ -31,7 +31,7 @@ package final class VideoDecoder: @unchecked Sendable {
     private var handedOver: [VideoFrame] = []
     /// owned by the decode thread: the overlap of both decoders at an HEVC CRA picture
     private var openGOPHandOver: OpenGOPHandOver?
-    /// owned by the decode thread: a slice-threaded decoder for the first picture alone
+    /// owned by the decode thread: a decoder for the first picture alone
     /// (`previewFrame(of:)`); released after its one use, with the picture buffers it made
     private var preview: CodecContext?
 
@@ -68,10 +68,12 @@ package final class VideoDecoder: @unchecked Sendable {
             : try? CodecContext(
                 demuxer: demuxer, streamIndex: streamIndex, type: AVMEDIA_TYPE_VIDEO,
                 threadCount: Int32(threads), threadType: FF_THREAD_SLICE)
+        // Slice threads split a picture only where the stream allows it (the catch-up kinds);
+        // elsewhere one thread decodes the picture as fast, without starting threads.
         preview = threadCount == nil && threads > 1
             ? try? CodecContext(
                 demuxer: demuxer, streamIndex: streamIndex, type: AVMEDIA_TYPE_VIDEO,
-                threadCount: Int32(threads), threadType: FF_THREAD_SLICE)
+                threadCount: kind == nil ? 1 : Int32(threads), threadType: FF_THREAD_SLICE)
             : nil
     }
 
@@ -80,11 +82,12 @@ package final class VideoDecoder: @unchecked Sendable {
     ///
     /// Frame threading puts out the first picture only once every thread has a frame, and
     /// streams that reorder pictures hold it back until later ones are decoded too (a 2160p
-    /// HEVC stream: 75–80 ms instead of 35 ms). This decodes the keyframe alone, on the
-    /// slice-threaded decoder, and drains it at once, so the first picture after opening shows
-    /// as soon as it exists. The packet must still be sent as usual afterwards: the same
-    /// picture then comes out again and the caller drops it by its time. The slice-threaded
-    /// decoder is closed after this one picture (a 2160p stream's buffers are tens of MB).
+    /// HEVC stream: 75–80 ms instead of 35 ms). This decodes the keyframe alone, on a decoder
+    /// of its own (slice-threaded for wavefront or tiled HEVC), and drains it at once, so the
+    /// first picture after opening shows as soon as it exists. The packet must still be sent
+    /// as usual afterwards: the same picture then comes out again and the caller drops it by
+    /// its time. The extra decoder is closed after this one picture (a 2160p stream's buffers
+    /// are tens of MB).
     package func previewFrame(of packet: Packet) -> VideoFrame? {
         guard !hasDecoded, packet.isKeyframe, let context = preview else { return nil }
         defer { preview = nil }
