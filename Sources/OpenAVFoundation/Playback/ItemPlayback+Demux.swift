@@ -47,6 +47,8 @@ extension ItemPlayback {
         // A read interrupted for a seek may have left the demuxer mid-packet: the next seek
         // goes through the demuxer, never the cache.
         var readInterrupted = false
+        // Until an exact seek lands, reading stays close to its target (`LandingReadAhead`).
+        var landingReadAhead = LandingReadAhead()
         while true {
             let (stopped, seek, generation, selection) = control.withLock {
                 control -> (Bool, PendingSeek?, Int, EngineSelection) in
@@ -66,6 +68,7 @@ extension ItemPlayback {
                 }
                 readInterrupted = false
                 let request = seek.request
+                landingReadAhead.start(exactTarget: request.isExact ? request.target : nil)
                 let earliest = request.toleranceBefore.isNumeric ? request.target - request.toleranceBefore : .negativeInfinity
                 let latest = request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
                 // Exact seeks start from the keyframe at or before the target.
@@ -105,8 +108,13 @@ extension ItemPlayback {
                 _ = environment.hostClock.wait(until: environment.hostClock.now + 0.25, on: demuxWake)
                 continue
             }
+            if landingReadAhead.isWatching, holdsForLanding(&landingReadAhead, generation: generation) {
+                _ = demuxWake.block(untilMonotonic: ThreadCondition.monotonicNow() + 0.05)
+                continue
+            }
             switch demuxer.readPacket() {
             case .packet(let packet):
+                landingReadAhead.note(packet, videoStream: pipeline.videoStream)
                 if let last = skipThrough[packet.streamIndex] {
                     let time = packet.dts.isNumeric ? packet.dts : packet.pts
                     if time.isNumeric && time <= last { continue }
@@ -133,6 +141,15 @@ extension ItemPlayback {
                 demuxerAtEnd = true
             }
         }
+    }
+
+    /// True while the read-ahead waits for the exact seek of `generation` to land (the
+    /// presenter wakes `demuxWake` when it does).
+    private func holdsForLanding(_ readAhead: inout LandingReadAhead, generation: Int) -> Bool {
+        let landed = control.withLock { control in
+            control.seek.map { $0.generation != generation || $0.landed } ?? true
+        }
+        return readAhead.holds(landed: landed, now: ThreadCondition.monotonicNow())
     }
 
     /// The most bytes of packets a network item keeps for seeking back (and ahead) without

@@ -129,6 +129,7 @@ extension ItemPlayback {
             }
             guard landing, var seek = control.seek else { return nil }
             seek.landed = true
+            demuxWake.wake()
             seek.landing = seek.landing ?? time
             control.seek = seek
             return seek.request
