@@ -2,6 +2,7 @@
 #include "CSDL2Loader.h"
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
 
 // The start of Xlib's XErrorEvent, spelled out so no X11 headers are needed.
 typedef struct {
@@ -29,8 +30,12 @@ static int tolerate_stale_wake_up(void *display, PlayheadXErrorEvent *event) {
 }
 
 static void install(void) {
-    // SDL has loaded libX11 by the time a window exists; never load it here.
-    void *x11 = dlopen("libX11.so.6", RTLD_NOW | RTLD_NOLOAD);
+    // Before SDL's video starts: SDL keeps the handler it finds and puts it back when video
+    // stops, just before closing its X connections, which is when a late wake-up's error
+    // arrives. Load libX11 (SDL loads the same one) only where an X display is named.
+    const char *display = getenv("DISPLAY");
+    if (!display || !*display) return;
+    void *x11 = dlopen("libX11.so.6", RTLD_NOW);
     if (!x11) return;
     PlayheadXErrorHandler (*set_handler)(PlayheadXErrorHandler) =
         (PlayheadXErrorHandler (*)(PlayheadXErrorHandler))dlsym(x11, "XSetErrorHandler");

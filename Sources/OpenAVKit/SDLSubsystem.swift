@@ -2,6 +2,7 @@
 //
 // Concurrency: thread-safe; the first caller initialises under a lock.
 internal import CSDL2
+internal import CSDL2Loader
 import Foundation
 import OpenAVFoundation
 
@@ -30,6 +31,9 @@ enum SDLSubsystem {
     /// - Important: Call on the thread that will run the window's event loop.
     static func startVideo() throws(SDLError) {
         let ok = video.withLock { state -> Bool in
+            // Under SDL's own X error handler, so it is still in place when SDL closes its
+            // X connections (see CSDL2Loader_tolerateStaleWakeUps).
+            CSDL2Loader_tolerateStaleWakeUps()
             SDL_SetMainReady()
             guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else { return false }
             state.users += 1

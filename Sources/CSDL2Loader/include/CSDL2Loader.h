@@ -6,10 +6,12 @@
 /// Loads the libraries once (thread-safe); 1 when every SDL function Playhead uses resolved.
 int CSDL2Loader_load(void);
 
-/// Once SDL has opened an X11 window: installs an X error handler that ignores BadWindow on
+/// Before SDL's video starts: installs an X error handler that ignores BadWindow on
 /// X_SendEvent (an SDL event wake-up that reached a window already destroyed, which Xlib's
 /// default handler would turn into exit(1)) and passes every other error to the handler it
-/// replaces (SDL's). Does nothing without libX11 loaded; safe to call more than once.
+/// replaces. SDL chains its own handler to this one and restores it when video stops, so it
+/// also covers the errors that arrive while SDL closes its X connections. Does nothing
+/// without $DISPLAY or libX11; only the first call acts.
 void CSDL2Loader_tolerateStaleWakeUps(void);
 
 #endif

@@ -8,7 +8,6 @@
 // thread. Video pictures arrive from the engine's presentation thread through the layer's
 // frame slot and a pushed SDL event wakes the loop.
 internal import CSDL2
-internal import CSDL2Loader
 import Foundation
 import OpenAVFoundation
 
@@ -127,7 +126,6 @@ public final class PlayerWindow {
             throw error
         }
         SDL_SetWindowMinimumSize(window, 320, 180)
-        CSDL2Loader_tolerateStaleWakeUps()
         self.window = window
         self.target = target
         self.player = player
