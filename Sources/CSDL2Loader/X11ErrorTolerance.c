@@ -39,8 +39,9 @@ static void install(void) {
     if (!x11) return;
     PlayheadXErrorHandler (*set_handler)(PlayheadXErrorHandler) =
         (PlayheadXErrorHandler (*)(PlayheadXErrorHandler))dlsym(x11, "XSetErrorHandler");
+    // The handle is kept: closing it could unload libX11 (when nothing else has loaded it
+    // yet) and with it the handler just installed.
     if (set_handler) previous_handler = set_handler(tolerate_stale_wake_up);
-    dlclose(x11);
 }
 
 void CSDL2Loader_tolerateStaleWakeUps(void) { pthread_once(&install_once, install); }

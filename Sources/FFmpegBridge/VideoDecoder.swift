@@ -89,7 +89,7 @@ package final class VideoDecoder: @unchecked Sendable {
     /// its time. The extra decoder is closed after this one picture (a 2160p stream's buffers
     /// are tens of MB).
     package func previewFrame(of packet: Packet) -> VideoFrame? {
-        guard !hasDecoded, packet.isKeyframe, let context = preview else { return nil }
+        guard packet.isKeyframe, let context = preview else { return nil }
         defer { preview = nil }
         guard context.send(packet.pointer) == .accepted, context.send(nil) == .accepted else {
             return nil
@@ -117,6 +117,7 @@ package final class VideoDecoder: @unchecked Sendable {
     @discardableResult
     package func send(_ packet: Packet) -> DecodeStatus {
         hasDecoded = true
+        preview = nil  // unused when the first packet was not previewed (an exact seek at open)
         if openGOPHandOver != nil { return sendToBoth(packet) }
         guard catchingUp, let catchUp, let catchUpKind else { return codec.send(packet.pointer) }
         if catchUpPackets > 0 && SeekCatchUp.canHandOver(at: packet, kind: catchUpKind) {

@@ -129,12 +129,13 @@ extension ItemPlayback {
             }
             guard landing, var seek = control.seek else { return nil }
             seek.landed = true
-            demuxWake.wake()
             seek.landing = seek.landing ?? time
             control.seek = seek
             return seek.request
         }
-        if let finished { report(.seekFinished(id: finished.id, time: time)) }
+        guard let finished else { return }
+        demuxWake.wake()  // the read-ahead waits for the landing (`LandingReadAhead`)
+        report(.seekFinished(id: finished.id, time: time))
     }
 
     /// Completes a pending seek that no video frame will complete: audio-only items (once the

@@ -9,9 +9,11 @@ import Foundation
 /// Per-generation state of the video decode thread.
 private struct VideoSeekState {
     var generation = -1
-    var exactTarget: CMTime?
-    /// Decides which packets before `exactTarget` need no decoding.
-    var skipping: ExactSeekFilter?
+    /// The exact seek this generation resolves (nil after opening and for inexact seeks):
+    /// decides which packets before its target need no decoding.
+    var exactSeek: ExactSeekFilter?
+    /// The time an exact seek of this generation must land on.
+    var exactTarget: CMTime? { exactSeek?.target }
     /// True once a frame of this generation was passed on.
     var delivered = false
     /// The last frame discarded before an exact target: shown if nothing reaches the target.
@@ -59,8 +61,7 @@ extension ItemPlayback {
                     else { return (nil, control.duration) }
                     return (seek.request.target, control.duration)
                 }
-                state.exactTarget = target
-                state.skipping = target.map { ExactSeekFilter(target: $0, end: end) }
+                state.exactSeek = target.map { ExactSeekFilter(target: $0, end: end) }
             }
             let packet = item.element
             if !state.delivered, state.exactTarget == nil, let first = decoder.previewFrame(of: packet) {
@@ -69,10 +70,10 @@ extension ItemPlayback {
                 deliver(first, pipeline, &state, force: false)
                 state.previewedThrough = first.pts.isNumeric ? first.pts : nil
             }
-            if let skipping = state.skipping, !state.delivered {
+            if let exactSeek = state.exactSeek, !state.delivered {
                 // Frames that end before the target are never shown: skip decoding them when
                 // nothing references them.
-                decoder.skipsNonReferenceFrames = skipping.maySkipDecoding(of: packet)
+                decoder.skipsNonReferenceFrames = exactSeek.maySkipDecoding(of: packet)
             } else if decoder.skipsNonReferenceFrames {
                 decoder.skipsNonReferenceFrames = false
             }
