@@ -8,12 +8,15 @@ import Foundation
 
 /// Per-generation state of the video decode thread.
 private struct VideoSeekState {
-    var generation = -1
+    let generation: Int
     /// The exact seek this generation resolves (nil after opening and for inexact seeks):
     /// decides which packets before its target need no decoding.
-    var exactSeek: ExactSeekFilter?
-    /// The time an exact seek of this generation must land on.
-    var exactTarget: CMTime? { exactSeek?.target }
+    let exactSeek: ExactSeekFilter?
+    /// The time an exact seek of this generation must land on: `exactSeek?.target`, kept as a
+    /// stored copy on purpose. As a computed property over `exactSeek`, Swift 6.3.1's release
+    /// optimiser aborts on `deliver(_:_:_:force:)` ("Found ownership error", CopyPropagation);
+    /// `init` is the only place that sets both, so they cannot disagree.
+    let exactTarget: CMTime?
     /// True once a frame of this generation was passed on.
     var delivered = false
     /// The last frame discarded before an exact target: shown if nothing reaches the target.
@@ -21,6 +24,13 @@ private struct VideoSeekState {
     /// The time of the first picture, shown ahead of the decoder (`previewFrame(of:)`): the
     /// decoder's own copy of it, and anything before it, is not passed on again.
     var previewedThrough: CMTime?
+
+    /// The state at the start of `generation` (-1: none yet), resolving `exactSeek` if given.
+    init(generation: Int = -1, exactSeek: ExactSeekFilter? = nil) {
+        self.generation = generation
+        self.exactSeek = exactSeek
+        self.exactTarget = exactSeek?.target
+    }
 }
 
 extension ItemPlayback {
@@ -54,14 +64,14 @@ extension ItemPlayback {
             }
             if item.generation != state.generation {
                 decoder.flush()
-                state = VideoSeekState(generation: item.generation)
                 let (target, end) = control.withLock { control -> (CMTime?, CMTime) in
                     guard let seek = control.seek, seek.generation == item.generation,
                         seek.request.isExact
                     else { return (nil, control.duration) }
                     return (seek.request.target, control.duration)
                 }
-                state.exactSeek = target.map { ExactSeekFilter(target: $0, end: end) }
+                state = VideoSeekState(
+                    generation: item.generation, exactSeek: target.map { ExactSeekFilter(target: $0, end: end) })
             }
             let packet = item.element
             if !state.delivered, state.exactTarget == nil, let first = decoder.previewFrame(of: packet) {
