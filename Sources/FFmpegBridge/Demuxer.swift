@@ -35,7 +35,8 @@ package final class Demuxer: @unchecked Sendable {
     /// True for http(s) inputs.
     package let isNetwork: Bool
     /// For network inputs, the throughput seen while opening and probing (all bytes read,
-    /// nested playlists and segments included, over the time it took), in bits per second.
+    /// nested playlists and segments included, over the time the opening thread spent waiting
+    /// for them, so a busy CPU does not lower it), in bits per second.
     package let measuredBitRate: Double?
     /// What the container holds, read once at open.
     package let description: MediaDescription
@@ -62,7 +63,9 @@ package final class Demuxer: @unchecked Sendable {
         location: MediaLocation, timeout: Double = 15,
         interrupt: InterruptDeadline = InterruptDeadline(), limits: MediaLimits = .standard
     ) throws(MediaFailure) {
-        let openStart = Date()
+        // Only the time spent waiting for bytes: decoding during the probe and waiting for a
+        // core on a busy machine say nothing about the connection.
+        let transfer = location.isNetwork ? TransferStopwatch() : nil
         let container = try FormatContext(
             location: location, timeout: timeout, interrupt: interrupt)
         if let failure = limits.streamCountViolation(container.streamCount) { throw failure }
@@ -81,9 +84,9 @@ package final class Demuxer: @unchecked Sendable {
         self.scratch = scratch
         self.timeout = timeout
         self.isNetwork = location.isNetwork
-        let openSeconds = Date().timeIntervalSince(openStart)
         let openBytes = location.isNetwork ? Double(interrupt.inputBytesRead) : 0
-        self.measuredBitRate = openBytes > 0 && openSeconds > 0 ? openBytes * 8 / openSeconds : nil
+        let waitedSeconds = max(transfer?.elapsedWaiting ?? 0, 0.001)
+        self.measuredBitRate = openBytes > 0 ? openBytes * 8 / waitedSeconds : nil
         self.description = MediaInspector.describe(container)
         let start = container.pointer.pointee.start_time
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
