@@ -16,8 +16,16 @@ extension LoopbackHTTPServer {
                 _ = sendAll(connection, Array(Self.head(status: 400, fields: ["Content-Length": "0"], close: true).utf8))
                 return
             }
-            log.withLock { $0.append(request) }
+            var logged = request
+            logged.receivedAt = Self.now()
+            let index = log.withLock { log -> Int in
+                log.append(logged)
+                return log.count - 1
+            }
             let keepOpen = answer(request, on: connection)
+            log.withLock { log in
+                if index < log.count, log[index].receivedAt == logged.receivedAt { log[index].endedAt = Self.now() }
+            }
             if !keepOpen || request.headers["connection"]?.lowercased() == "close" { return }
         }
     }
@@ -266,7 +274,8 @@ extension LoopbackHTTPServer {
         }
     }
 
-    static func now() -> Double {
+    /// The server's clock: monotonic seconds, as `Request.receivedAt` and `endedAt` use.
+    public static func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

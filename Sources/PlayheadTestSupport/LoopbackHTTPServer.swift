@@ -185,6 +185,15 @@ extension LoopbackHTTPServer {
         }
         /// Header names (lower-cased) and values.
         public let headers: [String: String]
+        /// When the server read the request, in seconds on the monotonic clock
+        /// (`LoopbackHTTPServer.now()`): timed on the server's own thread, so the gaps between
+        /// requests do not depend on how busy the test process's main queue is.
+        public internal(set) var receivedAt: Double = 0
+        /// When the server was done with it (the response sent, or the client hung up while
+        /// it waited), on the same clock; nil while it is being answered.
+        public internal(set) var endedAt: Double?
+        /// Seconds from receiving the request to being done with it, nil while answering.
+        public var servedSeconds: Double? { endedAt.map { $0 - receivedAt } }
     }
 
     /// A non-default way to answer requests for one path.
