@@ -4,6 +4,8 @@
 #   make test    install deps, import-rule lint, build tests, run them (log in $(TEST_LOG))
 #   make build   debug build
 #   make lint    import rule + `swift format lint --strict` (when .swift-format exists)
+#   make release the release build `make run` uses;  make smoke  smoke-test that binary
+#   make check   before sending a change: `make test`, then `make release` and `make smoke`
 #   make clean   remove .build;  make clean-fixtures  remove the generated test media cache
 #
 # `make test` (and so .ci/run) checks the C-module import rule but NOT swift-format: formatting
@@ -37,7 +39,7 @@ FIXTURE_CACHE := $(or $(PLAYHEAD_FIXTURE_CACHE),$(or $(TMPDIR),/tmp)/playhead-fi
 test: export SDL_VIDEODRIVER ?= dummy
 test: export SDL_AUDIODRIVER ?= dummy
 
-.PHONY: deps build release run test lint lint-imports lint-format clean clean-fixtures
+.PHONY: deps build release run test smoke check lint lint-imports lint-format clean clean-fixtures
 
 deps:
 	bash scripts/install-deps.sh
@@ -51,6 +53,16 @@ release:
 run: deps
 	$(SWIFT) build $(SWIFTPM) $(RELEASE_FLAGS)
 	$(DEMO_CMD)
+
+# The release binary used as a user would: the demo headless with a JSON report, probe --json,
+# thumbnail to PNG, bench seek --json and one bad input, each result checked.
+smoke: release
+	bash scripts/smoke-release.sh $(PLAYHEAD)
+
+# What a developer runs before sending a change: every test, then the release build (which
+# once crashed the compiler while debug built fine) and its smoke checks.
+check: test
+	$(MAKE) --no-print-directory smoke
 
 test: deps lint-imports
 	$(SWIFT) build $(SWIFTPM) --build-tests

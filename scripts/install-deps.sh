@@ -17,7 +17,7 @@ set -euo pipefail
 REQUIRED_PACKAGES=(
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
     libavfilter-dev libsdl2-dev libsdl2-ttf-dev pkg-config ffmpeg fonts-dejavu-core make time xvfb openbox xdotool x11-apps imagemagick
-    socat openssl
+    socat openssl python3
 )
 # Only needed for the optional clip download; failure to install them is not fatal.
 MEDIA_PACKAGES=(python3 python3-pip ca-certificates)
