@@ -150,7 +150,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("movie.ja.sup")
         if !FileManager.default.fileExists(atPath: file.path) {
-            try Data(PGSSubtitleBytes.stream()).write(to: file)
+            try Data(PGSSubtitleBytes.stream()).write(to: file, options: .atomic)
         }
         return file
     }
