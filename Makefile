@@ -1,7 +1,8 @@
 # Playhead: developer and CI entry points (build, test, lint, demo).
 #
 #   make run     install deps, build release, run $(DEMO_CMD) (the built-in demo)
-#   make test    install deps, import-rule lint, build tests, run them (log in $(TEST_LOG))
+#   make test    install deps, import-rule lint, build tests, type-check Tests/PortedClients in
+#                Swift 5 and 6 modes, run the tests (log in $(TEST_LOG))
 #   make build   debug build
 #   make lint    import rule + `swift format lint --strict` (when .swift-format exists)
 #   make release the release build `make run` uses;  make smoke  smoke-test that binary
@@ -66,6 +67,7 @@ check: test
 
 test: deps lint-imports
 	$(SWIFT) build $(SWIFTPM) --build-tests
+	bash scripts/check-ported-clients.sh $(BUILD_DIR)
 	mkdir -p $(BUILD_DIR)
 	status=0; $(SWIFT) test $(SWIFTPM) 2>&1 | tee $(TEST_LOG) || status=$$?; \
 	if [[ $$status -eq 0 ]]; then \

@@ -22,7 +22,7 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         "duration", "tracks", "playable", "isPlayable", "hasProtectedContent", "commonMetadata",
         "metadata", "preferredTransform", "preferredRate", "preferredVolume",
         "providesPreciseDurationAndTiming", "containerFormat", "availableChapterLocales",
-        "availableMediaCharacteristicsWithMediaSelectionOptions",
+        "availableMediaCharacteristicsWithMediaSelectionOptions", "availableMetadataFormats",
     ]
     /// Where subtitle files beside the media are looked for (see SidecarSubtitles).
     let sidecarSettings: SidecarSubtitleSettings

@@ -26,6 +26,10 @@ extension AVPartialAsyncProperty where Root: AVAsset {
     public static var metadata: AVAsyncProperty<Root, [AVMetadataItem]> {
         AVAsyncProperty(key: "metadata") { try $0.loadedContents().metadata }
     }
+    /// The formats the asset's metadata comes in.
+    public static var availableMetadataFormats: AVAsyncProperty<Root, [AVMetadataFormat]> {
+        AVAsyncProperty(key: "availableMetadataFormats") { try $0.loadedContents().availableMetadataFormats }
+    }
     /// The movie-level transform.
     public static var preferredTransform: AVAsyncProperty<Root, CGAffineTransform> {
         AVAsyncProperty(key: "preferredTransform") { _ = try $0.loadedContents(); return .identity }

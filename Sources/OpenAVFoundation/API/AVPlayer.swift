@@ -15,7 +15,7 @@ import Foundation
 ///   notifications arrive on the main queue, so a program must keep the main queue running
 ///   (an app's event loop, `dispatchMain()`, `RunLoop.main.run()`, or an async `main`).
 ///   Methods may be called from any thread; they never block on I/O or decoding.
-@MainActor
+@preconcurrency @MainActor
 open class AVPlayer: NSObject, _KeyValueObservable {
     /// Whether the player can play at all.
     public enum Status: Int, Sendable {

@@ -45,12 +45,25 @@ extension AVPlayerItem {
     /// `queue: .main` observers still run on the main queue, `queue: nil` observers run on
     /// that background queue (Apple also allows item notifications on any thread).
     nonisolated func post(_ name: NSNotification.Name, userInfo: [String: any Sendable]? = nil) {
-        let item = UncheckedBox(self)
-        let send = { @Sendable in
-            NotificationCenter.default.post(name: name, object: item.value, userInfo: userInfo)
-        }
-        if Thread.isMainThread { send() } else { notificationQueue.async(execute: send) }
+        postInOrder(name, object: self, userInfo: userInfo)
     }
+}
+
+extension AVPlayer {
+    /// Posts `name` for this player, as `AVPlayerItem.post(_:userInfo:)` does for items.
+    nonisolated func post(_ name: NSNotification.Name, userInfo: [String: any Sendable]? = nil) {
+        postInOrder(name, object: self, userInfo: userInfo)
+    }
+}
+
+/// Posts `name` from `object` at once on the main thread, else in order from a background
+/// queue (see `AVPlayerItem.post(_:userInfo:)` for why).
+private func postInOrder(_ name: NSNotification.Name, object: AnyObject, userInfo: [String: any Sendable]?) {
+    let sender = UncheckedBox(object)
+    let send = { @Sendable in
+        NotificationCenter.default.post(name: name, object: sender.value, userInfo: userInfo)
+    }
+    if Thread.isMainThread { send() } else { notificationQueue.async(execute: send) }
 }
 
 /// Posts item notifications in order when the main thread is not the poster.

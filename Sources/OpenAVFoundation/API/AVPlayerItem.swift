@@ -11,7 +11,7 @@ import Foundation
 ///
 /// - Important: Changes of observable properties, and the notifications the item posts,
 ///   arrive on the main queue. Reading properties is thread-safe.
-@MainActor
+@preconcurrency @MainActor
 open class AVPlayerItem: NSObject, _KeyValueObservable {
     /// Whether the item can be played.
     public enum Status: Int, Sendable {

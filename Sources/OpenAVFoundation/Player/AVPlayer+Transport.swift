@@ -17,6 +17,10 @@ extension AVPlayer {
         var after = before
         let effects = after.handle(event)
         commit(after, replacing: before)
+        if after.rate != before.rate {
+            let reason = AVPlayer.rateChangeReason(for: event)
+            post(AVPlayer.rateDidChangeNotification, userInfo: reason.map { [AVPlayer.rateDidChangeReasonKey: $0] })
+        }
         for effect in effects { perform(effect) }
         syncEngine()
     }

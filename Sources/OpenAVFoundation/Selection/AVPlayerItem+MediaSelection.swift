@@ -34,6 +34,14 @@ extension AVPlayerItem {
         MainQueue.perform { item.value.post(AVPlayerItem.mediaSelectionDidChangeNotification) }
     }
 
+    /// The option selected in `mediaSelectionGroup`, nil when none is (subtitles off).
+    /// Apple deprecated it in favour of `currentMediaSelection.selectedMediaOption(in:)`,
+    /// which it forwards to; ported code still calls it.
+    @available(*, deprecated, message: "Use currentMediaSelection.selectedMediaOption(in:)")
+    nonisolated public func selectedMediaOption(in mediaSelectionGroup: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
+        currentMediaSelection.selectedMediaOption(in: mediaSelectionGroup)
+    }
+
     /// Goes back to the group's automatic choice (its default option).
     nonisolated public func selectMediaOptionAutomatically(
         in mediaSelectionGroup: AVMediaSelectionGroup

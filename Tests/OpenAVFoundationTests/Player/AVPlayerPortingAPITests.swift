@@ -1,0 +1,121 @@
+// Playhead: the members ported wrappers reach for that need no engine work: the rate-change
+// notification and its reason, external playback (absent on Linux), metadata formats, and the
+// deprecated per-item selected option.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+/// Records `AVPlayer.rateDidChangeNotification`s: the rate as the handler reads it, and the reason.
+final class RateChangeLog: @unchecked Sendable {
+    private let entries = Locked<[(rate: Float, reason: AVPlayer.RateDidChangeReason?)]>([])
+    private var token: (any NSObjectProtocol)?
+
+    init(_ player: AVPlayer) {
+        let entries = self.entries
+        token = NotificationCenter.default.addObserver(
+            forName: AVPlayer.rateDidChangeNotification, object: player, queue: nil
+        ) { note in
+            let player = note.object as? AVPlayer
+            let reason = note.userInfo?[AVPlayer.rateDidChangeReasonKey] as? AVPlayer.RateDidChangeReason
+            entries.withLock { $0.append((player?.rate ?? -1, reason)) }
+        }
+    }
+
+    var rates: [Float] { entries.withLock { $0.map(\.rate) } }
+    var reasons: [AVPlayer.RateDidChangeReason?] { entries.withLock { $0.map(\.reason) } }
+
+    deinit { if let token { NotificationCenter.default.removeObserver(token) } }
+}
+
+@MainActor
+@Suite struct AVPlayerPortingAPITests {
+    @Test func everyRateChangeIsPostedOnceWithItsReasonOnTheMainQueue() async throws {
+        let clock = ManualClock()
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
+        let log = RateChangeLog(player)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        player.play()
+        player.play()  // no change: no post
+        player.rate = 1.5
+        player.pause()
+        player.playImmediately(atRate: 2)
+        await waitUntil("four changes") { log.rates.count >= 4 }
+        await mainQueueSleep(nanoseconds: 50_000_000)
+        // Under `swift test` the main queue is drained off the main thread, so posts go out
+        // from the ordered background queue and a handler reads the rate a moment later; in
+        // order and once per change all the same.
+        #expect(log.rates.count == 4)
+        #expect(log.reasons == [.setRateCalled, .setRateCalled, .setRateCalled, .setRateCalled])
+        #expect(log.rates.last == 2)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func defaultRateIsWhatPlayUses() async throws {
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: nil)
+        let log = RateChangeLog(player)
+        player.defaultRate = 1.25
+        player.play()
+        await waitUntil("the rate change") { log.rates.count == 1 }
+        #expect(player.rate == 1.25)
+        #expect(log.rates == [1.25])
+    }
+
+    @Test func externalPlaybackDoesNotExistOnLinux() {
+        let player = AVPlayer()
+        #expect(!player.allowsExternalPlayback)
+        player.allowsExternalPlayback = true
+        player.usesExternalPlaybackWhileExternalScreenIsActive = true
+        #expect(!player.allowsExternalPlayback, "accepted, but there is no route to allow")
+        #expect(!player.usesExternalPlaybackWhileExternalScreenIsActive)
+        #expect(!player.isExternalPlaybackActive)
+    }
+
+    @Test(arguments: [
+        (Fixture.mp3WithCoverArt, AVMetadataFormat.id3Metadata),
+        (Fixture.mp4, AVMetadataFormat.iTunesMetadata),
+        (Fixture.matroska, AVMetadataFormat.playheadContainer),
+    ])
+    func metadataComesInTheContainersFormat(_ fixture: Fixture, _ format: AVMetadataFormat) async throws {
+        let asset = AVURLAsset(url: try fixture.url())
+        let (formats, all) = try await asset.load(.availableMetadataFormats, .metadata)
+        #expect(!all.isEmpty, "\(fixture) has tags")
+        #expect(formats == [format])
+        let inFormat = try await asset.loadMetadata(for: format)
+        #expect(inFormat.map(\.identifier) == all.map(\.identifier))
+        #expect(asset.metadata(forFormat: format).count == all.count)
+        #expect(asset.metadata(forFormat: .quickTimeMetadata).isEmpty)
+        #expect(asset.availableMetadataFormats == [format])
+    }
+
+    @Test func theDeprecatedSelectedOptionFollowsTheCurrentSelection() async throws {
+        let asset = AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url())
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        let item = AVPlayerItem(asset: asset)
+        item.select(group.options[1], in: group)
+        #expect(item.selectedMediaOption(in: group) == group.options[1])
+        #expect(item.selectedMediaOption(in: group) == item.currentMediaSelection.selectedMediaOption(in: group))
+    }
+}
+
+extension AVPlayerPortingAPITests {
+    /// Compile-time: each new symbol has Apple's signature.
+    @Test func signaturesMatchApples() {
+        let _: NSNotification.Name = AVPlayer.rateDidChangeNotification
+        let _: String = AVPlayer.rateDidChangeReasonKey
+        let _: String = AVPlayer.rateDidChangeOriginatingParticipantKey
+        let _: [AVPlayer.RateDidChangeReason] = [.setRateCalled, .setRateFailed, .audioSessionInterrupted, .appBackgrounded]
+        let _: KeyPath<AVPlayer, Bool> = \.isExternalPlaybackActive
+        let _: ReferenceWritableKeyPath<AVPlayer, Bool> = \.allowsExternalPlayback
+        let _: ReferenceWritableKeyPath<AVPlayer, Bool> = \.usesExternalPlaybackWhileExternalScreenIsActive
+        let _: (AVAsset) -> (AVMetadataFormat) -> [AVMetadataItem] = AVAsset.metadata(forFormat:)
+        let _: KeyPath<AVAsset, [AVMetadataFormat]> = \.availableMetadataFormats
+        let _: AVAsyncProperty<AVAsset, [AVMetadataFormat]> = .availableMetadataFormats
+        let _: [AVMetadataFormat] = [.id3Metadata, .iTunesMetadata, .quickTimeMetadata, .quickTimeUserData, .isoUserData, .hlsMetadata]
+        let _: (AVPlayerItem) -> (AVMediaSelectionGroup) -> AVMediaSelectionOption? = AVPlayerItem.selectedMediaOption(in:)
+        #expect(AVMetadataFormat.id3Metadata.rawValue == "org.id3")
+        #expect(AVPlayer.RateDidChangeReason.setRateCalled.rawValue == "AVPlayerRateDidChangeReasonSetRateCalled")
+    }
+}
