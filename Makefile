@@ -107,6 +107,7 @@ SOAK_CYCLES ?= 500
 SANITIZED_TESTS ?= Engine|Player|Observation
 # Real-time assertions (A/V sync within 40 ms, pause/resume continuity, the X11 window's idle
 # timers) cannot hold under a sanitizer's 5-15x slowdown; they are timing, not memory or races.
+# Their hang guards (waitUntil, waitOnMainQueue) wait 4 times longer there (PLAYHEAD_TEST_TIMEOUT_SCALE).
 # AVPlayerFirstFrameTests plays eleven whole clips: its first-picture path runs in every other
 # player test too, and under a sanitizer the extra load starved the window tests' time-outs.
 SANITIZER_SKIP ?= AVPlayerSyncTests|AVPlayerTimingTests|PlayerWindowXTests|AVPlayerFirstFrameTests
@@ -133,6 +134,7 @@ fuzz: fuzz-build
 # which ThreadSanitizer understands); add an entry only with the report that justifies it.
 test-tsan: export SDL_VIDEODRIVER ?= dummy
 test-tsan: export SDL_AUDIODRIVER ?= dummy
+test-tsan: export PLAYHEAD_TEST_TIMEOUT_SCALE ?= 4
 test-tsan: export TSAN_OPTIONS ?= suppressions=$(abspath scripts/tsan-suppressions.txt) halt_on_error=0 second_deadlock_stack=1
 test-tsan:
 	$(SWIFT) test --scratch-path $(BUILD_DIR)/tsan --sanitize=thread --filter '$(SANITIZED_TESTS)' --skip '$(SANITIZER_SKIP)'
@@ -140,6 +142,7 @@ test-tsan:
 # The same tests under AddressSanitizer (heap misuse in Swift, the C shims, and FFmpeg frees).
 test-asan: export SDL_VIDEODRIVER ?= dummy
 test-asan: export SDL_AUDIODRIVER ?= dummy
+test-asan: export PLAYHEAD_TEST_TIMEOUT_SCALE ?= 4
 test-asan: export ASAN_OPTIONS ?= detect_leaks=0
 test-asan:
 	$(SWIFT) test --scratch-path $(BUILD_DIR)/asan --sanitize=address --filter '$(SANITIZED_TESTS)' --skip '$(SANITIZER_SKIP)'

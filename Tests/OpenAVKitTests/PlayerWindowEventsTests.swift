@@ -23,7 +23,7 @@ final class EventLog: Sendable {
 
 /// Waits, letting the main queue run, until `condition` holds or `timeout` passes.
 func waitOnMainQueue(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
+    let deadline = Date().addingTimeInterval(TestTimeouts.scaled(timeout))
     while !condition() {
         if Date() > deadline { return false }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

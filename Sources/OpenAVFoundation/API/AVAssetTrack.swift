@@ -23,6 +23,11 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     public let nominalFrameRate: Float
     /// Bits per second (0 when unknown).
     public let estimatedDataRate: Float
+    /// The shortest time a frame is shown, for video: one frame at the container's average
+    /// frame rate on a 90 kHz scale (exact for 24, 25, 30, 50, 60 and the 1000/1001 rates);
+    /// `.invalid` for other tracks and when the rate is unknown. Variable-frame-rate streams
+    /// report their average, not their shortest frame.
+    public let minFrameDuration: CMTime
     /// The track's extent on the asset timeline.
     public let timeRange: CMTimeRange
     /// The language as stored, usually ISO 639-2 ("eng"); nil when unknown.
@@ -78,6 +83,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         preferredTransform = AVAssetTrack.transform(rotation: stream.rotationDegrees, size: naturalSize)
         nominalFrameRate = stream.kind == .video ? Float(stream.averageFrameRate ?? 0) : 0
         estimatedDataRate = Float(stream.bitRate ?? 0)
+        minFrameDuration = AVAssetTrack.frameDuration(stream)
         timeRange = AVAssetTrack.timeRange(
             of: stream, assetStart: assetStart, assetDuration: assetDuration)
         languageCode = stream.language
@@ -177,5 +183,16 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
             let bounds = CGRect(origin: .zero, size: size).applying(turned)
             return turned.concatenating(CGAffineTransform(translationX: -bounds.minX, y: -bounds.minY))
         }
+    }
+}
+
+extension AVAssetTrack {
+    /// One frame at `stream`'s average frame rate, on a 90 kHz scale; `.invalid` when there is
+    /// no rate (not video, or unknown).
+    static func frameDuration(_ stream: StreamDescription) -> CMTime {
+        guard stream.kind == .video, let rate = stream.averageFrameRate, rate > 0, rate.isFinite else {
+            return .invalid
+        }
+        return CMTime(value: CMTimeValue((90_000 / rate).rounded()), timescale: 90_000)
     }
 }

@@ -71,6 +71,10 @@ extension AVPartialAsyncProperty where Root: AVAssetTrack {
     public static var estimatedDataRate: AVAsyncProperty<Root, Float> {
         AVAsyncProperty(key: "estimatedDataRate") { $0.estimatedDataRate }
     }
+    /// The shortest time a frame is shown (video).
+    public static var minFrameDuration: AVAsyncProperty<Root, CMTime> {
+        AVAsyncProperty(key: "minFrameDuration") { $0.minFrameDuration }
+    }
     /// The track's extent on the asset timeline.
     public static var timeRange: AVAsyncProperty<Root, CMTimeRange> {
         AVAsyncProperty(key: "timeRange") { $0.timeRange }

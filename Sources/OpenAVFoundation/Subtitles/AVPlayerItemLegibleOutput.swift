@@ -63,6 +63,7 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
     }
     private let delegation = Locked(Delegation())
     private let advance = Locked<TimeInterval>(0)
+    private let styling = Locked(TextStylingResolution.default)
 
     /// An output with no delegate.
     public override init() { super.init() }
@@ -86,6 +87,27 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
     }
     /// The queue the delegate is called on.
     open var delegateQueue: DispatchQueue? { delegation.withLock { $0.queue } }
+
+    /// Which styling the delivered attributed strings carry.
+    public struct TextStylingResolution: RawRepresentable, Hashable, Sendable {
+        /// The resolution's identifier (Apple's constant names).
+        public let rawValue: String
+        /// The resolution with this identifier.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The source's styling, with the user's and the item's text style rules applied.
+        public static let `default` = TextStylingResolution(rawValue: "AVPlayerItemLegibleOutputTextStylingResolutionDefault")
+        /// Only the source's styling and the item's own rules, not the user's preferences.
+        public static let sourceAndRulesOnly = TextStylingResolution(
+            rawValue: "AVPlayerItemLegibleOutputTextStylingResolutionSourceAndRulesOnly")
+    }
+
+    /// Which styling the delivered strings carry (default `.default`). Recorded: Playhead's
+    /// cues carry the source's own styling under either value, since Linux has no system-wide
+    /// caption preferences to leave out.
+    open var textStylingResolution: TextStylingResolution {
+        get { styling.withLock { $0 } }
+        set { styling.withLock { $0 = newValue } }
+    }
 
     /// How far ahead of their time cues should be delivered. Accepted for compatibility;
     /// Playhead delivers at the cue's time.

@@ -101,6 +101,25 @@ final class RateChangeLog: @unchecked Sendable {
 }
 
 extension AVPlayerPortingAPITests {
+    @Test func aVideoTracksShortestFrameIsOneFrameAtItsRate() async throws {
+        let asset = AVURLAsset(url: try Fixture.url(.mp4))
+        let tracks = try await asset.load(.tracks)
+        let video = try #require(tracks.first { $0.mediaType == .video })
+        let (rate, frame) = try await video.load(.nominalFrameRate, .minFrameDuration)
+        #expect(rate > 0)
+        #expect(frame.timescale == 90_000)
+        #expect(abs(frame.seconds * Double(rate) - 1) < 1e-4, "\(frame) at \(rate) fps")
+        let audio = try #require(tracks.first { $0.mediaType == .audio })
+        #expect(!audio.minFrameDuration.isValid)
+    }
+
+    @Test func theLegibleOutputKeepsItsTextStylingResolution() {
+        let output = AVPlayerItemLegibleOutput()
+        #expect(output.textStylingResolution == .default)
+        output.textStylingResolution = .sourceAndRulesOnly
+        #expect(output.textStylingResolution == .sourceAndRulesOnly)
+    }
+
     /// Compile-time: each new symbol has Apple's signature.
     @Test func signaturesMatchApples() {
         let _: NSNotification.Name = AVPlayer.rateDidChangeNotification
@@ -115,6 +134,9 @@ extension AVPlayerPortingAPITests {
         let _: AVAsyncProperty<AVAsset, [AVMetadataFormat]> = .availableMetadataFormats
         let _: [AVMetadataFormat] = [.id3Metadata, .iTunesMetadata, .quickTimeMetadata, .quickTimeUserData, .isoUserData, .hlsMetadata]
         let _: (AVPlayerItem) -> (AVMediaSelectionGroup) -> AVMediaSelectionOption? = AVPlayerItem.selectedMediaOption(in:)
+        let _: KeyPath<AVAssetTrack, CMTime> = \.minFrameDuration
+        let _: ReferenceWritableKeyPath<AVPlayerItemLegibleOutput, AVPlayerItemLegibleOutput.TextStylingResolution> =
+            \.textStylingResolution
         #expect(AVMetadataFormat.id3Metadata.rawValue == "org.id3")
         #expect(AVPlayer.RateDidChangeReason.setRateCalled.rawValue == "AVPlayerRateDidChangeReasonSetRateCalled")
     }

@@ -1,6 +1,7 @@
 // Playhead: helpers for player tests: a recording video sink, waiting on the main queue.
 import FFmpegBridge
 import Foundation
+import PlayheadTestSupport
 import Testing
 
 @testable import OpenAVFoundation
@@ -42,7 +43,7 @@ func waitUntil(
     timeout: Double = 20, _ what: String = "condition", sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @MainActor () -> Bool
 ) async {
-    let deadline = Date().addingTimeInterval(timeout)
+    let deadline = Date().addingTimeInterval(TestTimeouts.scaled(timeout))
     while !condition() {
         if Date() > deadline {
             Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
