@@ -14,7 +14,8 @@ extension AVPlayer {
 
         /// The app changed the rate: `play()`, `pause()`, `rate`, `playImmediately(atRate:)`.
         public static let setRateCalled = RateDidChangeReason(rawValue: "AVPlayerRateDidChangeReasonSetRateCalled")
-        /// The player stopped because the item failed.
+        /// The player stopped because the item failed (not produced by Playhead: a failing item
+        /// leaves the rate as it is).
         public static let setRateFailed = RateDidChangeReason(rawValue: "AVPlayerRateDidChangeReasonSetRateFailed")
         /// An audio session interruption paused playback (not produced on Linux).
         public static let audioSessionInterrupted = RateDidChangeReason(
@@ -24,9 +25,8 @@ extension AVPlayer {
     }
 
     /// Posted on the main queue, with the player as its object, each time `rate` changes.
-    /// `userInfo[rateDidChangeReasonKey]` holds a `RateDidChangeReason` when the cause is
-    /// known (the app set the rate, or the item failed); a pause at the item's end or a
-    /// change of item carries no reason.
+    /// `userInfo[rateDidChangeReasonKey]` holds `.setRateCalled` when the app set the rate; a
+    /// pause at the item's end or a change of item carries no reason.
     nonisolated public static let rateDidChangeNotification = NSNotification.Name("AVPlayerRateDidChangeNotification")
     /// The `userInfo` key of the reason (a `RateDidChangeReason`).
     nonisolated public static let rateDidChangeReasonKey = "AVPlayerRateDidChangeReasonKey"
@@ -34,12 +34,10 @@ extension AVPlayer {
     /// (never present: there is no coordinated playback on Linux).
     nonisolated public static let rateDidChangeOriginatingParticipantKey = "AVPlayerRateDidChangeOriginatingParticipantKey"
 
-    /// The reason `event` changes the rate for, when there is one Apple names.
+    /// The reason `event` changes the rate for, when there is one Apple names: only the app's
+    /// own changes (a failing item leaves the rate as it is, so `.setRateFailed` is not posted).
     nonisolated static func rateChangeReason(for event: PlaybackStateMachine.Event) -> RateDidChangeReason? {
-        switch event {
-        case .setRate: return .setRateCalled
-        case .item(.failed): return .setRateFailed
-        default: return nil
-        }
+        if case .setRate = event { return .setRateCalled }
+        return nil
     }
 }
