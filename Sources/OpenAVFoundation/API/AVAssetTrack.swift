@@ -47,6 +47,11 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     public let metadata: [AVMetadataItem]
     /// The subset of `metadata` with common keys.
     public var commonMetadata: [AVMetadataItem] { metadata.filter { $0.commonKey != nil } }
+    /// What the samples are, as `CMFormatDescription`s (one per track: FFmpeg streams have a
+    /// single format). Typed `[Any]` as Apple's is; `load(.formatDescriptions)` gives them typed.
+    public var formatDescriptions: [Any] { sampleFormats }
+    /// The format descriptions behind `formatDescriptions`.
+    let sampleFormats: [CMFormatDescription]
 
     // MARK: - Playhead additions
 
@@ -101,6 +106,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         title = stream.title
         isDefault = stream.isDefault
         isForced = stream.isForced
+        sampleFormats = [AVAssetTrack.formatDescription(for: stream, mediaType: mediaType)]
         super.init()
     }
 

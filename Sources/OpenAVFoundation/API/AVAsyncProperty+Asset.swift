@@ -71,6 +71,14 @@ extension AVPartialAsyncProperty where Root: AVAssetTrack {
     public static var estimatedDataRate: AVAsyncProperty<Root, Float> {
         AVAsyncProperty(key: "estimatedDataRate") { $0.estimatedDataRate }
     }
+    /// What the samples are: codec, picture size or audio layout.
+    public static var formatDescriptions: AVAsyncProperty<Root, [CMFormatDescription]> {
+        AVAsyncProperty(key: "formatDescriptions") { $0.sampleFormats }
+    }
+    /// The track's edits in timeline order.
+    public static var segments: AVAsyncProperty<Root, [AVAssetTrackSegment]> {
+        AVAsyncProperty(key: "segments") { $0.segments }
+    }
     /// The shortest time a frame is shown (video).
     public static var minFrameDuration: AVAsyncProperty<Root, CMTime> {
         AVAsyncProperty(key: "minFrameDuration") { $0.minFrameDuration }

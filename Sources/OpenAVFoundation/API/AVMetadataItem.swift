@@ -6,42 +6,67 @@ import Foundation
 /// Assets hand these out through `commonMetadata` (entries with a common key) and
 /// `metadata` (every tag). Cover art is an item with the common key `artwork` whose
 /// `dataValue` holds the image bytes; it is never presented as a video track.
-open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable {
+open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, NSMutableCopying,
+    @unchecked Sendable
+{
+    /// The item's fields. Immutable items never write them; `AVMutableMetadataItem` does, under
+    /// the lock.
+    let fields: Locked<MetadataFields>
+
     /// "keySpace/key", e.g. "common/title".
-    public let identifier: AVMetadataIdentifier?
+    open var identifier: AVMetadataIdentifier? { fields.withLock { $0.identifier } }
     /// The key within `keySpace`: the container tag name as a `String`.
-    public let key: (any NSCopying & NSObjectProtocol)?
+    open var key: (any NSCopying & NSObjectProtocol)? { fields.withLock { $0.key } }
     /// The key in the common key space, when the tag maps onto one.
-    public let commonKey: AVMetadataKey?
+    open var commonKey: AVMetadataKey? { fields.withLock { $0.commonKey } }
     /// Where `key` comes from.
-    public let keySpace: AVMetadataKeySpace?
+    open var keySpace: AVMetadataKeySpace? { fields.withLock { $0.keySpace } }
     /// The value: an `NSString` for text, `NSData` for images.
-    public let value: (any NSCopying & NSObjectProtocol)?
+    open var value: (any NSCopying & NSObjectProtocol)? { fields.withLock { $0.value } }
     /// The value's language as a BCP 47 tag, when the container says.
-    public let extendedLanguageTag: String?
+    open var extendedLanguageTag: String? { fields.withLock { $0.extendedLanguageTag } }
     /// Where in the timeline the item applies; `.invalid` for items about the whole asset.
-    public let time: CMTime
+    open var time: CMTime { fields.withLock { $0.time } }
     /// How long the item applies; `.invalid` for items about the whole asset.
-    public let duration: CMTime
+    open var duration: CMTime { fields.withLock { $0.duration } }
     /// The value's type, e.g. "com.apple.metadata.datatype.UTF-8" or a MIME type for images.
-    public let dataType: String?
+    open var dataType: String? { fields.withLock { $0.dataType } }
+    /// The wall-clock date the item applies from, when known (timed metadata of live streams).
+    open var startDate: Date? { fields.withLock { $0.startDate } }
 
     package init(
         key: String, keySpace: AVMetadataKeySpace, commonKey: AVMetadataKey?,
         value: (any NSCopying & NSObjectProtocol)?, dataType: String?,
         extendedLanguageTag: String? = nil, time: CMTime = .invalid, duration: CMTime = .invalid
     ) {
-        self.key = NSString(string: key)
-        self.keySpace = keySpace
-        self.commonKey = commonKey
-        self.identifier = commonKey.map {
+        var fields = MetadataFields()
+        fields.key = NSString(string: key)
+        fields.keySpace = keySpace
+        fields.commonKey = commonKey
+        fields.identifier = commonKey.map {
             AVMetadataIdentifier.identifier(forKey: $0.rawValue, keySpace: .common)
         } ?? AVMetadataIdentifier.identifier(forKey: key, keySpace: keySpace)
-        self.value = value
-        self.dataType = dataType
-        self.extendedLanguageTag = extendedLanguageTag
-        self.time = time
-        self.duration = duration
+        fields.value = value
+        fields.dataType = dataType
+        fields.extendedLanguageTag = extendedLanguageTag
+        fields.time = time
+        fields.duration = duration
+        self.fields = Locked(fields)
+    }
+
+    /// An item holding a copy of `fields`.
+    init(fields: MetadataFields) {
+        self.fields = Locked(fields)
+    }
+
+    /// An immutable item is its own copy; a mutable one copies into an immutable item.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        type(of: self) == AVMetadataItem.self ? self : AVMetadataItem(fields: fields.withLock { $0 })
+    }
+
+    /// A mutable copy with the same fields.
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
+        AVMutableMetadataItem(fields: fields.withLock { $0 })
     }
 
     /// The value as a string: text as is, numbers in decimal; nil for data.
@@ -84,7 +109,7 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
     }
 
     /// The locale of `extendedLanguageTag`, when there is one.
-    public var locale: Locale? { extendedLanguageTag.map(Locale.init(identifier:)) }
+    open var locale: Locale? { extendedLanguageTag.map(Locale.init(identifier:)) }
 
     // MARK: - AVAsynchronousKeyValueLoading
 

@@ -174,7 +174,7 @@ open class AVQueuePlayer: AVPlayer {
             let wanted = hasCurrent ? queue.upcoming.first : nil
             guard queue.prerolled?.item !== wanted else { return (nil, nil) }
             let stale = queue.prerolled
-            queue.prerolled = wanted.map { PrerolledItem(item: $0, environment: environment) }
+            queue.prerolled = wanted.map { PrerolledItem(item: $0, environment: environment, criteria: selectionCriteriaSnapshot) }
             return (stale, queue.prerolled)
         }
         stale?.cancel()

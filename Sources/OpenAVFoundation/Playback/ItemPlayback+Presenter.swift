@@ -39,8 +39,12 @@ extension ItemPlayback {
                     let landing = seek.flatMap { $0.generation == generation ? $0.landing : nil }
                     let time = landing ?? (frame.pts.isNumeric ? frame.pts : .zero)
                     present(frame, at: time, pipeline)
-                    lastPresentHost = now
-                    finishSeekIfNeeded(generation: generation, at: time, host: now)
+                    // Time restarts when this frame is shown, not when the loop began: the
+                    // frame may have arrived long after `now` was read (a slow thread, a
+                    // seek that landed meanwhile), and an older anchor would run time ahead.
+                    let shownAt = clock.now
+                    lastPresentHost = shownAt
+                    finishSeekIfNeeded(generation: generation, at: time, host: shownAt)
                     continue
                 }
                 guard rate > 0 else {
@@ -84,7 +88,7 @@ extension ItemPlayback {
                 continue
             }
             // No frame to show now: audio-only, decoding behind, or the end.
-            finishSeekWithoutFrame(generation: generation, host: now, pipeline)
+            finishSeekWithoutFrame(generation: generation, host: clock.now, pipeline)
             if rate > 0 && checkEnd(generation: generation, pipeline) { continue }
             if rate > 0 {
                 let current = currentTime()

@@ -34,13 +34,13 @@ final class ItemPlayback: Sendable {
         let selection: EngineSelection
         let preferredPeakBitRate: Double
 
-        init(item: AVPlayerItem) {
+        init(item: AVPlayerItem, criteria: SelectionCriteriaSnapshot) {
             preferredPeakBitRate = item.preferredPeakBitRate
             forwardEndTime = item.forwardPlaybackEndTime
             preferredForwardBuffer = item.preferredForwardBufferDuration
             keepsPitch = item.audioTimePitchAlgorithm != .varispeed
             automaticallyLoadedKeys = item.automaticallyLoadedAssetKeys
-            selection = item.engineSelection()
+            selection = item.engineSelection(criteria: criteria)
         }
     }
 

@@ -44,7 +44,7 @@ extension AVPlayer {
         let engine =
             prerolled?.engine
             ?? ItemPlayback(
-                asset: item.asset, settings: ItemPlayback.Settings(item: item),
+                asset: item.asset, settings: ItemPlayback.Settings(item: item, criteria: selectionCriteriaSnapshot),
                 environment: environment
             ) { [reference = WeakReference(self)] engine, event in
                 MainQueue.perform { reference.value?.receive(event, from: engine) }

@@ -23,6 +23,7 @@ extension AVPlayer {
         }
         for effect in effects { perform(effect) }
         syncEngine()
+        settlePrerolls(after: event, before: before, now: after)
     }
 
     /// Publishes the machine's new state: rate, then timeControlStatus and its reason.

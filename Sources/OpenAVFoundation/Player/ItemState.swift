@@ -33,6 +33,8 @@ struct ItemState {
     var pendingSeek: SeekRequest?
     /// Options chosen with `select(_:in:)`, by group characteristic (absent: automatic).
     var mediaSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
+    /// What automatic selection last gave the engine, by group characteristic.
+    var automaticSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
 }
 
 /// One seek request, as the player tracks it until its completion handler runs.

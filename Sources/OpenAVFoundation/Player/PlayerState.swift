@@ -18,6 +18,12 @@ struct PlayerState {
     var actionAtItemEnd: AVPlayer.ActionAtItemEnd = .pause
     /// The seek whose completion handler has not run yet.
     var pendingSeek: SeekRequest?
+    /// Completion handlers of prerolls still in progress (`preroll(atRate:)`).
+    var prerolls: [@Sendable (Bool) -> Void] = []
+    /// Selection criteria set with `setMediaSelectionCriteria(_:forMediaCharacteristic:)`.
+    var selectionCriteria: [AVMediaCharacteristic: AVPlayerMediaSelectionCriteria] = [:]
+    /// Whether automatic selections follow `selectionCriteria`.
+    var appliesMediaSelectionCriteriaAutomatically = true
     var nextSeekID = 1
     var timeObservers: [TimeObserver] = []
     /// The item time when time observers were last evaluated.

@@ -30,12 +30,13 @@ final class PrerolledItem: @unchecked Sendable {
     private let seek: SeekRequest?
 
     /// Starts prerolling `item` with `environment`'s outputs (main queue).
-    init(item: AVPlayerItem, environment: PlaybackEnvironment) {
+    init(item: AVPlayerItem, environment: PlaybackEnvironment, criteria: SelectionCriteriaSnapshot) {
         let relay = Relay()
         self.relay = relay
         self.item = item
         engine = ItemPlayback(
-            asset: item.asset, settings: ItemPlayback.Settings(item: item), environment: environment
+            asset: item.asset, settings: ItemPlayback.Settings(item: item, criteria: criteria),
+            environment: environment
         ) { engine, event in
             MainQueue.perform {
                 if relay.isActive {

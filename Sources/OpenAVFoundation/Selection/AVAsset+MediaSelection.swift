@@ -45,6 +45,31 @@ extension AVAsset {
         return AVMediaSelection(asset: self, selected: selected)
     }
 
+    /// Every combination of one option from each selection group (subtitles off counts as a
+    /// choice in groups that allow it), in container order. Blocks until loaded.
+    public var allMediaSelections: [AVMediaSelection] {
+        let groups =
+            contentsWaiting(for: "availableMediaCharacteristicsWithMediaSelectionOptions")?
+            .selectionGroups ?? []
+        return Self.mediaSelections(of: groups, asset: self)
+    }
+
+    /// The combinations of `groups`' options, the first group varying slowest.
+    static func mediaSelections(of groups: [AVMediaSelectionGroup], asset: AVAsset) -> [AVMediaSelection] {
+        var combinations: [[AVMediaCharacteristic: AVMediaSelectionOption]] = [[:]]
+        for group in groups {
+            let choices: [AVMediaSelectionOption?] = group.options.map { $0 } + (group.allowsEmptySelection ? [nil] : [])
+            combinations = combinations.flatMap { partial in
+                choices.map { choice in
+                    var next = partial
+                    next[group.characteristic] = choice
+                    return next
+                }
+            }
+        }
+        return combinations.map { AVMediaSelection(asset: asset, selected: $0) }
+    }
+
     /// Every selection group, without blocking: empty while the asset is not loaded.
     var loadedSelectionGroups: [AVMediaSelectionGroup] {
         (try? loadedContents().selectionGroups) ?? []
@@ -52,6 +77,13 @@ extension AVAsset {
 }
 
 extension AVPartialAsyncProperty where Root: AVAsset {
+    /// Every combination of the selection groups' options.
+    public static var allMediaSelections: AVAsyncProperty<Root, [AVMediaSelection]> {
+        AVAsyncProperty(key: "allMediaSelections") { asset in
+            AVAsset.mediaSelections(of: try asset.loadedContents().selectionGroups, asset: asset)
+        }
+    }
+
     /// The characteristics that have media selection groups.
     public static var availableMediaCharacteristicsWithMediaSelectionOptions:
         AVAsyncProperty<Root, [AVMediaCharacteristic]>

@@ -10,10 +10,16 @@ open class AVMediaSelection: NSObject, @unchecked Sendable {
     /// The asset the selection belongs to.
     public private(set) weak var asset: AVAsset?
     let selected: [AVMediaCharacteristic: AVMediaSelectionOption]
+    /// The groups whose option was picked automatically under the player's criteria.
+    let automatic: Set<AVMediaCharacteristic>
 
-    init(asset: AVAsset?, selected: [AVMediaCharacteristic: AVMediaSelectionOption]) {
+    init(
+        asset: AVAsset?, selected: [AVMediaCharacteristic: AVMediaSelectionOption],
+        automatic: Set<AVMediaCharacteristic> = []
+    ) {
         self.asset = asset
         self.selected = selected
+        self.automatic = automatic
         super.init()
     }
 
@@ -27,13 +33,13 @@ open class AVMediaSelection: NSObject, @unchecked Sendable {
         return option
     }
 
-    /// Whether the selection in `mediaSelectionGroup` follows the automatic criteria. Playhead
-    /// applies none, so this is false.
+    /// Whether the selection in `mediaSelectionGroup` is the player's automatic one (no
+    /// explicit `select(_:in:)`, and the player applies its criteria automatically).
     public func mediaSelectionCriteriaCanBeAppliedAutomatically(
         to mediaSelectionGroup: AVMediaSelectionGroup
     )
         -> Bool
     {
-        false
+        automatic.contains(mediaSelectionGroup.characteristic)
     }
 }

@@ -42,48 +42,61 @@ extension AVPlayerItem {
         currentMediaSelection.selectedMediaOption(in: mediaSelectionGroup)
     }
 
-    /// Goes back to the group's automatic choice (its default option).
+    /// Goes back to the group's automatic choice: the player's criteria for the group when
+    /// they fit (`setMediaSelectionCriteria(_:forMediaCharacteristic:)`), else its default option.
     nonisolated public func selectMediaOptionAutomatically(
         in mediaSelectionGroup: AVMediaSelectionGroup
     ) {
         let characteristic = mediaSelectionGroup.characteristic
+        let option = selectionCriteria.automaticOption(in: mediaSelectionGroup)
         let engine = state.withLock { state -> ItemPlayback? in
             state.mediaSelection[characteristic] = nil
+            state.automaticSelection[characteristic] = .some(option?.source)
             return state.engine
         }
-        engine?.apply(mediaSelectionGroup.defaultOption?.source, for: characteristic)
+        engine?.apply(option?.source, for: characteristic)
         let item = UncheckedBox(self)
         MainQueue.perform { item.value.post(AVPlayerItem.mediaSelectionDidChangeNotification) }
     }
 
     /// The option selected in each of the asset's groups: what was chosen with `select(_:in:)`,
-    /// else the group's default option. Empty while the asset is not loaded; never blocks.
+    /// else the automatic choice (the player's criteria when they fit, else the group's
+    /// default option). Empty while the asset is not loaded; never blocks.
     nonisolated public var currentMediaSelection: AVMediaSelection {
         let choices = state.withLock { $0.mediaSelection }
+        let criteria = selectionCriteria
         var selected: [AVMediaCharacteristic: AVMediaSelectionOption] = [:]
+        var automatic: Set<AVMediaCharacteristic> = []
         for group in asset.loadedSelectionGroups {
             if let choice = choices[group.characteristic] {
                 if let source = choice {
                     selected[group.characteristic] = group.options.first { $0.source == source }
                 }
-            } else if let option = group.defaultOption {
-                selected[group.characteristic] = option
+            } else {
+                selected[group.characteristic] = criteria.automaticOption(in: group)
+                if criteria.appliesAutomatically { automatic.insert(group.characteristic) }
             }
         }
-        return AVMediaSelection(asset: asset, selected: selected)
+        return AVMediaSelection(asset: asset, selected: selected, automatic: automatic)
     }
 
-    /// The selection the engine starts with: explicit choices, else the loaded groups' defaults.
-    nonisolated func engineSelection() -> EngineSelection {
+    /// The selection the engine starts with: explicit choices, else the automatic choice under
+    /// `criteria` (the player's, taken when the engine is made).
+    nonisolated func engineSelection(criteria: SelectionCriteriaSnapshot) -> EngineSelection {
         let choices = state.withLock { $0.mediaSelection }
         let groups = asset.loadedSelectionGroups
+        var automatic: [AVMediaCharacteristic: MediaOptionSource?] = [:]
         func source(_ characteristic: AVMediaCharacteristic) -> MediaOptionSource? {
             if let choice = choices[characteristic] { return choice }
-            return groups.first { $0.characteristic == characteristic }?.defaultOption?.source
+            guard let group = groups.first(where: { $0.characteristic == characteristic }) else { return nil }
+            let source = criteria.automaticOption(in: group)?.source
+            automatic[characteristic] = .some(source)
+            return source
         }
         var result = EngineSelection()
         result.audioStream = source(.audible)?.streamIndex
         result.legible = source(.legible)
+        state.withLock { $0.automaticSelection = automatic }
         return result
     }
 }

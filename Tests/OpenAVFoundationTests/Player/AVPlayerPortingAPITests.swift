@@ -137,6 +137,35 @@ extension AVPlayerPortingAPITests {
         let _: KeyPath<AVAssetTrack, CMTime> = \.minFrameDuration
         let _: ReferenceWritableKeyPath<AVPlayerItemLegibleOutput, AVPlayerItemLegibleOutput.TextStylingResolution> =
             \.textStylingResolution
+        let _: (AVPlayer) -> (Float, (@Sendable (Bool) -> Void)?) -> Void = AVPlayer.preroll(atRate:completionHandler:)
+        let _: (AVPlayer) -> () -> Void = AVPlayer.cancelPendingPrerolls
+        let _: (AVPlayer) -> (AVPlayerMediaSelectionCriteria?, AVMediaCharacteristic) -> Void =
+            AVPlayer.setMediaSelectionCriteria(_:forMediaCharacteristic:)
+        let _: (AVPlayer) -> (AVMediaCharacteristic) -> AVPlayerMediaSelectionCriteria? =
+            AVPlayer.mediaSelectionCriteria(forMediaCharacteristic:)
+        let _: ReferenceWritableKeyPath<AVPlayer, Bool> = \.appliesMediaSelectionCriteriaAutomatically
+        let _: AVPlayerMediaSelectionCriteria = AVPlayerMediaSelectionCriteria(
+            preferredLanguages: ["en"], preferredMediaCharacteristics: [.legible])
+        let _: KeyPath<AVAsset, [AVMediaSelection]> = \.allMediaSelections
+        let _: AVAsyncProperty<AVAsset, [AVMediaSelection]> = .allMediaSelections
+        let _: KeyPath<AVAssetTrack, [Any]> = \.formatDescriptions
+        let _: AVAsyncProperty<AVAssetTrack, [CMFormatDescription]> = .formatDescriptions
+        let _: KeyPath<AVAssetTrack, [AVAssetTrackSegment]> = \.segments
+        let _: AVAsyncProperty<AVAssetTrack, [AVAssetTrackSegment]> = .segments
+        let _: KeyPath<AVAssetTrackSegment, CMTimeMapping> = \.timeMapping
+        let _: KeyPath<AVAssetTrackSegment, Bool> = \.isEmpty
+        let _: (CMFormatDescription) -> CMMediaType = CMFormatDescriptionGetMediaType
+        let _: (CMFormatDescription) -> FourCharCode = CMFormatDescriptionGetMediaSubType
+        let _: (CMVideoFormatDescription) -> CMVideoDimensions = CMVideoFormatDescriptionGetDimensions
+        let _: (CMAudioFormatDescription) -> UnsafePointer<AudioStreamBasicDescription>? =
+            CMAudioFormatDescriptionGetStreamBasicDescription
+        let _: KeyPath<CMFormatDescription, CMFormatDescription.MediaSubType> = \.mediaSubType
+        let _: KeyPath<CMFormatDescription, AudioStreamBasicDescription?> = \.audioStreamBasicDescription
+        let _: ReferenceWritableKeyPath<AVMutableMetadataItem, (any NSCopying & NSObjectProtocol)?> = \.value
+        let _: ReferenceWritableKeyPath<AVMutableMetadataItem, AVMetadataIdentifier?> = \.identifier
+        let _: ReferenceWritableKeyPath<AVMutableMetadataItem, String?> = \.extendedLanguageTag
+        let _: ReferenceWritableKeyPath<AVMutableMetadataItem, Date?> = \.startDate
+        let _: AVMutableMetadataItem = AVMutableMetadataItem()
         #expect(AVMetadataFormat.id3Metadata.rawValue == "org.id3")
         #expect(AVPlayer.RateDidChangeReason.setRateCalled.rawValue == "AVPlayerRateDidChangeReasonSetRateCalled")
     }
