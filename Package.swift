@@ -40,7 +40,7 @@ let package = Package(
             dependencies: ["OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader"]),
         .target(name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "FFmpegBridge"]),
         .executableTarget(name: "playhead", dependencies: ["PlayheadCLI"]),
-        .target(name: "PlayheadTestSupport", dependencies: ["OpenAVFoundation"]),
+        .target(name: "PlayheadTestSupport", dependencies: ["OpenAVFoundation", "FFmpegBridge"]),
         .executableTarget(
             name: "PortedPlayerController", dependencies: ["OpenAVFoundation"],
             path: "Examples/PortedPlayerController"),

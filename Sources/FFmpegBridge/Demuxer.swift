@@ -110,6 +110,10 @@ package final class Demuxer: @unchecked Sendable {
         av_packet_free(&packet)
     }
 
+    /// The last Shoutcast/Icecast metadata packet read with the body (`StreamTitle='…';`);
+    /// nil for files and servers that send none.
+    package var icyMetadataPacket: String? { isNetwork ? container.icyMetadataPacket : nil }
+
     /// The switch that makes blocking reads give up; `abort()` it from any thread.
     package var interrupt: InterruptDeadline { container.interrupt }
 

@@ -22,6 +22,19 @@ extension FormatContext {
         return String(cString: value)
     }
 
+    /// The last Shoutcast/Icecast metadata packet the HTTP body carried (`StreamTitle='…';`),
+    /// when the server sends ICY metadata; nil otherwise.
+    package var icyMetadataPacket: String? {
+        guard let io = pointer.pointee.pb else { return nil }
+        var value: UnsafeMutablePointer<UInt8>?
+        guard av_opt_get(io, "icy_metadata_packet", AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else {
+            return nil
+        }
+        defer { av_free(value) }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
     /// Refuses an https input that a redirect moved to plain http. A second guard: the shim
     /// (`InterruptDeadline.refuseHTTPSDowngrade`) already fails such an input's open, nested
     /// ones included, before its body is read.

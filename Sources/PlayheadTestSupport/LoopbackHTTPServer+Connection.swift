@@ -93,6 +93,16 @@ extension LoopbackHTTPServer {
             content = data
             type = Self.contentType(of: request.path)
         }
+        if rule?.isLiveStream == true {
+            var fields = rule?.headerFields ?? [:]
+            fields["Content-Type"] = type
+            guard sendAll(connection, Array(Self.head(status: 200, fields: fields, close: true).utf8)) else { return false }
+            if request.method == "HEAD" { return false }
+            _ = content.withUnsafeBytes { bytes in
+                sendBody(connection, bytes, from: 0, to: content.count, holdAt: nil)
+            }
+            return false
+        }
         guard let range = Self.byteRange(request.range, size: content.count) else {
             let head = Self.head(
                 status: 416, fields: ["Content-Range": "bytes */\(content.count)", "Content-Length": "0"])

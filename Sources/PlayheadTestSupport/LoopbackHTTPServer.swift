@@ -217,6 +217,11 @@ extension LoopbackHTTPServer {
         public var body: Data?
         /// The Content-Type for `body`.
         public var contentType: String?
+        /// Answer as a live stream does: status 200 with no length and no ranges, the whole
+        /// body, then close (Shoutcast/Icecast radio).
+        public var isLiveStream = false
+        /// Extra response header fields (`icy-metaint`, ...).
+        public var headerFields: [String: String] = [:]
 
         /// A rule with every field given.
         public init(
@@ -257,6 +262,15 @@ extension LoopbackHTTPServer {
         /// Serves `data` (with `contentType`) instead of a file.
         public static func content(_ data: Data, contentType: String) -> Rule {
             Rule(body: data, contentType: contentType)
+        }
+        /// Serves `body` as a Shoutcast/Icecast station does: a live response whose body holds
+        /// a metadata block after every `metaInterval` bytes of audio (build it with
+        /// ``ICYStream/body(audio:metaInterval:titles:)``).
+        public static func icyStation(_ body: Data, metaInterval: Int, contentType: String = "audio/mpeg") -> Rule {
+            var rule = Rule(body: body, contentType: contentType)
+            rule.isLiveStream = true
+            rule.headerFields = ["icy-metaint": "\(metaInterval)", "icy-name": "Playhead test radio"]
+            return rule
         }
     }
 }

@@ -73,6 +73,10 @@ public struct AVMetadataKeySpace: RawRepresentable, Hashable, Sendable {
     /// - Note: Differs from AVFoundation: Apple keeps one key space per container format
     ///   (QuickTime, iTunes, ID3, ...); Playhead reports FFmpeg's normalised tags under this one.
     public static let playheadContainer = AVMetadataKeySpace("org.ffmpeg.metadata")
+    /// ID3 frames, such as the timed ID3 tags of HLS and MPEG-TS streams ("org.id3").
+    public static let id3 = AVMetadataKeySpace("org.id3")
+    /// Shoutcast/Icecast stream metadata ("icy").
+    public static let icy = AVMetadataKeySpace("icy")
 }
 
 /// A key space and key together, written "keySpace/key".
@@ -117,7 +121,25 @@ public struct AVMetadataIdentifier: RawRepresentable, Hashable, Sendable {
     public static func identifier(forKey key: String, keySpace: AVMetadataKeySpace)
         -> AVMetadataIdentifier
     {
-        let space = keySpace == .common ? "common" : keySpace.rawValue
+        let space = identifierPrefixes[keySpace] ?? keySpace.rawValue
         return AVMetadataIdentifier("\(space)/\(key)")
     }
+
+    /// The short names identifiers use for key spaces, as Apple writes them ("id3/TIT2").
+    static let identifierPrefixes: [AVMetadataKeySpace: String] = [.common: "common", .id3: "id3", .icy: "icy"]
+
+    /// The ID3 title ("TIT2").
+    public static let id3MetadataTitleDescription = AVMetadataIdentifier("id3/TIT2")
+    /// The ID3 lead performer ("TPE1").
+    public static let id3MetadataLeadPerformer = AVMetadataIdentifier("id3/TPE1")
+    /// The ID3 album ("TALB").
+    public static let id3MetadataAlbumTitle = AVMetadataIdentifier("id3/TALB")
+    /// A user-defined ID3 text frame ("TXXX").
+    public static let id3MetadataUserText = AVMetadataIdentifier("id3/TXXX")
+    /// An ID3 private frame ("PRIV").
+    public static let id3MetadataPrivate = AVMetadataIdentifier("id3/PRIV")
+    /// The title a Shoutcast/Icecast stream announces ("StreamTitle").
+    public static let icyMetadataStreamTitle = AVMetadataIdentifier("icy/StreamTitle")
+    /// The address a Shoutcast/Icecast stream announces ("StreamUrl").
+    public static let icyMetadataStreamURL = AVMetadataIdentifier("icy/StreamUrl")
 }

@@ -119,6 +119,7 @@ extension AVMetadataIdentifier {
         let space = String(rawValue[..<slash])
         let key = String(rawValue[rawValue.index(after: slash)...])
         guard !space.isEmpty, !key.isEmpty else { return nil }
-        return (space == "common" ? .common : AVMetadataKeySpace(space), key)
+        let known = AVMetadataIdentifier.identifierPrefixes.first { $0.value == space }?.key
+        return (known ?? AVMetadataKeySpace(space), key)
     }
 }

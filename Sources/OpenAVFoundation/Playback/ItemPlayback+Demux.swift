@@ -49,6 +49,8 @@ extension ItemPlayback {
         var readInterrupted = false
         // Until an exact seek lands, reading stays close to its target (`LandingReadAhead`).
         var landingReadAhead = LandingReadAhead()
+        // Shoutcast/Icecast titles come inside the HTTP body; libavformat keeps the last one.
+        var packetsSinceICYCheck = 0
         while true {
             let (stopped, seek, generation, selection) = control.withLock {
                 control -> (Bool, PendingSeek?, Int, EngineSelection) in
@@ -124,6 +126,13 @@ extension ItemPlayback {
                 if let start = cache?.append(packet) { buffering.withLock { $0?.dropBefore(start) } }
                 if cache?.closedRuns.count != keptRuns { publishKeptRanges(cache) }
                 put(packet, pipeline, router: &router, generation: generation, notes: true)
+                if demuxer.isNetwork {
+                    packetsSinceICYCheck += 1
+                    if packetsSinceICYCheck >= Self.icyCheckInterval {
+                        packetsSinceICYCheck = 0
+                        router.noteICY(demuxer.icyMetadataPacket, at: packet.pts, pipeline: pipeline)
+                    }
+                }
             case .endOfFile:
                 demuxerAtEnd = true
             case .failure(let failure):
@@ -151,6 +160,9 @@ extension ItemPlayback {
         }
         return readAhead.holds(landed: landed, now: ThreadCondition.monotonicNow())
     }
+
+    /// Packets read between looks for a new ICY title (each look copies a string).
+    static let icyCheckInterval = 8
 
     /// The most bytes of packets a network item keeps for seeking back (and ahead) without
     /// new requests.

@@ -86,15 +86,20 @@ extension ItemPlayback {
         }
     }
 
-    /// The subtitle thread: reports the cues showing whenever they change, at their times.
+    /// The subtitle thread: reports the cues showing whenever they change, at their times, and
+    /// the timed metadata groups as playback reaches them.
     func runSubtitles(_ pipeline: Pipeline) {
         let store = pipeline.switchboard.cues
         let clock = environment.hostClock
         var shown: [AVSubtitleCue] = []
+        var metadata = MetadataDelivery(store: pipeline.switchboard.metadata)
         while !isStopped {
             let now = clock.now
-            let rate = control.withLock { $0.rate }
+            let (rate, generation) = control.withLock { ($0.rate, $0.generation) }
             let time = currentTime()
+            if let (groups, flushed) = metadata.due(at: time, generation: generation) {
+                report(.timedMetadata(groups, flushed: flushed))
+            }
             let active = store.cues(at: time)
             if active != shown {
                 shown = active
@@ -103,7 +108,7 @@ extension ItemPlayback {
                 report(.legible(active, time: store.lastChange(atOrBefore: time) ?? time))
             }
             var wait = 0.25
-            if rate > 0, let next = store.nextChange(after: time) {
+            if rate > 0, let next = [store.nextChange(after: time), metadata.nextStart(after: time)].compactMap({ $0 }).min() {
                 wait = min(wait, max(0.001, (next - time).seconds / rate))
             }
             _ = clock.wait(until: now + wait, on: store.changed)

@@ -175,6 +175,7 @@ final class ItemPlayback: Sendable {
         videoWake.wake()
         audioWake.wake()
         presenterWake.wake()
+        pipeline?.switchboard.cues.changed.wake()  // cues and timed metadata follow the jump
     }
 
     /// Stops every thread and releases the media (teardown finishes in the background).

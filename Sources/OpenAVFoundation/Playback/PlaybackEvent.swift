@@ -20,6 +20,8 @@ enum PlaybackEvent: Sendable {
     case reachedEnd
     /// The subtitle cues showing changed (empty: none shows now).
     case legible([AVSubtitleCue], time: CMTime)
+    /// Timed metadata groups became current (after a flush when `flushed`: a seek or the start).
+    case timedMetadata([AVTimedMetadataGroup], flushed: Bool)
 }
 
 /// What the engine learned when it opened an item.

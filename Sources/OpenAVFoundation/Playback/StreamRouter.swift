@@ -16,6 +16,10 @@ struct StreamRouter {
     let audioStreams: Set<Int>
     /// Subtitle streams that can be selected (decodable).
     let subtitleStreams: Set<Int>
+    /// Timed ID3 streams, read into the timed metadata store.
+    let metadataStreams: Set<Int>
+    /// The last ICY metadata packet seen (Shoutcast titles arrive inside the HTTP body).
+    private var icyPacket: String?
     private var legibleVersion = -1
     private var subtitleDecoder: SubtitleDecoder?
     private var backlog: [Int: [Packet]] = [:]
@@ -25,11 +29,13 @@ struct StreamRouter {
         audioStreams =
             audioStream == nil ? [] : Set(tracks.filter { $0.kind == .audio }.map(\.index))
         subtitleStreams = Set(tracks.filter { $0.kind == .subtitle }.map(\.index))
+        metadataStreams = Set(
+            description.tracks.filter { $0.kind == .data && $0.codecName == "timed_id3" }.map(\.index))
     }
 
     /// The streams the demuxer must read: video plus every switchable track.
     func activeStreams(video: Int?, audio: Int?) -> Set<Int> {
-        var streams = audioStreams.union(subtitleStreams)
+        var streams = audioStreams.union(subtitleStreams).union(metadataStreams)
         if let video { streams.insert(video) }
         if let audio { streams.insert(audio) }
         return streams
@@ -67,6 +73,12 @@ struct StreamRouter {
             return pipeline.switchboard.routeAudio(packet, now: now, generation: generation)
                 ? pipeline.audioPackets : nil
         }
+        if metadataStreams.contains(index) {
+            pipeline.switchboard.metadata.add(
+                ID3TagReader.items(packet.bytes, time: packet.pts, duration: packet.duration),
+                at: packet.pts, duration: packet.duration)
+            return nil
+        }
         if let decoder = subtitleDecoder, decoder.streamIndex == index {
             pipeline.switchboard.cues.add(decoder.decode(packet), version: legibleVersion)
             return nil
@@ -93,5 +105,15 @@ struct StreamRouter {
         backlog.removeAll()
         subtitleDecoder?.flush()
         pipeline.switchboard.clearAudioBacklog()
+    }
+}
+
+extension StreamRouter {
+    /// Notes the stream's current ICY metadata packet (`StreamTitle='…';`), read from the HTTP
+    /// body with the packet at `time`: a new one becomes a timed metadata group there.
+    mutating func noteICY(_ packet: String?, at time: CMTime, pipeline: Pipeline) {
+        guard let packet, !packet.isEmpty, packet != icyPacket, time.isNumeric else { return }
+        icyPacket = packet
+        pipeline.switchboard.metadata.add(ICYMetadataReader.items(packet, time: time), at: time)
     }
 }

@@ -39,6 +39,12 @@ final class StreamSwitchboard: Sendable {
     private let audio = Locked(AudioRouting())
     /// The cues of the selected legible option.
     let cues = SubtitleCueStore()
+    /// Timed metadata read so far; shares the cue store's wake-up (one thread delivers both).
+    let metadata: TimedMetadataStore
+
+    init() {
+        metadata = TimedMetadataStore(changed: cues.changed)
+    }
 
     /// Sets the playing audio stream and the decoders of the others (open work, before the
     /// threads start).

@@ -112,6 +112,8 @@ extension AVPlayer {
             handle(.reachedEnd)
         case .legible(let cues, let time):
             item.deliverLegible(cues, at: time)
+        case .timedMetadata(let groups, let flushed):
+            item.deliverTimedMetadata(groups, flushed: flushed)
         }
     }
 }

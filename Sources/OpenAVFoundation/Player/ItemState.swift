@@ -35,6 +35,8 @@ struct ItemState {
     var mediaSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
     /// What automatic selection last gave the engine, by group characteristic.
     var automaticSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
+    /// The items of the timed metadata group that applies now (`timedMetadata`).
+    var timedMetadata: [AVMetadataItem]?
 }
 
 /// One seek request, as the player tracks it until its completion handler runs.

@@ -32,24 +32,35 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    /// Registers a pending preroll (as one still filling its buffer is) and runs `interrupt`
+    /// in the same main-queue turn, so no engine event can finish the preroll in between.
+    private func interruptAPendingPreroll(
+        of player: AVPlayer, _ log: CompletionLog, _ interrupt: @escaping @Sendable () -> Void
+    ) async {
+        let handler = log.handler()
+        let box = UncheckedBox(player)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.async {
+                box.value.state.withLock { $0.prerolls.append(handler) }
+                interrupt()
+                done.resume()
+            }
+        }
+    }
+
     @Test func interruptedPrerollsCompleteWithFalseOnTheMainQueueOnce() async throws {
         let log = CompletionLog()
         let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: nil)
         let item = AVPlayerItem(url: try Fixture.url(.mp4))
         player.replaceCurrentItem(with: item)
         await waitUntil("ready") { player.status == .readyToPlay }
-        // Registered directly, as a preroll still filling its buffer is.
-        player.state.withLock { $0.prerolls.append(log.handler()) }
-        player.cancelPendingPrerolls()
-        await waitUntil("cancelled") { !log.results.isEmpty }
-        player.state.withLock { $0.prerolls.append(log.handler()) }
-        player.rate = 1
-        await waitUntil("rate change ends it") { log.results.count == 2 }
+        await interruptAPendingPreroll(of: player, log) { player.cancelPendingPrerolls() }
+        await interruptAPendingPreroll(of: player, log) { player.rate = 1 }
         player.pause()
-        player.state.withLock { $0.prerolls.append(log.handler()) }
-        await player.seek(to: CMTime(value: 1, timescale: 1))
+        await interruptAPendingPreroll(of: player, log) { player.seek(to: CMTime(value: 1, timescale: 1)) }
+        await interruptAPendingPreroll(of: player, log) { player.replaceCurrentItem(with: nil) }
         await mainQueueSleep(nanoseconds: 50_000_000)
-        #expect(log.results == [false, false, false])
-        player.replaceCurrentItem(with: nil)
+        #expect(log.results == [false, false, false, false])
+        #expect(log.allOnMain)
     }
 }
