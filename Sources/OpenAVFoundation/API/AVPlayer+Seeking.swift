@@ -78,6 +78,7 @@ extension AVPlayer {
         }
         guard !superseded else { return }
         item.post(AVPlayerItem.timeJumpedNotification)
+        item.itemTimebase?.noteJump()
         timeObserversNoteTime(time, continuous: false)
         request?.completion?(true)
     }

@@ -34,7 +34,10 @@ extension AVPlayer {
         // A prerolled item's first frame replaces the picture (an audio-only one clears it
         // once it knows, see PrerolledItem).
         oldEngine?.stop(clearsVideo: prerolled == nil)
-        if let oldItem, oldItem !== item { oldItem.disconnectOutputs(from: environment.videoSinks) }
+        if let oldItem, oldItem !== item {
+            oldItem.disconnectOutputs(from: environment.videoSinks)
+            oldItem.itemTimebase?.noteEffectiveRate(0)
+        }
 
         publish(\AVPlayer.currentItem) { $0.currentItem = item; $0.lastObservedTime = .invalid }
         guard let item else {
@@ -56,6 +59,8 @@ extension AVPlayer {
             return state.pendingSeek
         }
         state.withLock { $0.engine = engine }
+        let clock = environment.hostClock
+        item.attachTimebase { clock.now }
         item.connectOutputs(to: environment.videoSinks)
         if let prerolled, prerolled.hasOpened, item.status != .failed {
             // Already open: no loading state in between, the queue plays straight on (the

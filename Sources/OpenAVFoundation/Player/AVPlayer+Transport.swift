@@ -24,6 +24,10 @@ extension AVPlayer {
         for effect in effects { perform(effect) }
         syncEngine()
         settlePrerolls(after: event, before: before, now: after)
+        if after.timeControl != before.timeControl || after.rate != before.rate || event.replacesItem {
+            let moving = after.timeControl == .playing ? Double(after.rate) : 0
+            state.withLock { $0.currentItem }?.itemTimebase?.noteEffectiveRate(moving)
+        }
     }
 
     /// Publishes the machine's new state: rate, then timeControlStatus and its reason.
@@ -75,5 +79,13 @@ extension AVPlayer {
     nonisolated func applyGain() {
         let (engine, gain) = state.withLock { ($0.engine, $0.isMuted ? Float(0) : $0.volume) }
         engine?.setGain(gain)
+    }
+}
+
+extension PlaybackStateMachine.Event {
+    /// True for the event a new current item starts with.
+    var replacesItem: Bool {
+        if case .item = self { return true }
+        return false
     }
 }

@@ -37,6 +37,8 @@ struct ItemState {
     var automaticSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
     /// The items of the timed metadata group that applies now (`timedMetadata`).
     var timedMetadata: [AVMetadataItem]?
+    /// The item's timebase, made when it first joins a player.
+    var timebase: ItemTimebase?
 }
 
 /// One seek request, as the player tracks it until its completion handler runs.

@@ -166,6 +166,21 @@ extension AVPlayerPortingAPITests {
         let _: ReferenceWritableKeyPath<AVMutableMetadataItem, String?> = \.extendedLanguageTag
         let _: ReferenceWritableKeyPath<AVMutableMetadataItem, Date?> = \.startDate
         let _: AVMutableMetadataItem = AVMutableMetadataItem()
+        let _: KeyPath<AVPlayerItem, CMTimebase?> = \.timebase
+        let _: (CMTimebase) -> CMTime = CMTimebaseGetTime
+        let _: (CMTimebase) -> Float64 = CMTimebaseGetRate
+        let _: (CMTimebase, Float64) -> OSStatus = CMTimebaseSetRate(_:rate:)
+        let _: (CMTimebase, CMTime) -> OSStatus = CMTimebaseSetTime(_:time:)
+        let _: NSNotification.Name = CMTimebase.effectiveRateChanged
+        let _: NSNotification.Name = CMTimebase.timeJumped
+        let _: () -> CMClock = CMClockGetHostTimeClock
+        let _: (CMClock) throws -> CMTimebase = CMTimebase.init(sourceClock:)
+        let _: (String?) -> AVPlayerItemMetadataOutput = { AVPlayerItemMetadataOutput(identifiers: $0.map { [$0] }) }
+        let _: (AVPlayerItemMetadataOutput) -> ((any AVPlayerItemMetadataOutputPushDelegate)?, DispatchQueue?) -> Void =
+            AVPlayerItemMetadataOutput.setDelegate(_:queue:)
+        let _: KeyPath<AVPlayerItem, [AVMetadataItem]?> = \.timedMetadata
+        let _: [AVMetadataKeySpace] = [.id3, .icy]
+        let _: [AVMetadataIdentifier] = [.id3MetadataTitleDescription, .icyMetadataStreamTitle]
         #expect(AVMetadataFormat.id3Metadata.rawValue == "org.id3")
         #expect(AVPlayer.RateDidChangeReason.setRateCalled.rawValue == "AVPlayerRateDidChangeReasonSetRateCalled")
     }
