@@ -1,9 +1,12 @@
 // Playhead: the engine side of media selection: which audio stream plays, which subtitles
-// are decoded, and loading subtitle files.
+// are decoded, and loading subtitle files; the subtitle thread, which also delivers timed
+// metadata.
 //
 // Concurrency: `select...` commands come from any thread (the item forwards them); they only
 // change `control.selection` and wake threads. The demux thread carries out the switch
 // (StreamRouter); subtitle files are read on a global queue into the pipeline's cue store.
+// The subtitle thread alone reads the cue and metadata stores for delivery and owns its
+// `MetadataDelivery`; it reports through `report`, never touching the item.
 import FFmpegBridge
 import Foundation
 

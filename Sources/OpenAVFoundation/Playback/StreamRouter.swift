@@ -1,9 +1,11 @@
 // Playhead: the demux thread's routing of packets to the video queue, the selected audio track
-// (through the switchboard, which keeps recent packets of the others for a switch) and the
-// selected subtitle track, which it decodes into the cue store.
+// (through the switchboard, which keeps recent packets of the others for a switch), the
+// selected subtitle track, which it decodes into the cue store, and timed ID3 and ICY
+// metadata, which it reads into the metadata store.
 //
 // Concurrency: a value owned by the demux thread (like the Demuxer it makes subtitle decoders
-// from). It reads the selection from `control` and writes cues into the pipeline's store.
+// from). It reads the selection from `control` and writes cues and metadata groups into the
+// pipeline's stores (each locks internally).
 import FFmpegBridge
 import Foundation
 

@@ -5,7 +5,7 @@
 // thread took them out: the audio thread) and the recent packets of those tracks (appended by
 // the demux thread, taken by the audio thread on a switch). Deciding where an audio packet
 // goes and switching happen under the same lock, so no packet of the new track is lost in
-// between. The cue store locks internally.
+// between. The cue and metadata stores lock internally.
 import FFmpegBridge
 import Foundation
 import Synchronization

@@ -11,12 +11,8 @@ import Testing
     @Test func aStalledServerStallsPlaybackWhichRecoversByItself() async throws {
         let server = try networkMediaServer()
         defer { server.stop() }
-        let size = try Data(contentsOf: NetworkMedia.folder().appendingPathComponent("progressive.mp4")).count
-        server.setRule(.hold(atByte: size * 55 / 100), for: "/progressive.mp4")
         let clock = ManualClock()
-        // A long read time-out: a loaded test machine must not turn the hold into a failure.
-        let asset = AVURLAsset(url: server.url(for: "progressive.mp4"), options: [AVURLAssetPlayheadTimeoutKey: 600])
-        let item = AVPlayerItem(asset: asset)
+        let item = AVPlayerItem(asset: try heldProgressiveAsset(on: server))
         let player = AVPlayer(
             environment: timedEnvironment(RecordingVideoSink(), clock: clock, audio: true), playerItem: item)
         let notes = NotificationLog(

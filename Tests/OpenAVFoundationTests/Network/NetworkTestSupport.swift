@@ -11,6 +11,15 @@ func networkMediaServer() throws -> LoopbackHTTPServer {
     try LoopbackHTTPServer(root: try NetworkMedia.folder())
 }
 
+/// The progressive MP4 of `server`, which stops sending at 55 % of the file until
+/// `releaseHolds()`, with a read time-out long enough that a loaded machine never turns the
+/// hold into a failure.
+func heldProgressiveAsset(on server: LoopbackHTTPServer) throws -> AVURLAsset {
+    let size = try Data(contentsOf: NetworkMedia.folder().appendingPathComponent("progressive.mp4")).count
+    server.setRule(.hold(atByte: size * 55 / 100), for: "/progressive.mp4")
+    return AVURLAsset(url: server.url(for: "progressive.mp4"), options: [AVURLAssetPlayheadTimeoutKey: 600])
+}
+
 /// What playing an item untimed to its end (or failure) produced.
 @MainActor
 struct NetworkPlayback {

@@ -69,11 +69,8 @@ final class TimebaseLog: @unchecked Sendable {
     @Test func anItemsTimebaseStopsWhileThePlayerWaitsForData() async throws {
         let server = try networkMediaServer()
         defer { server.stop() }
-        let size = try Data(contentsOf: NetworkMedia.folder().appendingPathComponent("progressive.mp4")).count
-        server.setRule(.hold(atByte: size * 55 / 100), for: "/progressive.mp4")
         let clock = ManualClock()
-        let asset = AVURLAsset(url: server.url(for: "progressive.mp4"), options: [AVURLAssetPlayheadTimeoutKey: 600])
-        let item = AVPlayerItem(asset: asset)
+        let item = AVPlayerItem(asset: try heldProgressiveAsset(on: server))
         let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
         player.play()
         await waitUntil(timeout: 60, "playing") { player.timeControlStatus == .playing }
