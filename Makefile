@@ -110,7 +110,10 @@ SANITIZED_TESTS ?= Engine|Player|Observation
 # Their hang guards (waitUntil, waitOnMainQueue) wait 4 times longer there (PLAYHEAD_TEST_TIMEOUT_SCALE).
 # AVPlayerFirstFrameTests plays eleven whole clips: its first-picture path runs in every other
 # player test too, and under a sanitizer the extra load starved the window tests' time-outs.
-SANITIZER_SKIP ?= AVPlayerSyncTests|AVPlayerTimingTests|PlayerWindowXTests|AVPlayerFirstFrameTests
+# withAudioTheNextItemPlaysOnFromTheSwitchWithoutWaiting asserts that no stall happens at a
+# queue's switch, which needs the audio threads to keep their rings filled in real time (seen
+# failing once under ThreadSanitizer, with no report); the other queue tests still run there.
+SANITIZER_SKIP ?= AVPlayerSyncTests|AVPlayerTimingTests|PlayerWindowXTests|AVPlayerFirstFrameTests|withAudioTheNextItemPlaysOnFromTheSwitchWithoutWaiting
 
 .PHONY: stress fuzz fuzz-build test-tsan test-asan soak
 

@@ -20,4 +20,21 @@ public enum FFprobe {
         }
         return try FFprobeSummary(json: result.outputData)
     }
+
+    /// The bytes of every packet of each stream, by stream index, as ffprobe reads them.
+    public static func packetBytes(of url: URL) throws -> [Int: Int64] {
+        let tool = try Subprocess.tool(named: "ffprobe")
+        let arguments = ["-v", "error", "-show_entries", "packet=stream_index,size", "-of", "csv=p=0", url.path]
+        let result = try Subprocess.run(tool, arguments)
+        guard result.status == 0 else {
+            throw TestSupportError("ffprobe could not read \(url.path) (exit \(result.status)): \(result.errorText)")
+        }
+        var totals: [Int: Int64] = [:]
+        for line in String(decoding: result.outputData, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, let index = Int(fields[0]), let size = Int64(fields[1]) else { continue }
+            totals[index, default: 0] += size
+        }
+        return totals
+    }
 }

@@ -16,6 +16,8 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     let sourceURL: URL
     /// owned by the lock: public objects made once from a successful inspection
     private let built = Locked<AssetContents?>(nil)
+    /// The bytes of samples per stream, shared with the tracks (`totalSampleDataLength`).
+    let sampleDataTotals: SampleDataTotals
 
     /// The keys the string-based loading API understands.
     static let loadableKeys: Set<String> = [
@@ -35,6 +37,7 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         sourceURL = url
         sidecarSettings = sidecars
         inspection = AssetInspection(url: url, limits: limits, network: network)
+        sampleDataTotals = SampleDataTotals(inspection: inspection)
         super.init()
     }
 
@@ -43,6 +46,7 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         sourceURL = url
         sidecarSettings = SidecarSubtitleSettings(discoversBesideMedia: false)
         inspection = AssetInspection(location: location, limits: MediaInspector.Limits())
+        sampleDataTotals = SampleDataTotals(inspection: inspection)
         super.init()
     }
 

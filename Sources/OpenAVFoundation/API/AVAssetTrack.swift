@@ -52,6 +52,10 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     public var formatDescriptions: [Any] { sampleFormats }
     /// The format descriptions behind `formatDescriptions`.
     let sampleFormats: [CMFormatDescription]
+    /// The container's index of the track's stream.
+    let streamIndex: Int
+    /// The asset's sample byte counts, measured on first use.
+    let sampleData: SampleDataTotals?
 
     // MARK: - Playhead additions
 
@@ -107,6 +111,8 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         isDefault = stream.isDefault
         isForced = stream.isForced
         sampleFormats = [AVAssetTrack.formatDescription(for: stream, mediaType: mediaType)]
+        streamIndex = stream.index
+        sampleData = asset.sampleDataTotals
         super.init()
     }
 
@@ -116,10 +122,16 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         .loaded
     }
 
+    /// Calls `handler` on a background queue once `keys` are loaded: at once, but for
+    /// "totalSampleDataLength", which is measured there first.
     open func loadValuesAsynchronously(
         forKeys keys: [String], completionHandler handler: (@Sendable () -> Void)? = nil
     ) {
-        if let handler { DispatchQueue.global(qos: .userInitiated).async(execute: handler) }
+        let totals = keys.contains("totalSampleDataLength") ? sampleData : nil
+        DispatchQueue.global(qos: .userInitiated).async {
+            _ = totals?.measured()
+            handler?()
+        }
     }
 
     /// True when the track has `mediaCharacteristic` (visual, audible or legible).

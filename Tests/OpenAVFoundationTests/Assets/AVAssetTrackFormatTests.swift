@@ -73,6 +73,20 @@ import Testing
         #expect(CMTimeMappingMake(late, late) == CMTimeMapping(source: late, target: late))
     }
 
+    /// MP4 and MOV from their index, the others by reading the packets: ffprobe's sums either way.
+    @Test(arguments: [Fixture.mp4, .mov, .matroska, .webM, .mpegTransportStream, .wav])
+    func totalSampleDataLengthIsTheSumOfThePackets(_ fixture: Fixture) async throws {
+        let url = try Fixture.url(fixture)
+        let expected = try FFprobe.packetBytes(of: url)
+        let tracks = try await AVURLAsset(url: url).load(.tracks)
+        #expect(!tracks.isEmpty)
+        for track in tracks {
+            let loaded = try await track.load(.totalSampleDataLength)
+            #expect(loaded == expected[track.streamIndex], "\(fixture) track \(track.trackID)")
+            #expect(loaded > 0 && track.totalSampleDataLength == loaded)
+        }
+    }
+
     @Test func aMutableItemKeepsKeyKeySpaceAndIdentifierInStep() throws {
         let item = AVMutableMetadataItem()
         #expect(item.identifier == nil && item.value == nil && !item.time.isValid)

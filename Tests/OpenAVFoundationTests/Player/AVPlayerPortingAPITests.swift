@@ -154,6 +154,8 @@ extension AVPlayerPortingAPITests {
         let _: AVAsyncProperty<AVAssetTrack, [AVAssetTrackSegment]> = .segments
         let _: KeyPath<AVAssetTrackSegment, CMTimeMapping> = \.timeMapping
         let _: KeyPath<AVAssetTrackSegment, Bool> = \.isEmpty
+        let _: KeyPath<AVAssetTrack, Int64> = \.totalSampleDataLength
+        let _: AVAsyncProperty<AVAssetTrack, Int64> = .totalSampleDataLength
         let _: (CMFormatDescription) -> CMMediaType = CMFormatDescriptionGetMediaType
         let _: (CMFormatDescription) -> FourCharCode = CMFormatDescriptionGetMediaSubType
         let _: (CMVideoFormatDescription) -> CMVideoDimensions = CMVideoFormatDescriptionGetDimensions
