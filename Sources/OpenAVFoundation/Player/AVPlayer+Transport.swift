@@ -24,7 +24,7 @@ extension AVPlayer {
         for effect in effects { perform(effect) }
         syncEngine()
         settlePrerolls(after: event, before: before, now: after)
-        if after.timeControl != before.timeControl || after.rate != before.rate || event.replacesItem {
+        if after.timeControl != before.timeControl || after.rate != before.rate || event.changesItem {
             let moving = after.timeControl == .playing ? Double(after.rate) : 0
             state.withLock { $0.currentItem }?.itemTimebase?.noteEffectiveRate(moving)
         }
@@ -83,8 +83,9 @@ extension AVPlayer {
 }
 
 extension PlaybackStateMachine.Event {
-    /// True for the event a new current item starts with.
-    var replacesItem: Bool {
+    /// True for news of the current item: another item, or its status (loading, ready, failed).
+    /// The timebase of a new current item learns the player's rate from it.
+    var changesItem: Bool {
         if case .item = self { return true }
         return false
     }
