@@ -77,6 +77,7 @@ extension AVPlayer {
             return (pending, false)
         }
         guard !superseded else { return }
+        handle(.seekFinished)
         item.post(AVPlayerItem.timeJumpedNotification)
         item.itemTimebase?.noteJump()
         timeObserversNoteTime(time, continuous: false)

@@ -65,7 +65,7 @@ extension AVPlayer {
         if let prerolled, prerolled.hasOpened, item.status != .failed {
             // Already open: no loading state in between, the queue plays straight on (the
             // replayed events below make the item ready). A new item is never at its end.
-            handle(.timeJumped)
+            handle(.prerolledItemTookOver)
         } else {
             handle(.item(item.status == .failed ? .failed : .loading))
         }

@@ -33,8 +33,13 @@ struct PlaybackStateMachine: Equatable {
         case buffer(Buffer)
         /// Playback reached the item's end (or forwardPlaybackEndTime).
         case reachedEnd
-        /// A seek moved time; the end is no longer reached.
+        /// A seek moved time; the end is no longer reached. Until `.seekFinished`, an empty
+        /// buffer is the seek's doing (reading restarts at the target), not a stall.
         case timeJumped
+        /// The pending seek landed: the first frame at the new time is ready.
+        case seekFinished
+        /// A prerolled item took over, already open: not at its end, no seek in flight.
+        case prerolledItemTookOver
         /// `automaticallyWaitsToMinimizeStalling` changed.
         case setAutomaticallyWaits(Bool)
         /// `actionAtItemEnd` changed (a pending end action may apply at once).
@@ -77,6 +82,8 @@ struct PlaybackStateMachine: Equatable {
     private var hasBeenPlaying = false
     /// Set by playImmediately until the next pause, overriding the keep-up prediction.
     private var playsImmediately = false
+    /// True from a seek's start until it lands (or the item changes).
+    private(set) var isSeeking = false
 
     /// True when media time should advance: the engine clock runs at `rate`.
     var isAdvancing: Bool { timeControl == .playing }
@@ -97,7 +104,7 @@ struct PlaybackStateMachine: Equatable {
                 effects += applyEndAction()
             }
         case .item(let state):
-            if state != item { hasBeenPlaying = false; atEnd = false }
+            if state != item { hasBeenPlaying = false; atEnd = false; isSeeking = false }
             item = state
             if state == .none || state == .loading { buffer = Buffer() }
         case .buffer(let newBuffer):
@@ -109,6 +116,12 @@ struct PlaybackStateMachine: Equatable {
             effects += applyEndAction()
         case .timeJumped:
             atEnd = false
+            isSeeking = true
+        case .seekFinished:
+            isSeeking = false
+        case .prerolledItemTookOver:
+            atEnd = false
+            isSeeking = false
         case .setAutomaticallyWaits(let waits):
             automaticallyWaits = waits
         case .setActionAtItemEnd(let action):
@@ -159,7 +172,9 @@ struct PlaybackStateMachine: Equatable {
                 timeControl = actionAtEnd == .pause ? .paused : .playing
                 waitReason = nil
             } else if buffer.isEmpty {
-                let stalled = previous == .playing && hasBeenPlaying
+                // Running dry while playing is a stall; emptied by a seek it is not: the data
+                // at the target is on its way (a local file's always is).
+                let stalled = previous == .playing && hasBeenPlaying && !isSeeking
                 if stalled && !playsImmediately { effects.append(.postPlaybackStalled) }
                 if automaticallyWaits {
                     timeControl = .waiting

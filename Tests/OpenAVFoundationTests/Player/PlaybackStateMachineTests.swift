@@ -150,4 +150,48 @@ import Testing
         _ = m.handle(.buffer(.init(isEmpty: false, isLikelyToKeepUp: false, isFull: true)))
         #expect(m.timeControl == .playing)
     }
+
+    @Test func aBufferEmptiedByASeekIsNoStallEvenWithoutAutomaticWaiting() async {
+        // Playing, then seek + play at once (a wrapper looping): reading restarts at the target,
+        // so the buffer reads empty for a moment. That is the seek's doing, not a stall.
+        var (m, _) = machine(
+            .setAutomaticallyWaits(false), .item(.ready), .buffer(Self.ready),
+            .setRate(1, immediately: false))
+        #expect(m.timeControl == .playing)
+        _ = m.handle(.timeJumped)
+        #expect(m.handle(.setRate(1, immediately: false)).isEmpty)
+        #expect(m.handle(.buffer(Self.empty)).isEmpty, "no stall notification")
+        #expect(m.rate == 1)
+        #expect(m.timeControl == .waiting)
+        #expect(m.waitReason == .evaluatingBufferingRate)
+        _ = m.handle(.buffer(Self.thin))
+        #expect(m.timeControl == .playing)
+        _ = m.handle(.seekFinished)
+        #expect(m.timeControl == .playing)
+        // Once landed, running dry is a stall again: without automatic waiting it pauses.
+        #expect(m.handle(.buffer(Self.empty)) == [.postPlaybackStalled])
+        #expect(m.rate == 0)
+        #expect(m.timeControl == .paused)
+    }
+
+    @Test func withAutomaticWaitingASeeksEmptyBufferWaitsWithoutAStall() async {
+        var (m, _) = machine(.item(.ready), .buffer(Self.ready), .setRate(1, immediately: false))
+        _ = m.handle(.timeJumped)
+        #expect(m.handle(.buffer(Self.empty)).isEmpty)
+        #expect(m.timeControl == .waiting)
+        _ = m.handle(.buffer(Self.ready))
+        _ = m.handle(.seekFinished)
+        #expect(m.timeControl == .playing)
+    }
+
+    @Test func aNewItemEndsTheSeek() async {
+        var (m, _) = machine(
+            .setAutomaticallyWaits(false), .item(.ready), .buffer(Self.ready),
+            .setRate(1, immediately: false), .timeJumped)
+        _ = m.handle(.item(.loading))
+        _ = m.handle(.item(.ready))
+        _ = m.handle(.buffer(Self.ready))
+        #expect(m.timeControl == .playing)
+        #expect(m.handle(.buffer(Self.empty)) == [.postPlaybackStalled])
+    }
 }

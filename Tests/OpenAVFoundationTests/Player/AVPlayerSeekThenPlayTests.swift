@@ -1,0 +1,35 @@
+// Playhead: play() called while a seek is still in flight, as wrappers do to loop (seek to 0 at
+// the end, then play) — with and without automatic waiting.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct AVPlayerSeekThenPlayTests {
+    /// A local file never stalls: a buffer emptied by a seek is the seek's, not a stall.
+    @Test(arguments: [0.0, 2.0])
+    func playRightAfterASeekWithoutAutomaticWaitingPlaysOn(target: Double) async throws {
+        let url = try NetworkMedia.folder().appendingPathComponent("progressive.mp4")
+        for run in 0..<8 {
+            let sink = RecordingVideoSink()
+            let item = AVPlayerItem(url: url)
+            let player = AVPlayer(environment: timedEnvironment(sink, clock: SystemHostClock.shared, audio: true), playerItem: item)
+            player.automaticallyWaitsToMinimizeStalling = false
+            let log = NotificationLog([AVPlayerItem.playbackStalledNotification], object: item)
+            player.play()
+            await waitUntil("playing, run \(run)") { player.timeControlStatus == .playing && item.currentTime().seconds > 0.3 }
+            player.seek(to: CMTime(seconds: target, preferredTimescale: 600)) { _ in }
+            player.play()
+            await waitUntil("time passes the target, run \(run)") {
+                item.currentTime().seconds > target + 0.3 || player.rate == 0
+            }
+            #expect(log.count(AVPlayerItem.playbackStalledNotification) == 0, "run \(run)")
+            #expect(player.rate == 1, "run \(run)")
+            #expect(player.timeControlStatus == .playing, "run \(run)")
+            player.pause()
+            player.replaceCurrentItem(with: nil)
+        }
+    }
+}
