@@ -24,7 +24,7 @@ struct StreamRouter {
     private var icyPacket: String?
     private var legibleVersion = -1
     private var subtitleDecoder: SubtitleDecoder?
-    private var backlog: [Int: [Packet]] = [:]
+    private var backlog: [Int: RecentPackets<Packet>] = [:]
 
     init(description: MediaDescription, audioStream: Int?) {
         let tracks = description.tracks.filter(\.decoderAvailable)
@@ -59,7 +59,8 @@ struct StreamRouter {
         guard let decoder else { return }
         subtitleDecoder = decoder
         // Cues from just before the playhead up to the read position show at once.
-        for packet in backlog.removeValue(forKey: stream) ?? [] {
+        var kept = backlog.removeValue(forKey: stream) ?? RecentPackets(limit: 0)
+        for packet in kept.removeAll() {
             pipeline.switchboard.cues.add(decoder.decode(packet), version: legibleVersion)
         }
     }
@@ -91,15 +92,9 @@ struct StreamRouter {
 
     /// Keeps a subtitle packet in its track's backlog, dropping those ended well before now.
     private mutating func keep(_ packet: Packet, now: CMTime) {
-        var packets = backlog[packet.streamIndex] ?? []
         let horizon = now - CMTime(seconds: Self.backlogBehind, preferredTimescale: 1000)
-        if let first = packets.firstIndex(where: { StreamSwitchboard.end(of: $0) >= horizon }) {
-            if first > 0 { packets.removeFirst(first) }
-        } else {
-            packets.removeAll()
-        }
-        if packets.count < 4_000 { packets.append(packet) }
-        backlog[packet.streamIndex] = packets
+        backlog[packet.streamIndex, default: RecentPackets(limit: StreamSwitchboard.backlogLimit)].append(
+            packet, droppingEndedBefore: horizon, end: StreamSwitchboard.end(of:))
     }
 
     /// Forgets backlogs and decoder state after a seek.

@@ -31,7 +31,7 @@ final class StreamSwitchboard: Sendable {
         /// The audio stream whose packets go to the audio queue.
         var routed: Int?
         /// Recent packets of the other switchable tracks, with the generation they were read in.
-        var backlog: [Int: [(packet: Packet, generation: Int)]] = [:]
+        var backlog: [Int: RecentPackets<(packet: Packet, generation: Int)>] = [:]
         /// Ready decoders of the other switchable tracks.
         var decoders: [Int: AudioDecoder] = [:]
     }
@@ -58,15 +58,10 @@ final class StreamSwitchboard: Sendable {
         audio.withLock { routing in
             if packet.streamIndex == routing.routed { return true }
             guard routing.decoders[packet.streamIndex] != nil else { return false }
-            var packets = routing.backlog[packet.streamIndex] ?? []
             let horizon = now - CMTime(seconds: Self.backlogBehind, preferredTimescale: 1000)
-            if let keep = packets.firstIndex(where: { Self.end(of: $0.packet) >= horizon }) {
-                if keep > 0 { packets.removeFirst(keep) }
-            } else {
-                packets.removeAll()
-            }
-            if packets.count < Self.backlogLimit { packets.append((packet, generation)) }
-            routing.backlog[packet.streamIndex] = packets
+            // Appended in place: the dictionary's storage is mutated, never copied per packet.
+            routing.backlog[packet.streamIndex, default: RecentPackets(limit: Self.backlogLimit)].append(
+                (packet, generation), droppingEndedBefore: horizon, end: { Self.end(of: $0.packet) })
             return false
         }
     }
@@ -81,10 +76,11 @@ final class StreamSwitchboard: Sendable {
             guard let next = routing.decoders.removeValue(forKey: stream) else { return nil }
             routing.decoders[current.streamIndex] = current
             routing.routed = stream
-            let backlog = (routing.backlog.removeValue(forKey: stream) ?? [])
+            var kept = routing.backlog.removeValue(forKey: stream) ?? RecentPackets(limit: Self.backlogLimit)
+            let backlog = kept.removeAll()
                 .filter { $0.generation == generation && Self.end(of: $0.packet) >= earliest }.map(
                     \.packet)
-            routing.backlog[current.streamIndex] = []
+            routing.backlog[current.streamIndex] = nil
             return (next, backlog)
         }
     }
