@@ -150,17 +150,34 @@ package final class Demuxer: @unchecked Sendable {
 
     /// Reads the next packet of an active stream.
     ///
-    /// Blocks for at most `timeout` seconds of I/O. Transient `EAGAIN` results are retried;
-    /// a run of unreadable packets is skipped before giving up as `.damaged`.
+    /// Blocks for at most `timeout` seconds of I/O. Transient `EAGAIN` results are retried
+    /// within that same time (a source that keeps saying "try again" times out); a run of
+    /// unreadable packets is skipped before giving up as `.damaged`.
     package func readPacket() -> DemuxResult {
+        readPacket(readingWith: readNextFrame)
+    }
+
+    /// `av_read_frame` into the scratch packet.
+    func readNextFrame() -> Int32 { av_read_frame(container.pointer, scratch) }
+
+    /// `readPacket()` with `readFrame` standing in for `av_read_frame` (tests drive the retry
+    /// rules with it).
+    func readPacket(readingWith readFrame: () -> Int32) -> DemuxResult {
         var invalidRun = 0
+        // One deadline for the whole read: armed again only after a packet arrived (and was
+        // skipped), never by a retry, so retries cannot postpone it forever.
+        var armed = false
         while true {
-            container.interrupt.expire(after: timeout)
-            let status = av_read_frame(container.pointer, scratch)
+            if !armed {
+                container.interrupt.expire(after: timeout)
+                armed = true
+            }
+            let status = readFrame()
             if status >= 0 {
                 let index = Int(scratch.pointee.stream_index)
                 if let activeStreams, !activeStreams.contains(index) {
                     av_packet_unref(scratch)
+                    armed = false
                     continue
                 }
                 guard let stream = container.stream(at: index) else {
@@ -170,6 +187,7 @@ package final class Demuxer: @unchecked Sendable {
                 shiftToItemTimeline(scratch, timeBase: stream.pointee.time_base)
                 if restart != nil, skipsBeforeSeekTarget(scratch, timeBase: stream.pointee.time_base) {
                     av_packet_unref(scratch)
+                    armed = false
                     continue
                 }
                 guard let packet = Packet(movingFrom: scratch, timeBase: stream.pointee.time_base)
