@@ -76,6 +76,9 @@ struct CFFmpegInterrupt {
     _Atomic int64_t deadline;  // av_gettime_relative() microseconds; 0 = none
     atomic_int aborted;
     atomic_int kicked;  // one-shot interrupt, cleared by its consumer
+    // Set when a kick made the I/O callback give up (so a read was cut short); written and
+    // cleared on the I/O thread only (the callback runs inside its reads).
+    atomic_int kickCutRead;
     // Byte counting (CFFmpeg_count_input_bytes); touched only by the thread doing the I/O.
     int (*originalOpen)(AVFormatContext *, AVIOContext **, const char *, int, AVDictionary **);
     int (*originalClose)(AVFormatContext *, AVIOContext *);
@@ -112,7 +115,9 @@ int CFFmpeg_interrupt_aborted(const CFFmpegInterrupt *interrupt) {
 void CFFmpeg_interrupt_kick(CFFmpegInterrupt *interrupt) { atomic_store(&interrupt->kicked, 1); }
 
 int CFFmpeg_interrupt_consume_kick(CFFmpegInterrupt *interrupt) {
-    return atomic_exchange(&interrupt->kicked, 0);
+    int kicked = atomic_exchange(&interrupt->kicked, 0);
+    int cut = atomic_exchange(&interrupt->kickCutRead, 0);
+    return kicked ? (cut ? 2 : 1) : 0;
 }
 
 int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt) {
@@ -127,6 +132,11 @@ static int checkInputLimits(CFFmpegInterrupt *state);
 
 static int playheadInterruptCallback(void *opaque) {
     if (!opaque) return 0;
+    CFFmpegInterrupt *state = opaque;
+    if (atomic_load(&state->kicked) && !atomic_load(&state->aborted)) {
+        atomic_store(&state->kickCutRead, 1);
+        return 1;
+    }
     if (CFFmpeg_interrupt_fired(opaque)) return 1;
     return checkInputLimits(opaque);
 }

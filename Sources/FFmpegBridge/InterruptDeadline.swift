@@ -35,8 +35,25 @@ package final class InterruptDeadline: @unchecked Sendable {
     /// it with `consumeKick()`. Any thread may kick.
     package func kick() { CFFmpeg_interrupt_kick(state) }
 
-    /// Clears a pending kick; true when there was one.
-    package func consumeKick() -> Bool { CFFmpeg_interrupt_consume_kick(state) != 0 }
+    /// What a kick did, as its consumer learns it.
+    package enum KickOutcome: Sendable, Equatable {
+        /// No kick was pending.
+        case none
+        /// A kick was pending but cut no read short (it came while no I/O was under way).
+        case pending
+        /// A read was cut short by the kick: the input may have stopped mid-packet.
+        case cutRead
+    }
+
+    /// Clears a pending kick and says whether it cut a read short. Call on the thread doing
+    /// the I/O (the callback that notes the cut runs on it).
+    package func consumeKick() -> KickOutcome {
+        switch CFFmpeg_interrupt_consume_kick(state) {
+        case 0: return .none
+        case 1: return .pending
+        default: return .cutRead
+        }
+    }
 
     /// True once `abort()` was called.
     package var isAborted: Bool { CFFmpeg_interrupt_aborted(state) != 0 }

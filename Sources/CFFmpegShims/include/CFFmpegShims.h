@@ -71,7 +71,8 @@ void CFFmpeg_interrupt_set_deadline(CFFmpegInterrupt *interrupt, int64_t microse
 void CFFmpeg_interrupt_abort(CFFmpegInterrupt *interrupt);
 /// Makes blocking calls give up now, once: until CFFmpeg_interrupt_consume_kick clears it.
 void CFFmpeg_interrupt_kick(CFFmpegInterrupt *interrupt);
-/// Clears a kick; returns 1 when one was pending.
+/// Clears a pending kick: 0 when there was none, 1 when it cut no read short, 2 when the I/O
+/// callback gave up because of it (a read was interrupted). Call on the I/O thread.
 int CFFmpeg_interrupt_consume_kick(CFFmpegInterrupt *interrupt);
 /// 1 when the deadline passed, abort was requested or a kick is pending.
 int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt);

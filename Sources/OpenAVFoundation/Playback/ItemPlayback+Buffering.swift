@@ -41,14 +41,13 @@ extension ItemPlayback {
         buffering.withLock { $0?.restart(at: target) }
     }
 
-    /// Makes a network read that may be stuck on a stalled connection give up when a seek
-    /// needs data that is not buffered, so the seek does not wait for the stalled read
-    /// (the demux thread then seeks the demuxer). Main queue, from `seek`.
+    /// Makes a network read that may be stuck on a stalled connection give up, so the seek
+    /// does not wait for it: the demux thread then serves the seek from memory when the target
+    /// is buffered, else seeks the demuxer. Main queue, from `seek`.
     func interruptReadForSeek(to target: CMTime) {
         guard !asset.sourceURL.isFileURL else { return }
-        // Only once reading started (never during the open) and only for unbuffered targets.
-        let outside = buffering.withLock { tracker in tracker.map { !$0.covers(target) } } ?? false
-        guard outside else { return }
+        // Never during the open (which a kick would fail): only once reading started.
+        guard buffering.withLock({ $0 != nil }) else { return }
         // Kicked under the control lock, and only while the demux thread has not picked the
         // seek up: once it has (and cleared any earlier kick), a kick would cut a read made
         // after the seek instead of the stuck one before it.

@@ -63,8 +63,11 @@ extension ItemPlayback {
             if let seek {
                 seekGeneration = seek.generation
                 reachedEnd = false
-                if interrupt.consumeKick() { readInterrupted = true }
-                if !readInterrupted, replayFromCache(&cache, for: seek.request) {
+                if interrupt.consumeKick() == .cutRead { readInterrupted = true }
+                // Served from memory even after a cut read (a seek back into what a stalled
+                // stream already delivered): the demuxer then resumes from the run's end.
+                if replayFromCache(&cache, for: seek.request, afterCutRead: readInterrupted) {
+                    readInterrupted = false
                     router.seeked(pipeline)
                     continue
                 }
@@ -137,7 +140,7 @@ extension ItemPlayback {
                 demuxerAtEnd = true
             case .failure(let failure):
                 if failure == .cancelled || isStopped { return }
-                if interrupt.consumeKick() {
+                if interrupt.consumeKick() != .none {
                     // Interrupted for a seek not picked up yet (see `interruptReadForSeek`, which
                     // never kicks once the demux thread has it), not a failure.
                     readInterrupted = true
@@ -169,8 +172,10 @@ extension ItemPlayback {
     static let packetCacheBytes = 64 << 20
 
     /// Serves a seek from packets already read when `request`'s target lies in the current
-    /// buffered range or in a run kept from before; true when it did.
-    private func replayFromCache(_ cache: inout PacketCache?, for request: SeekRequest) -> Bool {
+    /// buffered range or in a run kept from before; true when it did. After a read was cut
+    /// short (`afterCutRead`) the demuxer may have stopped mid-packet, so a replay of the
+    /// current run ends with the demuxer seeking back to where the run ends.
+    private func replayFromCache(_ cache: inout PacketCache?, for request: SeekRequest, afterCutRead: Bool) -> Bool {
         guard var kept = cache else { return false }
         let target = request.target
         let earliest = request.isExact || !request.toleranceBefore.isNumeric
@@ -181,7 +186,9 @@ extension ItemPlayback {
             ($0?.contains(target) ?? false, $0?.currentEnd ?? .zero)
         }
         var served = inCurrent
-            && kept.beginReplay(of: nil, target: target, earliest: earliest, latest: latest, currentEnd: currentEnd)
+            && kept.beginReplay(
+                of: nil, target: target, earliest: earliest, latest: latest, currentEnd: currentEnd,
+                resumesReading: afterCutRead)
         if !served, let run = kept.closedRun(containing: target),
             kept.beginReplay(of: run, target: target, earliest: earliest, latest: latest, currentEnd: currentEnd)
         {

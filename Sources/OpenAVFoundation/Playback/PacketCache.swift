@@ -80,10 +80,13 @@ struct PacketCache {
     /// Starts a replay for a seek to `target`, from the last keyframe at or before `target`
     /// not before `earliest`, else the first one after it up to `latest`. `run` nil replays the
     /// current run; an index reopens that closed run as the current one first (closing the
-    /// current run at `currentEnd`), and the replay then ends with `.resume`. Returns false
-    /// (changing nothing) when the run has no such keyframe.
+    /// current run at `currentEnd`), and the replay then ends with `.resume`. With
+    /// `resumesReading`, a replay of the current run also ends with `.resume` at `currentEnd`
+    /// (the demuxer's position is not to be trusted). Returns false (changing nothing) when
+    /// the run has no such keyframe.
     mutating func beginReplay(
-        of run: Int?, target: CMTime, earliest: CMTime, latest: CMTime, currentEnd: CMTime
+        of run: Int?, target: CMTime, earliest: CMTime, latest: CMTime, currentEnd: CMTime,
+        resumesReading: Bool = false
     ) -> Bool {
         let packets = run.map { closedRuns[$0].packets } ?? current.packets
         let video = videoStream
@@ -102,7 +105,11 @@ struct PacketCache {
             return end > landing
         }
         var resume: ReplayStep?
-        if let run { resume = reopen(run, closingCurrentAt: currentEnd) }
+        if let run {
+            resume = reopen(run, closingCurrentAt: currentEnd)
+        } else if resumesReading {
+            resume = .resume(end: currentEnd, lastDecodeTimes: Self.lastDecodeTimes(of: current.packets))
+        }
         replay = Replay(cursor: min(keyframe, firstAudio ?? keyframe), videoFrom: keyframe, resume: resume)
         return true
     }
@@ -141,12 +148,17 @@ struct PacketCache {
             closedRuns.append(current)
         }
         current = run
+        return .resume(end: run.range.end, lastDecodeTimes: Self.lastDecodeTimes(of: run.packets))
+    }
+
+    /// The last decode time (else presentation time) of each stream in `packets`.
+    private static func lastDecodeTimes(of packets: [Packet]) -> [Int: CMTime] {
         var last: [Int: CMTime] = [:]
-        for packet in run.packets {
+        for packet in packets {
             let time = packet.dts.isNumeric ? packet.dts : packet.pts
             if time.isNumeric { last[packet.streamIndex] = time }
         }
-        return .resume(end: run.range.end, lastDecodeTimes: last)
+        return last
     }
 
     /// The current run's range as it was when it was last closed (its start is always right).

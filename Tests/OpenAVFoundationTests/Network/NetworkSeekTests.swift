@@ -181,6 +181,45 @@ import Testing
     }
 }
 
+extension NetworkStalledSeekTests {
+    @Test func aSeekBackIntoTheBufferLandsAtOnceWhileTheReadIsStalled() async throws {
+        let server = try networkMediaServer()
+        defer { server.stop() }
+        let size = try Data(contentsOf: NetworkMedia.folder().appendingPathComponent("heavy.mp4")).count
+        // The first response stalls at 30 % (about 1.2 s of media); the read then hangs for as
+        // long as the item's time-out (600 s) allows.
+        server.setRule(.hold(atByte: size * 30 / 100, times: 1), for: "/heavy.mp4")
+        let asset = AVURLAsset(url: server.url(for: "heavy.mp4"), options: [AVURLAssetPlayheadTimeoutKey: 600])
+        let item = AVPlayerItem(asset: asset)
+        let sink = RecordingVideoSink()
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        await waitUntil(timeout: 60, "ready") { item.status == .readyToPlay }
+        await waitUntil(timeout: 30, "reading stalled past 0.6 s") {
+            (item.loadedTimeRanges.last?.timeRangeValue.end.seconds ?? 0) > 0.6
+        }
+        await mainQueueSleep(nanoseconds: 300_000_000)
+        let stalledEnd = try #require(item.loadedTimeRanges.last?.timeRangeValue.end.seconds)
+        #expect(stalledEnd < 2, "reading stalled early: \(stalledEnd)")
+
+        // Back into what was read: served from memory at once, not after the stalled read.
+        // Within 200 ms on a quiet machine (the real-time pass); the first pass only proves it
+        // does not wait for the read.
+        let limit = ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil ? 0.2 : 5
+        for target in [0.4, 0.0] {
+            let finished = SeekResult()
+            let started = Date()
+            player.seek(to: CMTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) {
+                done in finished.set(done)
+            }
+            await waitUntil(timeout: 10, "the seek to \(target) landed without the stalled read") { finished.value != nil }
+            #expect(finished.value == true)
+            #expect(Date().timeIntervalSince(started) < limit, "seek to \(target) waited for the stalled read")
+            #expect(abs((sink.last?.itemTime.seconds ?? -1) - target) < 0.05, "frame at \(target)")
+        }
+        player.replaceCurrentItem(with: nil)
+    }
+}
+
 /// A seek completion's result, set from any thread.
 final class SeekResult: @unchecked Sendable {
     private let lock = NSLock()
