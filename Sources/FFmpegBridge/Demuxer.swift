@@ -93,6 +93,12 @@ package final class Demuxer: @unchecked Sendable {
         if location.inputFormat != nil { restart = RestartState(location: location) }
     }
 
+    /// Why the open container is refused under `limits` (a demuxer opened for inspection,
+    /// before it is played), or nil.
+    package func limitViolation(_ limits: MediaLimits) -> MediaFailure? {
+        limits.violation(of: container)
+    }
+
     /// The container's start time on the item timeline's scale (zero when it needs no shift).
     package var timelineStart: CMTime { CMTime(ffmpegMicroseconds: timelineOffset) }
 

@@ -32,6 +32,19 @@ package struct MediaLimits: Sendable, Equatable {
     /// Creates limits with the defaults.
     package init() {}
 
+    /// The limits for describing media without playing it: only the stream count is capped
+    /// (pictures and audio formats are checked by whoever decodes them).
+    package static func inspection(maximumStreams: Int) -> MediaLimits {
+        var limits = MediaLimits()
+        limits.checksStreamFormats = false
+        limits.maximumStreams = maximumStreams
+        return limits
+    }
+
+    /// False when an open container's streams are not checked against the picture and audio
+    /// limits (probing still caps the pictures its decoders allocate).
+    package var checksStreamFormats = true
+
     /// Why a picture of `width` x `height` is refused, or nil when it is within the limits.
     package func pictureViolation(width: Int, height: Int) -> MediaFailure? {
         if width > maximumSide || height > maximumSide {
@@ -86,6 +99,7 @@ package struct MediaLimits: Sendable, Equatable {
     /// Checks the stream count and every stream of an open container.
     func violation(of container: FormatContext) -> MediaFailure? {
         if let failure = streamCountViolation(container.streamCount) { return failure }
+        guard checksStreamFormats else { return nil }
         for index in 0..<container.streamCount {
             if let stream = container.stream(at: index), let failure = violation(of: stream) {
                 return failure

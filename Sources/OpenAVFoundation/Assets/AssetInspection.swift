@@ -2,9 +2,11 @@
 //
 // Concurrency: shared between an asset and every caller loading it. All mutable state is in
 // `state: Locked<State>`. The FFmpeg work runs at most once, on a global background queue;
-// waiters are called on that queue after the lock is released. Only `waitForResult()`
-// blocks its caller (the deprecated synchronous getters use it). `cancel()` may be called
-// from any thread and unblocks FFmpeg through the interrupt switch.
+// waiters are called on that queue after the lock is released. Only `waitForResult()` and
+// `takeOpenedMedia()` block their caller. `cancel()` may be called from any thread and
+// unblocks FFmpeg through the interrupt switch. The demuxer the inspection opened is held
+// (touched by no thread) until a playback engine takes it or `handOverSeconds` pass; the
+// engine that takes it owns it from then on.
 import Dispatch
 import FFmpegBridge
 import Foundation
@@ -21,7 +23,21 @@ final class AssetInspection: Sendable {
         var cancelled = false
         var requestedKeys: Set<String> = []
         var waiters: [@Sendable () -> Void] = []
+        /// The media the inspection opened, kept for the first playback engine to take.
+        var opened: OpenedMedia?
+        /// True once an engine took the opened media (a later `cancel()` leaves it alone).
+        var handedOver = false
     }
+
+    /// An open demuxer handed from the inspection to a playback engine, with the interrupt
+    /// switch its I/O polls (the engine aborts and kicks it from then on).
+    struct OpenedMedia: @unchecked Sendable {
+        let demuxer: Demuxer
+        let interrupt: InterruptDeadline
+    }
+
+    /// How long the opened media waits for a playback engine before it is closed.
+    static let handOverSeconds = 5.0
 
     let location: Result<MediaLocation, MediaFailure>
     let limits: MediaInspector.Limits
@@ -73,24 +89,78 @@ final class AssetInspection: Sendable {
     private enum StartAction { case start, notifyNow, nothing }
 
     private func run() {
-        let result: Result<MediaDescription, MediaFailure>
+        var result: Result<MediaDescription, MediaFailure>
+        var opened: OpenedMedia?
         switch location {
         case .failure(let failure):
             result = .failure(failure)
         case .success(let location):
             do throws(MediaFailure) {
-                result = .success(
-                    try MediaInspector.describe(location, limits: limits, interrupt: interrupt))
+                // Opened as the engine opens it (stream limits apart, which the engine checks
+                // itself), so a player of this asset can take the open over.
+                let demuxer = try Demuxer(
+                    location: location, timeout: limits.timeout, interrupt: interrupt,
+                    limits: .inspection(maximumStreams: limits.maximumStreams))
+                opened = OpenedMedia(demuxer: demuxer, interrupt: interrupt)
+                result = .success(demuxer.description)
             } catch {
-                result = .failure(error)
+                result = .failure(Self.asInspectionFailure(error, limit: limits.maximumStreams))
             }
         }
         let waiters = state.withLock { state in
             state.phase = .finished(state.cancelled ? .failure(.cancelled) : result)
+            if !state.cancelled { state.opened = opened }
             defer { state.waiters = [] }
             return state.waiters
         }
+        if opened != nil {
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.handOverSeconds) { [weak self] in
+                self?.releaseOpenedMedia()
+            }
+        }
         for waiter in waiters { waiter() }
+    }
+
+    /// The stream-count refusal in the words asset loading has always used.
+    private static func asInspectionFailure(_ failure: MediaFailure, limit: Int) -> MediaFailure {
+        guard case .limitExceeded(let reason) = failure, reason.hasPrefix("too many streams") else {
+            return failure
+        }
+        let count = reason.dropFirst("too many streams (".count).prefix { $0.isNumber }
+        return .damaged(detail: "\(count) streams is more than Playhead accepts")
+    }
+
+    /// Takes the media the inspection opened, for a playback engine: waits while the
+    /// inspection runs, then returns its open demuxer once (nil when there is none: not
+    /// inspected, failed, already taken or let go). Blocks; never call on the main queue.
+    func takeOpenedMedia() -> OpenedMedia? {
+        let running = state.withLock { state -> Bool in
+            if case .running = state.phase { return true }
+            return false
+        }
+        if running {
+            let done = DispatchSemaphore(value: 0)
+            load(keys: []) { done.signal() }
+            done.wait()
+        }
+        return state.withLock { state in
+            guard let opened = state.opened else { return nil }
+            state.opened = nil
+            state.handedOver = true
+            return opened
+        }
+    }
+
+    /// True while opened media waits for an engine to take it.
+    var holdsOpenedMedia: Bool { state.withLock { $0.opened != nil } }
+
+    /// Closes the opened media if no engine took it.
+    private func releaseOpenedMedia() {
+        let opened = state.withLock { state -> OpenedMedia? in
+            defer { state.opened = nil }
+            return state.opened
+        }
+        _ = opened  // the demuxer closes as the last reference goes, off the lock
     }
 
     /// Adopts a description made elsewhere (the playback engine opened the same media) when no
@@ -125,16 +195,20 @@ final class AssetInspection: Sendable {
 
     /// Stops a running inspection; pending and later loads report cancellation.
     func cancel() {
-        let finished: [@Sendable () -> Void]? = state.withLock { state in
+        let (finished, handedOver, opened) = state.withLock { state in
             state.cancelled = true
+            let opened = state.opened
+            state.opened = nil
             if case .idle = state.phase {
                 state.phase = .finished(.failure(.cancelled))
                 defer { state.waiters = [] }
-                return state.waiters
+                return (Optional(state.waiters), state.handedOver, opened)
             }
-            return nil
+            return (nil, state.handedOver, opened)
         }
-        interrupt.abort()
+        // Media a player took over is the player's now: its reads are not the asset's to stop.
+        if !handedOver { interrupt.abort() }
+        _ = opened
         finished?.forEach { $0() }
     }
 }

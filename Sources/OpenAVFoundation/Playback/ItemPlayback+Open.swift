@@ -16,14 +16,24 @@ extension ItemPlayback {
         case .failure(let failure): return report(.failed(failure, duringPlayback: false))
         }
         let demuxer: Demuxer
-        do throws(MediaFailure) {
-            // `interrupt` is aborted by stop(), so a release never waits for a slow server.
-            demuxer = try Demuxer(
-                location: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt)
-        } catch {
-            return report(.failed(error, duringPlayback: false))
+        if let opened = asset.inspection.takeOpenedMedia() {
+            // The app loaded the asset's keys first: play from that open instead of opening
+            // (and, over the network, fetching playlists and first segments) a second time.
+            adoptInterrupt(opened.interrupt)
+            if let failure = opened.demuxer.limitViolation(.standard) {
+                return report(.failed(failure, duringPlayback: false))
+            }
+            demuxer = opened.demuxer
+        } else {
+            do throws(MediaFailure) {
+                // `interrupt` is aborted by stop(), so a release never waits for a slow server.
+                demuxer = try Demuxer(
+                    location: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt)
+            } catch {
+                return report(.failed(error, duringPlayback: false))
+            }
+            asset.inspection.offer(demuxer.description)
         }
-        asset.inspection.offer(demuxer.description)
         guard !isStopped else { return }
 
         let description = demuxer.description

@@ -62,8 +62,11 @@ final class ItemPlayback: Sendable {
     let pipeline = Locked<Pipeline?>(nil)
     /// protected by its mutex (held while starting or stopping the output)
     let outputPhase = Locked(AudioOutputPhase.idle)
+    /// protected by its mutex: the switch FFmpeg polls while the demuxer opens and reads; the
+    /// engine's own, or the one of an open it took over from the asset (`adoptInterrupt`).
+    private let interruptSlot = Locked(InterruptDeadline())
     /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
-    let interrupt = InterruptDeadline()
+    var interrupt: InterruptDeadline { interruptSlot.withLock { $0 } }
     /// protected by its mutex: the buffer flags and ranges (demux and presentation threads)
     let buffering = Locked<BufferTracker?>(nil)
 
@@ -200,6 +203,13 @@ final class ItemPlayback: Sendable {
         updateAudioOutput()
         guard clearsVideo, !held else { return }
         environment.videoSinks.clearAll()
+    }
+
+    /// Makes `adopted` the switch `stop()` aborts and seeks kick (open work, when it takes
+    /// over the asset's open before checking `isStopped`; aborted at once if stopped already).
+    func adoptInterrupt(_ adopted: InterruptDeadline) {
+        interruptSlot.withLock { $0 = adopted }
+        if isStopped { adopted.abort() }
     }
 
     // MARK: - Queries (any thread)
