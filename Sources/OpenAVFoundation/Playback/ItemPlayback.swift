@@ -13,8 +13,10 @@
 //   thread (reads frames, drives the clock and the video sinks).
 // - `buffering` (a lock) holds the buffer tracker, updated by the demux and presentation
 //   threads.
-// - The audio device's callback reads only the ring buffer (lock-free). After a natural end
-//   a short-lived "linger" thread owns the output for one device latency, then closes it.
+// - The audio device is started, stopped and closed on `outputQueue` (serial), never on the
+//   caller's thread: those calls can block. Its callback reads only the ring buffer
+//   (lock-free). After a natural end a short-lived "linger" thread owns the output for one
+//   device latency, then closes it.
 // - Stale data after a seek is dropped by generation: every queue item carries the generation
 //   it was made under; `control.generation` is the current one.
 // - Events go up through `events`, which the player hops to the main queue.
@@ -60,8 +62,11 @@ final class ItemPlayback: Sendable {
     let videoWake = WakeupSignal()
     /// Parts created when the media opens; nil until then.
     let pipeline = Locked<Pipeline?>(nil)
-    /// protected by its mutex (held while starting or stopping the output)
+    /// protected by its mutex, taken on `outputQueue` only (held while starting or stopping
+    /// the output)
     let outputPhase = Locked(AudioOutputPhase.idle)
+    /// Serial: every start, stop and close of the audio output runs here, in command order.
+    let outputQueue = DispatchQueue(label: "playhead.output", qos: .userInitiated)
     /// protected by its mutex: the switch FFmpeg polls while the demuxer opens and reads; the
     /// engine's own, or the one of an open it took over from the asset (`adoptInterrupt`).
     private let interruptSlot = Locked(InterruptDeadline())
@@ -114,10 +119,15 @@ final class ItemPlayback: Sendable {
         audioWake.wake()
     }
 
-    /// Starts or stops the audio output to match the rate (and stops it for good once stopped).
-    /// Serialized by `outputPhase`, so the open work and the main queue never drive the
-    /// output at the same time.
+    /// Starts or stops the audio output to match the rate (and stops it for good once stopped),
+    /// on `outputQueue`: a device's start, stop and close can block (SDL's device lock, joining
+    /// its thread, a hung sound server), and the caller is usually the main queue.
     func updateAudioOutput() {
+        outputQueue.async { self.applyAudioOutputPhase() }
+    }
+
+    /// Brings the output to the phase the rate and stop ask for (`outputQueue` only).
+    private func applyAudioOutputPhase() {
         guard let output = pipeline.withLock({ $0 })?.audioOutput else { return }
         let (rate, stopped, ended) = control.withLock { ($0.rate, $0.stopped, $0.endReported) }
         outputPhase.withLock { phase in

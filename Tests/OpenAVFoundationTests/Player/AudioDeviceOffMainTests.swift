@@ -1,0 +1,66 @@
+// Playhead: a sound server that hangs cannot hang the app: the audio device is started,
+// stopped and closed off the main queue.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+/// A clock-driven output whose start, stop and close each block for `hang` seconds first, as
+/// a device behind a hung sound server does.
+final class HangingAudioOutput: AudioOutput, @unchecked Sendable {
+    private let inner: ClockDrivenAudioOutput
+    private let hang: Double
+    /// Threads that ran start, stop or close: true when one was the main thread.
+    private let calledOnMain = Locked(false)
+
+    init(clock: any HostClock, hang: Double) {
+        inner = ClockDrivenAudioOutput(clock: clock)
+        self.hang = hang
+    }
+
+    var name: String { "hanging" }
+    var outputLatency: Double { inner.outputLatency }
+    var wasCalledOnMain: Bool { calledOnMain.withLock { $0 } }
+
+    func open(format: AudioOutputFormat, source: any AudioRenderSource) throws -> AudioOutputFormat {
+        try inner.open(format: format, source: source)
+    }
+
+    private func blockLikeADevice() {
+        if Thread.isMainThread { calledOnMain.withLock { $0 = true } }
+        Thread.sleep(forTimeInterval: hang)
+    }
+
+    func start() { blockLikeADevice(); inner.start() }
+    func stop() { blockLikeADevice(); inner.stop() }
+    func close() { blockLikeADevice(); inner.close() }
+}
+
+@MainActor
+@Suite struct AudioDeviceOffMainTests {
+    @Test func pauseAndReleaseReturnAtOnceWhileTheDeviceHangs() async throws {
+        let output = HangingAudioOutput(clock: SystemHostClock.shared, hang: 2)
+        let sinks = VideoSinks()
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let player = AVPlayer(environment: environment, playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+
+        // Each call would block for the device's 2 s if it ran the device on this thread.
+        var started = Date()
+        player.play()
+        #expect(Date().timeIntervalSince(started) < 0.5, "play waited for the device")
+        started = Date()
+        player.pause()
+        #expect(Date().timeIntervalSince(started) < 0.5, "pause waited for the device")
+        started = Date()
+        player.replaceCurrentItem(with: nil)
+        #expect(Date().timeIntervalSince(started) < 0.5, "releasing the item waited for the device")
+        // The main queue itself keeps running while the device's calls are still blocked.
+        started = Date()
+        await mainQueueSleep(nanoseconds: 10_000_000)
+        #expect(Date().timeIntervalSince(started) < 0.5)
+        #expect(!output.wasCalledOnMain)
+    }
+}
