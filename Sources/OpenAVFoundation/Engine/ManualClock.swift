@@ -117,6 +117,8 @@ package final class ManualClock: HostClock, @unchecked Sendable {
     }
 
     private static func nanoseconds(_ seconds: Double) -> Int64 {
-        Int64((seconds * 1e9).rounded())
+        // An infinite deadline is never reached: only a wake ends the wait.
+        guard seconds.isFinite else { return seconds > 0 ? .max : .min }
+        return Int64((seconds * 1e9).rounded())
     }
 }

@@ -92,7 +92,9 @@ extension ItemPlayback {
                     ring.write($0, mediaTime: part.mediaTime, mediaDuration: part.mediaDuration, generation: generation)
                 }
                 if written { break }
-                let (current, wanted) = control.withLock { ($0.generation, $0.selection.audioStream) }
+                let (current, wanted, rate) = control.withLock {
+                    ($0.generation, $0.selection.audioStream, $0.rate)
+                }
                 if current != generation { return }
                 // Another track was selected: stop waiting to write this one's audio.
                 if let wanted, wanted != splice.stream { return }
@@ -104,7 +106,10 @@ extension ItemPlayback {
                 let capacity = Double(ring.capacityFrames) / Double(ring.format.sampleRate)
                 let cap = environment.hostClock is SystemHostClock ? 0.1 : 0.02
                 let pause = min(cap, max(0.005, ahead - capacity / 2))
-                _ = environment.hostClock.wait(until: environment.hostClock.now + pause, on: audioWake)
+                // Paused, nothing drains the ring: sleep until play, a seek, a switch or stop
+                // wakes the thread.
+                let until = rate > 0 ? environment.hostClock.now + pause : .infinity
+                sleep(until: until, on: audioWake)
             }
             splice.wrote(part)
             offset += count
@@ -135,7 +140,7 @@ extension ItemPlayback {
             }
             guard let landing else {
                 // A keyframe seek lands where the first video frame is: wait for it.
-                _ = environment.hostClock.wait(until: environment.hostClock.now + 0.01, on: audioWake)
+                sleep(until: environment.hostClock.now + 0.01, on: audioWake)
                 continue
             }
             let end = chunk.mediaTime + chunk.mediaDuration

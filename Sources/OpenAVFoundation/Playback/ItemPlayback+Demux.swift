@@ -110,7 +110,9 @@ extension ItemPlayback {
                     }
                 }
                 refreshBuffer(endOfStream: true)
-                _ = environment.hostClock.wait(until: environment.hostClock.now + 0.25, on: demuxWake)
+                // Everything is read: a seek, a selection change or stop wakes the thread (the
+                // presentation thread keeps the buffer flags current meanwhile).
+                sleep(until: .infinity, on: demuxWake)
                 continue
             }
             if landingReadAhead.isWatching, holdsForLanding(&landingReadAhead, generation: generation) {

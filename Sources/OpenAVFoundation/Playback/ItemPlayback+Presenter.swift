@@ -25,8 +25,9 @@ extension ItemPlayback {
             refreshBuffer()
             let now = clock.now
             if control.withLock({ $0.isHeld }) {
-                // Prerolled for a queue: frames wait in the queue until the item becomes current.
-                _ = clock.wait(until: now + 0.25, on: presenterWake)
+                // Prerolled for a queue: frames wait in the queue until the item becomes current
+                // (`setHeld(false)` wakes this thread).
+                sleep(until: .infinity, on: presenterWake)
                 continue
             }
             let (generation, rate, seek) = control.withLock { ($0.generation, $0.rate, $0.seek) }
@@ -48,7 +49,7 @@ extension ItemPlayback {
                     continue
                 }
                 guard rate > 0 else {
-                    _ = clock.wait(until: now + 0.25, on: presenterWake)
+                    sleep(until: now + pausedRecheck(pipeline), on: presenterWake)
                     continue
                 }
                 if reachesForwardEnd(frame) {
@@ -56,7 +57,7 @@ extension ItemPlayback {
                     // reached when it falls due (a looper's next pass starts there).
                     let current = environment.untimed ? frame.pts : control.withLock { $0.time(atHost: now, audio: pipeline.ring) }
                     if current >= frame.pts { checkForwardEnd(frame.pts) }
-                    _ = clock.wait(until: now + 0.005, on: presenterWake)
+                    sleep(until: now + 0.005, on: presenterWake)
                     continue
                 }
                 if environment.untimed {
@@ -83,7 +84,7 @@ extension ItemPlayback {
                     checkForwardEnd(current)
                 } else {
                     let wait = (frame.pts - current).seconds / rate
-                    _ = clock.wait(until: now + min(max(wait, 0.001), 0.05), on: presenterWake)
+                    sleep(until: now + min(max(wait, 0.001), 0.05), on: presenterWake)
                 }
                 continue
             }
@@ -97,9 +98,16 @@ extension ItemPlayback {
             }
             let idle = pipeline.videoStream == nil && clock is SystemHostClock
                 ? Self.audioOnlyTickInterval : Self.tickInterval
-            let wake = rate > 0 ? min(idle, untilAudioDrains(generation: generation, pipeline)) : 0.25
-            _ = clock.wait(until: now + wake, on: presenterWake)
+            let wake = rate > 0 ? min(idle, untilAudioDrains(generation: generation, pipeline)) : pausedRecheck(pipeline)
+            sleep(until: now + wake, on: presenterWake)
         }
+    }
+
+    /// How long the presentation thread sleeps while paused: until a command wakes it for a
+    /// file (nothing changes on its own), a slow recheck of the buffer for network media (the
+    /// demux thread's rate-limited reports may leave the last read unreported).
+    private func pausedRecheck(_ pipeline: Pipeline) -> Double {
+        asset.sourceURL.isFileURL ? .infinity : 1
     }
 
     /// Hands `frame` to the video sinks. With `measuresSync` (frames shown on the clock), also

@@ -110,11 +110,12 @@ extension ItemPlayback {
                 // after it), as Apple reports the cue's own time.
                 report(.legible(active, time: store.lastChange(atOrBefore: time) ?? time))
             }
-            var wait = 0.25
+            // Paused, nothing is due: seeks, new cues, rate changes and stop wake the thread.
+            var wait = rate > 0 ? 0.25 : .infinity
             if rate > 0, let next = [store.nextChange(after: time), metadata.nextStart(after: time)].compactMap({ $0 }).min() {
                 wait = min(wait, max(0.001, (next - time).seconds / rate))
             }
-            _ = clock.wait(until: now + wait, on: store.changed)
+            sleep(until: wait.isFinite ? now + wait : .infinity, on: store.changed)
         }
     }
 }

@@ -41,7 +41,7 @@ extension ItemPlayback {
                 // Paused with this generation's first frame out: decoding ahead would only keep
                 // the decoder's threads busy when the next seek comes, which then waits for
                 // them. Play, a seek or stop wakes this thread.
-                _ = environment.hostClock.wait(until: environment.hostClock.now + 0.5, on: videoWake)
+                sleep(until: .infinity, on: videoWake)
                 continue
             }
             guard let item = pipeline.videoPackets.take() else {
@@ -157,8 +157,9 @@ extension ItemPlayback {
 
     /// Sleeps until a seek moves past `generation` or playback stops.
     func waitForNewGeneration(after generation: Int, on signal: WakeupSignal) {
+        // Seeks and stop wake `signal`; nothing else can end the wait.
         while !isStopped && control.withLock({ $0.generation }) <= max(generation, 0) {
-            _ = environment.hostClock.wait(until: environment.hostClock.now + 0.5, on: signal)
+            sleep(until: .infinity, on: signal)
         }
     }
 }

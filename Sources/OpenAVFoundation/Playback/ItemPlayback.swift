@@ -72,6 +72,8 @@ final class ItemPlayback: Sendable {
     private let interruptSlot = Locked(InterruptDeadline())
     /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
     var interrupt: InterruptDeadline { interruptSlot.withLock { $0 } }
+    /// protected by its mutex: wake-ups of the engine's threads (`sleep(until:on:)`)
+    private let wakeUpCount = Locked(0)
     /// protected by its mutex: the buffer flags and ranges (demux and presentation threads)
     let buffering = Locked<BufferTracker?>(nil)
 
@@ -117,6 +119,7 @@ final class ItemPlayback: Sendable {
         presenterWake.wake()
         videoWake.wake()
         audioWake.wake()
+        pipeline?.switchboard.cues.changed.wake()  // cue and metadata waits follow the rate
     }
 
     /// Starts or stops the audio output to match the rate (and stops it for good once stopped),
@@ -221,6 +224,17 @@ final class ItemPlayback: Sendable {
         interruptSlot.withLock { $0 = adopted }
         if isStopped { adopted.abort() }
     }
+
+    /// Sleeps an engine thread until `deadline` on the host clock or until `signal` is woken,
+    /// counting the wake-up (`wakeUps`).
+    func sleep(until deadline: Double, on signal: WakeupSignal) {
+        _ = environment.hostClock.wait(until: deadline, on: signal)
+        wakeUpCount.withLock { $0 += 1 }
+    }
+
+    /// How many times the engine's threads woke from a sleep so far (a quiet engine stays put
+    /// while paused).
+    var wakeUps: Int { wakeUpCount.withLock { $0 } }
 
     // MARK: - Queries (any thread)
 
