@@ -68,8 +68,15 @@ package struct ExactSeekFilter: Sendable {
 
     /// The verdict for the times of a frame, without keeping it.
     package func verdict(pts: CMTime, duration: CMTime) -> Verdict {
-        guard !hasShownFrame, pts.isNumeric, target.isNumeric else { return .show }
-        if duration.isNumeric { return pts + duration <= target ? .discard : .show }
+        hasShownFrame ? .show : Self.verdict(pts: pts, duration: duration, target: target)
+    }
+
+    /// The exact-seek rule, the one place it lives (the playback engine and `FrameSeeker`
+    /// both ask it): a frame that ends at or before `target` is not shown; a frame of unknown
+    /// (or zero) duration is shown when it starts at or after `target`.
+    package static func verdict(pts: CMTime, duration: CMTime, target: CMTime) -> Verdict {
+        guard pts.isNumeric, target.isNumeric else { return .show }
+        if duration.isNumeric && duration > .zero { return pts + duration <= target ? .discard : .show }
         return pts < target ? .discard : .show
     }
 

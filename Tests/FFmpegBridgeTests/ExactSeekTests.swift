@@ -115,3 +115,19 @@ import Testing
         #expect(Set(skippable) == Set(0..<29))
     }
 }
+
+@Suite struct ExactSeekRuleTests {
+    private func ms(_ value: Int64) -> CMTime { CMTime(value: value, timescale: 1000) }
+
+    @Test func aFrameStartingExactlyAtTheTargetShowsWhateverItsDuration() {
+        // Unknown, zero and known durations: the one rule the engine and FrameSeeker share.
+        for duration in [CMTime.invalid, .zero, ms(40)] {
+            #expect(ExactSeekFilter.verdict(pts: ms(1000), duration: duration, target: ms(1000)) == .show, "\(duration)")
+        }
+        #expect(ExactSeekFilter.verdict(pts: ms(960), duration: ms(40), target: ms(1000)) == .discard)
+        #expect(ExactSeekFilter.verdict(pts: ms(961), duration: ms(40), target: ms(1000)) == .show)
+        #expect(ExactSeekFilter.verdict(pts: ms(999), duration: .invalid, target: ms(1000)) == .discard)
+        #expect(ExactSeekFilter.verdict(pts: ms(999), duration: .zero, target: ms(1000)) == .discard)
+        #expect(ExactSeekFilter(target: ms(1000)).verdict(pts: ms(1000), duration: .zero) == .show)
+    }
+}

@@ -21,6 +21,7 @@ extension AVPlayer {
         let observer = TimeObserver(
             kind: .periodic(interval: interval, block: block), queue: queue ?? .main)
         state.withLock { $0.timeObservers.append(observer) }
+        scheduleObserverTicks()
         return observer
     }
 
@@ -33,6 +34,7 @@ extension AVPlayer {
         let sorted = times.map(\.timeValue).filter(\.isNumeric).sorted()
         let observer = TimeObserver(kind: .boundary(times: sorted, block: block), queue: queue ?? .main)
         state.withLock { $0.timeObservers.append(observer) }
+        scheduleObserverTicks()
         return observer
     }
 
@@ -43,6 +45,35 @@ extension AVPlayer {
             observer.isRemoved = true
             state.timeObservers.removeAll { $0 === observer }
         }
+        scheduleObserverTicks()
+    }
+
+    /// Tells the engine the item time at which an observer next needs a tick: the engine sends
+    /// time up only then (and on jumps), not for every frame; with no observer, never.
+    nonisolated func scheduleObserverTicks() {
+        let (engine, due) = state.withLock { state -> (ItemPlayback?, CMTime) in
+            (state.engine, Self.nextObserverTime(state.timeObservers, after: state.lastObservedTime))
+        }
+        engine?.setNextTick(at: due)
+    }
+
+    /// The earliest item time after `time` at which one of `observers` fires during forward
+    /// playback: at once when `time` is unknown, never (+∞) without observers.
+    nonisolated static func nextObserverTime(_ observers: [TimeObserver], after time: CMTime) -> CMTime {
+        guard !observers.isEmpty else { return .positiveInfinity }
+        guard time.isNumeric else { return .negativeInfinity }
+        var due = CMTime.positiveInfinity
+        for observer in observers {
+            let next: CMTime?
+            switch observer.kind {
+            case .periodic(let interval, _):
+                next = TimeObserverCrossings.nextMultiple(of: interval, after: time) ?? .negativeInfinity
+            case .boundary(let times, _):
+                next = TimeObserverCrossings.nextBoundary(times, after: time)
+            }
+            if let next, next < due { due = next }
+        }
+        return due
     }
 
     // MARK: - Evaluation (main queue)
@@ -62,16 +93,22 @@ extension AVPlayer {
             return (state.timeObservers, previous)
         }
         guard let (observers, previous) = reading, time.isNumeric else { return }
+        defer { scheduleObserverTicks() }
         let isContinuous = continuous && previous.isNumeric && previous <= time
         for observer in observers {
             switch observer.kind {
             case .periodic(let interval, let block):
-                if !isContinuous || TimeObserverMath.crossesMultiple(of: interval, from: previous, to: time) {
+                // Exact rational arithmetic (a 1/30 s interval never fires early, late or twice at
+                // a multiple); `isContinuous` already means time moved forward.
+                if !isContinuous
+                    || TimeObserverCrossings.periodicShouldFire(interval: interval, previous: previous, current: time)
+                {
                     fire(observer) { block(time) }
                 }
             case .boundary(let times, let block):
-                guard isContinuous else { continue }
-                if times.contains(where: { $0 > previous && $0 <= time }) {
+                let crossed = TimeObserverCrossings.boundaryCrossings(
+                    times, previous: previous, current: time, isContinuous: isContinuous)
+                if !crossed.isEmpty {
                     fire(observer) { block() }
                 }
             }
@@ -90,6 +127,7 @@ extension AVPlayer {
             guard case .periodic(_, let block) = observer.kind else { continue }
             fire(observer) { block(now.isNumeric ? now : time) }
         }
+        scheduleObserverTicks()
     }
 
     private nonisolated func fire(_ observer: TimeObserver, _ body: @escaping @Sendable () -> Void) {
@@ -98,19 +136,5 @@ extension AVPlayer {
             let live = player.state.withLock { _ in !observer.isRemoved }
             if live { body() }
         }
-    }
-}
-
-/// The arithmetic behind periodic observers.
-enum TimeObserverMath {
-    /// True when (previous, current] contains a multiple of `interval`.
-    static func crossesMultiple(of interval: CMTime, from previous: CMTime, to current: CMTime) -> Bool {
-        guard interval > .zero, previous.isNumeric, current.isNumeric, current > previous else {
-            return false
-        }
-        let step = interval.seconds
-        let before = (previous.seconds / step).rounded(.down)
-        let after = (current.seconds / step).rounded(.down)
-        return after > before
     }
 }

@@ -77,6 +77,21 @@ package enum TimeObserverCrossings {
         }
     }
 
+    /// The first multiple of `interval` after `time` (not `time` itself), exactly; nil when an
+    /// argument is not numeric, the interval is not positive or the result does not fit.
+    package static func nextMultiple(of interval: CMTime, after time: CMTime) -> CMTime? {
+        guard interval.isNumeric, time.isNumeric, interval > .zero else { return nil }
+        let index = multipleIndex(time, interval, roundingUp: false) + 1
+        let (value, overflow) = index.multipliedReportingOverflow(by: interval.value)
+        return overflow ? nil : CMTime(value: value, timescale: interval.timescale)
+    }
+
+    /// The first of `sortedBoundaries` after `time`, nil when none is.
+    package static func nextBoundary(_ sortedBoundaries: [CMTime], after time: CMTime) -> CMTime? {
+        let index = partitionIndex(sortedBoundaries) { $0 > time }
+        return index < sortedBoundaries.count ? sortedBoundaries[index] : nil
+    }
+
     /// `floor(time / interval)` (or the ceiling), computed exactly in 128-bit integers.
     private static func multipleIndex(
         _ time: CMTime, _ interval: CMTime, roundingUp: Bool

@@ -169,13 +169,14 @@ extension ItemPlayback {
         if let landing { finishSeekIfNeeded(generation: generation, at: landing, host: host) }
     }
 
-    /// Reports the item time (not while a seek is in flight: the time is the target then, and
-    /// crossing toward it is a jump, not playback).
+    /// Reports the item time once a time observer needs it (not while a seek is in flight: the
+    /// time is the target then, and crossing toward it is a jump, not playback).
     private func tick(_ time: CMTime, generation: Int, host: Double, last: inout Double, force: Bool) {
-        guard time.isNumeric, force || host - last >= Self.tickInterval else { return }
+        guard time.isNumeric, force || host - last >= Self.tickInterval, observersAwait(time) else { return }
         let clamped = control.withLock { control -> CMTime? in
             guard control.generation == generation else { return nil }
             if let seek = control.seek, !seek.landed { return nil }
+            control.statistics.timeReports += 1
             return control.clamped(time)
         }
         guard let clamped else { return }

@@ -129,12 +129,11 @@ extension ItemPlayback {
             if frame.pts <= previewed { return }
             state.previewedThrough = nil
         }
-        if let target = state.exactTarget, !state.delivered, !force, frame.pts.isNumeric {
-            let end = frame.duration.isNumeric && frame.duration > .zero ? frame.pts + frame.duration : frame.pts
-            if end <= target {
-                state.fallback = frame
-                return
-            }
+        if let target = state.exactTarget, !state.delivered, !force,
+            ExactSeekFilter.verdict(pts: frame.pts, duration: frame.duration, target: target) == .discard
+        {
+            state.fallback = frame
+            return
         }
         if !state.delivered {
             state.delivered = true

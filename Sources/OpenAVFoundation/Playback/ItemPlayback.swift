@@ -72,6 +72,9 @@ final class ItemPlayback: Sendable {
     private let interruptSlot = Locked(InterruptDeadline())
     /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
     var interrupt: InterruptDeadline { interruptSlot.withLock { $0 } }
+    /// protected by its mutex: the item time at which the player's time observers next need
+    /// the time (`setNextTick`); +∞ while no observer does
+    private let nextTick = Locked(CMTime.positiveInfinity)
     /// protected by its mutex: wake-ups of the engine's threads (`sleep(until:on:)`)
     private let wakeUpCount = Locked(0)
     /// protected by its mutex: the buffer flags and ranges (demux and presentation threads)
@@ -223,6 +226,17 @@ final class ItemPlayback: Sendable {
     func adoptInterrupt(_ adopted: InterruptDeadline) {
         interruptSlot.withLock { $0 = adopted }
         if isStopped { adopted.abort() }
+    }
+
+    /// Sends time up during playback only once it reaches `time` (the player's observers need
+    /// nothing before): no main-queue hop per frame when nobody listens. Main queue.
+    func setNextTick(at time: CMTime) {
+        nextTick.withLock { $0 = time }
+    }
+
+    /// True when the time observers want to hear of `time` (presentation thread).
+    func observersAwait(_ time: CMTime) -> Bool {
+        nextTick.withLock { time >= $0 }
     }
 
     /// Sleeps an engine thread until `deadline` on the host clock or until `signal` is woken,

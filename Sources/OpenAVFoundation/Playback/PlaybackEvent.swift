@@ -49,6 +49,8 @@ package struct PlaybackStatistics: Sendable, Equatable {
     package var audioSeconds = 0.0
     /// Times playback ran out of data while playing.
     package var stalls = 0
+    /// Times the engine sent the playing time up to the player for its time observers.
+    package var timeReports = 0
     /// |presentation time − audio clock| of each frame shown on the clock while the audio clock
     /// was trusted (timed playback of items with audio only).
     package var syncErrors = SyncErrorHistogram()

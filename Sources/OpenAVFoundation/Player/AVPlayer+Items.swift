@@ -59,6 +59,7 @@ extension AVPlayer {
             return state.pendingSeek
         }
         state.withLock { $0.engine = engine }
+        scheduleObserverTicks()
         let clock = environment.hostClock
         item.attachTimebase { clock.now }
         item.connectOutputs(to: environment.videoSinks)

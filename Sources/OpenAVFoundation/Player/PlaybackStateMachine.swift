@@ -119,6 +119,9 @@ struct PlaybackStateMachine: Equatable {
             isSeeking = true
         case .seekFinished:
             isSeeking = false
+            // Landed with nothing buffered (a network seek outside the buffer): playback waits
+            // for data as at a start, not as after a stall.
+            if buffer.isEmpty { hasBeenPlaying = false }
         case .prerolledItemTookOver:
             atEnd = false
             isSeeking = false
@@ -171,9 +174,10 @@ struct PlaybackStateMachine: Equatable {
                 // next item at once (a queue keeps playing through); `.pause` stays put.
                 timeControl = actionAtEnd == .pause ? .paused : .playing
                 waitReason = nil
-            } else if buffer.isEmpty {
+            } else if buffer.isEmpty && !(isSeeking && previous == .playing) {
                 // Running dry while playing is a stall; emptied by a seek it is not: the data
-                // at the target is on its way (a local file's always is).
+                // at the target is on its way (a local file's always is), and playing goes on
+                // through the seek (the engine restarts time at the landing).
                 let stalled = previous == .playing && hasBeenPlaying && !isSeeking
                 if stalled && !playsImmediately { effects.append(.postPlaybackStalled) }
                 if automaticallyWaits {

@@ -168,4 +168,30 @@ final class TimeLog: Sendable {
         #expect(periodic.count == before)
         #expect(boundary.count == 0)
     }
+
+    @Test func timeGoesUpOnlyWhenAnObserverNeedsIt() async throws {
+        // 25 fps for 1.5 s: one main-queue hop per frame would be about 37 reports.
+        let clock = ManualClock()
+        let (quiet, quietItem) = try await readyPlayer(clock: clock)
+        quiet.play()
+        await advance(clock, by: 1.5, thenUpTo: 2) { quietItem.currentTime().seconds >= 1.5 }
+        #expect(engine(of: quiet)?.statistics.timeReports == 0, "no observer, no reports")
+        quiet.replaceCurrentItem(with: nil)
+
+        let (player, item) = try await readyPlayer(clock: clock)
+        let log = TimeLog()
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 2), queue: nil) {
+            log.append($0)
+        }
+        player.play()
+        await advance(clock, by: 1.6, thenUpTo: 2) { item.currentTime().seconds >= 1.6 }
+        await mainQueueSleep(nanoseconds: 50_000_000)
+        let reports = engine(of: player)?.statistics.timeReports ?? -1
+        #expect(reports >= 3 && reports <= 6, "about one report per 0.5 s crossing: \(reports)")
+        // The start, then each multiple crossed: 0.5, 1.0, 1.5.
+        let crossings = log.values.dropFirst().map { ($0 * 2).rounded(.down) / 2 }
+        #expect(crossings == [0.5, 1.0, 1.5], "\(log.values)")
+        player.removeTimeObserver(token)
+        player.replaceCurrentItem(with: nil)
+    }
 }
