@@ -100,14 +100,14 @@ struct PlayerWindowXTests {
 
     private static let clipLock = NSLock()
 
-    func launch(_ clip: URL) -> PlayheadRun? {
+    func launch(_ clip: URL, options: [String] = []) -> PlayheadRun? {
         guard let binary = Self.playheadBinary else {
             Issue.record("playhead executable not found; set PLAYHEAD_BINARY")
             return nil
         }
         guard
             let box = XSession.launch(
-                binary, ["--no-audio", clip.path], display: session.display,
+                binary, ["--no-audio"] + options + [clip.path], display: session.display,
                 environment: ["SDL_AUDIODRIVER": "dummy"])
         else { return nil }
         return PlayheadRun(box: box)

@@ -15,10 +15,10 @@ import Testing
     @Test func readsEveryOption() async throws {
         let options = try parse([
             "--untimed", "--no-audio", "--frames", "12", "--start", "1.5", "--rate", "2",
-            "--volume", "0.5", "--mute", "--report", "json", "a.mp4", "b.mkv",
+            "--volume", "0.5", "--mute", "--pause", "--report", "json", "a.mp4", "b.mkv",
         ])
         #expect(options.inputs == ["a.mp4", "b.mkv"])
-        #expect(options.untimed && options.noAudio && options.muted && options.reportJSON)
+        #expect(options.untimed && options.noAudio && options.muted && options.reportJSON && options.startsPaused)
         #expect(options.frameLimit == 12)
         #expect(options.start == 1.5)
         #expect(options.rate == 2)

@@ -73,6 +73,9 @@ struct MetadataDelivery {
         self.store = store
     }
 
+    /// How far time may step back without a seek before delivery starts over.
+    static let backStepTolerance = CMTime(value: 1, timescale: 1)
+
     /// The groups to report at item `time`, and whether a flush comes first; nil when nothing
     /// is due.
     mutating func due(at time: CMTime, generation: Int) -> ([AVTimedMetadataGroup], flushed: Bool)? {
@@ -84,7 +87,11 @@ struct MetadataDelivery {
             deliveredThrough = time
             lastStart = nil
         }
-        if time < deliveredThrough {  // time went back without a seek (a looped range)
+        if time < deliveredThrough {
+            // A small step back is the clock handing over to the audio clock (which may trail
+            // it after an underrun): nothing new is due. A large one is time going back without
+            // a seek (a looped range): deliver afresh from there.
+            guard deliveredThrough - time > Self.backStepTolerance else { return nil }
             deliveredThrough = time
             lastStart = nil
         }

@@ -20,13 +20,32 @@ package enum MainQueue {
 
     /// Runs `work` now when on the main queue, otherwise enqueues it there.
     package static func perform(_ work: @escaping @Sendable () -> Void) {
-        if isCurrent { work() } else { DispatchQueue.main.async(execute: work) }
+        if isCurrent { work() } else { async(work) }
     }
 
     /// Enqueues `work` on the main queue (never runs it inline).
     package static func async(_ work: @escaping @Sendable () -> Void) {
         _ = marked
         DispatchQueue.main.async(execute: work)
+        wakeUpHook.withLock { $0 }?.call()
+    }
+
+    /// A registered wake-up for a loop that drains the main queue itself (a player window's
+    /// event loop sleeping in SDL): called after each enqueue, from the enqueuing thread.
+    package final class WakeUpHook: Sendable {
+        let call: @Sendable () -> Void
+        /// A hook that runs `call`.
+        package init(_ call: @escaping @Sendable () -> Void) { self.call = call }
+    }
+
+    private static let wakeUpHook = Locked<WakeUpHook?>(nil)
+
+    /// Makes `hook` the one called after each enqueue (nil: none).
+    package static func setWakeUpHook(_ hook: WakeUpHook?) { wakeUpHook.withLock { $0 = hook } }
+
+    /// Removes `hook` if it is still the registered one.
+    package static func clearWakeUpHook(_ hook: WakeUpHook) {
+        wakeUpHook.withLock { if $0 === hook { $0 = nil } }
     }
 }
 

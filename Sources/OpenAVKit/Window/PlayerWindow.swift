@@ -178,16 +178,23 @@ public final class PlayerWindow {
     public func run() {
         running = true
         var event = SDL_Event()
+        // The library's own hops to the main queue wake this loop, which drains that queue.
+        let wake = self.wake
+        let hook = Thread.isMainThread ? MainQueue.WakeUpHook { wake.mainQueueWorkArrived() } : nil
+        if let hook { MainQueue.setWakeUpHook(hook) }
+        defer { if let hook { MainQueue.clearWakeUpHook(hook) } }
+        var lastBusy = SystemHostClock.shared.now
         while running {
-            if SDL_WaitEventTimeout(&event, 15) != 0 {
+            if SDL_WaitEventTimeout(&event, waitMilliseconds(sinceBusy: lastBusy)) != 0 {
                 repeat { handle(event) } while running && SDL_PollEvent(&event) != 0
+                lastBusy = SystemHostClock.shared.now
             }
             if wake.isCloseRequested { running = false }
             guard running else { break }
             if Thread.isMainThread {
                 _ = RunLoop.main.run(mode: .default, before: .distantPast)
             }
-            drawIfNeeded()
+            if drawIfNeeded() || player.timeControlStatus != .paused { lastBusy = SystemHostClock.shared.now }
         }
         SDL_HideWindow(window)
         SDL_ShowCursor(SDL_ENABLE)
@@ -238,9 +245,21 @@ public final class PlayerWindow {
         }
     }
 
+    /// Seconds without input, drawing or playback after which the window sleeps until woken.
+    static let idleAfter = 5.0
+
+    /// How long the loop may wait for an event: a frame's time while anything moves (playing,
+    /// bars or messages fading, animations), five seconds once everything has been still for
+    /// `idleAfter` (events, pictures and the library's main-queue work wake it sooner).
+    private func waitMilliseconds(sinceBusy lastBusy: Double) -> Int32 {
+        SystemHostClock.shared.now - lastBusy > Self.idleAfter ? 5_000 : 15
+    }
+
     // MARK: - Drawing
 
-    private func drawIfNeeded() {
+    /// Draws when something changed; true when it drew.
+    @discardableResult
+    private func drawIfNeeded() -> Bool {
         let size = target.scaleToPoints(of: window)
         let bounds = CGRect(x: 0, y: 0, width: size.width, height: size.height)
         if playerLayer.frame != bounds { playerLayer.frame = bounds }
@@ -255,7 +274,7 @@ public final class PlayerWindow {
         let overlayChanged = overlayNeedsDrawing(state)
         guard needsRedraw || overlayChanged || scene != lastScene || generation != lastGeneration
             || mediaSelection.needsRedraw
-        else { return }
+        else { return false }
         fitWindowToVideo()
         needsRedraw = false
         lastScene = scene
@@ -278,6 +297,7 @@ public final class PlayerWindow {
             cursorShown = showCursor
             SDL_ShowCursor(showCursor ? SDL_ENABLE : SDL_DISABLE)
         }
+        return true
     }
 
     private func updateTitle(_ title: String) {

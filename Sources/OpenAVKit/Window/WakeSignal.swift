@@ -36,6 +36,10 @@ final class WakeSignal: Sendable {
     /// The loop took the picture wake-up.
     func pictureHandled() { picturePending.store(false, ordering: .releasing) }
 
+    /// Work was queued on the main queue that this loop drains: wake it (coalesced with a
+    /// queued picture wake-up, which drains the queue too).
+    func mainQueueWorkArrived() { pictureArrived() }
+
     /// Stops all pushes, waiting for one in progress on another thread to finish. Call before
     /// the window is destroyed: SDL sends a wake-up to the window its loop last waited on, and
     /// on X11 a send that reaches a destroyed window is a fatal BadWindow error.

@@ -31,6 +31,8 @@ public struct PlayOptions: Sendable, Equatable {
     public var selection = PlaySelection()
     /// Play the input (or the whole queue of inputs) again and again until stopped.
     public var loop = false
+    /// Open the first input paused, on its first picture (`--pause`).
+    public var startsPaused = false
 
     /// Options for `inputs` with every default.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -52,6 +54,8 @@ public struct PlayOptions: Sendable, Equatable {
         "rate", valueName: "R", help: "Playback rate from 0.25 to 4 (pitch is kept).")
     static let volumeOption = CommandOption.value("volume", valueName: "V", help: "Volume from 0 to 1.")
     static let muteOption = CommandOption.flag("mute", help: "Start muted.")
+    static let pauseOption = CommandOption.flag(
+        "pause", help: "Open the first input paused on its first picture (space plays).")
     static let loopOption = CommandOption.flag(
         "loop", help: "Loop the input (or the list of inputs) until stopped, without a gap.")
     static let reportOption = CommandOption.value(
@@ -60,7 +64,7 @@ public struct PlayOptions: Sendable, Equatable {
     /// Every option, in help order.
     static let all = [
         headlessOption, fullscreenOption, gravityOption, noAudioOption, untimedOption, framesOption, startOption, rateOption,
-        volumeOption, muteOption, loopOption, reportOption,
+        volumeOption, muteOption, pauseOption, loopOption, reportOption,
     ] + PlaySelection.options
 
     /// Reads and checks the options from parsed arguments.
@@ -81,6 +85,7 @@ public struct PlayOptions: Sendable, Equatable {
             options.gravity = mode
         }
         options.muted = arguments.flag(muteOption.name)
+        options.startsPaused = arguments.flag(pauseOption.name)
         options.loop = arguments.flag(loopOption.name)
         if let frames = try arguments.value(framesOption.name, as: Int.self, expected: "a positive whole number") {
             guard frames > 0 else { throw invalid(framesOption, frames, "a positive whole number") }

@@ -114,6 +114,7 @@ final class PlaySession {
         var reports: [PlayReport] = []
         var looping = options.loop
         var position = 0
+        var startsPaused = options.startsPaused
         await queuePass()
         while position < ordered.count {
             let current = ordered[position]
@@ -123,7 +124,11 @@ final class PlaySession {
             watchdog.start { [weak self] in
                 MainActor.assumeIsolated { self?.finishCurrent?(.failed, "playback made no progress") }
             }
-            player.play()
+            if startsPaused {
+                startsPaused = false  // the user plays it; later items play on
+            } else {
+                player.play()
+            }
             let report = await current.result()
             watchdog.cancel()
             finishCurrent = nil

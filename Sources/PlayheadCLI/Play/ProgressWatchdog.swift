@@ -10,6 +10,9 @@ import OpenAVFoundation
 final class ProgressWatchdog {
     /// Seconds without progress that count as a hang.
     static let limit = 30.0
+    /// Seconds between checks: a hang takes `limit` to call, so a few checks in it are enough
+    /// (and a paused player is not woken every second).
+    static let checkInterval = 5
     private let player: AVPlayer
     private var timer: DispatchSourceTimer?
     private var lastTime = CMTime.invalid
@@ -18,10 +21,12 @@ final class ProgressWatchdog {
 
     init(player: AVPlayer) { self.player = player }
 
-    /// Starts checking once a second.
+    /// Starts checking every `checkInterval` seconds.
     func start(onHang: @escaping @Sendable () -> Void) {
         let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.schedule(
+            deadline: .now() + .seconds(Self.checkInterval), repeating: .seconds(Self.checkInterval),
+            leeway: .seconds(1))
         timer.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
