@@ -10,6 +10,11 @@ import FFmpegBridge
 import Foundation
 
 extension ItemPlayback {
+    /// The longest sleep of the audio thread while the ring is full and playing: the ring holds
+    /// a quarter second, and an output that takes large bites (a device with long periods, a
+    /// clock that moves in coarse steps) would drain it between longer sleeps.
+    static let ringRefillCap = 0.02
+
     func runAudio(_ firstDecoder: AudioDecoder, _ pipeline: Pipeline) {
         guard let ring = pipeline.ring else { return }
         let converter = AudioConverter(sampleRate: ring.format.sampleRate, channels: ring.format.channelCount)
@@ -98,14 +103,12 @@ extension ItemPlayback {
                 if current != generation { return }
                 // Another track was selected: stop waiting to write this one's audio.
                 if let wanted, wanted != splice.stream { return }
-                // The ring is full: sleep until about half of it has played, at most 100 ms on
-                // the system clock (fewer wake-ups, less CPU) and 20 ms on a virtual one (the cap
-                // keeps the ring topped up when a manual clock runs in coarse steps). Seeks,
-                // selection changes and stop wake the thread early.
+                // The ring is full: sleep until about half of it has played, at most
+                // `ringRefillCap`.
+                // Seeks, selection changes and stop wake the thread early.
                 let ahead = ring.bufferedDuration.seconds
                 let capacity = Double(ring.capacityFrames) / Double(ring.format.sampleRate)
-                let cap = environment.hostClock is SystemHostClock ? 0.1 : 0.02
-                let pause = min(cap, max(0.005, ahead - capacity / 2))
+                let pause = min(Self.ringRefillCap, max(0.005, ahead - capacity / 2))
                 // Paused, nothing drains the ring: sleep until play, a seek, a switch or stop
                 // wakes the thread.
                 let until = rate > 0 ? environment.hostClock.now + pause : .infinity

@@ -9,12 +9,12 @@ import Foundation
 extension ItemPlayback {
     /// Frames later than this behind the clock are dropped when a newer frame is also due.
     static let lateFrameTolerance = 0.1
-    /// How often time is reported to the player while playing without video frames.
+    /// The shortest gap between two time reports that no frame forces.
     static let tickInterval = 0.02
-    /// The sleep between reports of an audio-only item on the system clock: no frame waits to
-    /// be shown, so fewer wake-ups cost less CPU; time observers still fire within this of
-    /// their times. Virtual clocks keep `tickInterval`.
-    static let audioOnlyTickInterval = 0.05
+    /// The longest sleep while playing without a frame to show (audio only, or decoding
+    /// behind): the buffer flags and the forward end are rechecked this often. Time observers
+    /// and the end of the audio wake the thread at their own times.
+    static let idleRecheckInterval = 0.05
 
     func runPresenter(_ pipeline: Pipeline) {
         var shownGeneration = -1
@@ -96,9 +96,10 @@ extension ItemPlayback {
                 tick(current, generation: generation, host: now, last: &lastTickHost, force: false)
                 checkForwardEnd(current)
             }
-            let idle = pipeline.videoStream == nil && clock is SystemHostClock
-                ? Self.audioOnlyTickInterval : Self.tickInterval
-            let wake = rate > 0 ? min(idle, untilAudioDrains(generation: generation, pipeline)) : pausedRecheck(pipeline)
+            let wake = rate > 0
+                ? min(Self.idleRecheckInterval, untilAudioDrains(generation: generation, pipeline),
+                    untilObserversNeedTime(rate: rate))
+                : pausedRecheck(pipeline)
             sleep(until: now + wake, on: presenterWake)
         }
     }
@@ -204,6 +205,16 @@ extension ItemPlayback {
             return .infinity
         }
         return max(Double(ring.bufferedFrames) / Double(ring.format.sampleRate), 0.001)
+    }
+
+    /// Host seconds until the item time reaches the player's next observer time at `rate`
+    /// (infinity without one), so ticks land on their times whatever the clock.
+    private func untilObserversNeedTime(rate: Double) -> Double {
+        let due = nextTickTime
+        guard due.isNumeric, rate > 0 else { return .infinity }
+        let current = currentTime()
+        guard current.isNumeric else { return .infinity }
+        return max((due - current).seconds / rate, 0.001)
     }
 
     /// True when `frame` starts at or after the forward end time.

@@ -239,6 +239,9 @@ final class ItemPlayback: Sendable {
         nextTick.withLock { time >= $0 }
     }
 
+    /// The item time the time observers want to hear of next (+∞: none).
+    var nextTickTime: CMTime { nextTick.withLock { $0 } }
+
     /// Sleeps an engine thread until `deadline` on the host clock or until `signal` is woken,
     /// counting the wake-up (`wakeUps`).
     func sleep(until deadline: Double, on signal: WakeupSignal) {
