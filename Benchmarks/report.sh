@@ -94,8 +94,11 @@ The machine is shared with other builds, so timings are noisy: treat ratios with
 
 ## Fixtures
 
-Generated with ffmpeg (\`testsrc2\` and a sine tone; fastest encoder presets, 2-second GOPs,
-1-second for 2160p) into the cache directory:
+Generated with ffmpeg (\`testsrc2\` and a sine tone) into the cache directory, encoded as real
+content is: x264 and x265 \`medium\` (B-frames, CABAC, deblocking), libvpx \`good\`, 2-second
+GOPs (1-second for 2160p). The \`-easy\` fixture keeps the earlier \`ultrafast\` recipe, which
+decodes far more cheaply: its rows are easy content only. \`bbb-720p25\` is a real film clip
+(Big Buck Bunny) that \`scripts/install-deps.sh\` downloads:
 
 HEADER
         cat "$REPORT_FIXTURES"
@@ -132,6 +135,13 @@ TABLE
   It is an estimate, not a strict floor: it reads packets on the decoding thread, where the
   player's demux thread reads ahead, so it can come out a little above the player.
 - **A/V sync**: `playhead bench sync --json F` when that benchmark exists.
+- **Context switches per second**: the player in a window on a private Xvfb server with no
+  audio (`playhead play --pause --no-audio F` against `mpv --no-config --vo=x11 --no-audio
+  --pause F`, then `--loop` and `--loop-file=inf` playing), voluntary and involuntary context
+  switches of all the process's threads from `/proc/PID/task/*/status`, counted over 10 s after
+  8 s of settling (a still window goes idle after 5 s). No audio on either side: SDL's audio
+  thread runs on while its device is paused, mpv's null output does not, so with sound the row
+  would compare audio outputs rather than players.
 METHOD
         if [[ -s Benchmarks/notes.md ]]; then
             printf '\n'

@@ -8,7 +8,7 @@
 # are counted over WAKEUPS_SPAN seconds.
 
 WAKEUPS_SETTLE=${WAKEUPS_SETTLE:-8}
-WAKEUPS_SPAN=${WAKEUPS_SPAN:-6}
+WAKEUPS_SPAN=${WAKEUPS_SPAN:-10}
 
 # Sum of the context switches of every thread of PID.
 wakeups_total() {

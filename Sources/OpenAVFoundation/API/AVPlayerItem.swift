@@ -123,6 +123,10 @@ open class AVPlayerItem: NSObject, _KeyValueObservable {
     nonisolated open var canPlaySlowForward: Bool { status == .readyToPlay }
     /// Reverse playback is not supported.
     nonisolated open var canPlayReverse: Bool { false }
+    /// Whether `step(byCount:)` can move forward: true once ready, for items with video.
+    nonisolated open var canStepForward: Bool { status == .readyToPlay && stepFrameDuration != nil }
+    /// Whether `step(byCount:)` can move backward: true once ready, for items with video.
+    nonisolated open var canStepBackward: Bool { canStepForward }
 
     /// The item's current time; the target of a seek in progress while seeking.
     nonisolated open func currentTime() -> CMTime {

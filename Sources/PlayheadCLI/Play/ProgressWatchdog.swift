@@ -38,6 +38,9 @@ final class ProgressWatchdog {
                     self.lastTime = now
                     self.lastLoadedEnd = loadedEnd
                     self.idleSince = Date()
+                    // Paused, nothing can hang: look again only after `limit` (a hang after
+                    // playing resumes still takes `limit` to call), so a paused player sleeps.
+                    self.reschedule(every: paused ? Int(Self.limit) : Self.checkInterval)
                 } else if Date().timeIntervalSince(self.idleSince) > Self.limit {
                     self.cancel()
                     onHang()
@@ -46,6 +49,14 @@ final class ProgressWatchdog {
         }
         timer.resume()
         self.timer = timer
+    }
+
+    private var interval = checkInterval
+
+    private func reschedule(every seconds: Int) {
+        guard seconds != interval, let timer else { return }
+        interval = seconds
+        timer.schedule(deadline: .now() + .seconds(seconds), repeating: .seconds(seconds), leeway: .seconds(1))
     }
 
     /// Stops checking.

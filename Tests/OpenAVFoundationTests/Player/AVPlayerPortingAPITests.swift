@@ -135,6 +135,9 @@ extension AVPlayerPortingAPITests {
         let _: [AVMetadataFormat] = [.id3Metadata, .iTunesMetadata, .quickTimeMetadata, .quickTimeUserData, .isoUserData, .hlsMetadata]
         let _: (AVPlayerItem) -> (AVMediaSelectionGroup) -> AVMediaSelectionOption? = AVPlayerItem.selectedMediaOption(in:)
         let _: KeyPath<AVAssetTrack, CMTime> = \.minFrameDuration
+        let _: (AVPlayerItem) -> (Int) -> Void = AVPlayerItem.step(byCount:)
+        let _: KeyPath<AVPlayerItem, Bool> = \.canStepForward
+        let _: KeyPath<AVPlayerItem, Bool> = \.canStepBackward
         let _: ReferenceWritableKeyPath<AVPlayerItemLegibleOutput, AVPlayerItemLegibleOutput.TextStylingResolution> =
             \.textStylingResolution
         let _: (AVPlayer) -> (Float, (@Sendable (Bool) -> Void)?) -> Void = AVPlayer.preroll(atRate:completionHandler:)
