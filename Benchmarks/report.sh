@@ -139,7 +139,8 @@ TABLE
   audio (`playhead play --pause --no-audio F` against `mpv --no-config --vo=x11 --no-audio
   --pause F`, then `--loop` and `--loop-file=inf` playing), voluntary and involuntary context
   switches of all the process's threads from `/proc/PID/task/*/status`, counted over 10 s after
-  8 s of settling (a still window goes idle after 5 s). No audio on either side: SDL's audio
+  8 s of settling (a still window goes idle after 5 s), read every half second so threads that
+  end or start meanwhile count for the time they lived. No audio on either side: SDL's audio
   thread runs on while its device is paused, mpv's null output does not, so with sound the row
   would compare audio outputs rather than players.
 METHOD

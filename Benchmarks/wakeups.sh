@@ -5,14 +5,36 @@
 # device is paused, and mpv's null output does not, so sound would compare the outputs, not the
 # players). After WAKEUPS_SETTLE seconds (the window goes idle 5 s after the last change), the
 # context switches of all the process's threads (/proc/PID/task/*/status, voluntary and not)
-# are counted over WAKEUPS_SPAN seconds.
+# are counted over WAKEUPS_SPAN seconds (wakeups_over).
 
 WAKEUPS_SETTLE=${WAKEUPS_SETTLE:-8}
 WAKEUPS_SPAN=${WAKEUPS_SPAN:-10}
 
-# Sum of the context switches of every thread of PID.
-wakeups_total() {
-    cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { s += $2 } END { print s + 0 }'
+# Prints "TID SWITCHES" for every thread of PID (voluntary and involuntary summed).
+wakeups_threads() {
+    local status
+    for status in /proc/"$1"/task/*/status; do
+        awk -v tid="${status//[^0-9]/ }" '/ctxt_switches/ { s += $2 } END { split(tid, t, " "); print t[2], s + 0 }' \
+            "$status" 2>/dev/null
+    done
+}
+
+# Context switches of PID's threads over SECONDS, sampled every half second so threads that
+# start or end meanwhile count for the part of the span they lived (a thread's last reading
+# stands after it ends; one that starts counts from zero).
+wakeups_over() {
+    local pid=$1 seconds=$2 samples
+    samples=$(awk -v s="$seconds" 'BEGIN { printf "%d", s * 2 }')
+    {
+        wakeups_threads "$pid" | sed 's/^/first /'
+        local i
+        for i in $(seq "$samples"); do
+            sleep 0.5
+            wakeups_threads "$pid" | sed 's/^/later /'
+        done
+    } | awk '$1 == "first" { first[$2] = $3; last[$2] = $3; next }
+             { if (!($2 in first)) first[$2] = 0; last[$2] = $3 }
+             END { for (t in last) total += last[t] - first[t]; print total + 0 }'
 }
 
 # Starts Xvfb and openbox on a free display; sets WAKEUPS_DISPLAY and WAKEUPS_X_PIDS.
@@ -50,13 +72,11 @@ wakeups_of() {
     DISPLAY=$WAKEUPS_DISPLAY SDL_AUDIODRIVER=dummy "$@" >/dev/null 2>&1 &
     local pid=$!
     sleep "$WAKEUPS_SETTLE"
-    local before after
-    before=$(wakeups_total "$pid")
-    sleep "$WAKEUPS_SPAN"
-    after=$(wakeups_total "$pid")
+    local switches
+    switches=$(wakeups_over "$pid" "$WAKEUPS_SPAN")
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null || true
-    awk -v a="$before" -v b="$after" -v s="$WAKEUPS_SPAN" 'BEGIN { printf "%.1f", (b - a) / s }'
+    awk -v n="$switches" -v s="$WAKEUPS_SPAN" 'BEGIN { printf "%.1f", n / s }'
 }
 
 # Adds the paused and playing rows for fixture NAME at PATH.
