@@ -123,25 +123,17 @@ extension ItemPlayback {
     /// Drops audio before the seek's landing time; nil when the chunk is stale or all before it.
     private func trimForSeek(_ chunk: PCMChunk, generation: Int) -> PCMChunk? {
         while true {
-            let (current, seek, hasVideo, stopped) = control.withLock {
-                ($0.generation, $0.seek, $0.hasVideo, $0.stopped)
+            let (decision, landsHere) = control.withLock {
+                $0.audioLanding(generation: generation, chunkStart: chunk.mediaTime)
             }
-            if stopped || current != generation { return nil }
-            guard let seek, seek.generation == generation, !seek.landed || seek.landing != nil else {
-                return chunk
-            }
-            var landing = seek.landing
-            if landing == nil && (!hasVideo || seek.request.isExact) {
-                landing = seek.request.isExact ? seek.request.target : chunk.mediaTime
-                control.withLock { control in
-                    if control.seek?.generation == generation, control.seek?.landing == nil {
-                        control.seek?.landing = landing
-                    }
-                }
-                // An audio-only seek completes on the presentation thread once it lands.
-                presenterWake.wake()
-            }
-            guard let landing else {
+            // An audio-only seek completes on the presentation thread once it lands.
+            if landsHere { presenterWake.wake() }
+            let landing: CMTime
+            switch decision {
+            case .drop: return nil
+            case .writeWhole: return chunk
+            case .trim(let at): landing = at
+            case .waitForVideo:
                 // A keyframe seek lands where the first video frame is: wait for it.
                 sleep(until: environment.hostClock.now + 0.01, on: audioWake)
                 continue

@@ -9,10 +9,6 @@ extension ItemPlayback {
     /// a seek is in flight, else the playback clock, kept within the item.
     func itemTime(atHost host: Double) -> CMTime {
         let ring = pipeline.withLock { $0 }?.ring
-        return control.withLock { control in
-            if let seek = control.seek, !seek.landed { return seek.request.target }
-            let time = control.time(atHost: host, audio: ring)
-            return time.isNumeric ? control.clamped(time) : control.lastPresented
-        }
+        return control.withLock { $0.itemTime(atHost: host, audio: ring) }
     }
 }

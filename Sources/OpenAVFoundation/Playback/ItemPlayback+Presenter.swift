@@ -131,21 +131,7 @@ extension ItemPlayback {
 
     /// Completes a pending seek of `generation`, anchoring the clock at `time`.
     private func finishSeekIfNeeded(generation: Int, at time: CMTime, host: Double) {
-        let finished = control.withLock { control -> SeekRequest? in
-            let landing = control.seek.map { $0.generation == generation && !$0.landed } ?? false
-            // A landing seek restarts time at its landing. The first frame after opening does
-            // not, once time runs: time started when play began and must not jump back.
-            if landing || control.rate == 0 {
-                control.clock.set(media: time, host: host, generation: control.generation)
-                control.audioClockTrustedAfter = host
-                control.lastPresented = time
-            }
-            guard landing, var seek = control.seek else { return nil }
-            seek.landed = true
-            seek.landing = seek.landing ?? time
-            control.seek = seek
-            return seek.request
-        }
+        let finished = control.withLock { $0.finishSeek(generation: generation, at: time, host: host) }
         guard let finished else { return }
         demuxWake.wake()  // the read-ahead waits for the landing (`LandingReadAhead`)
         report(.seekFinished(id: finished.id, time: time))
@@ -154,18 +140,11 @@ extension ItemPlayback {
     /// Completes a pending seek that no video frame will complete: audio-only items (once the
     /// audio found its landing), and seeks with no frame left to show (past the end).
     private func finishSeekWithoutFrame(generation: Int, host: Double, _ pipeline: Pipeline) {
-        let landing = control.withLock { control -> CMTime? in
-            guard let seek = control.seek, seek.generation == generation, !seek.landed else { return nil }
-            if pipeline.videoStream != nil {
-                guard control.eosGeneration == generation,
-                    pipeline.videoFrames.statistics.endOfStreamReached
-                else { return nil }
-                return seek.landing ?? seek.request.target
-            }
-            if let landing = seek.landing { return landing }
-            // Nothing left to decode at the target (past the end): land on the target.
-            return control.audioEOSGeneration == generation || pipeline.audioStream == nil
-                ? seek.request.target : nil
+        let videoEnded = pipeline.videoStream != nil && pipeline.videoFrames.statistics.endOfStreamReached
+        let landing = control.withLock {
+            $0.landingWithoutFrame(
+                generation: generation, hasVideoStream: pipeline.videoStream != nil,
+                hasAudioStream: pipeline.audioStream != nil, videoEnded: videoEnded)
         }
         if let landing { finishSeekIfNeeded(generation: generation, at: landing, host: host) }
     }
@@ -174,12 +153,7 @@ extension ItemPlayback {
     /// time is the target then, and crossing toward it is a jump, not playback).
     private func tick(_ time: CMTime, generation: Int, host: Double, last: inout Double, force: Bool) {
         guard time.isNumeric, force || host - last >= Self.tickInterval, observersAwait(time) else { return }
-        let clamped = control.withLock { control -> CMTime? in
-            guard control.generation == generation else { return nil }
-            if let seek = control.seek, !seek.landed { return nil }
-            control.statistics.timeReports += 1
-            return control.clamped(time)
-        }
+        let clamped = control.withLock { $0.timeReport(time, generation: generation) }
         guard let clamped else { return }
         last = host
         report(.timeAdvanced(clamped, generation: generation))
@@ -229,21 +203,8 @@ extension ItemPlayback {
     }
 
     private func reportEnd(generation: Int) -> Bool {
-        let first = control.withLock { control -> Bool in
-            // The end is reached by playing into it, never while paused.
-            guard !control.endReported, control.generation == generation, control.rate > 0 else {
-                return false
-            }
-            if let seek = control.seek, seek.generation == generation, !seek.landed { return false }
-            control.endReported = true
-            let end = control.endTime
-            if end.isNumeric {
-                // Both streams are exhausted: the playhead is at the end.
-                control.lastPresented = end
-                control.clock.set(media: end, host: environment.hostClock.now, generation: generation)
-            }
-            return true
-        }
+        let host = environment.hostClock.now
+        let first = control.withLock { $0.reachEnd(generation: generation, host: host) }
         guard first else { return false }
         if let failure = control.withLock({ $0.readFailure }) {
             report(.failed(failure, duringPlayback: true))

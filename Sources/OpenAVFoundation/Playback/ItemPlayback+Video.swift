@@ -140,12 +140,7 @@ extension ItemPlayback {
             state.fallback = nil
             let landing = state.exactTarget.map { max($0, .zero) } ?? frame.pts
             let generation = state.generation
-            control.withLock { control in
-                if var seek = control.seek, seek.generation == generation, seek.landing == nil {
-                    seek.landing = landing.isNumeric ? landing : seek.request.target
-                    control.seek = seek
-                }
-            }
+            control.withLock { $0.noteVideoLanding(generation: generation, at: landing) }
             audioWake.wake()
         }
         _ = pipeline.videoFrames.put(

@@ -181,13 +181,10 @@ final class ItemPlayback: Sendable {
     func seek(_ request: SeekRequest) {
         let pipeline = self.pipeline.withLock { $0 }
         control.withLock { control in
-            control.generation += 1
-            control.seek = PendingSeek(request: request, generation: control.generation)
-            control.endReported = false
-            control.eosGeneration = -1
+            let generation = control.beginSeek(request)
             // Flushed under the lock: no thread can see the new generation (and put data of
             // it, which would move a queue there first) before every queue moved to it.
-            pipeline?.flush(generation: control.generation)
+            pipeline?.flush(generation: generation)
         }
         interruptReadForSeek(to: request.target)
         demuxWake.wake()
@@ -256,23 +253,11 @@ final class ItemPlayback: Sendable {
     // MARK: - Queries (any thread)
 
     /// The item time now: the seek target while seeking, the clock otherwise.
-    func currentTime() -> CMTime {
-        let now = environment.hostClock.now
-        let ring = pipeline.withLock { $0 }?.ring
-        return control.withLock { control in
-            if let seek = control.seek, !seek.landed { return seek.request.target }
-            let time = control.time(atHost: now, audio: ring)
-            return time.isNumeric ? control.clamped(time) : control.lastPresented
-        }
-    }
+    func currentTime() -> CMTime { itemTime(atHost: environment.hostClock.now) }
 
     /// True when `generation` is the current one and its seek (if any) has landed.
     func isSettled(generation: Int) -> Bool {
-        control.withLock { control in
-            guard control.generation == generation else { return false }
-            if let seek = control.seek, !seek.landed { return false }
-            return true
-        }
+        control.withLock { $0.isSettled(generation: generation) }
     }
 
     /// Counters of what playback did so far.

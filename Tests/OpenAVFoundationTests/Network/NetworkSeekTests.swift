@@ -154,17 +154,26 @@ import Testing
 
 @MainActor
 @Suite struct NetworkStalledSeekTests {
-    @Test func aSeekOutsideTheBufferDoesNotWaitForAStalledRead() async throws {
-        let server = try networkMediaServer()
-        defer { server.stop() }
+    /// A paused player of `heavy.mp4` whose first response stalls at 30 % (about 1.2 s of
+    /// media); the read then hangs for as long as the item's time-out (600 s) allows, while
+    /// later requests (a seek's) flow. Returns once the item is ready.
+    static func stalledPlayer(_ server: LoopbackHTTPServer) async throws
+        -> (player: AVPlayer, item: AVPlayerItem, sink: RecordingVideoSink, size: Int)
+    {
         let size = try Data(contentsOf: NetworkMedia.folder().appendingPathComponent("heavy.mp4")).count
-        // The first response stalls at 30 %; later requests (the seek's) flow.
         server.setRule(.hold(atByte: size * 30 / 100, times: 1), for: "/heavy.mp4")
         let asset = AVURLAsset(url: server.url(for: "heavy.mp4"), options: [AVURLAssetPlayheadTimeoutKey: 600])
         let item = AVPlayerItem(asset: asset)
         let sink = RecordingVideoSink()
         let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
         await waitUntil(timeout: 60, "ready") { item.status == .readyToPlay }
+        return (player, item, sink, size)
+    }
+
+    @Test func aSeekOutsideTheBufferDoesNotWaitForAStalledRead() async throws {
+        let server = try networkMediaServer()
+        defer { server.stop() }
+        let (player, item, sink, size) = try await Self.stalledPlayer(server)
         await mainQueueSleep(nanoseconds: 300_000_000)
         let stalledEnd = try #require(item.loadedTimeRanges.last?.timeRangeValue.end.seconds)
         #expect(stalledEnd < 2, "reading stalled early: \(stalledEnd)")
@@ -185,15 +194,7 @@ extension NetworkStalledSeekTests {
     @Test func aSeekBackIntoTheBufferLandsAtOnceWhileTheReadIsStalled() async throws {
         let server = try networkMediaServer()
         defer { server.stop() }
-        let size = try Data(contentsOf: NetworkMedia.folder().appendingPathComponent("heavy.mp4")).count
-        // The first response stalls at 30 % (about 1.2 s of media); the read then hangs for as
-        // long as the item's time-out (600 s) allows.
-        server.setRule(.hold(atByte: size * 30 / 100, times: 1), for: "/heavy.mp4")
-        let asset = AVURLAsset(url: server.url(for: "heavy.mp4"), options: [AVURLAssetPlayheadTimeoutKey: 600])
-        let item = AVPlayerItem(asset: asset)
-        let sink = RecordingVideoSink()
-        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
-        await waitUntil(timeout: 60, "ready") { item.status == .readyToPlay }
+        let (player, item, sink, _) = try await Self.stalledPlayer(server)
         await waitUntil(timeout: 30, "reading stalled past 0.6 s") {
             (item.loadedTimeRanges.last?.timeRangeValue.end.seconds ?? 0) > 0.6
         }

@@ -1,0 +1,126 @@
+// Playhead: the engine's decisions about seeks, landings, time reports and the end, as pure
+// functions of `PlaybackControl` (each unit-tested without FFmpeg or threads:
+// PlaybackControlRulesTests). The engine's threads call them under `control`'s lock; the
+// coordinator step of issue 15 moves them into one owner's `handle(event)`.
+//
+// Concurrency: a value's methods; whoever holds the value applies them (today, under the lock).
+import FFmpegBridge
+import Foundation
+
+extension PlaybackControl {
+    /// Starts `request` as a new generation: earlier data is stale from now on, and the end
+    /// and video end of stream are forgotten. Returns the new generation.
+    mutating func beginSeek(_ request: SeekRequest) -> Int {
+        generation += 1
+        seek = PendingSeek(request: request, generation: generation)
+        endReported = false
+        eosGeneration = -1
+        return generation
+    }
+
+    /// The item time at `host`: the target while a seek is in flight, else the clock (the
+    /// audio clock when trusted), kept within the item; the last time shown when the clock has
+    /// no reading.
+    func itemTime(atHost host: Double, audio ring: AudioRingBuffer?) -> CMTime {
+        if let seek, !seek.landed { return seek.request.target }
+        let time = time(atHost: host, audio: ring)
+        return time.isNumeric ? clamped(time) : lastPresented
+    }
+
+    /// True when `generation` is current and its seek (if any) has landed.
+    func isSettled(generation: Int) -> Bool {
+        guard self.generation == generation else { return false }
+        if let seek, !seek.landed { return false }
+        return true
+    }
+
+    /// The video decoder delivered its first frame of `generation`: the seek of that generation
+    /// lands at `landing` unless something set its landing first.
+    mutating func noteVideoLanding(generation: Int, at landing: CMTime) {
+        guard var pending = seek, pending.generation == generation, pending.landing == nil else { return }
+        pending.landing = landing.isNumeric ? landing : pending.request.target
+        seek = pending
+    }
+
+    /// What the audio thread does with a chunk starting at `chunkStart` of `generation`.
+    enum AudioLanding: Equatable {
+        /// The chunk is stale (a newer generation or a stop): drop it.
+        case drop
+        /// No seek to trim for: write the chunk whole.
+        case writeWhole
+        /// Trim the chunk to start at this time.
+        case trim(at: CMTime)
+        /// A keyframe seek of an item with video lands where the first frame is: wait for it.
+        case waitForVideo
+    }
+
+    /// Decides how audio of `generation` starting at `chunkStart` meets the pending seek. An
+    /// exact seek lands at its target; a keyframe seek of an audio-only item lands at its first
+    /// chunk (`landsHere` true: the caller wakes the presentation thread to finish it).
+    mutating func audioLanding(generation: Int, chunkStart: CMTime) -> (AudioLanding, landsHere: Bool) {
+        if stopped || self.generation != generation { return (.drop, false) }
+        guard let pending = seek, pending.generation == generation, !pending.landed || pending.landing != nil
+        else { return (.writeWhole, false) }
+        if let landing = pending.landing { return (.trim(at: landing), false) }
+        guard !hasVideo || pending.request.isExact else { return (.waitForVideo, false) }
+        let landing = pending.request.isExact ? pending.request.target : chunkStart
+        seek?.landing = landing
+        return (.trim(at: landing), true)
+    }
+
+    /// Completes the pending seek of `generation` at `time` as its first frame is shown at
+    /// `host`, anchoring the clock there (also while paused: the first frame after opening
+    /// restarts time, which must not jump back once it runs). Returns the finished request.
+    mutating func finishSeek(generation: Int, at time: CMTime, host: Double) -> SeekRequest? {
+        let landing = seek.map { $0.generation == generation && !$0.landed } ?? false
+        if landing || rate == 0 {
+            clock.set(media: time, host: host, generation: self.generation)
+            audioClockTrustedAfter = host
+            lastPresented = time
+        }
+        guard landing, var pending = seek else { return nil }
+        pending.landed = true
+        pending.landing = pending.landing ?? time
+        seek = pending
+        return pending.request
+    }
+
+    /// Where a pending seek of `generation` lands when no video frame will complete it
+    /// (audio-only items once the audio found its landing; seeks past the end), or nil.
+    /// `videoEnded` says the video frame queue reached its end.
+    func landingWithoutFrame(generation: Int, hasVideoStream: Bool, hasAudioStream: Bool, videoEnded: Bool)
+        -> CMTime?
+    {
+        guard let pending = seek, pending.generation == generation, !pending.landed else { return nil }
+        if hasVideoStream {
+            guard eosGeneration == generation, videoEnded else { return nil }
+            return pending.landing ?? pending.request.target
+        }
+        if let landing = pending.landing { return landing }
+        // Nothing left to decode at the target (past the end): land on the target.
+        return audioEOSGeneration == generation || !hasAudioStream ? pending.request.target : nil
+    }
+
+    /// The time to report to the player's observers for `time` of `generation`, or nil when
+    /// it is stale or a seek is in flight (crossing toward the target is a jump, not play).
+    mutating func timeReport(_ time: CMTime, generation: Int) -> CMTime? {
+        guard isSettled(generation: generation) else { return nil }
+        statistics.timeReports += 1
+        return clamped(time)
+    }
+
+    /// Reaches the end of `generation` while playing, once: the playhead moves to the end
+    /// time. False when it was reported already, is stale, paused, or a seek is in flight.
+    mutating func reachEnd(generation: Int, host: Double) -> Bool {
+        // The end is reached by playing into it, never while paused.
+        guard !endReported, self.generation == generation, rate > 0 else { return false }
+        if let pending = seek, pending.generation == generation, !pending.landed { return false }
+        endReported = true
+        let end = endTime
+        if end.isNumeric {
+            lastPresented = end
+            clock.set(media: end, host: host, generation: generation)
+        }
+        return true
+    }
+}
