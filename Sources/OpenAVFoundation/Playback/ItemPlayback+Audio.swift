@@ -104,8 +104,7 @@ extension ItemPlayback {
                 // Another track was selected: stop waiting to write this one's audio.
                 if let wanted, wanted != splice.stream { return }
                 // The ring is full: sleep until about half of it has played, at most
-                // `ringRefillCap`.
-                // Seeks, selection changes and stop wake the thread early.
+                // `ringRefillCap`. Seeks, selection changes and stop wake the thread early.
                 let ahead = ring.bufferedDuration.seconds
                 let capacity = Double(ring.capacityFrames) / Double(ring.format.sampleRate)
                 let pause = min(Self.ringRefillCap, max(0.005, ahead - capacity / 2))
