@@ -18,6 +18,6 @@ extension AVPlayerItem {
     /// log, which Playhead does not have yet.
     nonisolated var playingVariantBitRate: Int? {
         let engine = state.withLock { $0.engine }
-        return engine?.control.withLock { $0.variantBitRate }
+        return engine?.coordinator.read { $0.variantBitRate }
     }
 }

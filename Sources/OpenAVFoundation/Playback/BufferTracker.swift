@@ -1,20 +1,17 @@
 // Playhead: turns demux progress into the item's buffer flags and loaded ranges.
 //
-// Concurrency: a value owned by the demux thread.
+// Concurrency: a value inside `EngineState`, changed only by the item's coordinator.
 import FFmpegBridge
 import Foundation
 
 /// Follows how far ahead of the playhead the demuxer has read.
-struct BufferTracker {
+struct BufferTracker: Sendable {
     /// Seconds buffered ahead that make playback likely to keep up at start.
     static let startThreshold = 1.0
     /// Seconds needed after a stall.
     static let rebufferThreshold = 2.0
 
     let pipeline: Pipeline
-    let clock: any HostClock
-    /// The generation of the last seek the demuxer carried out.
-    var seekGeneration = 0
     /// Where the current contiguous buffered range starts.
     private var rangeStart: CMTime = .zero
     /// The furthest end time read, per queue: the video stream's index, or `audioKey` for
@@ -32,9 +29,8 @@ struct BufferTracker {
     /// current one.
     private var otherRanges: [CMTimeRange] = []
 
-    init(pipeline: Pipeline, clock: any HostClock) {
+    init(pipeline: Pipeline) {
         self.pipeline = pipeline
-        self.clock = clock
     }
 
     /// A seek restarts the buffered range at `target`.
@@ -111,8 +107,9 @@ struct BufferTracker {
         return end
     }
 
-    /// A report when something changed or a quarter second passed; nil otherwise.
-    mutating func update(position: CMTime, endOfStream eos: Bool, force: Bool) -> BufferReport? {
+    /// A report when something changed or a quarter second passed since the last one (`now`
+    /// is host time); nil otherwise.
+    mutating func update(position: CMTime, endOfStream eos: Bool, force: Bool, now: Double) -> BufferReport? {
         if eos { endOfStream = true }
         let duration = pipeline.description.duration
         var end = endOfStream && !readFailed && duration.isNumeric ? max(bufferedEnd, duration) : bufferedEnd
@@ -127,7 +124,6 @@ struct BufferTracker {
         if flags.isEmpty { stalled = true } else if flags.isLikelyToKeepUp { stalled = false }
         let current = end > rangeStart ? [CMTimeRange(start: rangeStart, end: end)] : []
         let report = BufferReport(flags: flags, loadedRanges: Self.merged(otherRanges + current))
-        let now = clock.now
         let changedFlags = last?.flags != flags
         guard force || changedFlags || (report != last && now - lastReportHost >= 0.25) else { return nil }
         last = report

@@ -5,7 +5,8 @@
 // runs on without a gap.
 //
 // Concurrency: runs on its own thread, which owns the AudioDecoder and AudioConverter and is
-// the ring buffer's only producer. Waits for ring space by sleeping on `audioWake`.
+// the ring buffer's only producer. Asks the coordinator how each chunk meets a seek, posts what
+// it wrote and the end, and waits for ring space by sleeping on `audioWake`.
 import FFmpegBridge
 import Foundation
 
@@ -28,8 +29,7 @@ extension ItemPlayback {
                 _ = decoder.sendEndOfStream()
                 decodeAvailable(decoder, converter, ring, generation, &splice)
                 for chunk in converter.drain() { write(chunk, to: ring, generation: generation, &splice) }
-                markEndOfStream(generation: ended) { $0.audioEOSGeneration = ended }
-                presenterWake.wake()
+                post(.audioEnded(generation: ended))
                 waitForNewGeneration(after: ended, on: audioWake)
                 decoder.flush()
                 converter.reset()
@@ -42,7 +42,7 @@ extension ItemPlayback {
                 generation = item.generation
                 splice = AudioSplice(stream: decoder.streamIndex)
             }
-            let rate = control.withLock { $0.rate }
+            let rate = coordinator.read { $0.rate }
             if rate > 0, settings.keepsPitch, rate != converter.tempo { converter.setTempo(rate) }
             if let next = switchedDecoder(from: decoder, pipeline, generation: generation) {
                 decoder = next.decoder
@@ -97,7 +97,7 @@ extension ItemPlayback {
                     ring.write($0, mediaTime: part.mediaTime, mediaDuration: part.mediaDuration, generation: generation)
                 }
                 if written { break }
-                let (current, wanted, rate) = control.withLock {
+                let (current, wanted, rate) = coordinator.read {
                     ($0.generation, $0.selection.audioStream, $0.rate)
                 }
                 if current != generation { return }
@@ -116,17 +116,14 @@ extension ItemPlayback {
             splice.wrote(part)
             offset += count
         }
-        control.withLock { $0.statistics.audioSeconds += trimmed.mediaDuration.seconds }
+        post(.audioWritten(seconds: trimmed.mediaDuration.seconds))
     }
 
     /// Drops audio before the seek's landing time; nil when the chunk is stale or all before it.
     private func trimForSeek(_ chunk: PCMChunk, generation: Int) -> PCMChunk? {
         while true {
-            let (decision, landsHere) = control.withLock {
-                $0.audioLanding(generation: generation, chunkStart: chunk.mediaTime)
-            }
-            // An audio-only seek completes on the presentation thread once it lands.
-            if landsHere { presenterWake.wake() }
+            guard case .audio(let decision) = post(.audioChunk(generation: generation, start: chunk.mediaTime))
+            else { return nil }
             let landing: CMTime
             switch decision {
             case .drop: return nil

@@ -55,7 +55,7 @@ extension ItemPlayback {
     func switchedDecoder(from decoder: AudioDecoder, _ pipeline: Pipeline, generation: Int)
         -> (decoder: AudioDecoder, backlog: [Packet])?
     {
-        guard let wanted = control.withLock({ $0.selection.audioStream }),
+        guard let wanted = coordinator.read({ $0.selection.audioStream }),
             wanted != decoder.streamIndex
         else {
             return nil

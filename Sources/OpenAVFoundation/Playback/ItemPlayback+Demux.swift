@@ -2,9 +2,9 @@
 // the packet cache when network media already holds the target) and reports buffering.
 //
 // Concurrency: runs on its own thread, which owns the Demuxer, the PacketCache and the
-// StreamRouter (selected audio and subtitle tracks). Reads
-// `control` for seeks and stop; writes only buffering progress and `readFailure` into it; the
-// buffer tracker is shared with the presentation thread through `buffering` (a lock).
+// StreamRouter (selected audio and subtitle tracks). Each time round its loop it asks the
+// coordinator for its orders (stop, a seek to carry out, the generation and selection), and it
+// posts what it read (packets for the buffer tracker, read failures, the end).
 import FFmpegBridge
 import Foundation
 
@@ -33,7 +33,7 @@ extension ItemPlayback {
     }
 
     func runDemux(_ demuxer: Demuxer, _ pipeline: Pipeline) {
-        startBufferTracking(pipeline)
+        startBufferTracking()
         // Network input keeps what it read, so seeks inside it need no new request.
         var cache = demuxer.isNetwork
             ? PacketCache(byteLimit: Self.packetCacheBytes, videoStream: pipeline.videoStream) : nil
@@ -52,13 +52,9 @@ extension ItemPlayback {
         // Shoutcast/Icecast titles come inside the HTTP body; libavformat keeps the last one.
         var packetsSinceICYCheck = 0
         while true {
-            let (stopped, seek, generation, selection) = control.withLock {
-                control -> (Bool, PendingSeek?, Int, EngineSelection) in
-                let seek = control.seek.flatMap { $0.generation > seekGeneration ? $0 : nil }
-                if let seek { control.demuxSeekGeneration = seek.generation }
-                return (control.stopped, seek, control.generation, control.selection)
-            }
-            if stopped { return }
+            guard case .demuxOrders(let orders) = post(.demuxAsks(pickedUpTo: seekGeneration)), !orders.stopped
+            else { return }
+            let (seek, generation, selection) = (orders.seek, orders.generation, orders.selection)
             router.follow(selection, demuxer: demuxer, pipeline: pipeline) { self.currentTime() }
             if let seek {
                 seekGeneration = seek.generation
@@ -81,12 +77,12 @@ extension ItemPlayback {
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
                     latest: request.isExact ? request.target : latest)
                 router.seeked(pipeline)
-                let closedEnd = buffering.withLock { $0?.currentEnd } ?? .zero
+                let closedEnd = coordinator.read { $0.buffer?.currentEnd } ?? .zero
                 cache?.startRun(at: request.target, closingAt: closedEnd)
                 publishKeptRanges(cache)
                 skipThrough = [:]
                 demuxerAtEnd = false
-                control.withLock { $0.readFailure = nil }
+                post(.readResumed)
                 restartBuffer(at: request.target)
                 continue
             }
@@ -98,16 +94,16 @@ extension ItemPlayback {
                     _ = demuxer.seek(to: end, earliest: .negativeInfinity, latest: end)
                     skipThrough = lastDecodeTimes
                     demuxerAtEnd = false
-                    control.withLock { $0.readFailure = nil }
+                    post(.readResumed)
                 }
                 continue
             }
             if demuxerAtEnd {
                 if !reachedEnd {
                     reachedEnd = true
-                    if markPacketsEnded(pipeline, generation: generation) {
-                        refreshBuffer(endOfStream: true, force: true)
-                    }
+                    // Both packet queues end, and the buffer reports it at once, unless a seek
+                    // moved past `generation` meanwhile.
+                    post(.packetsEnded(generation: generation, host: environment.hostClock.now))
                 }
                 refreshBuffer(endOfStream: true)
                 // Everything is read: a seek, a selection change or stop wakes the thread (the
@@ -116,7 +112,8 @@ extension ItemPlayback {
                 continue
             }
             if landingReadAhead.isWatching, holdsForLanding(&landingReadAhead, generation: generation) {
-                _ = demuxWake.block(untilMonotonic: ThreadCondition.monotonicNow() + 0.05)
+                // The landing wakes the thread (`.firstFrameShown` wakes the demux thread).
+                sleep(until: environment.hostClock.now + 0.05, on: demuxWake)
                 continue
             }
             switch demuxer.readPacket() {
@@ -128,7 +125,7 @@ extension ItemPlayback {
                     skipThrough[packet.streamIndex] = nil
                 }
                 let keptRuns = cache?.closedRuns.count
-                if let start = cache?.append(packet) { buffering.withLock { $0?.dropBefore(start) } }
+                if let start = cache?.append(packet) { post(.bufferDropped(before: start)) }
                 if cache?.closedRuns.count != keptRuns { publishKeptRanges(cache) }
                 put(packet, pipeline, router: &router, generation: generation, notes: true)
                 if demuxer.isNetwork {
@@ -150,8 +147,7 @@ extension ItemPlayback {
                 }
                 // A read error mid-file ends the stream; what was read still plays. Over the
                 // network the item then fails where the data ran out (see `reportEnd`).
-                if demuxer.isNetwork { control.withLock { $0.readFailure = failure } }
-                buffering.withLock { $0?.markReadFailed() }
+                post(.readFailed(demuxer.isNetwork ? failure : nil))
                 demuxerAtEnd = true
             }
         }
@@ -160,10 +156,8 @@ extension ItemPlayback {
     /// True while the read-ahead waits for the exact seek of `generation` to land (the
     /// presenter wakes `demuxWake` when it does).
     private func holdsForLanding(_ readAhead: inout LandingReadAhead, generation: Int) -> Bool {
-        let landed = control.withLock { control in
-            control.seek.map { $0.generation != generation || $0.landed } ?? true
-        }
-        return readAhead.holds(landed: landed, now: ThreadCondition.monotonicNow())
+        let landed = coordinator.read { $0.hasLanded(generation) }
+        return readAhead.holds(landed: landed, now: environment.hostClock.now)
     }
 
     /// Packets read between looks for a new ICY title (each look copies a string).
@@ -184,8 +178,8 @@ extension ItemPlayback {
             ? .negativeInfinity : target - request.toleranceBefore
         let latest = request.isExact ? target
             : request.toleranceAfter.isNumeric ? target + request.toleranceAfter : .positiveInfinity
-        let (inCurrent, currentEnd) = buffering.withLock {
-            ($0?.contains(target) ?? false, $0?.currentEnd ?? .zero)
+        let (inCurrent, currentEnd) = coordinator.read {
+            ($0.buffer?.contains(target) ?? false, $0.buffer?.currentEnd ?? .zero)
         }
         var served = inCurrent
             && kept.beginReplay(
@@ -196,7 +190,7 @@ extension ItemPlayback {
         {
             served = true
             let range = kept.currentRange
-            buffering.withLock { $0?.resume(range) }
+            post(.bufferResumed(range))
             publishKeptRanges(kept)
         }
         cache = kept
@@ -206,7 +200,7 @@ extension ItemPlayback {
     /// Tells the buffer tracker which runs are kept besides the current one.
     private func publishKeptRanges(_ cache: PacketCache?) {
         guard let ranges = cache?.closedRuns.map(\.range) else { return }
-        buffering.withLock { $0?.setOtherRanges(ranges) }
+        post(.bufferKeptRanges(ranges))
     }
 
     /// Queues `packet` for its decoder (noting it for buffering when it was just read).
@@ -219,14 +213,5 @@ extension ItemPlayback {
         else { return }
         if notes { refreshBuffer(noting: packet) }
         _ = queue.put(packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
-    }
-
-    /// Ends both packet queues for `generation`; false when a seek already moved past it.
-    @discardableResult
-    private func markPacketsEnded(_ pipeline: Pipeline, generation: Int) -> Bool {
-        markEndOfStream(generation: generation) { _ in
-            pipeline.videoPackets.markEndOfStream()
-            pipeline.audioPackets.markEndOfStream()
-        }
     }
 }

@@ -45,9 +45,9 @@ extension ItemPlayback {
         {
             if environment.decodesVideo, let index = variant.videoStream { videoStream = index }
             // The variant's own audio, unless the app selected an audio option itself.
-            let selected = control.withLock { $0.selection.audioStream }
+            let selected = coordinator.read { $0.selection.audioStream }
             if selected == nil, let index = variant.audioStream { audioStream = index }
-            control.withLock { $0.variantBitRate = variant.bitRate }
+            post(.variantChosen(bitRate: variant.bitRate))
         }
         var videoDecoder: VideoDecoder?
         var audioDecoder: AudioDecoder?
@@ -87,18 +87,14 @@ extension ItemPlayback {
             audioOutput: output,
             forwardBuffer: settings.preferredForwardBuffer > 0
                 ? settings.preferredForwardBuffer : Self.automaticForwardBuffer(isNetwork: location.isNetwork))
-        control.withLock { control in
-            control.duration = description.duration
-            control.forwardEndTime = settings.forwardEndTime
-            control.hasVideo = videoStream != nil
-            control.hasAudio = audioStream != nil
-            control.selection.audioStream = audioStream
-            control.clock.set(media: .zero, host: environment.hostClock.now, generation: control.generation)
-        }
         pipeline.switchboard.installAudio(playing: audioStream, others: audioStream == nil ? [:] : otherAudio)
-        ring?.volume = control.withLock { $0.gain }
-        self.pipeline.withLock { $0 = pipeline }
-        guard !isStopped else { pipeline.abort(); updateAudioOutput(); return }
+        // Stopped meanwhile, the coordinator releases the pipeline at once.
+        post(.opened(
+            OpenedParts(
+                pipeline: pipeline, duration: description.duration, forwardEndTime: settings.forwardEndTime,
+                audioStream: audioStream),
+            host: environment.hostClock.now))
+        guard !isStopped else { return }
 
         startThreads(demuxer: demuxer, video: videoDecoder, audio: audioDecoder, pipeline: pipeline)
         let opened = openedMedia(description, videoStream: videoStream, audioStream: audioStream)

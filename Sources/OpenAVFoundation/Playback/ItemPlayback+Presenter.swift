@@ -2,7 +2,8 @@
 // reports time and detects the end.
 //
 // Concurrency: runs on its own thread; the only consumer of `videoFrames` and the only caller of
-// the video sinks. Reads the audio clock lock-free from the ring buffer.
+// the video sinks. Reads a copy of the coordinator's state each time round and posts what it
+// showed; the coordinator decides landings, time reports and the end.
 import FFmpegBridge
 import Foundation
 
@@ -24,64 +25,64 @@ extension ItemPlayback {
         while !isStopped {
             refreshBuffer()
             let now = clock.now
-            if control.withLock({ $0.isHeld }) {
+            let state = coordinator.state
+            if state.isHeld {
                 // Prerolled for a queue: frames wait in the queue until the item becomes current
                 // (`setHeld(false)` wakes this thread).
                 sleep(until: .infinity, on: presenterWake)
                 continue
             }
-            let (generation, rate, seek) = control.withLock { ($0.generation, $0.rate, $0.seek) }
+            let (generation, rate) = (state.generation, state.rate)
             if pipeline.videoStream != nil, let item = pipeline.videoFrames.peek(), item.generation == generation {
                 let frame = item.element
                 if shownGeneration != generation {
                     // The first frame after opening or seeking shows at once, even when paused.
                     _ = pipeline.videoFrames.tryTake()
                     shownGeneration = generation
-                    let landing = seek.flatMap { $0.generation == generation ? $0.landing : nil }
-                    let time = landing ?? (frame.pts.isNumeric ? frame.pts : .zero)
+                    let time = state.landing(of: generation) ?? (frame.pts.isNumeric ? frame.pts : .zero)
                     present(frame, at: time, pipeline)
                     // Time restarts when this frame is shown, not when the loop began: the
                     // frame may have arrived long after `now` was read (a slow thread, a
                     // seek that landed meanwhile), and an older anchor would run time ahead.
                     let shownAt = clock.now
                     lastPresentHost = shownAt
-                    finishSeekIfNeeded(generation: generation, at: time, host: shownAt)
+                    post(.firstFrameShown(generation: generation, time: time, host: shownAt))
                     continue
                 }
                 guard rate > 0 else {
                     sleep(until: now + pausedRecheck(pipeline), on: presenterWake)
                     continue
                 }
-                if reachesForwardEnd(frame) {
+                if state.forwardEndTime.isNumeric, frame.pts.isNumeric, frame.pts >= state.forwardEndTime {
                     // A frame at or past forwardPlaybackEndTime is never shown: the end is
                     // reached when it falls due (a looper's next pass starts there).
-                    let current = environment.untimed ? frame.pts : control.withLock { $0.time(atHost: now, audio: pipeline.ring) }
-                    if current >= frame.pts { checkForwardEnd(frame.pts) }
+                    let current = environment.untimed ? frame.pts : state.time(atHost: now)
+                    if current >= frame.pts { post(.playedTo(frame.pts, host: clock.now)) }
                     sleep(until: now + 0.005, on: presenterWake)
                     continue
                 }
                 if environment.untimed {
                     _ = pipeline.videoFrames.tryTake()
                     present(frame, at: frame.pts, pipeline)
-                    control.withLock { $0.clock.set(media: frame.pts, host: now, generation: $0.generation) }
+                    post(.untimedFrameShown(pts: frame.pts, host: now))
                     tick(frame.pts, generation: generation, host: now, last: &lastTickHost, force: false)
                     continue
                 }
-                let current = control.withLock { $0.time(atHost: now, audio: pipeline.ring) }
+                let current = state.time(atHost: now)
                 if !frame.pts.isNumeric || frame.pts <= current {
                     _ = pipeline.videoFrames.tryTake()
                     if let next = pipeline.videoFrames.peek(), next.generation == generation,
                         next.element.pts.isNumeric, next.element.pts <= current,
                         now - lastPresentHost < Self.lateFrameTolerance
                     {
-                        control.withLock { $0.statistics.videoFramesDropped += 1 }
+                        post(.frameDropped)
                         continue
                     }
                     let time = frame.pts.isNumeric ? frame.pts : current
                     present(frame, at: time, pipeline, measuresSync: true)
                     lastPresentHost = now
                     tick(current, generation: generation, host: now, last: &lastTickHost, force: true)
-                    checkForwardEnd(current)
+                    post(.playedTo(current, host: clock.now))
                 } else {
                     let wait = (frame.pts - current).seconds / rate
                     sleep(until: now + min(max(wait, 0.001), 0.05), on: presenterWake)
@@ -89,12 +90,13 @@ extension ItemPlayback {
                 continue
             }
             // No frame to show now: audio-only, decoding behind, or the end.
-            finishSeekWithoutFrame(generation: generation, host: clock.now, pipeline)
+            let videoEnded = pipeline.videoStream != nil && pipeline.videoFrames.statistics.endOfStreamReached
+            post(.noFrameWaiting(generation: generation, host: clock.now, videoEnded: videoEnded))
             if rate > 0 && checkEnd(generation: generation, pipeline) { continue }
             if rate > 0 {
                 let current = currentTime()
                 tick(current, generation: generation, host: now, last: &lastTickHost, force: false)
-                checkForwardEnd(current)
+                post(.playedTo(current, host: clock.now))
             }
             let wake = rate > 0
                 ? min(Self.idleRecheckInterval, untilAudioDrains(generation: generation, pipeline),
@@ -118,64 +120,33 @@ extension ItemPlayback {
         _ frame: VideoFrame, at time: CMTime, _ pipeline: Pipeline, measuresSync: Bool = false
     ) {
         let host = measuresSync && frame.pts.isNumeric ? environment.hostClock.now : nil
-        let audio = host.flatMap { host in
-            control.withLock { $0.trustedAudioClock(atHost: host, audio: pipeline.ring) }
-        }
         environment.videoSinks.present(frame, itemTime: time)
-        control.withLock { control in
-            control.statistics.videoFramesPresented += 1
-            control.lastPresented = time
-            if let audio { control.statistics.syncErrors.record((frame.pts - audio).seconds) }
-        }
-    }
-
-    /// Completes a pending seek of `generation`, anchoring the clock at `time`.
-    private func finishSeekIfNeeded(generation: Int, at time: CMTime, host: Double) {
-        let finished = control.withLock { $0.finishSeek(generation: generation, at: time, host: host) }
-        guard let finished else { return }
-        demuxWake.wake()  // the read-ahead waits for the landing (`LandingReadAhead`)
-        report(.seekFinished(id: finished.id, time: time))
-    }
-
-    /// Completes a pending seek that no video frame will complete: audio-only items (once the
-    /// audio found its landing), and seeks with no frame left to show (past the end).
-    private func finishSeekWithoutFrame(generation: Int, host: Double, _ pipeline: Pipeline) {
-        let videoEnded = pipeline.videoStream != nil && pipeline.videoFrames.statistics.endOfStreamReached
-        let landing = control.withLock {
-            $0.landingWithoutFrame(
-                generation: generation, hasVideoStream: pipeline.videoStream != nil,
-                hasAudioStream: pipeline.audioStream != nil, videoEnded: videoEnded)
-        }
-        if let landing { finishSeekIfNeeded(generation: generation, at: landing, host: host) }
+        post(.frameShown(time: time, pts: frame.pts, measuredAt: host))
     }
 
     /// Reports the item time once a time observer needs it (not while a seek is in flight: the
     /// time is the target then, and crossing toward it is a jump, not playback).
     private func tick(_ time: CMTime, generation: Int, host: Double, last: inout Double, force: Bool) {
-        guard time.isNumeric, force || host - last >= Self.tickInterval, observersAwait(time) else { return }
-        let clamped = control.withLock { $0.timeReport(time, generation: generation) }
-        guard let clamped else { return }
-        last = host
-        report(.timeAdvanced(clamped, generation: generation))
+        guard time.isNumeric, force || host - last >= Self.tickInterval else { return }
+        if post(.timeDue(time, generation: generation)) == .reported(true) { last = host }
     }
 
     /// Reports the end once both streams are exhausted; true when it did.
     private func checkEnd(generation: Int, _ pipeline: Pipeline) -> Bool {
+        let (videoEOS, audioEOS) = coordinator.read { ($0.eosGeneration, $0.audioEOSGeneration) }
         let videoDone = pipeline.videoStream == nil
-            || (control.withLock { $0.eosGeneration } == generation
-                && pipeline.videoFrames.statistics.endOfStreamReached)
+            || (videoEOS == generation && pipeline.videoFrames.statistics.endOfStreamReached)
         let audioDone = pipeline.audioStream == nil
-            || (control.withLock { $0.audioEOSGeneration } == generation
-                && (pipeline.ring?.bufferedFrames ?? 0) == 0)
+            || (audioEOS == generation && (pipeline.ring?.bufferedFrames ?? 0) == 0)
         guard videoDone && audioDone else { return false }
-        return reportEnd(generation: generation)
+        return post(.endDue(generation: generation, host: environment.hostClock.now)) == .ended(true)
     }
 
     /// Host seconds until the ring's last frames are rendered, once the audio decoder reached
     /// the end of `generation` (infinity before that): the end is then noticed as the sound
     /// stops, so a queue's next item starts its audio without a tick's worth of silence.
     private func untilAudioDrains(generation: Int, _ pipeline: Pipeline) -> Double {
-        guard let ring = pipeline.ring, control.withLock({ $0.audioEOSGeneration }) == generation else {
+        guard let ring = pipeline.ring, coordinator.read({ $0.audioEOSGeneration }) == generation else {
             return .infinity
         }
         return max(Double(ring.bufferedFrames) / Double(ring.format.sampleRate), 0.001)
@@ -184,33 +155,9 @@ extension ItemPlayback {
     /// Host seconds until the item time reaches the player's next observer time at `rate`
     /// (infinity without one), so ticks land on their times whatever the clock.
     private func untilObserversNeedTime(rate: Double) -> Double {
-        let due = nextTickTime
+        let (due, current) = coordinator.read { ($0.nextTick, $0.itemTime(atHost: environment.hostClock.now)) }
         guard due.isNumeric, rate > 0 else { return .infinity }
-        let current = currentTime()
         guard current.isNumeric else { return .infinity }
         return max((due - current).seconds / rate, 0.001)
-    }
-
-    /// True when `frame` starts at or after the forward end time.
-    private func reachesForwardEnd(_ frame: VideoFrame) -> Bool {
-        let end = control.withLock { $0.forwardEndTime }
-        return end.isNumeric && frame.pts.isNumeric && frame.pts >= end
-    }
-
-    private func checkForwardEnd(_ time: CMTime) {
-        let (end, generation) = control.withLock { ($0.forwardEndTime, $0.generation) }
-        if end.isNumeric && time >= end { _ = reportEnd(generation: generation) }
-    }
-
-    private func reportEnd(generation: Int) -> Bool {
-        let host = environment.hostClock.now
-        let first = control.withLock { $0.reachEnd(generation: generation, host: host) }
-        guard first else { return false }
-        if let failure = control.withLock({ $0.readFailure }) {
-            report(.failed(failure, duringPlayback: true))
-        } else {
-            report(.reachedEnd)
-        }
-        return true
     }
 }

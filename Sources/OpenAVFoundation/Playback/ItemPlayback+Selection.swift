@@ -2,8 +2,8 @@
 // are decoded, and loading subtitle files; the subtitle thread, which also delivers timed
 // metadata.
 //
-// Concurrency: `select...` commands come from any thread (the item forwards them); they only
-// change `control.selection` and wake threads. The demux thread carries out the switch
+// Concurrency: `select...` commands come from any thread (the item forwards them); they are
+// posted to the coordinator, which changes the selection and wakes threads. The demux thread carries out the switch
 // (StreamRouter); subtitle files are read on a global queue into the pipeline's cue store.
 // The subtitle thread alone reads the cue and metadata stores for delivery and owns its
 // `MetadataDelivery`; it reports through `report`, never touching the item.
@@ -13,7 +13,7 @@ import Foundation
 extension ItemPlayback {
     /// The audio stream to open: the selected one when it can be decoded, else FFmpeg's best.
     func preferredAudioStream(_ demuxer: Demuxer) -> Int? {
-        let wanted = control.withLock { $0.selection.audioStream }
+        let wanted = coordinator.read { $0.selection.audioStream }
         if let wanted,
             demuxer.description.tracks.contains(where: {
                 $0.index == wanted && $0.kind == .audio && $0.decoderAvailable
@@ -37,41 +37,24 @@ extension ItemPlayback {
 
     /// Plays the audio stream `streamIndex` from now on (spliced in at the playhead).
     func selectAudio(streamIndex: Int) {
-        let changed = control.withLock { control -> Bool in
-            guard control.selection.audioStream != streamIndex else { return false }
-            control.selection.audioStream = streamIndex
-            return true
-        }
-        guard changed else { return }
-        demuxWake.wake()
-        audioWake.wake()
+        post(.selectAudio(streamIndex))
     }
 
     /// Shows subtitles from `source` (nil: none) from now on.
     func selectLegible(_ source: MediaOptionSource?) {
-        let version = control.withLock { control -> Int in
-            control.selection.legible = source
-            control.selection.legibleVersion += 1
-            return control.selection.legibleVersion
-        }
-        if let pipeline = pipeline.withLock({ $0 }) {
-            loadLegible(source, version: version, into: pipeline)
-        }
-        demuxWake.wake()
+        post(.selectLegible(source))
     }
 
     /// Applies the legible selection made before the pipeline existed.
     func applyInitialLegibleSelection(_ pipeline: Pipeline) {
-        let (source, version) = control.withLock {
-            ($0.selection.legible, $0.selection.legibleVersion)
-        }
+        let (source, version) = coordinator.read { ($0.selection.legible, $0.selection.legibleVersion) }
         loadLegible(source, version: version, into: pipeline)
     }
 
     /// Empties the cue store for `version` and reads a subtitle file in the background. For an
     /// embedded track the demux thread resets the store (with the track's styles) and decodes
     /// its packets as they arrive.
-    private func loadLegible(_ source: MediaOptionSource?, version: Int, into pipeline: Pipeline) {
+    func loadLegible(_ source: MediaOptionSource?, version: Int, into pipeline: Pipeline) {
         let store = pipeline.switchboard.cues
         if source?.streamIndex != nil { return }
         store.reset(version: version, header: nil)
@@ -98,8 +81,7 @@ extension ItemPlayback {
         var metadata = MetadataDelivery(store: pipeline.switchboard.metadata)
         while !isStopped {
             let now = clock.now
-            let (rate, generation) = control.withLock { ($0.rate, $0.generation) }
-            let time = currentTime()
+            let (rate, generation, time) = coordinator.read { ($0.rate, $0.generation, $0.itemTime(atHost: now)) }
             if let (groups, flushed) = metadata.due(at: time, generation: generation) {
                 report(.timedMetadata(groups, flushed: flushed))
             }

@@ -1,8 +1,9 @@
 // Playhead: the video decode thread: packets in, frames out, exact seeks resolved here.
 //
-// Concurrency: runs on its own thread, which owns the VideoDecoder. Reads seek requests and the
-// rate from `control` and writes the seek's landing time into it. Sleeps on `videoWake` while
-// paused with the current generation's first frame delivered.
+// Concurrency: runs on its own thread, which owns the VideoDecoder and its per-generation
+// state. Reads the exact target of a new generation and the rate from the coordinator's state
+// and posts the landing and the end. Sleeps on `videoWake` while paused with the current
+// generation's first frame delivered.
 import FFmpegBridge
 import Foundation
 
@@ -52,11 +53,7 @@ extension ItemPlayback {
                 if !state.delivered, let fallback = state.fallback {
                     deliver(fallback, pipeline, &state, force: true)
                 }
-                markEndOfStream(generation: ended) { control in
-                    pipeline.videoFrames.markEndOfStream()
-                    control.eosGeneration = ended
-                }
-                presenterWake.wake()
+                post(.videoEnded(generation: ended))
                 waitForNewGeneration(after: ended, on: videoWake)
                 decoder.flush()
                 state = VideoSeekState()
@@ -64,12 +61,7 @@ extension ItemPlayback {
             }
             if item.generation != state.generation {
                 decoder.flush()
-                let (target, end) = control.withLock { control -> (CMTime?, CMTime) in
-                    guard let seek = control.seek, seek.generation == item.generation,
-                        seek.request.isExact
-                    else { return (nil, control.duration) }
-                    return (seek.request.target, control.duration)
-                }
+                let (target, end) = coordinator.read { ($0.exactTarget(of: item.generation), $0.duration) }
                 state = VideoSeekState(
                     generation: item.generation, exactSeek: target.map { ExactSeekFilter(target: $0, end: end) })
             }
@@ -103,12 +95,12 @@ extension ItemPlayback {
     /// engine (prerolled for a queue or a looper) is not paused in this sense: its frames
     /// should be ready to go on the moment it becomes current.
     private func isPausedAt(_ state: VideoSeekState) -> Bool {
-        control.withLock { $0.rate == 0 && !$0.isHeld && $0.generation == state.generation }
+        coordinator.read { $0.isPaused(at: state.generation) }
     }
 
     /// True when a seek issued since `state`'s generation makes its frames worthless.
     private func isSuperseded(_ state: VideoSeekState) -> Bool {
-        control.withLock { $0.generation } != state.generation
+        coordinator.read { $0.generation } != state.generation
     }
 
     private func drainFrames(_ decoder: VideoDecoder, _ pipeline: Pipeline, _ state: inout VideoSeekState) {
@@ -140,8 +132,7 @@ extension ItemPlayback {
             state.fallback = nil
             let landing = state.exactTarget.map { max($0, .zero) } ?? frame.pts
             let generation = state.generation
-            control.withLock { $0.noteVideoLanding(generation: generation, at: landing) }
-            audioWake.wake()
+            post(.videoLanding(generation: generation, at: landing))
         }
         _ = pipeline.videoFrames.put(
             frame, cost: 1, duration: frame.duration.isNumeric ? frame.duration : .zero,
@@ -152,7 +143,7 @@ extension ItemPlayback {
     /// Sleeps until a seek moves past `generation` or playback stops.
     func waitForNewGeneration(after generation: Int, on signal: WakeupSignal) {
         // Seeks and stop wake `signal`; nothing else can end the wait.
-        while !isStopped && control.withLock({ $0.generation }) <= max(generation, 0) {
+        while coordinator.read({ !$0.stopped && $0.generation <= max(generation, 0) }) {
             sleep(until: .infinity, on: signal)
         }
     }

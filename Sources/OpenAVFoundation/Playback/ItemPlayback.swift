@@ -1,25 +1,28 @@
 // Playhead: the playback engine for one item: opens it, runs its threads, follows commands.
 //
 // Concurrency contract:
-// - Commands (`start`, `setRate`, `setGain`, `seek`, `stop`) come from the main queue; they
-//   change `control` (a lock) and wake threads, never block on I/O.
+// - One owner decides: `coordinator` holds the engine's state (seek and generation, landing,
+//   end of stream per stream, clock anchor, rate, selection, buffer tracker, statistics) and
+//   changes it only by handling events (EngineState+Handle.swift), one at a time. Commands
+//   (`start`, `setRate`, `setGain`, `seek`, `stop`, selection) come from the main queue and are
+//   posted as events; they never block on I/O. Workers post what they did and read copies of
+//   the state; none keeps state another thread writes.
 // - `interrupt` (thread-safe atomics) is what FFmpeg polls during the open and every read:
-//   `stop()` aborts it for good; `seek` kicks it once to free a read stuck on a stalled
-//   connection.
-// - Threads, each owning its FFmpeg objects: the open work (a global queue, or a thread of its
-//   own for network media, then gone), the demux thread (owns the Demuxer and the packet
-//   cache), the video decode thread (owns the VideoDecoder), the audio thread (owns the
-//   AudioDecoder and AudioConverter, and is the ring buffer's producer), and the presentation
-//   thread (reads frames, drives the clock and the video sinks).
-// - `buffering` (a lock) holds the buffer tracker, updated by the demux and presentation
-//   threads.
+//   `stop()` aborts it for good; a seek kicks it once to free a read stuck on a stalled
+//   connection (a `.kickStalledRead` action).
+// - Workers, each owning its FFmpeg objects: the open work (a global queue, or a thread of its
+//   own for network media, then gone), the demux thread (owns the Demuxer, the packet cache
+//   and the stream router), the video decode thread (owns the VideoDecoder), the audio thread
+//   (owns the AudioDecoder and AudioConverter, and is the ring buffer's producer), the
+//   presentation thread (takes frames, calls the video sinks) and the subtitle thread.
 // - The audio device is started, stopped and closed on `outputQueue` (serial), never on the
 //   caller's thread: those calls can block. Its callback reads only the ring buffer
 //   (lock-free). After a natural end a short-lived "linger" thread owns the output for one
 //   device latency, then closes it.
 // - Stale data after a seek is dropped by generation: every queue item carries the generation
-//   it was made under; `control.generation` is the current one.
-// - Events go up through `events`, which the player hops to the main queue.
+//   it was made under; the state's `generation` is the current one.
+// - News goes up through `events`, which the player hops to the main queue, in the order the
+//   coordinator decided it.
 import FFmpegBridge
 import Foundation
 import Synchronization
@@ -50,8 +53,8 @@ final class ItemPlayback: Sendable {
     let settings: Settings
     let environment: PlaybackEnvironment
     let events: @Sendable (ItemPlayback, PlaybackEvent) -> Void
-    /// protected by its mutex: commands and shared progress
-    let control = Locked(PlaybackControl())
+    /// The one owner of the engine's state.
+    let coordinator: EngineCoordinator
     /// Wakes the demux thread (seek, stop).
     let demuxWake = WakeupSignal()
     /// Wakes the presentation thread (rate change, seek, new frames, stop).
@@ -60,8 +63,6 @@ final class ItemPlayback: Sendable {
     let audioWake = WakeupSignal()
     /// Wakes the video decode thread (seek after end of stream, stop).
     let videoWake = WakeupSignal()
-    /// Parts created when the media opens; nil until then.
-    let pipeline = Locked<Pipeline?>(nil)
     /// protected by its mutex, taken on `outputQueue` only (held while starting or stopping
     /// the output)
     let outputPhase = Locked(AudioOutputPhase.idle)
@@ -72,13 +73,8 @@ final class ItemPlayback: Sendable {
     private let interruptSlot = Locked(InterruptDeadline())
     /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
     var interrupt: InterruptDeadline { interruptSlot.withLock { $0 } }
-    /// protected by its mutex: the item time at which the player's time observers next need
-    /// the time (`setNextTick`); +∞ while no observer does
-    private let nextTick = Locked(CMTime.positiveInfinity)
-    /// protected by its mutex: wake-ups of the engine's threads (`sleep(until:on:)`)
-    private let wakeUpCount = Locked(0)
-    /// protected by its mutex: the buffer flags and ranges (demux and presentation threads)
-    let buffering = Locked<BufferTracker?>(nil)
+    /// Wake-ups of the engine's threads (`sleep(until:on:)`), counted atomically.
+    private let wakeUpCount = Atomic<Int>(0)
 
     init(
         asset: AVAsset, settings: Settings, environment: PlaybackEnvironment,
@@ -88,8 +84,65 @@ final class ItemPlayback: Sendable {
         self.settings = settings
         self.environment = environment
         self.events = events
-        control.withLock { $0.selection = settings.selection }
+        var initial = EngineState()
+        initial.selection = settings.selection
+        initial.isNetwork = !asset.sourceURL.isFileURL
+        coordinator = EngineCoordinator(initial)
     }
+
+    /// Hands `event` to the coordinator, carries out what it decides and returns the answer
+    /// meant for the poster, if any.
+    @discardableResult
+    func post(_ event: EngineEvent) -> EngineReply? {
+        let left = coordinator.post(event) { perform($0, pipeline: $1) }
+        var reply: EngineReply?
+        for action in left {
+            switch action {
+            case .reply(let answer): reply = answer
+            case .clearVideo: environment.videoSinks.clearAll()
+            default: break
+            }
+        }
+        return reply
+    }
+
+    /// The parts made when the media opened; nil until then.
+    var pipeline: Pipeline? { coordinator.read { $0.pipeline } }
+
+    /// Carries out `action` inside the coordinator's section: nothing here blocks or posts.
+    private func perform(_ action: EngineAction, pipeline: Pipeline?) {
+        switch action {
+        case .wake(let threads):
+            if threads.contains(.demux) { demuxWake.wake() }
+            if threads.contains(.video) { videoWake.wake() }
+            if threads.contains(.audio) { audioWake.wake() }
+            if threads.contains(.presenter) { presenterWake.wake() }
+            if threads.contains(.subtitles) { pipeline?.switchboard.cues.changed.wake() }
+        case .flushQueues(let generation): pipeline?.flush(generation: generation)
+        case .kickStalledRead: interrupt.kick()
+        case .abort:
+            interrupt.abort()
+            pipeline?.abort()
+        case .applyAudioOutput: updateAudioOutput()
+        case .setVolume(let gain): pipeline?.ring?.volume = gain
+        case .loadLegible(let source, let version):
+            if let pipeline = pipeline { loadLegible(source, version: version, into: pipeline) }
+        case .endPacketQueues:
+            pipeline?.videoPackets.markEndOfStream()
+            pipeline?.audioPackets.markEndOfStream()
+        case .endFrameQueue: pipeline?.videoFrames.markEndOfStream()
+        case .report(let event):
+            // Sent from inside the section so reports keep their order; from the main queue
+            // (which would run the player's handler inline, and it may call back) it is queued.
+            if MainQueue.isCurrent {
+                MainQueue.async { self.events(self, event) }
+            } else {
+                events(self, event)
+            }
+        case .reply, .clearVideo: break
+        }
+    }
+
 
     // MARK: - Commands (main queue)
 
@@ -106,23 +159,7 @@ final class ItemPlayback: Sendable {
 
     /// Sets how fast time runs: 0 pauses.
     func setRate(_ rate: Double) {
-        let now = environment.hostClock.now
-        let pipeline = self.pipeline.withLock { $0 }
-        let changed = control.withLock { control -> Bool in
-            guard control.rate != rate else { return false }
-            let current = control.time(atHost: now, audio: pipeline?.ring)
-            control.rate = rate
-            if current.isNumeric { control.clock.set(media: current, host: now, generation: control.generation) }
-            control.clock.setRate(rate, host: now)
-            control.audioClockTrustedAfter = now
-            return true
-        }
-        guard changed else { return }
-        updateAudioOutput()
-        presenterWake.wake()
-        videoWake.wake()
-        audioWake.wake()
-        pipeline?.switchboard.cues.changed.wake()  // cue and metadata waits follow the rate
+        post(.setRate(rate, host: environment.hostClock.now))
     }
 
     /// Starts or stops the audio output to match the rate (and stops it for good once stopped),
@@ -134,8 +171,10 @@ final class ItemPlayback: Sendable {
 
     /// Brings the output to the phase the rate and stop ask for (`outputQueue` only).
     private func applyAudioOutputPhase() {
-        guard let output = pipeline.withLock({ $0 })?.audioOutput else { return }
-        let (rate, stopped, ended) = control.withLock { ($0.rate, $0.stopped, $0.endReported) }
+        let (output, rate, stopped, ended) = coordinator.read {
+            ($0.pipeline?.audioOutput, $0.rate, $0.stopped, $0.endReported)
+        }
+        guard let output else { return }
         outputPhase.withLock { phase in
             guard phase != .closed else { return }
             if stopped {
@@ -173,25 +212,12 @@ final class ItemPlayback: Sendable {
 
     /// Sets the audio gain (volume × mute).
     func setGain(_ gain: Float) {
-        control.withLock { $0.gain = gain }
-        pipeline.withLock { $0 }?.ring?.volume = gain
+        post(.setGain(gain))
     }
 
     /// Starts `request`; completion is reported with `.seekFinished`.
     func seek(_ request: SeekRequest) {
-        let pipeline = self.pipeline.withLock { $0 }
-        control.withLock { control in
-            let generation = control.beginSeek(request)
-            // Flushed under the lock: no thread can see the new generation (and put data of
-            // it, which would move a queue there first) before every queue moved to it.
-            pipeline?.flush(generation: generation)
-        }
-        interruptReadForSeek(to: request.target)
-        demuxWake.wake()
-        videoWake.wake()
-        audioWake.wake()
-        presenterWake.wake()
-        pipeline?.switchboard.cues.changed.wake()  // cues and timed metadata follow the jump
+        post(.seek(request))
     }
 
     /// Stops every thread and releases the media (teardown finishes in the background).
@@ -200,22 +226,7 @@ final class ItemPlayback: Sendable {
     ///   moving on to a prerolled item shows that item's first frame next). A held (prerolled)
     ///   engine never showed anything and never clears.
     func stop(clearsVideo: Bool = true) {
-        // Stopped first, then the pipeline: `open()` stores the pipeline before checking
-        // `isStopped`, so one of the two sides always sees the other.
-        let held = control.withLock { control -> Bool in
-            control.stopped = true
-            return control.isHeld
-        }
-        interrupt.abort()
-        let pipeline = self.pipeline.withLock { $0 }
-        pipeline?.abort()
-        demuxWake.wake()
-        videoWake.wake()
-        audioWake.wake()
-        presenterWake.wake()
-        updateAudioOutput()
-        guard clearsVideo, !held else { return }
-        environment.videoSinks.clearAll()
+        post(.stop(clearsVideo: clearsVideo))
     }
 
     /// Makes `adopted` the switch `stop()` aborts and seeks kick (open work, when it takes
@@ -228,27 +239,19 @@ final class ItemPlayback: Sendable {
     /// Sends time up during playback only once it reaches `time` (the player's observers need
     /// nothing before): no main-queue hop per frame when nobody listens. Main queue.
     func setNextTick(at time: CMTime) {
-        nextTick.withLock { $0 = time }
+        post(.observersNeedTime(at: time))
     }
-
-    /// True when the time observers want to hear of `time` (presentation thread).
-    func observersAwait(_ time: CMTime) -> Bool {
-        nextTick.withLock { time >= $0 }
-    }
-
-    /// The item time the time observers want to hear of next (+∞: none).
-    var nextTickTime: CMTime { nextTick.withLock { $0 } }
 
     /// Sleeps an engine thread until `deadline` on the host clock or until `signal` is woken,
     /// counting the wake-up (`wakeUps`).
     func sleep(until deadline: Double, on signal: WakeupSignal) {
         _ = environment.hostClock.wait(until: deadline, on: signal)
-        wakeUpCount.withLock { $0 += 1 }
+        wakeUpCount.add(1, ordering: .relaxed)
     }
 
     /// How many times the engine's threads woke from a sleep so far (a quiet engine stays put
     /// while paused).
-    var wakeUps: Int { wakeUpCount.withLock { $0 } }
+    var wakeUps: Int { wakeUpCount.load(ordering: .relaxed) }
 
     // MARK: - Queries (any thread)
 
@@ -257,16 +260,17 @@ final class ItemPlayback: Sendable {
 
     /// True when `generation` is the current one and its seek (if any) has landed.
     func isSettled(generation: Int) -> Bool {
-        control.withLock { $0.isSettled(generation: generation) }
+        coordinator.read { $0.isSettled(generation: generation) }
     }
 
     /// Counters of what playback did so far.
-    var statistics: PlaybackStatistics { control.withLock { $0.statistics } }
+    var statistics: PlaybackStatistics { coordinator.read { $0.statistics } }
 
     /// True once `stop()` was called.
-    var isStopped: Bool { control.withLock { $0.stopped } }
+    var isStopped: Bool { coordinator.read { $0.stopped } }
 
-    /// Sends `event` up to the player.
+    /// Sends `event` up to the player (news the coordinator does not decide: the open's
+    /// result, subtitles, timed metadata).
     func report(_ event: PlaybackEvent) {
         guard !isStopped else { return }
         events(self, event)

@@ -15,7 +15,7 @@ struct LandingReadAhead {
     static let margin = CMTime(value: 1, timescale: 2)
     /// ...and at least this many video packets past the target, whatever the frame rate.
     static let minimumPackets = 24
-    /// Real seconds the read-ahead is held at most, should the seek never land.
+    /// Host seconds the read-ahead is held at most, should the seek never land.
     static let longestHold = 1.0
 
     private var target: CMTime?
@@ -38,7 +38,7 @@ struct LandingReadAhead {
     }
 
     /// True while reading on would only run ahead of what the unlanded seek needs. `landed`
-    /// says whether the seek has landed; `now` is real time (monotonic seconds).
+    /// says whether the seek has landed; `now` is host time (the engine's clock).
     mutating func holds(landed: Bool, now: Double) -> Bool {
         guard let target else { return false }
         if landed {

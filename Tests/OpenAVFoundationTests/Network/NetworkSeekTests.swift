@@ -203,18 +203,18 @@ extension NetworkStalledSeekTests {
         #expect(stalledEnd < 2, "reading stalled early: \(stalledEnd)")
 
         // Back into what was read: served from memory at once, not after the stalled read.
-        // Within 200 ms on a quiet machine (the real-time pass); the first pass only proves it
-        // does not wait for the read.
-        let limit = ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil ? 0.2 : 5
+        // Within 200 ms on a quiet machine (the real-time pass); the first pass, whose load is
+        // anyone's guess, only proves it does not wait for the read (600 s).
+        let limit = ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil ? 0.2 : 60
         for target in [0.4, 0.0] {
             let finished = SeekResult()
             let started = Date()
             player.seek(to: CMTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero) {
                 done in finished.set(done)
             }
-            await waitUntil(timeout: 10, "the seek to \(target) landed without the stalled read") { finished.value != nil }
+            await waitUntil(timeout: 120, "the seek to \(target) landed without the stalled read") { finished.value != nil }
             #expect(finished.value == true)
-            #expect(Date().timeIntervalSince(started) < limit, "seek to \(target) waited for the stalled read")
+            #expect(Date().timeIntervalSince(started) < limit, "seek to \(target) waited for the stalled read (completion after \(finished.at.map { $0.timeIntervalSince(started) } ?? -1) s)")
             #expect(abs((sink.last?.itemTime.seconds ?? -1) - target) < 0.05, "frame at \(target)")
         }
         player.replaceCurrentItem(with: nil)
@@ -225,6 +225,7 @@ extension NetworkStalledSeekTests {
 final class SeekResult: @unchecked Sendable {
     private let lock = NSLock()
     private var result: Bool?
-    func set(_ value: Bool) { lock.lock(); result = value; lock.unlock() }
+    func set(_ value: Bool) { lock.lock(); result = value; at = Date(); lock.unlock() }
+    var at: Date?
     var value: Bool? { lock.lock(); defer { lock.unlock() }; return result }
 }

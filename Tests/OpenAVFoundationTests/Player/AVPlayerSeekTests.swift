@@ -73,7 +73,7 @@ final class CompletionLog: Sendable {
         await mainQueueSleep(nanoseconds: 150_000_000)
         // Only the landing frame was decoded for showing: nothing waits in the frame queue, so
         // the decoder's threads are idle when the next seek comes.
-        let queued = engine(of: player)?.pipeline.withLock { $0 }?.videoFrames.statistics.count
+        let queued = engine(of: player)?.pipeline?.videoFrames.statistics.count
         #expect(queued == 0, "frames decoded ahead while paused: \(String(describing: queued))")
         #expect(sink.frames.map { millis($0.pts) } == [520])
         player.play()

@@ -18,7 +18,7 @@ struct Released {
         self.player = player
         self.item = item
         self.engine = engine
-        output = engine?.pipeline.withLock { $0 }?.audioOutput
+        output = engine?.pipeline?.audioOutput
     }
 
     var isFree: Bool { player == nil && item == nil && engine == nil && output == nil }

@@ -197,7 +197,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         }
         #expect(player.timeControlStatus == .playing)
         let resumed = player.currentTime().seconds
-        let ring = try #require(engine(of: player)?.pipeline.withLock { $0 }?.ring)
+        let ring = try #require(engine(of: player)?.pipeline?.ring)
         await waitUntil("audio after the seek") { ring.bufferedDuration.seconds >= 0.1 }
         output.waitUntilCaughtUp()
         output.clearRecording()
@@ -246,7 +246,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let player = AVPlayer(environment: environment, playerItem: item)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
-        let ring = try #require(engine(of: player)?.pipeline.withLock { $0 }?.ring)
+        let ring = try #require(engine(of: player)?.pipeline?.ring)
 
         /// Advances in 10 ms steps, letting the real-time audio thread refill the ring first (up
         /// to 2 s of real time a step on a loaded machine; were the engine really starved, the

@@ -1,13 +1,12 @@
 // Playhead: the engine's decisions about seeks, landings, time reports and the end, as pure
-// functions of `PlaybackControl` (each unit-tested without FFmpeg or threads:
-// PlaybackControlRulesTests). The engine's threads call them under `control`'s lock; the
-// coordinator step of issue 15 moves them into one owner's `handle(event)`.
+// functions of `EngineState` (each unit-tested without FFmpeg or threads:
+// EngineStateRulesTests). `handle(_:)` applies them as events arrive.
 //
-// Concurrency: a value's methods; whoever holds the value applies them (today, under the lock).
+// Concurrency: a value's methods, applied by the value's owner (the item's coordinator).
 import FFmpegBridge
 import Foundation
 
-extension PlaybackControl {
+extension EngineState {
     /// Starts `request` as a new generation: earlier data is stale from now on, and the end
     /// and video end of stream are forgotten. Returns the new generation.
     mutating func beginSeek(_ request: SeekRequest) -> Int {
@@ -21,9 +20,9 @@ extension PlaybackControl {
     /// The item time at `host`: the target while a seek is in flight, else the clock (the
     /// audio clock when trusted), kept within the item; the last time shown when the clock has
     /// no reading.
-    func itemTime(atHost host: Double, audio ring: AudioRingBuffer?) -> CMTime {
+    func itemTime(atHost host: Double) -> CMTime {
         if let seek, !seek.landed { return seek.request.target }
-        let time = time(atHost: host, audio: ring)
+        let time = time(atHost: host)
         return time.isNumeric ? clamped(time) : lastPresented
     }
 
@@ -110,10 +109,11 @@ extension PlaybackControl {
     }
 
     /// Reaches the end of `generation` while playing, once: the playhead moves to the end
-    /// time. False when it was reported already, is stale, paused, or a seek is in flight.
+    /// time. False when it was reported already, is stale, paused, stopped, or a seek is in
+    /// flight.
     mutating func reachEnd(generation: Int, host: Double) -> Bool {
         // The end is reached by playing into it, never while paused.
-        guard !endReported, self.generation == generation, rate > 0 else { return false }
+        guard !endReported, !stopped, self.generation == generation, rate > 0 else { return false }
         if let pending = seek, pending.generation == generation, !pending.landed { return false }
         endReported = true
         let end = endTime

@@ -1,7 +1,10 @@
-// Playhead: the shared command and progress state of one item's playback.
+// Playhead: everything one item's engine knows and decides: seeks and generations, landing,
+// per-stream end of stream, the clock anchor, rate, gain, selection, the buffer tracker and
+// statistics.
 //
-// Concurrency: lives in `ItemPlayback.control` (a lock). Commands write it from the main
-// queue; engine threads read and update progress. Never held while calling out.
+// Concurrency: a value. Its one owner is the item's `EngineCoordinator`, which changes it only
+// through `handle(_:)` (EngineState+Handle.swift), one event at a time; threads read copies
+// through the coordinator. Nothing else holds a mutable reference to it.
 import FFmpegBridge
 import Foundation
 
@@ -19,8 +22,8 @@ struct PendingSeek: Sendable {
 /// Where the item's audio output is in its life.
 enum AudioOutputPhase: Sendable { case idle, running, closed }
 
-/// Commands and progress shared by the engine's threads.
-struct PlaybackControl {
+/// The state of one item's engine, changed only by its coordinator.
+struct EngineState: Sendable {
     /// Bumped by every seek; data from older generations is stale.
     var generation = 0
     /// The desired rate of time: 0 while paused.
@@ -58,17 +61,26 @@ struct PlaybackControl {
     /// True while the item is prerolled for a queue: it opens and decodes its first frames
     /// but presents nothing and reports no time until released.
     var isHeld = false
+    /// True for network media: a seek may have to cut a read stuck on a stalled connection.
+    var isNetwork = false
+    /// The queues and outputs, once the media is open.
+    var pipeline: Pipeline?
+    /// The buffer flags and ranges; nil until the demux thread starts reading.
+    var buffer: BufferTracker?
+    /// The item time at which the player's time observers next need the time; +∞ while no
+    /// observer does.
+    var nextTick: CMTime = .positiveInfinity
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise.
-    func time(atHost host: Double, audio ring: AudioRingBuffer?) -> CMTime {
-        trustedAudioClock(atHost: host, audio: ring) ?? clock.time(atHost: host)
+    func time(atHost host: Double) -> CMTime {
+        trustedAudioClock(atHost: host) ?? clock.time(atHost: host)
     }
 
     /// The audio clock at `host` when it reflects the current rate and generation; nil while
     /// paused, before audio of this generation was heard, or without audio.
-    func trustedAudioClock(atHost host: Double, audio ring: AudioRingBuffer?) -> CMTime? {
-        guard rate > 0, let ring, let snapshot = ring.clockSnapshot,
+    func trustedAudioClock(atHost host: Double) -> CMTime? {
+        guard rate > 0, let ring = pipeline?.ring, let snapshot = ring.clockSnapshot,
             snapshot.host >= audioClockTrustedAfter, snapshot.generation == generation
         else { return nil }
         let audio = snapshot.time(atHost: host)
@@ -84,4 +96,36 @@ struct PlaybackControl {
 
     /// Where playback stops: the forward end time when set, else the duration.
     var endTime: CMTime { forwardEndTime.isNumeric ? forwardEndTime : duration }
+
+    /// True while paused at `generation` with nothing pending: the video decode thread may
+    /// rest once that generation's first frame is out. A held engine (prerolled for a queue or
+    /// a looper) is not paused in this sense: its frames should be ready the moment it takes
+    /// over.
+    func isPaused(at generation: Int) -> Bool {
+        rate == 0 && !isHeld && self.generation == generation
+    }
+
+    /// The exact target of the seek of `generation`, or nil (opening and inexact seeks).
+    func exactTarget(of generation: Int) -> CMTime? {
+        guard let seek, seek.generation == generation, seek.request.isExact else { return nil }
+        return seek.request.target
+    }
+
+    /// The landing time of the seek of `generation`, once known.
+    func landing(of generation: Int) -> CMTime? {
+        seek.flatMap { $0.generation == generation ? $0.landing : nil }
+    }
+
+    /// True when the seek of `generation` (or a newer one) no longer waits to land.
+    func hasLanded(_ generation: Int) -> Bool {
+        seek.map { $0.generation != generation || $0.landed } ?? true
+    }
+
+    /// True once the first video frame of the current generation waits in the queue (items
+    /// with video), or once the media is open (audio only).
+    var isFirstFrameReady: Bool {
+        guard let pipeline else { return false }
+        guard pipeline.videoStream != nil else { return true }
+        return pipeline.videoFrames.peek()?.generation == generation
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @testable import OpenAVFoundation
 
-@Suite struct PlaybackControlRulesTests {
+@Suite struct EngineStateRulesTests {
     private func seconds(_ value: Double) -> CMTime { CMTime(seconds: value, preferredTimescale: 1000) }
 
     private func request(_ target: Double, exact: Bool) -> SeekRequest {
@@ -15,8 +15,8 @@ import Testing
     }
 
     /// A playing item of 10 s, with video and audio unless told otherwise.
-    private func playing(video: Bool = true, audio: Bool = true) -> PlaybackControl {
-        var control = PlaybackControl()
+    private func playing(video: Bool = true, audio: Bool = true) -> EngineState {
+        var control = EngineState()
         control.duration = seconds(10)
         control.hasVideo = video
         control.hasAudio = audio
@@ -33,12 +33,12 @@ import Testing
         let generation = control.beginSeek(request(4, exact: true))
         #expect(generation == 1 && control.generation == 1)
         #expect(!control.endReported && control.eosGeneration == -1)
-        #expect(control.itemTime(atHost: 2, audio: nil) == seconds(4))
+        #expect(control.itemTime(atHost: 2) == seconds(4))
         #expect(!control.isSettled(generation: 1))
         #expect(control.finishSeek(generation: 1, at: seconds(4), host: 2)?.id == 7)
         #expect(control.isSettled(generation: 1))
         // Time runs on from the landing, as of the moment the frame was shown.
-        #expect(control.itemTime(atHost: 2.5, audio: nil) == seconds(4.5))
+        #expect(control.itemTime(atHost: 2.5) == seconds(4.5))
         #expect(control.finishSeek(generation: 1, at: seconds(4), host: 3) == nil, "once")
     }
 
@@ -89,7 +89,7 @@ import Testing
     @Test func aSeekPastTheEndLandsOnItsTargetOnceTheStreamsEnd() {
         var control = playing()
         let generation = control.beginSeek(request(12, exact: true))
-        let land = { (control: PlaybackControl, ended: Bool) in
+        let land = { (control: EngineState, ended: Bool) in
             control.landingWithoutFrame(generation: generation, hasVideoStream: true, hasAudioStream: true, videoEnded: ended)
         }
         #expect(land(control, true) == nil, "the video end of this generation is not marked yet")
@@ -122,7 +122,7 @@ import Testing
         let result6 = control.reachEnd(generation: 0, host: 10)
         #expect(result6)
         #expect(control.lastPresented == seconds(10))
-        #expect(control.itemTime(atHost: 10, audio: nil) == seconds(10))
+        #expect(control.itemTime(atHost: 10) == seconds(10))
         let result7 = control.reachEnd(generation: 0, host: 10.1)
         #expect(!result7, "once")
         let generation = control.beginSeek(request(2, exact: true))

@@ -1,0 +1,203 @@
+// Playhead: the engine's one decision point: each event changes the state and says what is to
+// be done (EngineStateHandleTests check the rules with no FFmpeg and no threads).
+//
+// Concurrency: a value's method, called only by the item's coordinator, one event at a time.
+import FFmpegBridge
+import Foundation
+
+extension EngineState {
+    /// Applies `event` and returns what is to be done, in order. After a stop nothing more is
+    /// reported.
+    mutating func handle(_ event: EngineEvent) -> [EngineAction] {
+        let actions = decide(event)
+        guard stopped else { return actions }
+        return actions.filter { if case .report = $0 { false } else { true } }
+    }
+
+    private mutating func decide(_ event: EngineEvent) -> [EngineAction] {
+        switch event {
+        case .setRate(let newRate, let host):
+            guard rate != newRate else { return [] }
+            let current = time(atHost: host)
+            rate = newRate
+            if current.isNumeric { clock.set(media: current, host: host, generation: generation) }
+            clock.setRate(newRate, host: host)
+            audioClockTrustedAfter = host
+            // Cue and metadata waits follow the rate too.
+            return [.applyAudioOutput, .wake([.presenter, .video, .audio, .subtitles])]
+        case .setGain(let newGain):
+            gain = newGain
+            return [.setVolume(newGain)]
+        case .seek(let request):
+            let started = beginSeek(request)
+            // Flushed before any thread can see the new generation (and put data of it, which
+            // would move a queue there first).
+            var actions: [EngineAction] = [.flushQueues(generation: started)]
+            // A network read may be stuck on a stalled connection: cut it so the seek need not
+            // wait for it, but never during the open (which a cut would fail) and only while
+            // the demux thread has not picked the seek up (after that the cut would land on a
+            // read made for the seek).
+            if isNetwork, buffer != nil, demuxSeekGeneration < generation { actions.append(.kickStalledRead) }
+            // Cues and timed metadata follow the jump.
+            actions.append(.wake(.all))
+            return actions
+        case .stop(let clearsVideo):
+            stopped = true
+            var actions: [EngineAction] = [.abort, .wake(.all), .applyAudioOutput]
+            // A held (prerolled) engine never showed anything and never clears.
+            if clearsVideo && !isHeld { actions.append(.clearVideo) }
+            return actions
+        case .setHeld(let held):
+            isHeld = held
+            return [.wake([.presenter, .video])]
+        case .selectAudio(let stream):
+            guard selection.audioStream != stream else { return [] }
+            selection.audioStream = stream
+            return [.wake([.demux, .audio])]
+        case .selectLegible(let source):
+            selection.legible = source
+            selection.legibleVersion += 1
+            return [.loadLegible(source, version: selection.legibleVersion), .wake(.demux)]
+        case .observersNeedTime(let time):
+            nextTick = time
+            return []
+        case .opened(let parts, let host):
+            pipeline = parts.pipeline
+            duration = parts.duration
+            forwardEndTime = parts.forwardEndTime
+            hasVideo = parts.pipeline.videoStream != nil
+            hasAudio = parts.pipeline.audioStream != nil
+            selection.audioStream = parts.audioStream
+            clock.set(media: .zero, host: host, generation: generation)
+            // Stopped while opening: what was just made is released at once.
+            return stopped ? [.abort, .applyAudioOutput] : [.setVolume(gain)]
+        case .variantChosen(let bitRate):
+            variantBitRate = bitRate
+            return []
+        default:
+            return decideForWorkers(event)
+        }
+    }
+
+    private mutating func decideForWorkers(_ event: EngineEvent) -> [EngineAction] {
+        switch event {
+        case .readingStarted:
+            if let pipeline { buffer = BufferTracker(pipeline: pipeline) }
+            return []
+        case .demuxAsks(let pickedUpTo):
+            let newSeek = seek.flatMap { $0.generation > pickedUpTo ? $0 : nil }
+            if let newSeek { demuxSeekGeneration = newSeek.generation }
+            let orders = DemuxOrders(stopped: stopped, seek: newSeek, generation: generation, selection: selection)
+            return [.reply(.demuxOrders(orders))]
+        case .packetRead(let packet, let host):
+            buffer?.note(packet)
+            return bufferReport(endOfStream: false, force: false, host: host)
+        case .bufferCheck(let endOfStream, let force, let host):
+            return bufferReport(endOfStream: endOfStream, force: force, host: host)
+        case .readingRestarted(let target):
+            buffer?.restart(at: target)
+            return []
+        case .bufferDropped(let time):
+            buffer?.dropBefore(time)
+            return []
+        case .bufferResumed(let range):
+            buffer?.resume(range)
+            return []
+        case .bufferKeptRanges(let ranges):
+            buffer?.setOtherRanges(ranges)
+            return []
+        case .readResumed:
+            readFailure = nil
+            return []
+        case .readFailed(let failure):
+            if let failure { readFailure = failure }
+            buffer?.markReadFailed()
+            return []
+        case .packetsEnded(let ended, let host):
+            guard generation == ended, !stopped else { return [] }
+            return [.endPacketQueues] + bufferReport(endOfStream: true, force: true, host: host)
+        case .videoLanding(let landed, let time):
+            noteVideoLanding(generation: landed, at: time)
+            // The audio of a keyframe seek waits for where the first frame is.
+            return [.wake(.audio)]
+        case .videoEnded(let ended):
+            guard generation == ended, !stopped else { return [.wake(.presenter)] }
+            eosGeneration = ended
+            return [.endFrameQueue, .wake(.presenter)]
+        case .audioChunk(let chunkGeneration, let start):
+            let (decision, landsHere) = audioLanding(generation: chunkGeneration, chunkStart: start)
+            // An audio-only seek completes on the presentation thread once it lands.
+            return landsHere ? [.wake(.presenter), .reply(.audio(decision))] : [.reply(.audio(decision))]
+        case .audioWritten(let seconds):
+            statistics.audioSeconds += seconds
+            return []
+        case .audioEnded(let ended):
+            guard generation == ended, !stopped else { return [.wake(.presenter)] }
+            audioEOSGeneration = ended
+            return [.wake(.presenter)]
+        default:
+            return decideForPresentation(event)
+        }
+    }
+
+    private mutating func decideForPresentation(_ event: EngineEvent) -> [EngineAction] {
+        switch event {
+        case .firstFrameShown(let shown, let time, let host):
+            return land(generation: shown, at: time, host: host)
+        case .frameShown(let time, let pts, let measuredAt):
+            statistics.videoFramesPresented += 1
+            lastPresented = time
+            if let measuredAt, let audio = trustedAudioClock(atHost: measuredAt) {
+                statistics.syncErrors.record((pts - audio).seconds)
+            }
+            return []
+        case .frameDropped:
+            statistics.videoFramesDropped += 1
+            return []
+        case .untimedFrameShown(let pts, let host):
+            clock.set(media: pts, host: host, generation: generation)
+            return []
+        case .noFrameWaiting(let waiting, let host, let videoEnded):
+            guard
+                let landing = landingWithoutFrame(
+                    generation: waiting, hasVideoStream: pipeline?.videoStream != nil,
+                    hasAudioStream: pipeline?.audioStream != nil, videoEnded: videoEnded)
+            else { return [] }
+            return land(generation: waiting, at: landing, host: host)
+        case .timeDue(let time, let due):
+            guard time.isNumeric, time >= nextTick, let report = timeReport(time, generation: due) else {
+                return [.reply(.reported(false))]
+            }
+            return [.report(.timeAdvanced(report, generation: due)), .reply(.reported(true))]
+        case .endDue(let ending, let host):
+            return end(generation: ending, host: host)
+        case .playedTo(let time, let host):
+            guard forwardEndTime.isNumeric, time >= forwardEndTime else { return [.reply(.ended(false))] }
+            return end(generation: generation, host: host)
+        default:
+            return []
+        }
+    }
+
+    /// Lands the seek of `generation` at `time` (shown at `host`), if it waits to.
+    private mutating func land(generation landed: Int, at time: CMTime, host: Double) -> [EngineAction] {
+        guard let finished = finishSeek(generation: landed, at: time, host: host) else { return [] }
+        // The read-ahead waits for the landing (`LandingReadAhead`).
+        return [.wake(.demux), .report(.seekFinished(id: finished.id, time: time))]
+    }
+
+    /// Reaches the end of `generation` once: a read failure left behind fails the item there.
+    private mutating func end(generation ending: Int, host: Double) -> [EngineAction] {
+        guard reachEnd(generation: ending, host: host) else { return [.reply(.ended(false))] }
+        let news: PlaybackEvent = readFailure.map { .failed($0, duringPlayback: true) } ?? .reachedEnd
+        return [.report(news), .reply(.ended(true))]
+    }
+
+    /// The buffer's report at `host`, if one is due.
+    private mutating func bufferReport(endOfStream: Bool, force: Bool, host: Double) -> [EngineAction] {
+        let position = itemTime(atHost: host)
+        guard let report = buffer?.update(position: position, endOfStream: endOfStream, force: force, now: host)
+        else { return [] }
+        return [.report(.buffer(report))]
+    }
+}
