@@ -57,9 +57,11 @@ package final class Packet: @unchecked Sendable {
     ///   - pts: the presentation timestamp in ticks of `timeBase`, or nil for none.
     ///   - timeBase: seconds per tick, as numerator and denominator.
     ///   - isKeyframe: whether to flag the packet as a keyframe.
+    ///   - duration: how long the packet lasts in ticks of `timeBase`, or nil when unknown.
     package convenience init?(
         bytes: [UInt8], streamIndex: Int, pts: Int64? = nil,
-        timeBase: (numerator: Int32, denominator: Int32) = (1, 90_000), isKeyframe: Bool = false
+        timeBase: (numerator: Int32, denominator: Int32) = (1, 90_000), isKeyframe: Bool = false,
+        duration: Int64? = nil
     ) {
         guard let scratch = av_packet_alloc() else { return nil }
         var scratchOptional: UnsafeMutablePointer<AVPacket>? = scratch
@@ -74,6 +76,7 @@ package final class Packet: @unchecked Sendable {
         scratch.pointee.pts = pts ?? CFFmpeg_AV_NOPTS_VALUE()
         scratch.pointee.dts = pts ?? CFFmpeg_AV_NOPTS_VALUE()
         if isKeyframe { scratch.pointee.flags |= AV_PKT_FLAG_KEY }
+        if let duration { scratch.pointee.duration = duration }
         self.init(
             movingFrom: scratch,
             timeBase: AVRational(num: timeBase.numerator, den: timeBase.denominator))

@@ -122,6 +122,9 @@ package final class ClockDrivenAudioOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
+    /// True between `start()` and `stop()`: frames are due from the clock time `start()` saw.
+    package var isRunning: Bool { condition.withLock { phase == .running } }
+
     /// The format given to `open`, or `nil` while closed.
     package var format: AudioOutputFormat? { condition.withLock { openFormat } }
 

@@ -16,7 +16,7 @@ extension ItemPlayback {
     /// clock that moves in coarse steps) would drain it between longer sleeps.
     static let ringRefillCap = 0.02
 
-    func runAudio(_ firstDecoder: AudioDecoder, _ pipeline: Pipeline) {
+    func runAudio(_ firstDecoder: any AudioDecoding, _ pipeline: Pipeline) {
         guard let ring = pipeline.ring else { return }
         let converter = AudioConverter(sampleRate: ring.format.sampleRate, channels: ring.format.channelCount)
         var decoder = firstDecoder
@@ -59,7 +59,7 @@ extension ItemPlayback {
     }
 
     private func decode(
-        _ packet: Packet, _ decoder: AudioDecoder, _ converter: AudioConverter, _ ring: AudioRingBuffer,
+        _ packet: Packet, _ decoder: any AudioDecoding, _ converter: AudioConverter, _ ring: AudioRingBuffer,
         _ generation: Int, _ splice: inout AudioSplice
     ) {
         var status = decoder.send(packet)
@@ -71,7 +71,7 @@ extension ItemPlayback {
     }
 
     private func decodeAvailable(
-        _ decoder: AudioDecoder, _ converter: AudioConverter, _ ring: AudioRingBuffer, _ generation: Int,
+        _ decoder: any AudioDecoding, _ converter: AudioConverter, _ ring: AudioRingBuffer, _ generation: Int,
         _ splice: inout AudioSplice
     ) {
         while !isStopped, case .frame(let frame) = decoder.receiveFrame() {

@@ -52,8 +52,8 @@ extension ItemPlayback {
 
     /// When another audio track is selected: its decoder and its packets from just before the
     /// playhead on (the current decoder goes back to the switchboard). Nil otherwise.
-    func switchedDecoder(from decoder: AudioDecoder, _ pipeline: Pipeline, generation: Int)
-        -> (decoder: AudioDecoder, backlog: [Packet])?
+    func switchedDecoder(from decoder: any AudioDecoding, _ pipeline: Pipeline, generation: Int)
+        -> (decoder: any AudioDecoding, backlog: [Packet])?
     {
         guard let wanted = coordinator.read({ $0.selection.audioStream }),
             wanted != decoder.streamIndex

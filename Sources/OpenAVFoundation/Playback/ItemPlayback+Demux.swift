@@ -10,7 +10,9 @@ import Foundation
 
 extension ItemPlayback {
     /// Starts the engine's threads, handing each its FFmpeg objects.
-    func startThreads(demuxer: Demuxer, video: VideoDecoder?, audio: AudioDecoder?, pipeline: Pipeline) {
+    func startThreads(
+        demuxer: any PacketSource, video: (any VideoDecoding)?, audio: (any AudioDecoding)?, pipeline: Pipeline
+    ) {
         let demux = UncheckedBox(demuxer), videoBox = UncheckedBox(video), audioBox = UncheckedBox(audio)
         spawn("demux") { self.runDemux(demux.value, pipeline) }
         if let decoder = videoBox.value {
@@ -32,7 +34,7 @@ extension ItemPlayback {
         NamedThread.start(name, body)
     }
 
-    func runDemux(_ demuxer: Demuxer, _ pipeline: Pipeline) {
+    func runDemux(_ demuxer: any PacketSource, _ pipeline: Pipeline) {
         startBufferTracking()
         // Network input keeps what it read, so seeks inside it need no new request.
         var cache = demuxer.isNetwork

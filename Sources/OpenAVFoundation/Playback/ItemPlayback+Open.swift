@@ -79,25 +79,15 @@ extension ItemPlayback {
         demuxer.setActiveStreams(router.activeStreams(video: videoStream, audio: audioStream))
         let otherAudio = openSwitchableAudioDecoders(demuxer, router.audioStreams.subtracting([audioStream].compactMap { $0 }))
 
-        let (ring, output) =
-            audioStream == nil ? (nil, nil) : openAudioOutput(description, audioStream!, silent: silentAudio)
-        if audioStream != nil && ring == nil { audioStream = nil; audioDecoder = nil }
-        let pipeline = Pipeline(
-            description: description, videoStream: videoStream, audioStream: audioStream, ring: ring,
-            audioOutput: output,
-            forwardBuffer: settings.preferredForwardBuffer > 0
-                ? settings.preferredForwardBuffer : Self.automaticForwardBuffer(isNetwork: location.isNetwork))
-        pipeline.switchboard.installAudio(playing: audioStream, others: audioStream == nil ? [:] : otherAudio)
-        // Stopped meanwhile, the coordinator releases the pipeline at once.
-        post(.opened(
-            OpenedParts(
-                pipeline: pipeline, duration: description.duration, forwardEndTime: settings.forwardEndTime,
-                audioStream: audioStream),
-            host: environment.hostClock.now))
-        guard !isStopped else { return }
-
-        startThreads(demuxer: demuxer, video: videoDecoder, audio: audioDecoder, pipeline: pipeline)
-        let opened = openedMedia(description, videoStream: videoStream, audioStream: audioStream)
+        guard
+            let pipeline = launch(
+                WorkerParts(
+                    description: description, source: demuxer,
+                    video: videoStream.flatMap { index in videoDecoder.map { (index, $0) } },
+                    audio: audioDecoder, otherAudio: otherAudio),
+                silentAudio: silentAudio, isNetwork: location.isNetwork)
+        else { return }
+        let opened = openedMedia(description, videoStream: pipeline.videoStream, audioStream: pipeline.audioStream)
         let keys = settings.automaticallyLoadedKeys
         asset.loadValuesAsynchronously(forKeys: keys) { [self] in
             for key in keys {
@@ -110,38 +100,6 @@ extension ItemPlayback {
             }
             report(.opened(opened))
             updateAudioOutput()
-        }
-    }
-
-    private func openAudioOutput(_ description: MediaDescription, _ index: Int, silent: Bool)
-        -> (AudioRingBuffer?, (any AudioOutput)?)
-    {
-        let untimed = environment.untimed, clock = environment.hostClock
-        let silentOutput: @Sendable () throws -> any AudioOutput = {
-            untimed ? UntimedAudioOutput() : ClockDrivenAudioOutput(clock: clock)
-        }
-        let make = silent ? silentOutput : environment.makeAudioOutput ?? silentOutput
-        let stream = description.streams[index]
-        let wanted = AudioOutputFormat(
-            sampleRate: stream.sampleRate > 0 ? stream.sampleRate : 48_000,
-            channelCount: min(max(stream.channels, 1), 2))
-        func attempt(_ output: any AudioOutput) throws -> (AudioRingBuffer, any AudioOutput) {
-            let ring = AudioRingBuffer(format: wanted, capacityFrames: wanted.sampleRate / 4)
-            let actual = try output.open(format: wanted, source: ring)
-            if actual == wanted { return (ring, output) }
-            output.close()
-            let adapted = AudioRingBuffer(format: actual, capacityFrames: actual.sampleRate / 4)
-            _ = try output.open(format: actual, source: adapted)
-            return (adapted, output)
-        }
-        do {
-            let (ring, output) = try attempt(try make())
-            return (ring, output)
-        } catch {
-            environment.onAudioFallback?("\(error); playing with a silent clock")
-            let silent = ClockDrivenAudioOutput(clock: environment.hostClock)
-            if let result = try? attempt(silent) { return result }
-            return (nil, nil)
         }
     }
 

@@ -35,7 +35,7 @@ private struct VideoSeekState {
 }
 
 extension ItemPlayback {
-    func runVideoDecode(_ decoder: VideoDecoder, _ pipeline: Pipeline) {
+    func runVideoDecode(_ decoder: any VideoDecoding, _ pipeline: Pipeline) {
         var state = VideoSeekState()
         while !isStopped {
             if state.delivered, isPausedAt(state) {
@@ -103,7 +103,7 @@ extension ItemPlayback {
         coordinator.read { $0.generation } != state.generation
     }
 
-    private func drainFrames(_ decoder: VideoDecoder, _ pipeline: Pipeline, _ state: inout VideoSeekState) {
+    private func drainFrames(_ decoder: any VideoDecoding, _ pipeline: Pipeline, _ state: inout VideoSeekState) {
         while !isStopped, !isSuperseded(state) {
             switch decoder.receiveFrame() {
             case .frame(let frame):

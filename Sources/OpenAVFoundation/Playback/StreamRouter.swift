@@ -45,7 +45,7 @@ struct StreamRouter {
 
     /// Follows a change of the legible selection, if there was one. `now` is the item time.
     mutating func follow(
-        _ selection: EngineSelection, demuxer: Demuxer, pipeline: Pipeline, now: () -> CMTime
+        _ selection: EngineSelection, demuxer: any PacketSource, pipeline: Pipeline, now: () -> CMTime
     ) {
         guard selection.legibleVersion != legibleVersion else { return }
         legibleVersion = selection.legibleVersion
@@ -54,7 +54,7 @@ struct StreamRouter {
         guard let stream = selection.legible?.streamIndex else { return }
         let decoder =
             subtitleStreams.contains(stream)
-            ? try? SubtitleDecoder(demuxer: demuxer, streamIndex: stream) : nil
+            ? demuxer.makeSubtitleDecoder(streamIndex: stream) : nil
         pipeline.switchboard.cues.reset(version: legibleVersion, header: decoder?.assHeader)
         guard let decoder else { return }
         subtitleDecoder = decoder

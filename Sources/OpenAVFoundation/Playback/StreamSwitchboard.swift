@@ -33,7 +33,7 @@ final class StreamSwitchboard: Sendable {
         /// Recent packets of the other switchable tracks, with the generation they were read in.
         var backlog: [Int: RecentPackets<(packet: Packet, generation: Int)>] = [:]
         /// Ready decoders of the other switchable tracks.
-        var decoders: [Int: AudioDecoder] = [:]
+        var decoders: [Int: any AudioDecoding] = [:]
     }
 
     private let audio = Locked(AudioRouting())
@@ -48,7 +48,7 @@ final class StreamSwitchboard: Sendable {
 
     /// Sets the playing audio stream and the decoders of the others (open work, before the
     /// threads start).
-    func installAudio(playing: Int?, others: [Int: AudioDecoder]) {
+    func installAudio(playing: Int?, others: [Int: any AudioDecoding]) {
         audio.withLock { $0 = AudioRouting(routed: playing, backlog: [:], decoders: others) }
     }
 
@@ -69,8 +69,8 @@ final class StreamSwitchboard: Sendable {
     /// Routes `stream` to the audio queue from now on and returns its decoder with its packets
     /// of `generation` ending at or after `earliest`; `current` is kept for a later switch back.
     /// Nil when the stream has no decoder. Audio thread.
-    func switchAudio(to stream: Int, from current: AudioDecoder, earliest: CMTime, generation: Int)
-        -> (decoder: AudioDecoder, backlog: [Packet])?
+    func switchAudio(to stream: Int, from current: any AudioDecoding, earliest: CMTime, generation: Int)
+        -> (decoder: any AudioDecoding, backlog: [Packet])?
     {
         audio.withLock { routing in
             guard let next = routing.decoders.removeValue(forKey: stream) else { return nil }

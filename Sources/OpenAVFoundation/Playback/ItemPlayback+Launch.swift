@@ -1,0 +1,107 @@
+// Playhead: starting an item's workers from opened parts: the audio output and ring, the
+// pipeline, the coordinator's `.opened`, then the threads. The media open (ItemPlayback+Open)
+// and scripted tests (fake packet source and decoders) both start here.
+//
+// Concurrency: runs once, on the open work's thread (or a test's), before any worker exists;
+// it hands each part to the thread that will own it and touches none of them afterwards.
+import FFmpegBridge
+import Foundation
+
+/// The parts an item's workers run with.
+package struct WorkerParts: @unchecked Sendable {
+    /// What the media holds (streams, duration).
+    let description: MediaDescription
+    /// Where packets come from.
+    let source: any PacketSource
+    /// The video stream played and its decoder (nil: no video).
+    let video: (stream: Int, decoder: any VideoDecoding)?
+    /// The decoder of the audio stream played (nil: no audio).
+    let audio: (any AudioDecoding)?
+    /// Decoders of the other audio tracks that may be selected later.
+    let otherAudio: [Int: any AudioDecoding]
+
+    /// Parts for `description` read from `source`, decoded by `video` and `audio`.
+    package init(
+        description: MediaDescription, source: any PacketSource, video: (stream: Int, decoder: any VideoDecoding)?,
+        audio: (any AudioDecoding)?, otherAudio: [Int: any AudioDecoding] = [:]
+    ) {
+        self.description = description
+        self.source = source
+        self.video = video
+        self.audio = audio
+        self.otherAudio = otherAudio
+    }
+}
+
+extension ItemPlayback {
+    /// Opens the audio output, builds the pipeline, tells the coordinator and starts the
+    /// threads. Nil when playback was stopped meanwhile (the coordinator then released what
+    /// was made). `silentAudio`: play the audio on a silent clock-driven output.
+    func launch(_ parts: WorkerParts, silentAudio: Bool, isNetwork: Bool) -> Pipeline? {
+        var audio = parts.audio
+        let (ring, output) = audio.map { openAudioOutput(parts.description, $0.streamIndex, silent: silentAudio) } ?? (nil, nil)
+        if ring == nil { audio = nil }
+        let audioStream = audio?.streamIndex
+        let pipeline = Pipeline(
+            description: parts.description, videoStream: parts.video?.stream, audioStream: audioStream, ring: ring,
+            audioOutput: output,
+            forwardBuffer: settings.preferredForwardBuffer > 0
+                ? settings.preferredForwardBuffer : Self.automaticForwardBuffer(isNetwork: isNetwork))
+        pipeline.switchboard.installAudio(playing: audioStream, others: audioStream == nil ? [:] : parts.otherAudio)
+        // Stopped meanwhile, the coordinator releases the pipeline at once.
+        post(.opened(
+            OpenedParts(
+                pipeline: pipeline, duration: parts.description.duration, forwardEndTime: settings.forwardEndTime,
+                audioStream: audioStream),
+            host: environment.hostClock.now))
+        guard !isStopped else { return nil }
+        startThreads(demuxer: parts.source, video: parts.video?.decoder, audio: audio, pipeline: pipeline)
+        return pipeline
+    }
+
+    /// Starts playback from scripted parts instead of opening the asset (tests drive the
+    /// engine with stand-ins for the demuxer and decoders): reports `.opened` at once.
+    func start(scripted parts: WorkerParts) {
+        guard launch(parts, silentAudio: environment.makeAudioOutput == nil, isNetwork: parts.source.isNetwork) != nil
+        else { return }
+        let duration = parts.description.duration
+        report(.opened(
+            OpenedMedia(
+                duration: duration, presentationSize: .zero, tracks: [],
+                seekableRanges: duration.isNumeric ? [CMTimeRange(start: .zero, duration: duration)] : [])))
+        updateAudioOutput()
+    }
+
+    func openAudioOutput(_ description: MediaDescription, _ index: Int, silent: Bool)
+        -> (AudioRingBuffer?, (any AudioOutput)?)
+    {
+        let untimed = environment.untimed, clock = environment.hostClock
+        let silentOutput: @Sendable () throws -> any AudioOutput = {
+            untimed ? UntimedAudioOutput() : ClockDrivenAudioOutput(clock: clock)
+        }
+        let make = silent ? silentOutput : environment.makeAudioOutput ?? silentOutput
+        let stream = description.streams[index]
+        let wanted = AudioOutputFormat(
+            sampleRate: stream.sampleRate > 0 ? stream.sampleRate : 48_000,
+            channelCount: min(max(stream.channels, 1), 2))
+        func attempt(_ output: any AudioOutput) throws -> (AudioRingBuffer, any AudioOutput) {
+            let ring = AudioRingBuffer(format: wanted, capacityFrames: wanted.sampleRate / 4)
+            let actual = try output.open(format: wanted, source: ring)
+            if actual == wanted { return (ring, output) }
+            output.close()
+            let adapted = AudioRingBuffer(format: actual, capacityFrames: actual.sampleRate / 4)
+            _ = try output.open(format: actual, source: adapted)
+            return (adapted, output)
+        }
+        do {
+            let (ring, output) = try attempt(try make())
+            return (ring, output)
+        } catch {
+            environment.onAudioFallback?("\(error); playing with a silent clock")
+            let silent = ClockDrivenAudioOutput(clock: environment.hostClock)
+            if let result = try? attempt(silent) { return result }
+            return (nil, nil)
+        }
+    }
+
+}

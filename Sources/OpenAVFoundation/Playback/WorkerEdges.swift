@@ -1,0 +1,68 @@
+// Playhead: the edges between the engine's workers and FFmpeg, as small protocols: where
+// packets come from, and the video and audio decoders. The bridge's `Demuxer`, `VideoDecoder`
+// and `AudioDecoder` are the real ones; PlayheadTestSupport has scripted stand-ins, so the
+// whole engine runs on a `ManualClock` with no media at all.
+//
+// Concurrency: each conforming object is owned by the one worker it is handed to (the demux,
+// video or audio thread; another audio track's decoder waits in the switchboard until the
+// audio thread takes it), as the FFmpeg objects always were.
+import FFmpegBridge
+import Foundation
+
+/// Where the demux thread reads packets from.
+package protocol PacketSource: AnyObject {
+    /// True for network input: what was read is kept for seeking back without new requests,
+    /// and a read may stall.
+    var isNetwork: Bool { get }
+    /// The next packet of an active stream, the end, or why reading stopped.
+    func readPacket() -> DemuxResult
+    /// Moves reading to a keyframe between `earliest` and `latest`, as near `target` as it
+    /// can; false when it could not.
+    func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool
+    /// The last Shoutcast/Icecast title the input carried (nil: none).
+    var icyMetadataPacket: String? { get }
+    /// A decoder for the subtitle stream `streamIndex`, or nil when it cannot be decoded.
+    func makeSubtitleDecoder(streamIndex: Int) -> SubtitleDecoder?
+}
+
+/// What the video decode thread decodes with.
+package protocol VideoDecoding: AnyObject {
+    /// The first picture of `packet` decoded at once, ahead of the decoder's own output (the
+    /// first frame after opening), or nil.
+    func previewFrame(of packet: Packet) -> VideoFrame?
+    /// Hands `packet` to the decoder.
+    func send(_ packet: Packet) -> DecodeStatus
+    /// Tells the decoder no more packets come, so it lets out what it holds.
+    func sendEndOfStream() -> DecodeStatus
+    /// The next decoded picture, or why there is none now.
+    func receiveFrame() -> DecodeResult<VideoFrame>
+    /// Drops everything in flight (a seek).
+    func flush()
+    /// True while pictures nothing refers to need not be decoded (before an exact target).
+    var skipsNonReferenceFrames: Bool { get set }
+}
+
+/// What the audio thread decodes with (one per switchable audio track).
+package protocol AudioDecoding: AnyObject {
+    /// The audio stream this decoder decodes.
+    var streamIndex: Int { get }
+    /// Hands `packet` to the decoder.
+    func send(_ packet: Packet) -> DecodeStatus
+    /// Tells the decoder no more packets come.
+    func sendEndOfStream() -> DecodeStatus
+    /// The next block of decoded audio, or why there is none now.
+    func receiveFrame() -> DecodeResult<AudioFrame>
+    /// Drops everything in flight (a seek or a track switch).
+    func flush()
+}
+
+extension Demuxer: PacketSource {
+    /// A subtitle decoder on this demuxer's stream `streamIndex`.
+    package func makeSubtitleDecoder(streamIndex: Int) -> SubtitleDecoder? {
+        try? SubtitleDecoder(demuxer: self, streamIndex: streamIndex)
+    }
+}
+
+extension VideoDecoder: VideoDecoding {}
+
+extension AudioDecoder: AudioDecoding {}

@@ -1,0 +1,192 @@
+// Playhead: the whole engine (coordinator, demux, decode, audio and presentation threads) on
+// a manual clock with scripted stand-ins for the demuxer and decoders: no media file, no
+// FFmpeg demuxing or decoding, and no dependence on the machine's speed (the clock moves only
+// when the test moves it, and each step waits for the engine to catch up).
+import FFmpegBridge
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct ScriptedEngineTests {
+    /// The engine's news, as it arrives on its threads.
+    final class NewsLog: @unchecked Sendable {
+        private let events = Locked<[PlaybackEvent]>([])
+        func append(_ event: PlaybackEvent) { events.withLock { $0.append(event) } }
+        var ends: Int {
+            events.withLock { $0.filter { if case .reachedEnd = $0 { true } else { false } }.count }
+        }
+        var seeksFinished: [(id: Int, time: CMTime)] {
+            events.withLock {
+                $0.compactMap { if case .seekFinished(let id, let time) = $0 { (id, time) } else { nil } }
+            }
+        }
+    }
+
+    struct Rig {
+        let engine: ItemPlayback
+        let clock: ManualClock
+        let sink: RecordingVideoSink
+        let news: NewsLog
+        let source: ScriptedPacketSource
+        let video: ScriptedVideoDecoder
+    }
+
+    private func seconds(_ value: Double) -> CMTime { CMTime(seconds: value, preferredTimescale: 1000) }
+
+    /// An engine playing `script` on a manual clock into a recording sink, with a silent
+    /// clock-driven audio output on the same clock.
+    private func rig(_ script: MediaScript) -> Rig {
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let news = NewsLog()
+        let asset = AVURLAsset(url: URL(fileURLWithPath: "/scripted/media.mp4"))
+        let settings = ItemPlayback.Settings(item: AVPlayerItem(asset: asset), criteria: SelectionCriteriaSnapshot())
+        let engine = ItemPlayback(
+            asset: asset, settings: settings, environment: timedEnvironment(sink, clock: clock, audio: true)
+        ) { _, event in news.append(event) }
+        let source = ScriptedPacketSource(script)
+        let video = ScriptedVideoDecoder()
+        let audio = script.audioStream.map { ScriptedAudioDecoder(streamIndex: $0, sampleRate: script.sampleRate) }
+        engine.start(
+            scripted: WorkerParts(
+                description: script.description, source: source, video: script.videoStream.map { ($0, video) },
+                audio: audio))
+        return Rig(engine: engine, clock: clock, sink: sink, news: news, source: source, video: video)
+    }
+
+    /// Polls `condition` until it holds (true) or 30 s of real time pass (false). Only a
+    /// safety net: every wait here is for something the engine does without the clock moving.
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(30 * TestTimeouts.scale)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(1_000)
+        }
+        return true
+    }
+
+    /// Waits until the ring holds `seconds` of audio (or all that is left of `script`): the
+    /// audio thread kept up, so the audio clock, which time follows, cannot run dry.
+    private func audioKeptUp(_ rig: Rig, _ script: MediaScript, seconds wanted: Double = 0.1) -> Bool {
+        guard let ring = rig.engine.pipeline?.ring else { return true }
+        return eventually {
+            let left = script.duration - rig.engine.currentTime().seconds
+            let buffered = Double(ring.bufferedFrames) / Double(ring.format.sampleRate)
+            return buffered >= min(wanted, left - 0.025)
+        }
+    }
+
+    /// Plays on from the clock's time now: sets the rate and waits until the audio output
+    /// started there (it starts on the engine's output queue; moving the clock before would
+    /// start the audio, and with it time, later).
+    private func startPlaying(_ rig: Rig) -> Bool {
+        rig.engine.setRate(1)
+        guard let output = rig.engine.pipeline?.audioOutput as? ClockDrivenAudioOutput else { return true }
+        return eventually { output.isRunning }
+    }
+
+    /// The rig's audio output, once the media is open.
+    private func output(_ rig: Rig) -> ClockDrivenAudioOutput? {
+        rig.engine.pipeline?.audioOutput as? ClockDrivenAudioOutput
+    }
+
+    /// Moves the clock in 5 ms steps to `end`. After each step the audio output renders what
+    /// is due and the audio thread refills the ring; every frame due 15 ms or more before the
+    /// clock must be shown before the clock moves on (the presentation thread may read an
+    /// audio clock one render period old and so wake up to 10 ms after a frame's time, never
+    /// later). So nothing depends on how fast the machine runs the engine's threads.
+    /// With `checksAudio` false the ring may run dry (right after play resumes a seek made
+    /// while paused: the ring still held the old position's audio, and the audio thread
+    /// sleeps up to a refill interval of clock time before it writes the new one).
+    private func play(
+        _ rig: Rig, _ script: MediaScript, to end: Double, checksAudio: Bool = true, until done: () -> Bool = { false }
+    ) -> Bool {
+        while rig.clock.now < end - 1e-9, !done() {
+            let time = min(end, rig.clock.now + 0.005)
+            rig.clock.advance(to: time)
+            output(rig)?.waitUntilCaughtUp()
+            let settled = rig.engine.currentTime().seconds - 0.015
+            if script.frameRate > 0, settled >= 0 {
+                let due = min((settled * script.frameRate + 1e-6).rounded(.down), script.duration * script.frameRate - 1)
+                    / script.frameRate
+                guard eventually({ (rig.sink.last?.pts.seconds ?? -1) >= due - 1e-6 }) else { return false }
+            }
+            guard !checksAudio || audioKeptUp(rig, script) else { return false }
+        }
+        return true
+    }
+
+    @Test func everyFrameIsShownAtItsTimeAndTheEndComesOnce() {
+        let script = MediaScript(duration: 2)
+        let rig = rig(script)
+        #expect(eventually { rig.sink.count == 1 }, "the first frame shows while paused")
+        #expect(audioKeptUp(rig, script, seconds: 0.2), "the ring fills while paused")
+        #expect(startPlaying(rig))
+        #expect(play(rig, script, to: 2.0))
+        #expect(play(rig, script, to: 2.2) { rig.news.ends == 1 })
+        #expect(rig.news.ends == 1, "the end comes as the audio stops")
+        #expect(play(rig, script, to: 2.4))
+        let frames = rig.sink.frames.map { Int(($0.itemTime.seconds * 25).rounded()) }
+        #expect(frames == Array(0..<50), "each frame once, in order, at its own time")
+        #expect(rig.news.ends == 1, "the end once")
+        #expect(rig.engine.statistics.videoFramesDropped == 0)
+        #expect(rig.engine.currentTime() == seconds(2))
+        rig.engine.stop()
+    }
+
+    @Test func anExactSeekLandsOnItsTargetFromTheKeyframeBeforeAndTimeRunsOnFromThere() {
+        let script = MediaScript(duration: 4)
+        let rig = rig(script)
+        #expect(eventually { rig.sink.count == 1 })
+        #expect(audioKeptUp(rig, script, seconds: 0.2))
+        #expect(startPlaying(rig))
+        #expect(play(rig, script, to: 0.4))
+        rig.engine.setRate(0)
+        let decodedBefore = rig.video.picturesDecoded
+        rig.engine.seek(
+            SeekRequest(id: 3, target: seconds(2.3), toleranceBefore: .zero, toleranceAfter: .zero, completion: nil))
+        #expect(eventually { rig.news.seeksFinished.count == 1 })
+        #expect(rig.news.seeksFinished.first?.id == 3)
+        #expect(rig.news.seeksFinished.first?.time == seconds(2.3))
+        #expect(rig.source.seeks == [seconds(2.3)])
+        #expect(rig.sink.last?.pts == CMTime(value: 205_200, timescale: 90_000))
+        #expect(rig.sink.last?.itemTime == seconds(2.3), "shown as the target's picture")
+        // Decoded from the keyframe at 2 s: the frames at 2.00 … 2.28 at least.
+        #expect(rig.video.picturesDecoded - decodedBefore >= 8)
+        #expect(rig.engine.currentTime() == seconds(2.3), "paused: time stays at the landing")
+        rig.clock.advance(by: 1)
+        #expect(rig.engine.currentTime() == seconds(2.3))
+        #expect(audioKeptUp(rig, script, seconds: 0.2))
+        let landingIndex = rig.sink.count - 1
+        // Play resumes where the seek landed. The ring still held the old position's audio
+        // while paused, so the new audio starts a little after play does (an underrun of at
+        // most a refill interval): time is measured once it runs.
+        #expect(startPlaying(rig))
+        #expect(play(rig, script, to: rig.clock.now + 0.03, checksAudio: false))
+        #expect(play(rig, script, to: rig.clock.now + 0.07))
+        let (hostBefore, timeBefore) = (rig.clock.now, rig.engine.currentTime().seconds)
+        #expect(timeBefore > 2.3 && timeBefore <= 2.4 + 0.011, "time runs on from the landing")
+        #expect(play(rig, script, to: hostBefore + 0.2))
+        #expect(abs(rig.engine.currentTime().seconds - timeBefore - 0.2) < 0.011, "at the rate")
+        let after = rig.sink.frames[landingIndex...].map { Int(($0.pts.seconds * 25).rounded()) }
+        #expect(after == Array(57...(57 + after.count - 1)), "the landing frame (2.28 s), then each frame after it")
+        rig.engine.stop()
+    }
+
+    @Test func anAudioOnlyItemEndsWhenItsAudioHasPlayedOut() {
+        let script = MediaScript(duration: 1, frameRate: 0)
+        let rig = rig(script)
+        #expect(audioKeptUp(rig, script, seconds: 0.2))
+        #expect(startPlaying(rig))
+        #expect(play(rig, script, to: 0.95))
+        #expect(rig.news.ends == 0, "not before its audio has played")
+        #expect(play(rig, script, to: 1.2) { rig.news.ends == 1 })
+        #expect(rig.clock.now <= 1.02, "the end comes as the audio stops")
+        #expect(eventually { rig.news.ends == 1 })
+        #expect(rig.engine.currentTime() == seconds(1))
+        #expect(abs(rig.engine.statistics.audioSeconds - 1) < 0.001, "every block written once")
+        rig.engine.stop()
+    }
+}
