@@ -155,10 +155,36 @@ package final class ScriptedPacketSource: PacketSource, @unchecked Sendable {
     package func makeSubtitleDecoder(streamIndex: Int) -> SubtitleDecoder? { nil }
 }
 
+/// What a scripted decoder has decoded but not handed out yet, and whether the end was sent.
+struct PendingFrames<Frame> {
+    private var waiting: [Frame] = []
+    private var ended = false
+
+    /// Adds a decoded frame.
+    mutating func append(_ frame: Frame) { waiting.append(frame) }
+
+    /// No more packets come: once the waiting frames are out, the decoder reports its end.
+    mutating func end() -> DecodeStatus {
+        ended = true
+        return .accepted
+    }
+
+    /// The next frame, or what a decoder says when it has none.
+    mutating func next() -> DecodeResult<Frame> {
+        if !waiting.isEmpty { return .frame(waiting.removeFirst()) }
+        return ended ? .endOfStream : .needsInput
+    }
+
+    /// Drops everything (a seek).
+    mutating func flush() {
+        waiting.removeAll()
+        ended = false
+    }
+}
+
 /// Decodes each video packet to one blank picture at the packet's time, in order.
 package final class ScriptedVideoDecoder: VideoDecoding, @unchecked Sendable {
-    private var waiting: [VideoFrame] = []
-    private var ended = false
+    private var pending = PendingFrames<VideoFrame>()
     /// protected by `lock`
     private var decoded = 0
     private let lock = NSLock()
@@ -177,33 +203,23 @@ package final class ScriptedVideoDecoder: VideoDecoding, @unchecked Sendable {
         guard let frame = VideoFrame.blank(pts: packet.pts, duration: packet.duration) else {
             return .failure(.init(code: -12))
         }
-        waiting.append(frame)
+        pending.append(frame)
         lock.withLock { decoded += 1 }
         return .accepted
     }
 
-    package func sendEndOfStream() -> DecodeStatus {
-        ended = true
-        return .accepted
-    }
+    package func sendEndOfStream() -> DecodeStatus { pending.end() }
 
-    package func receiveFrame() -> DecodeResult<VideoFrame> {
-        if !waiting.isEmpty { return .frame(waiting.removeFirst()) }
-        return ended ? .endOfStream : .needsInput
-    }
+    package func receiveFrame() -> DecodeResult<VideoFrame> { pending.next() }
 
-    package func flush() {
-        waiting.removeAll()
-        ended = false
-    }
+    package func flush() { pending.flush() }
 }
 
 /// Decodes each audio packet to silence of the packet's length.
 package final class ScriptedAudioDecoder: AudioDecoding, @unchecked Sendable {
     package let streamIndex: Int
     private let sampleRate: Int
-    private var waiting: [AudioFrame] = []
-    private var ended = false
+    private var pending = PendingFrames<AudioFrame>()
 
     /// A decoder of the stream `streamIndex` at `sampleRate`.
     package init(streamIndex: Int, sampleRate: Int = 48_000) {
@@ -215,22 +231,13 @@ package final class ScriptedAudioDecoder: AudioDecoding, @unchecked Sendable {
         let samples = Int((packet.duration.seconds * Double(sampleRate)).rounded())
         guard let frame = AudioFrame.silence(pts: packet.pts, sampleCount: samples, sampleRate: sampleRate, channels: 2)
         else { return .failure(.init(code: -12)) }
-        waiting.append(frame)
+        pending.append(frame)
         return .accepted
     }
 
-    package func sendEndOfStream() -> DecodeStatus {
-        ended = true
-        return .accepted
-    }
+    package func sendEndOfStream() -> DecodeStatus { pending.end() }
 
-    package func receiveFrame() -> DecodeResult<AudioFrame> {
-        if !waiting.isEmpty { return .frame(waiting.removeFirst()) }
-        return ended ? .endOfStream : .needsInput
-    }
+    package func receiveFrame() -> DecodeResult<AudioFrame> { pending.next() }
 
-    package func flush() {
-        waiting.removeAll()
-        ended = false
-    }
+    package func flush() { pending.flush() }
 }

@@ -83,12 +83,4 @@ extension AVPlayer {
         timeObserversNoteTime(time, continuous: false)
         request?.completion?(true)
     }
-
-    /// A fresh seek identifier.
-    nonisolated func makeSeekID() -> Int {
-        state.withLock { state in
-            defer { state.nextSeekID += 1 }
-            return state.nextSeekID
-        }
-    }
 }

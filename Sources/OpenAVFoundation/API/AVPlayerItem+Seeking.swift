@@ -31,7 +31,7 @@ extension AVPlayerItem {
                 return
             }
             let player = item.state.withLock { $0.player }
-            let id = player?.makeSeekID() ?? detachedSeekIDs.next()
+            let id = SeekIDSource.shared.next()
             let clamped = time.isNegativeInfinity ? CMTime.zero : time
             let request = SeekRequest(
                 id: id, target: clamped, toleranceBefore: toleranceBefore,
@@ -86,11 +86,12 @@ extension AVPlayerItem {
     }
 }
 
-/// Identifiers for seeks requested on items without a player.
-private let detachedSeekIDs = SeekIDSource()
-
-/// Hands out increasing identifiers; thread-safe.
+/// Hands out seek identifiers, increasing across the whole process (every player and item
+/// draws from `shared`), so an engine can use them as its generations; thread-safe.
 final class SeekIDSource: Sendable {
-    private let counter = Locked(1_000_000)
+    /// The one source seeks draw from.
+    static let shared = SeekIDSource()
+    private let counter = Locked(1)
+    /// The next identifier.
     func next() -> Int { counter.withLock { value in defer { value += 1 }; return value } }
 }

@@ -8,9 +8,11 @@ import Foundation
 
 extension EngineState {
     /// Starts `request` as a new generation: earlier data is stale from now on, and the end
-    /// and video end of stream are forgotten. Returns the new generation.
+    /// and video end of stream are forgotten. The seek's id becomes the generation (seek ids
+    /// come from one process-wide counter, so they only grow; an id that is not newer takes
+    /// the next number). Returns the new generation.
     mutating func beginSeek(_ request: SeekRequest) -> Int {
-        generation += 1
+        generation = max(generation + 1, request.id)
         seek = PendingSeek(request: request, generation: generation)
         endReported = false
         eosGeneration = -1

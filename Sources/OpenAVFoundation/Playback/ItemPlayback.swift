@@ -21,8 +21,8 @@
 //   device latency, then closes it.
 // - Stale data after a seek is dropped by generation: every queue item carries the generation
 //   it was made under; the state's `generation` is the current one.
-// - News goes up through `events`, which the player hops to the main queue, in the order the
-//   coordinator decided it.
+// - News goes up through `outbox`: queued in the order it was decided, delivered to `events`
+//   on the main queue, a burst in one hop (ItemPlayback+News.swift).
 import FFmpegBridge
 import Foundation
 import Synchronization
@@ -73,6 +73,8 @@ final class ItemPlayback: Sendable {
     private let interruptSlot = Locked(InterruptDeadline())
     /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
     var interrupt: InterruptDeadline { interruptSlot.withLock { $0 } }
+    /// protected by its mutex: news on its way to the main queue (ItemPlayback+News.swift)
+    let outbox = Locked(NewsOutbox())
     /// Wake-ups of the engine's threads (`sleep(until:on:)`), counted atomically.
     private let wakeUpCount = Atomic<Int>(0)
 
@@ -132,13 +134,8 @@ final class ItemPlayback: Sendable {
             pipeline?.audioPackets.markEndOfStream()
         case .endFrameQueue: pipeline?.videoFrames.markEndOfStream()
         case .report(let event):
-            // Sent from inside the section so reports keep their order; from the main queue
-            // (which would run the player's handler inline, and it may call back) it is queued.
-            if MainQueue.isCurrent {
-                MainQueue.async { self.events(self, event) }
-            } else {
-                events(self, event)
-            }
+            // Queued from inside the section, so news keeps the order it was decided in.
+            send(event)
         case .reply, .clearVideo: break
         }
     }
@@ -273,6 +270,6 @@ final class ItemPlayback: Sendable {
     /// result, subtitles, timed metadata).
     func report(_ event: PlaybackEvent) {
         guard !isStopped else { return }
-        events(self, event)
+        send(event)
     }
 }

@@ -24,7 +24,6 @@ struct PlayerState {
     var selectionCriteria: [AVMediaCharacteristic: AVPlayerMediaSelectionCriteria] = [:]
     /// Whether automatic selections follow `selectionCriteria`.
     var appliesMediaSelectionCriteriaAutomatically = true
-    var nextSeekID = 1
     var timeObservers: [TimeObserver] = []
     /// The item time when time observers were last evaluated.
     var lastObservedTime: CMTime = .invalid

@@ -10,7 +10,7 @@ import Testing
 @Suite struct EngineStateHandleTests {
     private func seconds(_ value: Double) -> CMTime { CMTime(seconds: value, preferredTimescale: 1000) }
 
-    private func request(_ target: Double, exact: Bool = true, id: Int = 7) -> SeekRequest {
+    private func request(_ target: Double, exact: Bool = true, id: Int = 1) -> SeekRequest {
         SeekRequest(
             id: id, target: seconds(target), toleranceBefore: exact ? .zero : .positiveInfinity,
             toleranceAfter: exact ? .zero : .positiveInfinity, completion: nil)
@@ -70,6 +70,14 @@ import Testing
         #expect(state.generation == 1 && state.itemTime(atHost: 3) == seconds(4))
     }
 
+    @Test func aSeeksIdIsTheEnginesGeneration() {
+        var state = playing()
+        #expect(names(state.handle(.seek(request(42, id: 42)))) == ["flush 42", "wake all"])
+        #expect(state.generation == 42 && state.seek?.request.id == 42)
+        _ = state.handle(.seek(request(3, id: 5)))
+        #expect(state.generation == 43, "never backwards")
+    }
+
     @Test func aNetworkSeekCutsAStalledReadOnlyOnceReadingStartedAndUntilTheDemuxThreadHasIt() {
         var state = playing(network: true)
         #expect(!names(state.handle(.seek(request(2)))).contains("kick"), "never during the open")
@@ -84,9 +92,9 @@ import Testing
 
     @Test func theFirstFrameOfTheSeekLandsItOnceAndWakesTheReadAhead() {
         var state = playing()
-        _ = state.handle(.seek(request(4, id: 9)))
+        _ = state.handle(.seek(request(4, id: 1)))
         #expect(names(state.handle(.firstFrameShown(generation: 0, time: seconds(1), host: 1))) == [], "stale")
-        #expect(names(state.handle(.firstFrameShown(generation: 1, time: seconds(4), host: 1))) == ["wake 1", "seek 9 at 4.0"])
+        #expect(names(state.handle(.firstFrameShown(generation: 1, time: seconds(4), host: 1))) == ["wake 1", "seek 1 at 4.0"])
         #expect(names(state.handle(.firstFrameShown(generation: 1, time: seconds(4), host: 2))) == [])
         #expect(state.itemTime(atHost: 1.5) == seconds(4.5))
     }
@@ -136,7 +144,7 @@ import Testing
 
     @Test func anAudioOnlyKeyframeSeekLandsWhereItsAudioStarts() {
         var state = playing(video: false)
-        _ = state.handle(.seek(request(3, exact: false, id: 4)))
+        _ = state.handle(.seek(request(3, exact: false, id: 1)))
         let actions = state.handle(.audioChunk(generation: 1, start: seconds(2.98)))
         #expect(names(actions).first == "wake 8", "the presentation thread finishes the seek")
         guard case .reply(.audio(let decision)) = actions.last else {
@@ -144,7 +152,7 @@ import Testing
             return
         }
         #expect(decision == .trim(at: seconds(2.98)))
-        #expect(names(state.handle(.noFrameWaiting(generation: 1, host: 2, videoEnded: false))) == ["wake 1", "seek 4 at 2.98"])
+        #expect(names(state.handle(.noFrameWaiting(generation: 1, host: 2, videoEnded: false))) == ["wake 1", "seek 1 at 2.98"])
     }
 
     @Test func afterStopNothingIsReportedAndAHeldEngineKeepsThePicture() {

@@ -10,7 +10,7 @@ import Testing
 
     private func request(_ target: Double, exact: Bool) -> SeekRequest {
         SeekRequest(
-            id: 7, target: seconds(target), toleranceBefore: exact ? .zero : .positiveInfinity,
+            id: 1, target: seconds(target), toleranceBefore: exact ? .zero : .positiveInfinity,
             toleranceAfter: exact ? .zero : .positiveInfinity, completion: nil)
     }
 
@@ -35,7 +35,7 @@ import Testing
         #expect(!control.endReported && control.eosGeneration == -1)
         #expect(control.itemTime(atHost: 2) == seconds(4))
         #expect(!control.isSettled(generation: 1))
-        #expect(control.finishSeek(generation: 1, at: seconds(4), host: 2)?.id == 7)
+        #expect(control.finishSeek(generation: 1, at: seconds(4), host: 2)?.id == 1)
         #expect(control.isSettled(generation: 1))
         // Time runs on from the landing, as of the moment the frame was shown.
         #expect(control.itemTime(atHost: 2.5) == seconds(4.5))
