@@ -19,6 +19,15 @@ extension AVPlayer {
         }
     }
 
+    /// Starts every player of a video wall at the same item time on the same host-clock tick.
+    static func startTogether(_ players: [AVPlayer], at itemTime: CMTime, after delay: Double = 0.5) {
+        let hostTime = CMTimeAdd(CMClockGetTime(CMClockGetHostTimeClock()), CMTime(seconds: delay, preferredTimescale: 1_000_000_000))
+        for player in players {
+            player.automaticallyWaitsToMinimizeStalling = false
+            player.setRate(1, time: itemTime, atHostTime: hostTime)
+        }
+    }
+
     /// Shows subtitles in the user's language by default.
     func preferSubtitles(in language: String) {
         let criteria = AVPlayerMediaSelectionCriteria(

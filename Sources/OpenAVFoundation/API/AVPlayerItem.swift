@@ -50,6 +50,8 @@ open class AVPlayerItem: NSObject, _KeyValueObservable {
         self.asset = asset
         self.automaticallyLoadedAssetKeys = automaticallyLoadedAssetKeys ?? ["duration"]
         super.init()
+        // An item is made to be played: media the asset's loading opened waits for its engine.
+        asset.inspection.noteInterest()
     }
 
     // MARK: - Observable state

@@ -5,8 +5,9 @@
 // waiters are called on that queue after the lock is released. Only `waitForResult()` and
 // `takeOpenedMedia()` block their caller. `cancel()` may be called from any thread and
 // unblocks FFmpeg through the interrupt switch. The demuxer the inspection opened is held
-// (touched by no thread) until a playback engine takes it or `handOverSeconds` pass; the
-// engine that takes it owns it from then on.
+// (touched by no thread) until a playback engine takes it or `handOverSeconds` pass with no
+// sign of interest (an item made for the asset restarts the wait); the engine that takes it
+// owns it from then on.
 import Dispatch
 import FFmpegBridge
 import Foundation
@@ -27,6 +28,9 @@ final class AssetInspection: Sendable {
         var opened: OpenedMedia?
         /// True once an engine took the opened media (a later `cancel()` leaves it alone).
         var handedOver = false
+        /// Monotonic seconds before which the opened media is kept: `handOverSeconds` after
+        /// the open, or after the app last showed it will play the asset (`noteInterest`).
+        var keepUntil = 0.0
     }
 
     /// An open demuxer handed from the inspection to a playback engine, with the interrupt
@@ -110,14 +114,11 @@ final class AssetInspection: Sendable {
         let waiters = state.withLock { state in
             state.phase = .finished(state.cancelled ? .failure(.cancelled) : result)
             if !state.cancelled { state.opened = opened }
+            state.keepUntil = ThreadCondition.monotonicNow() + Self.handOverSeconds
             defer { state.waiters = [] }
             return state.waiters
         }
-        if opened != nil {
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.handOverSeconds) { [weak self] in
-                self?.releaseOpenedMedia()
-            }
-        }
+        if opened != nil { scheduleRelease(after: Self.handOverSeconds) }
         for waiter in waiters { waiter() }
     }
 
@@ -154,12 +155,30 @@ final class AssetInspection: Sendable {
     /// True while opened media waits for an engine to take it.
     var holdsOpenedMedia: Bool { state.withLock { $0.opened != nil } }
 
-    /// Closes the opened media if no engine took it.
-    private func releaseOpenedMedia() {
-        let opened = state.withLock { state -> OpenedMedia? in
-            defer { state.opened = nil }
-            return state.opened
+    /// The app showed it will play the asset (an item was made for it): opened media waiting
+    /// for an engine is kept `handOverSeconds` from now.
+    func noteInterest() {
+        state.withLock { state in
+            guard state.opened != nil else { return }
+            state.keepUntil = ThreadCondition.monotonicNow() + Self.handOverSeconds
         }
+    }
+
+    private func scheduleRelease(after seconds: Double) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(seconds, 0.01)) { [weak self] in
+            self?.releaseOpenedMedia()
+        }
+    }
+
+    /// Closes the opened media if no engine took it and nobody showed interest meanwhile.
+    private func releaseOpenedMedia() {
+        let now = ThreadCondition.monotonicNow()
+        let (opened, wait) = state.withLock { state -> (OpenedMedia?, Double?) in
+            if state.opened != nil, state.keepUntil > now { return (nil, state.keepUntil - now) }
+            defer { state.opened = nil }
+            return (state.opened, nil)
+        }
+        if let wait { return scheduleRelease(after: wait) }
         _ = opened  // the demuxer closes as the last reference goes, off the lock
     }
 

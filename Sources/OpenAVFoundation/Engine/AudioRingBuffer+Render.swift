@@ -11,8 +11,10 @@ extension AudioRingBuffer {
     /// - While ``isPaused``, renders silence and consumes nothing.
     /// - Frames with no data become silence; the call counts as an underrun once audio of the
     ///   current generation has played.
+    /// - Frames heard before ``startGate`` are silence; the ring's audio starts right after.
     /// - When at least one frame was played, publishes: the media time of the first frame, heard
-    ///   at `hostTime + outputLatency`, advancing at that chunk's rate for the frames delivered.
+    ///   at `hostTime + outputLatency` (plus any gated lead), advancing at that chunk's rate for
+    ///   the frames delivered.
     /// - Important: Real-time thread only; one call at a time.
     package func render(into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double) {
         guard let destination = buffer.baseAddress else { return }
@@ -24,8 +26,13 @@ extension AudioRingBuffer {
         var readPosition = readFrame.load(ordering: .relaxed)
         let gain = muted.load(ordering: .relaxed) ? 0 : volume
         let isPaused = paused.load(ordering: .relaxed)
+        // Frames heard before the start gate stay silent.
+        let heardAt = hostTime + outputLatency
+        let gate = Double(bitPattern: startGateBits.load(ordering: .relaxed))
+        let lead = heardAt < gate ? min(frames, Int(((gate - heardAt) * Double(format.sampleRate) - 1e-6).rounded(.up))) : 0
+        if lead > 0 { destination.update(repeating: 0, count: lead * channels) }
 
-        var filled = 0
+        var filled = lead
         var firstMedia = CMTime.invalid
         var firstRate = 0.0
         var firstGeneration = current
@@ -41,7 +48,7 @@ extension AudioRingBuffer {
             }
             if isPaused || filled == frames { break }
             let count = min(remaining, frames - filled)
-            if filled == 0 {
+            if filled == lead {
                 firstMedia = mediaTime(of: marker, offset: headOffset)
                 firstRate = playbackRate(of: marker)
                 firstGeneration = marker.generation
@@ -61,13 +68,13 @@ extension AudioRingBuffer {
             (destination + filled * channels).update(
                 repeating: 0, count: buffer.count - filled * channels)
         }
-        if filled > 0 { renderedFrames.wrappingAdd(filled, ordering: .relaxed) }
-        if filled > 0 {
+        if filled > lead { renderedFrames.wrappingAdd(filled - lead, ordering: .relaxed) }
+        if filled > lead {
             publishClock(
-                media: firstMedia, rate: firstRate, frames: filled, generation: firstGeneration,
-                host: hostTime + outputLatency)
+                media: firstMedia, rate: firstRate, frames: filled - lead, generation: firstGeneration,
+                host: heardAt + Double(lead) / Double(format.sampleRate))
         }
-        if filled < frames && !isPaused && playedGeneration == current {
+        if filled < frames && !isPaused && lead < frames && playedGeneration == current {
             underruns.wrappingAdd(1, ordering: .relaxed)
         }
         lastCallEndedInGap = filled < frames

@@ -51,6 +51,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let volumeBits = Atomic<UInt32>(Float(1).bitPattern)  // any thread
     let muted = Atomic<Bool>(false)  // any thread
     let paused = Atomic<Bool>(false)  // any thread
+    let startGateBits = Atomic<UInt64>((-Double.infinity).bitPattern)  // any thread
     let latencyBits = Atomic<UInt64>(Double(0).bitPattern)  // set by the output
     let underruns = Atomic<Int>(0)  // incremented by the consumer
     let renderedFrames = Atomic<Int>(0)  // frames of real audio rendered, by the consumer
@@ -164,6 +165,14 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     package var volume: Float {
         get { Float(bitPattern: volumeBits.load(ordering: .relaxed)) }
         set { volumeBits.store(max(0, newValue).bitPattern, ordering: .relaxed) }
+    }
+
+    /// The host time before which nothing is heard (−∞: none): frames the output would play
+    /// earlier are silence, and the ring's audio starts exactly then, so an output started
+    /// ahead of time begins its sound on time (`setRate(_:time:atHostTime:)`). Any thread.
+    package var startGate: Double {
+        get { Double(bitPattern: startGateBits.load(ordering: .relaxed)) }
+        set { startGateBits.store(newValue.bitPattern, ordering: .relaxed) }
     }
 
     /// When `true` the output renders silence but keeps consuming (and the clock keeps running).

@@ -25,6 +25,9 @@ enum EngineEvent: Sendable {
     case selectLegible(MediaOptionSource?)
     /// The player's time observers next need the time at this item time (+∞: none).
     case observersNeedTime(at: CMTime)
+    /// Time starts to run at host time `start` (not before `now`), where it stands then: the
+    /// next rate applies from that moment (`setRate(_:time:atHostTime:)`).
+    case scheduleStart(at: Double, now: Double)
 
     // MARK: Open work
     /// The media opened with these parts; time starts at zero at `host`.
@@ -90,6 +93,8 @@ enum EngineEvent: Sendable {
     case endDue(generation: Int, host: Double)
     /// Playback reached item time `time` at `host`: the forward end may be due.
     case playedTo(CMTime, host: Double)
+    /// The scheduled start's host time came (`host`): time runs and the audio output starts.
+    case scheduledStartReached(host: Double)
 }
 
 /// What the open work learned and made.
@@ -128,6 +133,8 @@ enum EngineAction: Sendable {
     case applyAudioOutput
     /// Set the ring's volume.
     case setVolume(Float)
+    /// Keep the ring silent until this host time (a scheduled start).
+    case gateAudio(at: Double)
     /// Clear the video sinks.
     case clearVideo
     /// Empty the cue store for `version` and load `source` into it.

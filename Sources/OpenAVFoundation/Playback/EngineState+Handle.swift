@@ -17,12 +17,14 @@ extension EngineState {
     private mutating func decide(_ event: EngineEvent) -> [EngineAction] {
         switch event {
         case .setRate(let newRate, let host):
-            guard rate != newRate else { return [] }
+            guard rate != newRate || scheduledStart != nil else { return [] }
             let current = time(atHost: host)
             rate = newRate
-            if current.isNumeric { clock.set(media: current, host: host, generation: generation) }
-            clock.setRate(newRate, host: host)
-            audioClockTrustedAfter = host
+            // Time runs from now, or from the scheduled start where it will stand then.
+            let anchor = scheduledStart.map { max($0, host) } ?? host
+            if current.isNumeric { clock.set(media: current, host: anchor, generation: generation) }
+            clock.setRate(newRate, host: anchor)
+            audioClockTrustedAfter = anchor
             // Cue and metadata waits follow the rate too.
             return [.applyAudioOutput, .wake([.presenter, .video, .audio, .subtitles])]
         case .setGain(let newGain):
@@ -61,6 +63,16 @@ extension EngineState {
         case .observersNeedTime(let time):
             nextTick = time
             return []
+        case .scheduleStart(let start, let now):
+            scheduledStart = start > now ? start : nil
+            // The audio output runs ahead, silent until the start, so its sound begins on
+            // time; the presentation thread wakes at the start.
+            guard let scheduledStart else { return [.wake(.presenter)] }
+            return [.gateAudio(at: scheduledStart), .wake(.presenter)]
+        case .scheduledStartReached(let host):
+            guard let start = scheduledStart, host >= start else { return [] }
+            scheduledStart = nil
+            return [.wake([.presenter, .video, .audio, .subtitles])]
         case .opened(let parts, let host):
             pipeline = parts.pipeline
             duration = parts.duration
@@ -70,7 +82,8 @@ extension EngineState {
             selection.audioStream = parts.audioStream
             clock.set(media: .zero, host: host, generation: generation)
             // Stopped while opening: what was just made is released at once.
-            return stopped ? [.abort, .applyAudioOutput] : [.setVolume(gain)]
+            if stopped { return [.abort, .applyAudioOutput] }
+            return [.setVolume(gain)] + (scheduledStart.map { [.gateAudio(at: $0)] } ?? [])
         case .variantChosen(let bitRate):
             variantBitRate = bitRate
             return []

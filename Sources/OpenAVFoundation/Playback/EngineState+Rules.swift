@@ -75,8 +75,10 @@ extension EngineState {
     mutating func finishSeek(generation: Int, at time: CMTime, host: Double) -> SeekRequest? {
         let landing = seek.map { $0.generation == generation && !$0.landed } ?? false
         if landing || rate == 0 {
-            clock.set(media: time, host: host, generation: self.generation)
-            audioClockTrustedAfter = host
+            // A scheduled start keeps its host time: the landing is where time starts then.
+            let anchor = scheduledStart ?? host
+            clock.set(media: time, host: anchor, generation: self.generation)
+            audioClockTrustedAfter = anchor
             lastPresented = time
         }
         guard landing, var pending = seek else { return nil }

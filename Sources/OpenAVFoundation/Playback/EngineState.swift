@@ -70,11 +70,16 @@ struct EngineState: Sendable {
     /// The item time at which the player's time observers next need the time; +∞ while no
     /// observer does.
     var nextTick: CMTime = .positiveInfinity
+    /// The host time at which time starts to run (`setRate(_:time:atHostTime:)`); nil once it
+    /// has or when none was asked for. Until then time stands where it will start, and the
+    /// ring is gated: the output runs but is silent until that moment.
+    var scheduledStart: Double?
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise.
     func time(atHost host: Double) -> CMTime {
-        trustedAudioClock(atHost: host) ?? clock.time(atHost: host)
+        let running = scheduledStart.map { max(host, $0) } ?? host
+        return trustedAudioClock(atHost: running) ?? clock.time(atHost: running)
     }
 
     /// The audio clock at `host` when it reflects the current rate and generation; nil while

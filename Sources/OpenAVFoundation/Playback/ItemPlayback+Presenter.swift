@@ -25,11 +25,15 @@ extension ItemPlayback {
         while !isStopped {
             refreshBuffer()
             let now = clock.now
-            let state = coordinator.state
+            var state = coordinator.state
+            if let start = state.scheduledStart, now >= start {
+                post(.scheduledStartReached(host: now))
+                state = coordinator.state
+            }
             if state.isHeld {
                 // Prerolled for a queue: frames wait in the queue until the item becomes current
                 // (`setHeld(false)` wakes this thread).
-                sleep(until: .infinity, on: presenterWake)
+                nap(until: .infinity, state)
                 continue
             }
             let (generation, rate) = (state.generation, state.rate)
@@ -50,7 +54,7 @@ extension ItemPlayback {
                     continue
                 }
                 guard rate > 0 else {
-                    sleep(until: now + pausedRecheck(pipeline), on: presenterWake)
+                    nap(until: now + pausedRecheck(pipeline), state)
                     continue
                 }
                 if state.forwardEndTime.isNumeric, frame.pts.isNumeric, frame.pts >= state.forwardEndTime {
@@ -58,7 +62,7 @@ extension ItemPlayback {
                     // reached when it falls due (a looper's next pass starts there).
                     let current = environment.untimed ? frame.pts : state.time(atHost: now)
                     if current >= frame.pts { post(.playedTo(frame.pts, host: clock.now)) }
-                    sleep(until: now + 0.005, on: presenterWake)
+                    nap(until: now + 0.005, state)
                     continue
                 }
                 if environment.untimed {
@@ -85,7 +89,7 @@ extension ItemPlayback {
                     post(.playedTo(current, host: clock.now))
                 } else {
                     let wait = (frame.pts - current).seconds / rate
-                    sleep(until: now + min(max(wait, 0.001), 0.05), on: presenterWake)
+                    nap(until: now + min(max(wait, 0.001), 0.05), state)
                 }
                 continue
             }
@@ -102,8 +106,14 @@ extension ItemPlayback {
                 ? min(Self.idleRecheckInterval, untilAudioDrains(generation: generation, pipeline),
                     untilObserversNeedTime(rate: rate))
                 : pausedRecheck(pipeline)
-            sleep(until: now + wake, on: presenterWake)
+            nap(until: now + wake, state)
         }
+    }
+
+    /// Sleeps the presentation thread until `deadline`, or until a scheduled start's host time
+    /// when that comes first (time starts to run then, and the audio output with it).
+    private func nap(until deadline: Double, _ state: EngineState) {
+        sleep(until: min(deadline, state.scheduledStart ?? .infinity), on: presenterWake)
     }
 
     /// How long the presentation thread sleeps while paused: until a command wakes it for a

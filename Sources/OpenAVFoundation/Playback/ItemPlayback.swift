@@ -127,6 +127,7 @@ final class ItemPlayback: Sendable {
             pipeline?.abort()
         case .applyAudioOutput: updateAudioOutput()
         case .setVolume(let gain): pipeline?.ring?.volume = gain
+        case .gateAudio(let start): pipeline?.ring?.startGate = start
         case .loadLegible(let source, let version):
             if let pipeline = pipeline { loadLegible(source, version: version, into: pipeline) }
         case .endPacketQueues:
@@ -205,6 +206,13 @@ final class ItemPlayback: Sendable {
             output.stop()
             output.close()
         }
+    }
+
+    /// Makes time start to run at host time `start` (the environment's host clock) where it
+    /// will stand then, its sound gated to begin exactly then; the next rate applies from
+    /// there. Main queue.
+    func scheduleStart(atHost start: Double) {
+        post(.scheduleStart(at: start, now: environment.hostClock.now))
     }
 
     /// Sets the audio gain (volume × mute).

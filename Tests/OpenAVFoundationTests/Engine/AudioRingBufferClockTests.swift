@@ -23,6 +23,21 @@ extension EngineTests {
             #expect(isClose(ring.audioClock(atHost: 9), ms(10_000) + seconds(0.04 * rate)))
         }
 
+        @Test func beforeTheStartGateTheOutputIsSilentAndTheAudioBeginsExactlyAtIt() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 256)
+            ring.setOutputLatency(0.01)
+            ring.startGate = 5.05
+            ring.write(ramp(1, 100), media: ms(2_000), rate: 1)
+            // Heard from 5.01: 40 frames of silence up to the gate, then the ring's first frames.
+            let first = ring.render(frames: 60, hostTime: 5)
+            #expect(first == [Float](repeating: 0, count: 40) + ramp(1, 20))
+            #expect(ring.clockSnapshot?.host == 5.05, "the first frame is heard at the gate")
+            #expect(ring.audioClock(atHost: 5.05) == ms(2_000))
+            #expect(ring.underrunCount == 0, "a gated lead is no underrun")
+            // After the gate, nothing is held back.
+            #expect(ring.render(frames: 20, hostTime: 5.06) == ramp(21, 20))
+        }
+
         @Test(arguments: [0.5, 1.0, 2.0])
         func theClockIsContinuousAcrossCallbacksAndChunks(rate: Double) async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 1024)

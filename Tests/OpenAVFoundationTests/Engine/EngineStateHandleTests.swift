@@ -46,6 +46,7 @@ import Testing
             case .abort: "abort"
             case .applyAudioOutput: "output"
             case .setVolume(let gain): "volume \(gain)"
+            case .gateAudio(let start): "gate \(start)"
             case .clearVideo: "clear"
             case .loadLegible(_, let version): "legible \(version)"
             case .endPacketQueues: "end packets"
@@ -175,6 +176,23 @@ import Testing
         #expect(state.itemTime(atHost: 5) == seconds(2))
         _ = state.handle(.setRate(2, host: 5))
         #expect(state.itemTime(atHost: 6) == seconds(4))
+    }
+
+    @Test func aScheduledStartHoldsTimeUntilItsHostTimeAndGatesTheSound() {
+        var state = playing()
+        _ = state.handle(.setRate(0, host: 1))
+        #expect(names(state.handle(.scheduleStart(at: 3, now: 1))) == ["gate 3.0", "wake 8"])
+        _ = state.handle(.seek(request(5)))
+        _ = state.handle(.setRate(1, host: 1.1))
+        // The landing frame shows at once; time stands at it until the start, then runs.
+        _ = state.handle(.firstFrameShown(generation: 1, time: seconds(5), host: 1.2))
+        #expect(state.itemTime(atHost: 2) == seconds(5))
+        #expect(state.itemTime(atHost: 3) == seconds(5))
+        #expect(state.itemTime(atHost: 3.5) == seconds(5.5))
+        #expect(names(state.handle(.scheduledStartReached(host: 2.9))) == [], "not yet")
+        #expect(names(state.handle(.scheduledStartReached(host: 3))) == ["wake 30"])
+        #expect(state.scheduledStart == nil)
+        #expect(names(state.handle(.scheduleStart(at: 3, now: 4))).contains("wake 8") && state.scheduledStart == nil, "a past time starts now")
     }
 
     @Test func selectionChangesWakeWhoCarriesThemOut() {

@@ -142,6 +142,7 @@ extension AVPlayerPortingAPITests {
             \.textStylingResolution
         let _: (AVPlayer) -> (Float, (@Sendable (Bool) -> Void)?) -> Void = AVPlayer.preroll(atRate:completionHandler:)
         let _: (AVPlayer) -> () -> Void = AVPlayer.cancelPendingPrerolls
+        let _: (AVPlayer) -> (Float, CMTime, CMTime) -> Void = AVPlayer.setRate(_:time:atHostTime:)
         let _: (AVPlayer) -> (AVPlayerMediaSelectionCriteria?, AVMediaCharacteristic) -> Void =
             AVPlayer.setMediaSelectionCriteria(_:forMediaCharacteristic:)
         let _: (AVPlayer) -> (AVMediaCharacteristic) -> AVPlayerMediaSelectionCriteria? =
