@@ -191,7 +191,7 @@ import Testing
 }
 
 extension NetworkStalledSeekTests {
-    @Test func aSeekBackIntoTheBufferLandsAtOnceWhileTheReadIsStalled() async throws {
+    @Test func aSeekBackIntoTheBufferLandsAtOnceWhileTheReadIsStalledInRealTime() async throws {
         let server = try networkMediaServer()
         defer { server.stop() }
         let (player, item, sink, _) = try await Self.stalledPlayer(server)

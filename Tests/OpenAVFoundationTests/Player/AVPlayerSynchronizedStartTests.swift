@@ -65,7 +65,7 @@ final class ClockedVideoSink: VideoSink, @unchecked Sendable {
 
     /// Real time, with sound: the first frames after the start come within 5 ms of each other.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
-    func inRealTimeTheirFirstFramesComeWithinFiveMilliseconds() async throws {
+    func theirFirstFramesComeWithinFiveMillisecondsInRealTime() async throws {
         let url = try Fixture.url(.mp4)
         let clock = SystemHostClock.shared
         let sinks = [ClockedVideoSink(clock: clock), ClockedVideoSink(clock: clock)]
