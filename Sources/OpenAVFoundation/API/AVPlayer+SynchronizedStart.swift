@@ -14,7 +14,7 @@ extension AVPlayer {
     /// As on Apple platforms this needs `automaticallyWaitsToMinimizeStalling` to be false
     /// (Apple raises an exception otherwise); Playhead prints a one-line warning and starts
     /// without waiting.
-    nonisolated open func setRate(_ rate: Float, time itemTime: CMTime, atHostTime hostClockTime: CMTime) {
+    nonisolated public func setRate(_ rate: Float, time itemTime: CMTime, atHostTime hostClockTime: CMTime) {
         let player = self
         MainQueue.perform { player.startSynchronized(rate: rate, itemTime: itemTime, hostTime: hostClockTime) }
     }

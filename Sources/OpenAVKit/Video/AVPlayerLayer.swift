@@ -73,8 +73,13 @@ open class AVPlayerLayer: NSObject, _KeyValueObservable, @unchecked Sendable {
             }
             guard old !== newValue else { return }
             old?.removeVideoSink(slot)
-            slot.clear()
-            newValue?.addVideoSink(slot)
+            // Detached, so a picture the old player's presentation thread was already handing
+            // over (it calls sinks outside its list's lock) cannot show again after the clear.
+            slot.detach()
+            if let newValue {
+                slot.attach()
+                newValue.addVideoSink(slot)
+            }
         }
     }
 

@@ -12,6 +12,9 @@ final class FrameSlot: VideoSink {
         var picture: (any DisplayablePicture)?
         /// Increases with every new picture or clear, so a renderer can tell what changed.
         var generation = 0
+        /// False once detached from its player: a picture that player's presentation thread
+        /// was already handing over is dropped instead of showing again.
+        var acceptsPresented = true
     }
 
     /// protected by its mutex
@@ -24,7 +27,24 @@ final class FrameSlot: VideoSink {
     /// loop and the layer's readiness update.
     func setObserver(_ body: (@Sendable (Bool) -> Void)?) { observer.withLock { $0 = body } }
 
-    func present(_ frame: VideoFrame, itemTime: CMTime) { put(frame) }
+    func present(_ frame: VideoFrame, itemTime: CMTime) {
+        let accepted = content.withLock { state -> Bool in
+            guard state.acceptsPresented else { return false }
+            state.picture = frame
+            state.generation += 1
+            return true
+        }
+        if accepted { notify(true) }
+    }
+
+    /// Takes pictures from a player again (before the slot is added to one).
+    func attach() { content.withLock { $0.acceptsPresented = true } }
+
+    /// Stops taking pictures from the player it was removed from, and clears.
+    func detach() {
+        content.withLock { $0.acceptsPresented = false }
+        clear()
+    }
 
     func clear() {
         content.withLock { state in
