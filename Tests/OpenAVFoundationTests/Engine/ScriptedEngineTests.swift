@@ -56,22 +56,23 @@ import Testing
         return Rig(engine: engine, clock: clock, sink: sink, news: news, source: source, video: video)
     }
 
-    /// Polls `condition` until it holds (true) or 30 s of real time pass (false). Only a
-    /// safety net: every wait here is for something the engine does without the clock moving.
-    private func eventually(_ condition: () -> Bool) -> Bool {
+    /// Polls `condition` until it holds (true) or 30 s of real time pass (false), sleeping as
+    /// a task between looks (no test thread is held). Only a safety net: every wait here is
+    /// for something the engine does without the clock moving.
+    private func eventually(_ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(30 * TestTimeouts.scale)
         while !condition() {
             if Date() > deadline { return false }
-            usleep(1_000)
+            try? await Task.sleep(for: .milliseconds(1))
         }
         return true
     }
 
     /// Waits until the ring holds `seconds` of audio (or all that is left of `script`): the
     /// audio thread kept up, so the audio clock, which time follows, cannot run dry.
-    private func audioKeptUp(_ rig: Rig, _ script: MediaScript, seconds wanted: Double = 0.1) -> Bool {
+    private func audioKeptUp(_ rig: Rig, _ script: MediaScript, seconds wanted: Double = 0.1) async -> Bool {
         guard let ring = rig.engine.pipeline?.ring else { return true }
-        return eventually {
+        return await eventually {
             let left = script.duration - rig.engine.currentTime().seconds
             let buffered = Double(ring.bufferedFrames) / Double(ring.format.sampleRate)
             return buffered >= min(wanted, left - 0.025)
@@ -81,10 +82,10 @@ import Testing
     /// Plays on from the clock's time now: sets the rate and waits until the audio output
     /// started there (it starts on the engine's output queue; moving the clock before would
     /// start the audio, and with it time, later).
-    private func startPlaying(_ rig: Rig) -> Bool {
+    private func startPlaying(_ rig: Rig) async -> Bool {
         rig.engine.setRate(1)
         guard let output = rig.engine.pipeline?.audioOutput as? ClockDrivenAudioOutput else { return true }
-        return eventually { output.isRunning }
+        return await eventually { output.isRunning }
     }
 
     /// True once the engine decided the end was reached (its news reaches the main queue a
@@ -106,7 +107,7 @@ import Testing
     /// sleeps up to a refill interval of clock time before it writes the new one).
     private func play(
         _ rig: Rig, _ script: MediaScript, to end: Double, checksAudio: Bool = true, until done: () -> Bool = { false }
-    ) -> Bool {
+    ) async -> Bool {
         while rig.clock.now < end - 1e-9, !done() {
             let time = min(end, rig.clock.now + 0.005)
             rig.clock.advance(to: time)
@@ -115,24 +116,24 @@ import Testing
             if script.frameRate > 0, settled >= 0 {
                 let due = min((settled * script.frameRate + 1e-6).rounded(.down), script.duration * script.frameRate - 1)
                     / script.frameRate
-                guard eventually({ (rig.sink.last?.pts.seconds ?? -1) >= due - 1e-6 }) else { return false }
+                guard await eventually({ (rig.sink.last?.pts.seconds ?? -1) >= due - 1e-6 }) else { return false }
             }
-            guard !checksAudio || audioKeptUp(rig, script) else { return false }
+            if checksAudio, !(await audioKeptUp(rig, script)) { return false }
         }
         return true
     }
 
-    @Test func everyFrameIsShownAtItsTimeAndTheEndComesOnce() {
+    @Test func everyFrameIsShownAtItsTimeAndTheEndComesOnce() async {
         let script = MediaScript(duration: 2)
         let rig = rig(script)
-        #expect(eventually { rig.sink.count == 1 }, "the first frame shows while paused")
-        #expect(audioKeptUp(rig, script, seconds: 0.2), "the ring fills while paused")
-        #expect(startPlaying(rig))
-        #expect(play(rig, script, to: 2.0))
-        #expect(play(rig, script, to: 2.2) { endReached(rig) })
+        #expect(await eventually { rig.sink.count == 1 }, "the first frame shows while paused")
+        #expect(await audioKeptUp(rig, script, seconds: 0.2), "the ring fills while paused")
+        #expect(await startPlaying(rig))
+        #expect(await play(rig, script, to: 2.0))
+        #expect(await play(rig, script, to: 2.2) { endReached(rig) })
         #expect(endReached(rig), "the end comes once the audio stops")
-        #expect(eventually { rig.news.ends == 1 }, "and is reported")
-        #expect(play(rig, script, to: 2.4))
+        #expect(await eventually { rig.news.ends == 1 }, "and is reported")
+        #expect(await play(rig, script, to: 2.4))
         let frames = rig.sink.frames.map { Int(($0.itemTime.seconds * 25).rounded()) }
         #expect(frames == Array(0..<50), "each frame once, in order, at its own time")
         #expect(rig.news.ends == 1, "the end once")
@@ -141,18 +142,18 @@ import Testing
         rig.engine.stop()
     }
 
-    @Test func anExactSeekLandsOnItsTargetFromTheKeyframeBeforeAndTimeRunsOnFromThere() {
+    @Test func anExactSeekLandsOnItsTargetFromTheKeyframeBeforeAndTimeRunsOnFromThere() async {
         let script = MediaScript(duration: 4)
         let rig = rig(script)
-        #expect(eventually { rig.sink.count == 1 })
-        #expect(audioKeptUp(rig, script, seconds: 0.2))
-        #expect(startPlaying(rig))
-        #expect(play(rig, script, to: 0.4))
+        #expect(await eventually { rig.sink.count == 1 })
+        #expect(await audioKeptUp(rig, script, seconds: 0.2))
+        #expect(await startPlaying(rig))
+        #expect(await play(rig, script, to: 0.4))
         rig.engine.setRate(0)
         let decodedBefore = rig.video.picturesDecoded
         rig.engine.seek(
             SeekRequest(id: 3, target: seconds(2.3), toleranceBefore: .zero, toleranceAfter: .zero, completion: nil))
-        #expect(eventually { rig.news.seeksFinished.count == 1 })
+        #expect(await eventually { rig.news.seeksFinished.count == 1 })
         #expect(rig.news.seeksFinished.first?.id == 3)
         #expect(rig.news.seeksFinished.first?.time == seconds(2.3))
         #expect(rig.source.seeks == [seconds(2.3)])
@@ -163,33 +164,33 @@ import Testing
         #expect(rig.engine.currentTime() == seconds(2.3), "paused: time stays at the landing")
         rig.clock.advance(by: 1)
         #expect(rig.engine.currentTime() == seconds(2.3))
-        #expect(audioKeptUp(rig, script, seconds: 0.2))
+        #expect(await audioKeptUp(rig, script, seconds: 0.2))
         let landingIndex = rig.sink.count - 1
         // Play resumes where the seek landed. The ring still held the old position's audio
         // while paused, so the new audio starts a little after play does (an underrun of at
         // most a refill interval): time is measured once it runs.
-        #expect(startPlaying(rig))
-        #expect(play(rig, script, to: rig.clock.now + 0.03, checksAudio: false))
-        #expect(play(rig, script, to: rig.clock.now + 0.07))
+        #expect(await startPlaying(rig))
+        #expect(await play(rig, script, to: rig.clock.now + 0.03, checksAudio: false))
+        #expect(await play(rig, script, to: rig.clock.now + 0.07))
         let (hostBefore, timeBefore) = (rig.clock.now, rig.engine.currentTime().seconds)
         #expect(timeBefore > 2.3 && timeBefore <= 2.4 + 0.011, "time runs on from the landing")
-        #expect(play(rig, script, to: hostBefore + 0.2))
+        #expect(await play(rig, script, to: hostBefore + 0.2))
         #expect(abs(rig.engine.currentTime().seconds - timeBefore - 0.2) < 0.011, "at the rate")
         let after = rig.sink.frames[landingIndex...].map { Int(($0.pts.seconds * 25).rounded()) }
         #expect(after == Array(57...(57 + after.count - 1)), "the landing frame (2.28 s), then each frame after it")
         rig.engine.stop()
     }
 
-    @Test func anAudioOnlyItemEndsWhenItsAudioHasPlayedOut() {
+    @Test func anAudioOnlyItemEndsWhenItsAudioHasPlayedOut() async {
         let script = MediaScript(duration: 1, frameRate: 0)
         let rig = rig(script)
-        #expect(audioKeptUp(rig, script, seconds: 0.2))
-        #expect(startPlaying(rig))
-        #expect(play(rig, script, to: 0.95))
+        #expect(await audioKeptUp(rig, script, seconds: 0.2))
+        #expect(await startPlaying(rig))
+        #expect(await play(rig, script, to: 0.95))
         #expect(!endReached(rig), "not before its audio has played")
-        #expect(play(rig, script, to: 1.2) { endReached(rig) })
+        #expect(await play(rig, script, to: 1.2) { endReached(rig) })
         #expect(endReached(rig), "the end comes once the audio stops")
-        #expect(eventually { rig.news.ends == 1 }, "and is reported")
+        #expect(await eventually { rig.news.ends == 1 }, "and is reported")
         #expect(rig.engine.currentTime() == seconds(1))
         #expect(abs(rig.engine.statistics.audioSeconds - 1) < 0.001, "every block written once")
         rig.engine.stop()
