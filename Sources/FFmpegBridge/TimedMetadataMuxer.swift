@@ -61,7 +61,7 @@ package enum TimedMetadataMuxer {
         let start = source.pointee.start_time
         let origin = origin ?? (start == CFFmpeg_AV_NOPTS_VALUE() ? 0 : Double(start) / Double(AV_TIME_BASE))
 
-        guard var packet = av_packet_alloc() else { throw .io(detail: "out of memory") }
+        guard let packet = av_packet_alloc() else { throw .io(detail: "out of memory") }
         defer { var freeing: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&freeing) }
         var pending = tags.sorted { $0.seconds < $1.seconds }[...]
         func writeTags(through seconds: Double) throws(MediaFailure) {

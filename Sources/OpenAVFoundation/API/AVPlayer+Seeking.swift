@@ -56,31 +56,29 @@ extension AVPlayer {
 
     // MARK: - Internals (main queue)
 
-    /// Registers `request` as the one pending seek (interrupting any older one) and starts it.
+    /// Starts `request`, which `item` already holds as its pending seek, on the item's engine
+    /// when the item is this player's current one.
     nonisolated func startSeek(_ request: SeekRequest, on item: AVPlayerItem) {
-        let (previous, engine) = state.withLock { state in
-            defer { state.pendingSeek = request }
-            return (state.pendingSeek, state.currentItem === item ? state.engine : nil)
-        }
-        previous?.completion?(false)
+        guard let engine = state.withLock({ $0.currentItem === item ? $0.engine : nil }) else { return }
+        item.state.withLock { if $0.pendingSeek?.id == request.id { $0.pendingSeekIsRunning = true } }
         handle(.timeJumped)
-        engine?.seek(request)
+        engine.seek(request)
     }
 
-    /// Completes the pending seek `id` (engine event).
+    /// Completes `item`'s pending seek `id` (engine event).
     nonisolated func finishSeek(id: Int, at time: CMTime, item: AVPlayerItem) {
-        let (request, superseded) = state.withLock { state -> (SeekRequest?, Bool) in
-            guard let pending = state.pendingSeek else { return (nil, false) }
-            // A newer seek is in flight: this landing is already out of date.
-            guard pending.id == id else { return (nil, true) }
+        let request = item.state.withLock { state -> SeekRequest? in
+            // A newer seek is in flight (or none is): this landing is already out of date.
+            guard let pending = state.pendingSeek, pending.id == id else { return nil }
             state.pendingSeek = nil
-            return (pending, false)
+            state.pendingSeekIsRunning = false
+            return pending
         }
-        guard !superseded else { return }
+        guard let request else { return }
         handle(.seekFinished)
         item.post(AVPlayerItem.timeJumpedNotification)
         item.itemTimebase?.noteJump()
         timeObserversNoteTime(time, continuous: false)
-        request?.completion?(true)
+        request.completion?(true)
     }
 }

@@ -36,15 +36,16 @@ extension AVPlayerItem {
             let request = SeekRequest(
                 id: id, target: clamped, toleranceBefore: toleranceBefore,
                 toleranceAfter: toleranceAfter, completion: completionHandler)
-            if let player {
-                player.startSeek(request, on: item)
-            } else {
-                let previous = item.state.withLock { state in
-                    defer { state.pendingSeek = request; state.lastTime = clamped.isNumeric ? clamped : .zero }
-                    return state.pendingSeek
+            let previous = item.state.withLock { state in
+                defer {
+                    state.pendingSeek = request
+                    state.pendingSeekIsRunning = false
+                    if player == nil { state.lastTime = clamped.isNumeric ? clamped : .zero }
                 }
-                previous?.completion?(false)
+                return state.pendingSeek
             }
+            previous?.completion?(false)
+            player?.startSeek(request, on: item)
         }
     }
 
@@ -68,18 +69,9 @@ extension AVPlayerItem {
     nonisolated public func cancelPendingSeeks() {
         let item = self
         MainQueue.perform {
-            // The player holds the pending seek once the item is attached; the item before.
-            let request: SeekRequest?
-            if let player = item.state.withLock({ $0.player }) {
-                request = player.state.withLock { state in
-                    defer { state.pendingSeek = nil }
-                    return state.pendingSeek
-                }
-            } else {
-                request = item.state.withLock { state in
-                    defer { state.pendingSeek = nil }
-                    return state.pendingSeek
-                }
+            let request = item.state.withLock { state in
+                defer { state.pendingSeek = nil; state.pendingSeekIsRunning = false }
+                return state.pendingSeek
             }
             request?.completion?(false)
         }

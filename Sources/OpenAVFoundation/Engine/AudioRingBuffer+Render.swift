@@ -80,6 +80,26 @@ extension AudioRingBuffer {
         lastCallEndedInGap = filled < frames
     }
 
+    /// Skips every chunk older than ``generation`` without rendering anything, so the producer
+    /// can write the new position's audio at once. Consumer side: call it from the render
+    /// thread, or while the output is stopped (no render call running or starting until the
+    /// next `start()`, which orders this call before the next render).
+    package func discardStale() {
+        let current = currentGeneration.load(ordering: .acquiring)
+        let available = markerWrite.load(ordering: .acquiring)
+        var markerIndex = markerRead.load(ordering: .relaxed)
+        var readPosition = readFrame.load(ordering: .relaxed)
+        while markerIndex < available {
+            let marker = markers[markerIndex % markerCapacity]
+            guard marker.generation < current else { break }
+            readPosition += marker.frameCount - headOffset
+            markerIndex += 1
+            headOffset = 0
+        }
+        readFrame.store(readPosition, ordering: .releasing)
+        markerRead.store(markerIndex, ordering: .releasing)
+    }
+
     private func publishClock(
         media: CMTime, rate: Double, frames: Int, generation: Int, host: Double
     ) {

@@ -4,8 +4,9 @@ import Synchronization
 // Concurrency contract:
 // - Producer side (`write`, `flush`): one engine audio thread at a time. It owns the sample
 //   region between `readFrame` and `capacityFrames` ahead of it, and the free marker slots.
-// - Consumer side (`render`, in AudioRingBuffer+Render.swift): the output's real-time callback,
-//   one call at a time. It never locks, allocates, awaits or decodes; it only reads preallocated
+// - Consumer side (`render`, `discardStale`, in AudioRingBuffer+Render.swift): the output's
+//   real-time callback, one call at a time; `discardStale` also from whoever holds the output
+//   stopped (no callback can run then). It never locks, allocates, awaits or decodes; it only reads preallocated
 //   storage, moves `readFrame`/`markerRead`, and publishes the clock through `clockPublisher`.
 // - Indices are `Atomic<Int>` frame/marker counters that only grow; a producer's release store
 //   of `markerWrite` publishes the samples and marker written before it.
@@ -160,6 +161,14 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
 
     /// The generation whose audio is played; older chunks are skipped.
     package var generation: Int { currentGeneration.load(ordering: .acquiring) }
+
+    /// The generation of the oldest chunk not yet played (nil when the ring is empty). A reading
+    /// for tests and reports: exact only while nothing renders (the output stopped).
+    package var headGeneration: Int? {
+        let index = markerRead.load(ordering: .acquiring)
+        guard index < markerWrite.load(ordering: .acquiring) else { return nil }
+        return markers[index % markerCapacity].generation
+    }
 
     /// Linear gain applied while rendering (AVPlayer's `volume`). Any thread.
     package var volume: Float {

@@ -1,5 +1,7 @@
 // Playhead: news from the engine to its player: queued in the order it was decided and
-// delivered on the main queue, every piece that arrived meanwhile in one hop.
+// delivered on the main queue, every piece that arrived meanwhile in one hop. News that only
+// restates a value (buffer flags and ranges, the playing time) replaces its own unsent
+// predecessor, so what the player applies is the engine's latest word, not a replay.
 //
 // Concurrency: `outbox` (a lock) holds the queued news; any thread queues (the coordinator's
 // section included: queuing never blocks and never calls out while the lock is held). The main
@@ -17,6 +19,29 @@ struct NewsOutbox {
     var hops = 0
     /// Pieces of news queued so far.
     var queued = 0
+    /// Pieces that replaced an unsent predecessor instead of queuing behind it.
+    var coalesced = 0
+
+    /// Queues `event`: a buffer report or a playing time of the same generation replaces the
+    /// same kind of news when that is the last one waiting (nothing was decided in between).
+    mutating func append(_ event: PlaybackEvent) {
+        queued += 1
+        if let last = pending.last, Self.supersedes(event, last) {
+            pending[pending.count - 1] = event
+            coalesced += 1
+        } else {
+            pending.append(event)
+        }
+    }
+
+    /// True when `newer` makes `older` worth nothing once both wait in the outbox.
+    static func supersedes(_ newer: PlaybackEvent, _ older: PlaybackEvent) -> Bool {
+        switch (newer, older) {
+        case (.buffer, .buffer): true
+        case (.timeAdvanced(_, let a), .timeAdvanced(_, let b)): a == b
+        default: false
+        }
+    }
 }
 
 extension ItemPlayback {
@@ -24,8 +49,7 @@ extension ItemPlayback {
     /// hop that delivers the whole burst.
     func send(_ event: PlaybackEvent) {
         let schedules = outbox.withLock { box -> Bool in
-            box.pending.append(event)
-            box.queued += 1
+            box.append(event)
             guard !box.hopScheduled else { return false }
             box.hopScheduled = true
             box.hops += 1
@@ -44,6 +68,9 @@ extension ItemPlayback {
         for event in news { events(self, event) }
     }
 
-    /// How many pieces of news were queued and how many main-queue hops carried them.
-    var newsDelivery: (queued: Int, hops: Int) { outbox.withLock { ($0.queued, $0.hops) } }
+    /// How many pieces of news were queued, how many replaced an unsent predecessor, and how
+    /// many main-queue hops carried them.
+    var newsDelivery: (queued: Int, coalesced: Int, hops: Int) {
+        outbox.withLock { ($0.queued, $0.coalesced, $0.hops) }
+    }
 }

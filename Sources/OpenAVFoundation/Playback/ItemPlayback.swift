@@ -120,7 +120,9 @@ final class ItemPlayback: Sendable {
             if threads.contains(.audio) { audioWake.wake() }
             if threads.contains(.presenter) { presenterWake.wake() }
             if threads.contains(.subtitles) { pipeline?.switchboard.cues.changed.wake() }
-        case .flushQueues(let generation): pipeline?.flush(generation: generation)
+        case .flushQueues(let generation):
+            pipeline?.flush(generation: generation)
+            if pipeline?.ring != nil { outputQueue.async { self.discardStaleAudioWhileStopped() } }
         case .kickStalledRead: interrupt.kick()
         case .abort:
             interrupt.abort()
@@ -193,6 +195,22 @@ final class ItemPlayback: Sendable {
             if wanted == .running { output.start() } else { output.stop() }
             phase = wanted
         }
+    }
+
+    /// After a seek while the output is stopped (paused), nothing renders, so the old
+    /// position's audio would fill the ring until play: the new position's audio could then
+    /// start only on the audio thread's next refill after play. With the output held stopped
+    /// (`outputPhase`), this thread is the ring's consumer for a moment: it drops the stale
+    /// audio and wakes the audio thread to fill the ring now (`outputQueue` only).
+    private func discardStaleAudioWhileStopped() {
+        guard let ring = pipeline?.ring else { return }
+        let dropped = outputPhase.withLock { phase -> Bool in
+            // Running, something renders; closed, a lingering device may still be playing out.
+            guard phase == .idle else { return false }
+            ring.discardStale()
+            return true
+        }
+        if dropped { audioWake.wake() }
     }
 
     /// Lets `output` run for `seconds` of host time, then stops and closes it, on a thread of

@@ -19,9 +19,14 @@ extension AVPlayer {
     /// the picture in between.
     nonisolated func installItem(_ item: AVPlayerItem?, prerolled: PrerolledItem? = nil) {
         let prerolled = prerolled.flatMap { $0.item === item ? $0 : nil }
-        let (oldItem, oldEngine, oldSeek) = state.withLock { state in
-            defer { state.engine = nil; state.pendingSeek = nil }
-            return (state.currentItem, state.engine, state.pendingSeek)
+        let (oldItem, oldEngine) = state.withLock { state in
+            defer { state.engine = nil }
+            return (state.currentItem, state.engine)
+        }
+        // The old item's pending seek ends with its engine (Apple completes it with false).
+        let oldSeek = oldItem?.state.withLock { state -> SeekRequest? in
+            defer { state.pendingSeek = nil; state.pendingSeekIsRunning = false }
+            return state.pendingSeek
         }
         oldSeek?.completion?(false)
         if let oldItem, oldItem !== item {
@@ -52,11 +57,13 @@ extension AVPlayer {
             ) { [reference = WeakReference(self)] engine, event in
                 MainQueue.perform { reference.value?.receive(event, from: engine) }
             }
+        // A seek the prerolled engine already runs completes through this player as it lands;
+        // any other pending seek starts on the new engine.
         let pending = item.state.withLock { state -> SeekRequest? in
             state.engine = engine
             state.player = self
-            defer { state.pendingSeek = nil }
-            return state.pendingSeek
+            if prerolled == nil { state.pendingSeekIsRunning = false }
+            return state.pendingSeekIsRunning ? nil : state.pendingSeek
         }
         state.withLock { $0.engine = engine }
         scheduleObserverTicks()
@@ -100,8 +107,8 @@ extension AVPlayer {
             }
             handle(.item(.failed))
             // A failed item cannot get to any time: its pending seek is over.
-            let seek = state.withLock { state -> SeekRequest? in
-                defer { state.pendingSeek = nil }
+            let seek = item.state.withLock { state -> SeekRequest? in
+                defer { state.pendingSeek = nil; state.pendingSeekIsRunning = false }
                 return state.pendingSeek
             }
             seek?.completion?(false)

@@ -29,8 +29,12 @@ struct ItemState {
     var lastStatistics = PlaybackStatistics()
     /// The player the item belongs to (an item belongs to one player at a time).
     weak var player: AVPlayer?
-    /// A seek requested before the item had an engine, applied when it gets one.
+    /// The seek whose completion handler has not run yet: the one place a pending seek lives,
+    /// whether the item is current, prerolling in a queue, or not playing yet.
     var pendingSeek: SeekRequest?
+    /// True once `pendingSeek` was handed to an engine of the item (current or prerolling);
+    /// false while it waits for one.
+    var pendingSeekIsRunning = false
     /// Options chosen with `select(_:in:)`, by group characteristic (absent: automatic).
     var mediaSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
     /// What automatic selection last gave the engine, by group characteristic.

@@ -16,8 +16,6 @@ struct PlayerState {
     var volume: Float = 1
     var isMuted = false
     var actionAtItemEnd: AVPlayer.ActionAtItemEnd = .pause
-    /// The seek whose completion handler has not run yet.
-    var pendingSeek: SeekRequest?
     /// Completion handlers of prerolls still in progress (`preroll(atRate:)`).
     var prerolls: [@Sendable (Bool) -> Void] = []
     /// Selection criteria set with `setMediaSelectionCriteria(_:forMediaCharacteristic:)`.

@@ -25,9 +25,6 @@ final class PrerolledItem: @unchecked Sendable {
     private var buffered: [PlaybackEvent] = []
     /// Routes the engine's events (main queue only).
     private let relay: Relay
-    /// The item's pending seek, started on the held engine so it lands before the switch
-    /// (a looper's replica starting at its range); handed to the player on activation.
-    private let seek: SeekRequest?
 
     /// Starts prerolling `item` with `environment`'s outputs (main queue).
     init(item: AVPlayerItem, environment: PlaybackEnvironment, criteria: SelectionCriteriaSnapshot) {
@@ -47,9 +44,13 @@ final class PrerolledItem: @unchecked Sendable {
                 }
             }
         }
-        seek = item.state.withLock { state in
-            defer { state.pendingSeek = nil }
-            return state.pendingSeek
+        // The item's pending seek (a looper's replica starting at its range) starts on the held
+        // engine so it lands before the switch; it stays the item's, and completes through the
+        // player once the item is current.
+        let seek = item.state.withLock { state -> SeekRequest? in
+            guard let pending = state.pendingSeek, !state.pendingSeekIsRunning else { return nil }
+            state.pendingSeekIsRunning = true
+            return pending
         }
         relay.target = self
         engine.setHeld(true)
@@ -62,8 +63,6 @@ final class PrerolledItem: @unchecked Sendable {
     func activate(for player: AVPlayer) {
         relay.player = player
         relay.isActive = true
-        // The seek started while prerolling completes through the player, as any seek does.
-        if let seek { player.state.withLock { $0.pendingSeek = seek } }
         engine.setHeld(false)
         let pending = buffered
         buffered = []
@@ -89,8 +88,8 @@ final class PrerolledItem: @unchecked Sendable {
     func cancel() {
         guard !relay.isActive else { return }
         engine.stop()
-        // The item may be queued again later: its seek waits for that.
-        if let seek { item.state.withLock { $0.pendingSeek = $0.pendingSeek ?? seek } }
+        // The item may be queued again later: its pending seek waits for that.
+        item.state.withLock { $0.pendingSeekIsRunning = false }
     }
 
     /// Keeps an event of the held engine for `activate(for:)`.

@@ -89,6 +89,25 @@ extension EngineTests {
             #expect(ring.audioClock(atHost: 0) == ms(9_000))
         }
 
+        @Test func discardingStaleAudioFreesItsSpaceAndKeepsTheNewGeneration() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 8)
+            ring.write(ramp(1, 4), media: .zero, generation: 0)
+            _ = ring.render(frames: 1)  // part of the head chunk was heard
+            ring.write(ramp(5, 4), media: ms(4), generation: 0)
+            ring.flush(newGeneration: 1)
+            // Stale audio fills the ring until something consumes it.
+            #expect(ring.write(ramp(100, 3), media: ms(900), generation: 1) == false)
+            ring.discardStale()
+            #expect(ring.bufferedFrames == 0)
+            #expect(ring.framesAvailableToWrite == 8)
+            #expect(ring.write(ramp(100, 3), media: ms(900), generation: 1))
+            // The new generation is never discarded, and plays from its first frame.
+            ring.discardStale()
+            #expect(ring.bufferedFrames == 3)
+            #expect(ring.render(frames: 3) == [100, 101, 102])
+            #expect(ring.audioClock(atHost: 0) == ms(900))
+        }
+
         @Test func writingANewerGenerationFlushesImplicitly() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 16)
             ring.write(ramp(1, 4), media: .zero, generation: 0)

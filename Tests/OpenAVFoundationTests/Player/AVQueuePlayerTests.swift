@@ -147,6 +147,43 @@ import Testing
         await waitUntil("a plays again") { player.timeControlStatus == .playing }
     }
 
+    @Test func aQueuedItemsSeekRunsWhilePrerollingAndCompletesOnceWhenItBecomesCurrent() async throws {
+        let clock = ManualClock()
+        let first = AVPlayerItem(url: try Fixture.url(.mp4))
+        let second = AVPlayerItem(url: try Fixture.url(.webM))
+        let third = AVPlayerItem(url: try Fixture.url(.mp4))
+        let results = Locked<[String: [Bool]]>([:])
+        // The pending seek lives on the item: set before any player, run by the preroll.
+        second.seek(to: CMTime(value: 1, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero) { done in
+            results.withLock { $0["second", default: []].append(done) }
+        }
+        third.seek(to: CMTime(value: 2, timescale: 1)) { done in
+            results.withLock { $0["third", default: []].append(done) }
+        }
+        let player = AVQueuePlayer(environment: timedEnvironment(RecordingVideoSink(), clock: clock), items: [first, second, third])
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await waitUntil("the second item prerolled") { player.isNextItemPrerolled }
+        #expect(results.withLock { $0 }.isEmpty, "a prerolled seek completes only once its item is current")
+        // The third item's seek is cancelled while it waits: false once, and never true later.
+        third.cancelPendingSeeks()
+        await waitUntil("the cancelled seek completes") { results.withLock { $0["third"] } != nil }
+        await advance(clock, by: first.duration.seconds + 0.02)
+        await waitUntil("the second item is current and its seek completed") {
+            player.currentItem === second && results.withLock { $0["second"] } != nil
+        }
+        #expect(results.withLock { $0["second"] } == [true])
+        // It played on from the seek target since the switch (at most the 20 ms past the end).
+        let time = second.currentTime().seconds
+        #expect(time >= 1.0 && time < 1.1, "\(time)")
+        player.advanceToNextItem()
+        #expect(player.currentItem === third)
+        await waitUntil("the third item plays") { third.status == .readyToPlay }
+        #expect(third.currentTime().seconds < 0.5, "the cancelled seek did not run")
+        #expect(results.withLock { $0 } == ["second": [true], "third": [false]])
+        player.pause()
+    }
+
     @Test func aPlainPlayerPausesAtTheEndWhileAQueueAdvances() {
         #expect(AVPlayer().actionAtItemEnd == .pause)
         #expect(AVQueuePlayer().actionAtItemEnd == .advance)
