@@ -31,8 +31,8 @@ import Testing
         }
         let playHost = clock.now
         player.play()
-        await advance(clock, by: 0.04)
-        await waitUntil("a period after play was rendered") {
+        // The output starts on its own queue: the clock moves until it has rendered a period.
+        await advance(clock, by: 0.02, step: 0.01, thenUpTo: 2) {
             output.periods.contains { $0.hostTime >= playHost }
         }
         let first = try #require(output.periods.first { $0.hostTime >= playHost })
