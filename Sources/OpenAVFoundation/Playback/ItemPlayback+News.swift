@@ -1,7 +1,7 @@
 // Playhead: news from the engine to its player: queued in the order it was decided and
 // delivered on the main queue, every piece that arrived meanwhile in one hop. News that only
-// restates a value (buffer flags and ranges, the playing time) replaces its own unsent
-// predecessor, so what the player applies is the engine's latest word, not a replay.
+// restates a value (buffer flags over the same ranges, the playing time) replaces its own
+// unsent predecessor, so what the player applies is the engine's latest word, not a replay.
 //
 // Concurrency: `outbox` (a lock) holds the queued news; any thread queues (the coordinator's
 // section included: queuing never blocks and never calls out while the lock is held). The main
@@ -22,8 +22,9 @@ struct NewsOutbox {
     /// Pieces that replaced an unsent predecessor instead of queuing behind it.
     var coalesced = 0
 
-    /// Queues `event`: a buffer report or a playing time of the same generation replaces the
-    /// same kind of news when that is the last one waiting (nothing was decided in between).
+    /// Queues `event`: a buffer report over the same loaded ranges, or a playing time of the
+    /// same generation, replaces the same kind of news when that is the last one waiting
+    /// (nothing was decided in between).
     mutating func append(_ event: PlaybackEvent) {
         queued += 1
         if let last = pending.last, Self.supersedes(event, last) {
@@ -37,7 +38,9 @@ struct NewsOutbox {
     /// True when `newer` makes `older` worth nothing once both wait in the outbox.
     static func supersedes(_ newer: PlaybackEvent, _ older: PlaybackEvent) -> Bool {
         switch (newer, older) {
-        case (.buffer, .buffer): true
+        // Loaded ranges that grew are kept step by step (observers watch them grow); flags
+        // restated over the same ranges are not.
+        case (.buffer(let a), .buffer(let b)): a.loadedRanges == b.loadedRanges
         case (.timeAdvanced(_, let a), .timeAdvanced(_, let b)): a == b
         default: false
         }

@@ -28,18 +28,23 @@ import Testing
         func time(_ seconds: Int, _ generation: Int) -> PlaybackEvent {
             .timeAdvanced(CMTime(value: CMTimeValue(seconds), timescale: 1), generation: generation)
         }
-        func buffer(_ ranges: Int) -> PlaybackEvent {
+        // Loaded ranges that grew are kept step by step; flags over the same ranges are not.
+        func buffer(_ ranges: Int, full: Bool = false) -> PlaybackEvent {
             let range = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1))
-            return .buffer(BufferReport(flags: .init(), loadedRanges: Array(repeating: range, count: ranges)))
+            var flags = PlaybackStateMachine.Buffer()
+            flags.isFull = full
+            return .buffer(BufferReport(flags: flags, loadedRanges: Array(repeating: range, count: ranges)))
         }
-        for event in [time(1, 0), time(2, 0), time(3, 0), time(4, 1), time(5, 1), buffer(1), buffer(2), .reachedEnd, time(6, 1)] {
-            engine.send(event)
-        }
+        let burst: [PlaybackEvent] = [
+            time(1, 0), time(2, 0), time(3, 0), time(4, 1), time(5, 1), buffer(1), buffer(1, full: true),
+            buffer(2), .reachedEnd, time(6, 1),
+        ]
+        for event in burst { engine.send(event) }
         #expect(received.withLock { $0 }.isEmpty, "nothing is delivered inline")
-        await waitUntil("delivered") { received.withLock { $0.count } == 5 }
-        #expect(received.withLock { $0 } == ["time 3.0", "time 5.0", "buffer 2", "end", "time 6.0"])
+        await waitUntil("delivered") { received.withLock { $0.count } == 6 }
+        #expect(received.withLock { $0 } == ["time 3.0", "time 5.0", "buffer 1", "buffer 2", "end", "time 6.0"])
         #expect(onMain.withLock { $0 })
         let delivery = engine.newsDelivery
-        #expect(delivery.queued == 9 && delivery.coalesced == 4 && delivery.hops == 1)
+        #expect(delivery.queued == 10 && delivery.coalesced == 4 && delivery.hops == 1)
     }
 }
