@@ -84,22 +84,25 @@ extension AVPlayer {
     /// reached the main queue after it; the pause already reported where time stopped) and is
     /// dropped: playback only runs forward.
     nonisolated func timeObserversNoteTime(_ time: CMTime, continuous: Bool) {
-        let reading = state.withLock { state -> (observers: [TimeObserver], previous: CMTime)? in
+        let reading = state.withLock { state -> (observers: [TimeObserver], previous: CMTime, backward: Bool)? in
             let previous = state.lastObservedTime
-            if continuous, !state.machine.isAdvancing || (time.isNumeric && previous.isNumeric && time < previous) {
+            let backward = state.machine.rate < 0
+            // Continuous time moves the way the rate points; a reading against it is stale.
+            let against = time.isNumeric && previous.isNumeric && (backward ? time > previous : time < previous)
+            if continuous, !state.machine.isAdvancing || against {
                 return nil
             }
             state.lastObservedTime = time
-            return (state.timeObservers, previous)
+            return (state.timeObservers, previous, backward)
         }
-        guard let (observers, previous) = reading, time.isNumeric else { return }
+        guard let (observers, previous, backward) = reading, time.isNumeric else { return }
         defer { scheduleObserverTicks() }
-        let isContinuous = continuous && previous.isNumeric && previous <= time
+        let isContinuous = continuous && previous.isNumeric && (backward ? previous >= time : previous <= time)
         for observer in observers {
             switch observer.kind {
             case .periodic(let interval, let block):
                 // Exact rational arithmetic (a 1/30 s interval never fires early, late or twice at
-                // a multiple); `isContinuous` already means time moved forward.
+                // a multiple), forward or backward.
                 if !isContinuous
                     || TimeObserverCrossings.periodicShouldFire(interval: interval, previous: previous, current: time)
                 {

@@ -115,8 +115,9 @@ open class AVPlayer: NSObject, _KeyValueObservable {
 
     /// The desired playback rate: 0 pauses, 1 is normal speed. While waiting for data it is the
     /// rate playback will start at. Rates from 0.25 to 4 keep the audio's pitch (depending on
-    /// the item's `audioTimePitchAlgorithm`); negative rates are not supported and pause.
-    /// Observable.
+    /// the item's `audioTimePitchAlgorithm`). A negative rate plays backward, silently, when
+    /// the item `canPlayReverse` (the picture steps from keyframe to keyframe), and pauses
+    /// otherwise. Observable.
     nonisolated open var rate: Float {
         get { read(\AVPlayer.rate) { $0.machine.rate } }
         set { let player = self; MainQueue.perform { player.applyRate(newValue, immediately: false) } }

@@ -106,8 +106,8 @@ open class AVPlayerItem: NSObject, _KeyValueObservable {
         get { state.withLock { $0.forwardPlaybackEndTime } }
         set { state.withLock { $0.forwardPlaybackEndTime = newValue } }
     }
-    /// Where reverse playback ends; `.invalid` means the start. Reverse playback is not
-    /// supported yet; the value is kept for compatibility.
+    /// Where reverse playback (a negative rate) ends; `.invalid` means the start. Like
+    /// `forwardPlaybackEndTime`, it is read when the item starts playing in a player.
     nonisolated open var reversePlaybackEndTime: CMTime {
         get { state.withLock { $0.reversePlaybackEndTime } }
         set { state.withLock { $0.reversePlaybackEndTime = newValue } }
@@ -123,8 +123,16 @@ open class AVPlayerItem: NSObject, _KeyValueObservable {
     nonisolated open var canPlayFastForward: Bool { status == .readyToPlay }
     /// Whether slow forward (rates between 0 and 1) is available: true once ready.
     nonisolated open var canPlaySlowForward: Bool { status == .readyToPlay }
-    /// Reverse playback is not supported.
-    nonisolated open var canPlayReverse: Bool { false }
+    /// Whether negative rates play backward: true once ready, for items with video and a known
+    /// duration. Backward play is silent and shows the keyframes as time passes them (I-frame
+    /// stepping), as AVFoundation does for media without an I-frame playlist at high rates.
+    nonisolated open var canPlayReverse: Bool {
+        status == .readyToPlay && stepFrameDuration != nil && duration.isNumeric
+    }
+    /// Whether rates below -1 play backward: as `canPlayReverse`.
+    nonisolated open var canPlayFastReverse: Bool { canPlayReverse }
+    /// Whether rates between -1 and 0 play backward: as `canPlayReverse`.
+    nonisolated open var canPlaySlowReverse: Bool { canPlayReverse }
     /// Whether `step(byCount:)` can move forward: true once ready, for items with video.
     nonisolated open var canStepForward: Bool { status == .readyToPlay && stepFrameDuration != nil }
     /// Whether `step(byCount:)` can move backward: true once ready, for items with video.

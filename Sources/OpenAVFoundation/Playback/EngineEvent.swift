@@ -95,6 +95,11 @@ enum EngineEvent: Sendable {
     case playedTo(CMTime, host: Double)
     /// The scheduled start's host time came (`host`): time runs and the audio output starts.
     case scheduledStartReached(host: Double)
+    /// Playing backward, time went below the picture shown: the keyframe at or before `time`
+    /// is to be shown next (a step of its own generation, not a seek of the player's).
+    case reverseStepDue(to: CMTime)
+    /// Playing backward, time reached the reverse end at `host`.
+    case reverseEndDue(host: Double)
 }
 
 /// What the open work learned and made.
@@ -102,6 +107,7 @@ struct OpenedParts: Sendable {
     let pipeline: Pipeline
     let duration: CMTime
     let forwardEndTime: CMTime
+    let reverseEndTime: CMTime
     let audioStream: Int?
 }
 

@@ -25,6 +25,12 @@ extension EngineState {
             if current.isNumeric { clock.set(media: current, host: anchor, generation: generation) }
             clock.setRate(newRate, host: anchor)
             audioClockTrustedAfter = anchor
+            if newRate > 0 { reverseEndReported = false }
+            if newRate > 0, let resumed = beginForwardAfterReverse(at: current) {
+                // The queues and the ring hold what follows the last keyframe shown backward:
+                // forward play resumes from an exact seek to where time stands.
+                return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
+            }
             // Cue and metadata waits follow the rate too.
             return [.applyAudioOutput, .wake([.presenter, .video, .audio, .subtitles])]
         case .setGain(let newGain):
@@ -77,6 +83,7 @@ extension EngineState {
             pipeline = parts.pipeline
             duration = parts.duration
             forwardEndTime = parts.forwardEndTime
+            reverseEndTime = parts.reverseEndTime
             hasVideo = parts.pipeline.videoStream != nil
             hasAudio = parts.pipeline.audioStream != nil
             selection.audioStream = parts.audioStream
@@ -178,7 +185,10 @@ extension EngineState {
             else { return [] }
             return land(generation: waiting, at: landing, host: host)
         case .timeDue(let time, let due):
-            guard time.isNumeric, time >= nextTick, let report = timeReport(time, generation: due) else {
+            // Backward, every report the presentation thread paces is due while observers
+            // need time (their next time is computed forward).
+            let isDue = rate < 0 ? nextTick != .positiveInfinity : time >= nextTick
+            guard time.isNumeric, isDue, let report = timeReport(time, generation: due) else {
                 return [.reply(.reported(false))]
             }
             return [.report(.timeAdvanced(report, generation: due)), .reply(.reported(true))]
@@ -187,6 +197,12 @@ extension EngineState {
         case .playedTo(let time, let host):
             guard forwardEndTime.isNumeric, time >= forwardEndTime else { return [.reply(.ended(false))] }
             return end(generation: generation, host: host)
+        case .reverseStepDue(let time):
+            guard let started = beginReverseStep(to: time) else { return [] }
+            return [.flushQueues(generation: started), .wake(.all)]
+        case .reverseEndDue(let host):
+            guard reachReverseEnd(host: host) else { return [] }
+            return [.report(.reachedReverseEnd)]
         default:
             return []
         }
@@ -194,8 +210,11 @@ extension EngineState {
 
     /// Lands the seek of `generation` at `time` (shown at `host`), if it waits to.
     private mutating func land(generation landed: Int, at time: CMTime, host: Double) -> [EngineAction] {
+        let isEngineOwn = seek?.isEngineOwn ?? false
         guard let finished = finishSeek(generation: landed, at: time, host: host) else { return [] }
-        // The read-ahead waits for the landing (`LandingReadAhead`).
+        // The read-ahead waits for the landing (`LandingReadAhead`). The player hears nothing
+        // of the engine's own seeks.
+        if isEngineOwn { return [.wake(.demux)] }
         return [.wake(.demux), .report(.seekFinished(id: finished.id, time: time))]
     }
 
@@ -208,6 +227,11 @@ extension EngineState {
 
     /// The buffer's report at `host`, if one is due.
     private mutating func bufferReport(endOfStream: Bool, force: Bool, host: Double) -> [EngineAction] {
+        // The engine's own seeks empty the queues on purpose: that is no stall. Playing
+        // backward needs one picture per step, not the forward buffer the flags measure (the
+        // tracker keeps its last report, so forward play reports afresh).
+        if let seek, seek.isEngineOwn, !seek.landed { return [] }
+        if rate < 0 { return [] }
         let position = itemTime(atHost: host)
         guard let report = buffer?.update(position: position, endOfStream: endOfStream, force: force, now: host)
         else { return [] }

@@ -15,6 +15,7 @@ extension EngineState {
         generation = max(generation + 1, request.id)
         seek = PendingSeek(request: request, generation: generation)
         endReported = false
+        reverseEndReported = false
         eosGeneration = -1
         return generation
     }
@@ -23,7 +24,7 @@ extension EngineState {
     /// audio clock when trusted), kept within the item; the last time shown when the clock has
     /// no reading.
     func itemTime(atHost host: Double) -> CMTime {
-        if let seek, !seek.landed { return seek.request.target }
+        if let seek, !seek.landed, !seek.isReverseStep { return seek.request.target }
         let time = time(atHost: host)
         return time.isNumeric ? clamped(time) : lastPresented
     }
@@ -74,7 +75,9 @@ extension EngineState {
     /// restarts time, which must not jump back once it runs). Returns the finished request.
     mutating func finishSeek(generation: Int, at time: CMTime, host: Double) -> SeekRequest? {
         let landing = seek.map { $0.generation == generation && !$0.landed } ?? false
-        if landing || rate == 0 {
+        // A reverse step's picture shows while the clock runs on backward: no new anchor.
+        let stepsBack = seek?.isReverseStep == true && rate < 0
+        if (landing && !stepsBack) || rate == 0 {
             // A scheduled start keeps its host time: the landing is where time starts then.
             let anchor = scheduledStart ?? host
             clock.set(media: time, host: anchor, generation: self.generation)
@@ -82,6 +85,7 @@ extension EngineState {
             lastPresented = time
         }
         guard landing, var pending = seek else { return nil }
+        if stepsBack { lastPresented = time }
         pending.landed = true
         pending.landing = pending.landing ?? time
         seek = pending
@@ -125,6 +129,46 @@ extension EngineState {
             lastPresented = end
             clock.set(media: end, host: host, generation: generation)
         }
+        return true
+    }
+
+    /// Starts a step of reverse playback: a keyframe seek of the engine's own to the keyframe at
+    /// or before `time`, as a new generation. Nil (nothing starts) unless playing backward,
+    /// settled (a seek of the player's in flight comes first) and above the reverse end.
+    mutating func beginReverseStep(to time: CMTime) -> Int? {
+        guard rate < 0, !stopped, isSettled(generation: generation), time.isNumeric, time > reverseEnd else {
+            return nil
+        }
+        let request = SeekRequest(
+            id: generation + 1, target: time, toleranceBefore: .positiveInfinity, toleranceAfter: .zero,
+            completion: nil)
+        let started = beginSeek(request)
+        seek?.isReverseStep = true
+        seek?.isEngineOwn = true
+        return started
+    }
+
+    /// Starts the exact seek of the engine's own to `time` that forward play needs after
+    /// reverse steps (their queues hold what follows a keyframe behind `time`); nil when the
+    /// last seek was no reverse step.
+    mutating func beginForwardAfterReverse(at time: CMTime) -> Int? {
+        guard let last = seek, last.isReverseStep, !stopped, time.isNumeric else { return nil }
+        let request = SeekRequest(
+            id: generation + 1, target: clamped(time), toleranceBefore: .zero, toleranceAfter: .zero,
+            completion: nil)
+        let started = beginSeek(request)
+        seek?.isEngineOwn = true
+        return started
+    }
+
+    /// Reaches the reverse end while playing backward, once: time stands there. False when
+    /// already reported, not playing backward, stopped or a seek is in flight.
+    mutating func reachReverseEnd(host: Double) -> Bool {
+        guard rate < 0, !reverseEndReported, !stopped, isSettled(generation: generation) else { return false }
+        reverseEndReported = true
+        lastPresented = reverseEnd
+        clock.set(media: reverseEnd, host: host, generation: generation)
+        clock.setRate(0, host: host)
         return true
     }
 }

@@ -17,6 +17,13 @@ struct PendingSeek: Sendable {
     var landing: CMTime?
     /// True once the first frame at the new position was shown (the seek completed).
     var landed = false
+    /// True for a step of reverse playback: a keyframe seek of the engine's own, which lands
+    /// without re-anchoring the running clock.
+    var isReverseStep = false
+    /// True for a seek the engine made itself (reverse steps, the exact seek that resumes
+    /// forward play after them): the player hears nothing of it, and the queues it empties
+    /// are no stall.
+    var isEngineOwn = false
 }
 
 /// Where the item's audio output is in its life.
@@ -37,11 +44,15 @@ struct EngineState: Sendable {
     var audioClockTrustedAfter: Double = 0
     var duration: CMTime = .indefinite
     var forwardEndTime: CMTime = .invalid
+    /// Where reverse playback ends: `reversePlaybackEndTime` when set, else zero.
+    var reverseEndTime: CMTime = .invalid
     /// The item time of the last frame shown (or audio played, for audio-only items).
     var lastPresented: CMTime = .zero
     var statistics = PlaybackStatistics()
     /// Set when the end was reported for the current generation.
     var endReported = false
+    /// Set when playing backward reached the reverse end; cleared by a seek or forward play.
+    var reverseEndReported = false
     /// The generation whose video reached end of stream (-1: none).
     var eosGeneration = -1
     /// The generation whose audio reached end of stream and drained (-1: none).
@@ -107,8 +118,12 @@ struct EngineState: Sendable {
     /// a looper) is not paused in this sense: its frames should be ready the moment it takes
     /// over.
     func isPaused(at generation: Int) -> Bool {
-        rate == 0 && !isHeld && self.generation == generation
+        // Playing backward shows one picture per generation too (ItemPlayback+Reverse.swift).
+        rate <= 0 && !isHeld && self.generation == generation
     }
+
+    /// Where reverse playback stops: the reverse end time when set, else zero.
+    var reverseEnd: CMTime { reverseEndTime.isNumeric ? max(reverseEndTime, .zero) : .zero }
 
     /// The exact target of the seek of `generation`, or nil (opening and inexact seeks).
     func exactTarget(of generation: Int) -> CMTime? {

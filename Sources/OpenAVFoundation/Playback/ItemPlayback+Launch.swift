@@ -52,6 +52,7 @@ extension ItemPlayback {
         post(.opened(
             OpenedParts(
                 pipeline: pipeline, duration: parts.description.duration, forwardEndTime: settings.forwardEndTime,
+                reverseEndTime: settings.reverseEndTime,
                 audioStream: audioStream),
             host: environment.hostClock.now))
         guard !isStopped else { return nil }

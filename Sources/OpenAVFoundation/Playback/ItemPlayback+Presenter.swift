@@ -21,6 +21,9 @@ extension ItemPlayback {
         var shownGeneration = -1
         var lastTickHost = -Double.infinity
         var lastPresentHost = -Double.infinity
+        // The item time of the picture up, and what reverse play remembers.
+        var shownTime = CMTime.invalid
+        var reverse = ReverseProgress()
         let clock = environment.hostClock
         while !isStopped {
             refreshBuffer()
@@ -37,6 +40,10 @@ extension ItemPlayback {
                 continue
             }
             let (generation, rate) = (state.generation, state.rate)
+            if rate < 0, pipeline.videoStream != nil, shownGeneration == generation, state.hasLanded(generation) {
+                reverseTurn(state, now: now, shown: shownTime, &reverse, lastTick: &lastTickHost)
+                continue
+            }
             if pipeline.videoStream != nil, let item = pipeline.videoFrames.peek(), item.generation == generation {
                 let frame = item.element
                 if shownGeneration != generation {
@@ -45,6 +52,8 @@ extension ItemPlayback {
                     shownGeneration = generation
                     let time = state.landing(of: generation) ?? (frame.pts.isNumeric ? frame.pts : .zero)
                     present(frame, at: time, pipeline)
+                    shownTime = time
+                    reverse.noteShown(time)
                     // Time restarts when this frame is shown, not when the loop began: the
                     // frame may have arrived long after `now` was read (a slow thread, a
                     // seek that landed meanwhile), and an older anchor would run time ahead.
@@ -84,6 +93,7 @@ extension ItemPlayback {
                     }
                     let time = frame.pts.isNumeric ? frame.pts : current
                     present(frame, at: time, pipeline, measuresSync: true)
+                    shownTime = time
                     lastPresentHost = now
                     tick(current, generation: generation, host: now, last: &lastTickHost, force: true)
                     post(.playedTo(current, host: clock.now))

@@ -32,6 +32,7 @@ final class ItemPlayback: Sendable {
     /// Item settings the engine needs, captured when playback starts.
     struct Settings: Sendable {
         let forwardEndTime: CMTime
+        let reverseEndTime: CMTime
         let preferredForwardBuffer: Double
         let keepsPitch: Bool
         let automaticallyLoadedKeys: [String]
@@ -42,6 +43,7 @@ final class ItemPlayback: Sendable {
         init(item: AVPlayerItem, criteria: SelectionCriteriaSnapshot) {
             preferredPeakBitRate = item.preferredPeakBitRate
             forwardEndTime = item.forwardPlaybackEndTime
+            reverseEndTime = item.reversePlaybackEndTime
             preferredForwardBuffer = item.preferredForwardBufferDuration
             keepsPitch = item.audioTimePitchAlgorithm != .varispeed
             automaticallyLoadedKeys = item.automaticallyLoadedAssetKeys

@@ -18,6 +18,8 @@ enum PlaybackEvent: Sendable {
     case timeAdvanced(CMTime, generation: Int)
     /// Playback reached the end of the item (or its forward end time).
     case reachedEnd
+    /// Playing backward reached the item's start (or its reverse end time).
+    case reachedReverseEnd
     /// The subtitle cues showing changed (empty: none shows now).
     case legible([AVSubtitleCue], time: CMTime)
     /// Timed metadata groups became current (after a flush when `flushed`: a seek or the start).

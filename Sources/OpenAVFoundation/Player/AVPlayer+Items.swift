@@ -123,6 +123,8 @@ extension AVPlayer {
             timeObserversNoteTime(time, continuous: true)
         case .reachedEnd:
             handle(.reachedEnd)
+        case .reachedReverseEnd:
+            handle(.reachedReverseEnd)
         case .legible(let cues, let time):
             item.deliverLegible(cues, at: time)
         case .timedMetadata(let groups, let flushed):

@@ -5,9 +5,12 @@
 import Foundation
 
 extension AVPlayer {
-    /// Sets the desired rate (negative rates are unsupported and pause).
+    /// Sets the desired rate; a negative rate plays backward when the current item
+    /// `canPlayReverse`, and pauses otherwise.
     nonisolated func applyRate(_ rate: Float, immediately: Bool) {
-        handle(.setRate(max(0, rate.isFinite ? rate : 0), immediately: immediately))
+        var wanted = rate.isFinite ? rate : 0
+        if wanted < 0, state.withLock({ $0.currentItem })?.canPlayReverse != true { wanted = 0 }
+        handle(.setRate(wanted, immediately: immediately))
     }
 
     /// Feeds `event` to the state machine, publishes what changed, performs its effects and

@@ -33,6 +33,8 @@ struct PlaybackStateMachine: Equatable {
         case buffer(Buffer)
         /// Playback reached the item's end (or forwardPlaybackEndTime).
         case reachedEnd
+        /// Playing backward reached the item's start (or reversePlaybackEndTime).
+        case reachedReverseEnd
         /// A seek moved time; the end is no longer reached. Until `.seekFinished`, an empty
         /// buffer is the seek's doing (reading restarts at the target), not a stall.
         case timeJumped
@@ -77,6 +79,8 @@ struct PlaybackStateMachine: Equatable {
     private(set) var waitReason: WaitReason?
     /// True after the end was reached until time jumps back.
     private(set) var atEnd = false
+    /// True after playing backward reached the start (or the reverse end) until time jumps.
+    private(set) var atReverseEnd = false
     /// True once the player started playing at some rate and has not stalled since, so a
     /// buffer underrun counts as a stall (not as a slow start).
     private var hasBeenPlaying = false
@@ -96,15 +100,18 @@ struct PlaybackStateMachine: Equatable {
         switch event {
         case .setRate(let newRate, let immediately):
             rate = newRate
+            // Moving away from an end leaves it behind.
+            if newRate < 0 { atEnd = false } else if newRate > 0 { atReverseEnd = false }
             playsImmediately = immediately && newRate != 0
             if newRate == 0 { hasBeenPlaying = false }
-            if newRate != 0 && atEnd && actionAtEnd != .none && item == .ready {
-                // Playing from the end reaches it again at once (replaying needs a seek).
+            if isAtEndOfDirection && actionAtEnd != .none && item == .ready {
+                // Playing from the end (backward: from the start) reaches it again at once
+                // (replaying needs a seek).
                 effects.append(.postDidPlayToEnd)
                 effects += applyEndAction()
             }
         case .item(let state):
-            if state != item { hasBeenPlaying = false; atEnd = false; isSeeking = false }
+            if state != item { hasBeenPlaying = false; atEnd = false; atReverseEnd = false; isSeeking = false }
             item = state
             if state == .none || state == .loading { buffer = Buffer() }
         case .buffer(let newBuffer):
@@ -114,8 +121,15 @@ struct PlaybackStateMachine: Equatable {
             atEnd = true
             effects.append(.postDidPlayToEnd)
             effects += applyEndAction()
+        case .reachedReverseEnd:
+            guard !atReverseEnd, rate < 0 else { break }
+            atReverseEnd = true
+            // Apple posts the same notification at either end.
+            effects.append(.postDidPlayToEnd)
+            effects += applyEndAction()
         case .timeJumped:
             atEnd = false
+            atReverseEnd = false
             isSeeking = true
         case .seekFinished:
             isSeeking = false
@@ -124,16 +138,21 @@ struct PlaybackStateMachine: Equatable {
             if buffer.isEmpty { hasBeenPlaying = false }
         case .prerolledItemTookOver:
             atEnd = false
+            atReverseEnd = false
             isSeeking = false
         case .setAutomaticallyWaits(let waits):
             automaticallyWaits = waits
         case .setActionAtItemEnd(let action):
             actionAtEnd = action
-            if atEnd && rate != 0 { effects += applyEndAction() }
+            if isAtEndOfDirection { effects += applyEndAction() }
         }
         effects += settle()
         return effects
     }
+
+    /// True when time stands at the end it runs toward: the end playing forward, the start
+    /// (or reverse end) playing backward.
+    private var isAtEndOfDirection: Bool { rate > 0 ? atEnd : rate < 0 ? atReverseEnd : false }
 
     private mutating func applyEndAction() -> [Effect] {
         switch actionAtEnd {
@@ -169,7 +188,7 @@ struct PlaybackStateMachine: Equatable {
             timeControl = .waiting
             waitReason = .evaluatingBufferingRate
         case .ready:
-            if atEnd {
+            if isAtEndOfDirection {
                 // Time may run on past the end only with `.none`; `.advance` hands over to the
                 // next item at once (a queue keeps playing through); `.pause` stays put.
                 timeControl = actionAtEnd == .pause ? .paused : .playing

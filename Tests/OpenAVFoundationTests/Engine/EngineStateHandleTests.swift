@@ -8,16 +8,16 @@ import Testing
 @testable import OpenAVFoundation
 
 @Suite struct EngineStateHandleTests {
-    private func seconds(_ value: Double) -> CMTime { CMTime(seconds: value, preferredTimescale: 1000) }
+    func seconds(_ value: Double) -> CMTime { CMTime(seconds: value, preferredTimescale: 1000) }
 
-    private func request(_ target: Double, exact: Bool = true, id: Int = 1) -> SeekRequest {
+    func request(_ target: Double, exact: Bool = true, id: Int = 1) -> SeekRequest {
         SeekRequest(
             id: id, target: seconds(target), toleranceBefore: exact ? .zero : .positiveInfinity,
             toleranceAfter: exact ? .zero : .positiveInfinity, completion: nil)
     }
 
     /// Queues without media behind them: 10 s with a video stream (0) and an audio stream (1).
-    private func pipeline(video: Bool = true) -> Pipeline {
+    func pipeline(video: Bool = true) -> Pipeline {
         let description = MediaDescription(
             formatName: "test", formatLongName: "test", duration: seconds(10), startTime: .zero, bitRate: nil,
             streams: [], tags: [], artwork: [], probeScore: 100, durationIsEstimated: false)
@@ -27,17 +27,17 @@ import Testing
     }
 
     /// An opened item of 10 s, playing from host time 0.
-    private func playing(network: Bool = false, video: Bool = true) -> EngineState {
+    func playing(network: Bool = false, video: Bool = true) -> EngineState {
         var state = EngineState()
         state.isNetwork = network
-        let parts = OpenedParts(pipeline: pipeline(video: video), duration: seconds(10), forwardEndTime: .invalid, audioStream: 1)
+        let parts = OpenedParts(pipeline: pipeline(video: video), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid, audioStream: 1)
         _ = state.handle(.opened(parts, host: 0))
         _ = state.handle(.setRate(1, host: 0))
         return state
     }
 
     /// A short name for each action, to compare sequences.
-    private func names(_ actions: [EngineAction]) -> [String] {
+    func names(_ actions: [EngineAction]) -> [String] {
         actions.map { action in
             switch action {
             case .wake(let threads): threads == .all ? "wake all" : "wake \(threads.rawValue)"
@@ -54,6 +54,7 @@ import Testing
             case .report(.seekFinished(let id, let time)): "seek \(id) at \(time.seconds)"
             case .report(.timeAdvanced(let time, let generation)): "time \(time.seconds) of \(generation)"
             case .report(.reachedEnd): "end"
+            case .report(.reachedReverseEnd): "reverse end"
             case .report(.failed(_, let duringPlayback)): "failed \(duringPlayback)"
             case .report(.buffer(let report)): "buffer keepUp \(report.flags.isLikelyToKeepUp)"
             case .report: "report"
@@ -165,7 +166,7 @@ import Testing
         #expect(names(held.handle(.stop(clearsVideo: true))) == ["abort", "wake all", "output"])
         var opening = EngineState()
         _ = opening.handle(.stop(clearsVideo: false))
-        let parts = OpenedParts(pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, audioStream: 1)
+        let parts = OpenedParts(pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid, audioStream: 1)
         #expect(names(opening.handle(.opened(parts, host: 0))) == ["abort", "output"], "opened after a stop: released")
     }
 

@@ -138,6 +138,10 @@ extension AVPlayerPortingAPITests {
         let _: (AVPlayerItem) -> (Int) -> Void = AVPlayerItem.step(byCount:)
         let _: KeyPath<AVPlayerItem, Bool> = \.canStepForward
         let _: KeyPath<AVPlayerItem, Bool> = \.canStepBackward
+        let _: KeyPath<AVPlayerItem, Bool> = \.canPlayReverse
+        let _: KeyPath<AVPlayerItem, Bool> = \.canPlayFastReverse
+        let _: KeyPath<AVPlayerItem, Bool> = \.canPlaySlowReverse
+        let _: ReferenceWritableKeyPath<AVPlayerItem, CMTime> = \.reversePlaybackEndTime
         let _: ReferenceWritableKeyPath<AVPlayerItemLegibleOutput, AVPlayerItemLegibleOutput.TextStylingResolution> =
             \.textStylingResolution
         let _: (AVPlayer) -> (Float, (@Sendable (Bool) -> Void)?) -> Void = AVPlayer.preroll(atRate:completionHandler:)

@@ -56,6 +56,25 @@ import Testing
         #expect(m.timeControl == .playing)
     }
 
+    @Test func playingBackwardEndsAtTheStartAsForwardPlayEndsAtTheEnd() async {
+        var (m, _) = machine(.item(.ready), .buffer(Self.ready), .setRate(-1, immediately: false))
+        #expect(m.timeControl == .playing && m.rate == -1)
+        // A forward end report means nothing backward; the start does.
+        #expect(m.handle(.reachedReverseEnd) == [.postDidPlayToEnd])
+        #expect(m.rate == 0 && m.timeControl == .paused)
+        // Backward again from the start reaches it again at once; forward leaves it.
+        #expect(m.handle(.setRate(-2, immediately: false)) == [.postDidPlayToEnd])
+        #expect(m.rate == 0)
+        #expect(m.handle(.setRate(1, immediately: false)).isEmpty)
+        #expect(m.timeControl == .playing)
+        // At the forward end, backward play leaves the end behind.
+        _ = m.handle(.reachedEnd)
+        #expect(m.rate == 0)
+        #expect(m.handle(.setRate(-1, immediately: false)).isEmpty)
+        #expect(m.timeControl == .playing && m.rate == -1)
+        #expect(m.handle(.setRate(1, immediately: false)).isEmpty, "no longer at the end")
+    }
+
     @Test func stallWithoutAutomaticWaitingPausesAndZeroesRate() async {
         var (m, _) = machine(
             .setAutomaticallyWaits(false), .item(.ready), .buffer(Self.thin),
