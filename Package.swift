@@ -30,6 +30,12 @@ let package = Package(
             providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "pkg-config"])]
         ),
         .target(name: "CSDL2Loader", dependencies: ["CSDL2"]),
+        // Headers only: the binary does not link libpulse; CPulseLoader loads it on first use.
+        .systemLibrary(
+            name: "CPulse",
+            providers: [.apt(["libpulse-dev", "pkg-config"])]
+        ),
+        .target(name: "CPulseLoader", dependencies: ["CPulse"]),
 
         // MARK: Swift modules
         .target(name: "OpenCoreMedia"),
@@ -37,7 +43,7 @@ let package = Package(
         .target(name: "OpenAVFoundation", dependencies: ["OpenCoreMedia", "FFmpegBridge"]),
         .target(
             name: "OpenAVKit",
-            dependencies: ["OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader"]),
+            dependencies: ["OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader", "CPulse", "CPulseLoader"]),
         .target(name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "FFmpegBridge"]),
         .executableTarget(name: "playhead", dependencies: ["PlayheadCLI"]),
         .target(name: "PlayheadTestSupport", dependencies: ["OpenAVFoundation", "FFmpegBridge"]),

@@ -13,6 +13,7 @@ cd "$ROOT"
 RULES=(
     "CFFmpeg|Sources/FFmpegBridge Sources/CFFmpegShims"
     "CSDL2|Sources/OpenAVKit"
+    "CPulse|Sources/OpenAVKit"
 )
 SEARCH_DIRS=(Sources Tests Benchmarks Examples)
 

@@ -66,11 +66,12 @@ enum SDLSubsystem {
     }
 }
 
-/// Sets Playhead's players to play audio through SDL by default.
+/// Sets Playhead's players to play audio on the system's device by default.
 public enum PlayheadAudio {
-    /// Makes new players use the system's audio device through SDL (falling back to a silent
-    /// clock when no device can be opened).
+    /// Makes new players play through the desktop's sound server (PulseAudio, or PipeWire
+    /// through pipewire-pulse), or through SDL on machines with only ALSA; they fall back to a
+    /// silent clock when no device can be opened. `PLAYHEAD_AUDIO=sdl` forces SDL.
     public static func useSystemAudioDevice() {
-        DefaultAudioOutput.register { SDLAudioOutput() }
+        DefaultAudioOutput.register { try SystemAudio.makeOutput() }
     }
 }

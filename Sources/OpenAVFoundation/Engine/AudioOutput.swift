@@ -73,6 +73,15 @@ package protocol AudioOutput: AnyObject, Sendable {
 
     /// Stops if needed and releases the device and the source.
     func close()
+
+    /// Drops audio the output already took from the source but has not played yet (a seek
+    /// made it stale). Outputs without a buffer of their own do nothing.
+    func discardBuffered()
+}
+
+extension AudioOutput {
+    /// Nothing is buffered outside the source.
+    package func discardBuffered() {}
 }
 
 /// Why an audio output could not be used.

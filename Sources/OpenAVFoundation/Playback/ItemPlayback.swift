@@ -124,7 +124,7 @@ final class ItemPlayback: Sendable {
             if threads.contains(.subtitles) { pipeline?.switchboard.cues.changed.wake() }
         case .flushQueues(let generation):
             pipeline?.flush(generation: generation)
-            if pipeline?.ring != nil { outputQueue.async { self.discardStaleAudioWhileStopped() } }
+            if pipeline?.ring != nil { outputQueue.async { self.discardStaleAudio() } }
         case .kickStalledRead: interrupt.kick()
         case .abort:
             interrupt.abort()
@@ -199,15 +199,20 @@ final class ItemPlayback: Sendable {
         }
     }
 
-    /// After a seek while the output is stopped (paused), nothing renders, so the old
-    /// position's audio would fill the ring until play: the new position's audio could then
-    /// start only on the audio thread's next refill after play. With the output held stopped
-    /// (`outputPhase`), this thread is the ring's consumer for a moment: it drops the stale
-    /// audio and wakes the audio thread to fill the ring now (`outputQueue` only).
-    private func discardStaleAudioWhileStopped() {
-        guard let ring = pipeline?.ring else { return }
+    /// After a seek, audio of the old position may still wait in two places: in the output's
+    /// own buffer (a sound server queues about 100 ms), which the output drops; and, while the
+    /// output is stopped (paused) and nothing renders, in the ring, which would stay full
+    /// until play, so the new position's audio could start only on the audio thread's next
+    /// refill after play. With the output held stopped (`outputPhase`), this thread is the
+    /// ring's consumer for a moment: it drops the stale audio and wakes the audio thread to
+    /// fill the ring now (`outputQueue` only).
+    private func discardStaleAudio() {
+        guard let pipeline, let ring = pipeline.ring else { return }
         let dropped = outputPhase.withLock { phase -> Bool in
-            // Running, something renders; closed, a lingering device may still be playing out.
+            // Closed, a lingering device may still be playing out: leave it alone.
+            guard phase != .closed else { return false }
+            pipeline.audioOutput?.discardBuffered()
+            // Running, the render callback skips the stale audio itself.
             guard phase == .idle else { return false }
             ring.discardStale()
             return true

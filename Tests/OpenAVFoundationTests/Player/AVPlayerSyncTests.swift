@@ -1,6 +1,7 @@
 // Playhead: audio and video stay in sync during real-time playback (flash-and-beep smoke test).
 import FFmpegBridge
 import Foundation
+import PlayheadTestSupport
 import Testing
 
 @testable import OpenAVFoundation
@@ -66,31 +67,6 @@ final class BeepTimingOutput: AudioOutput {
 
 @MainActor
 @Suite struct AVPlayerSyncTests {
-    /// Three seconds of black video flashing white for one frame at each whole second, with a
-    /// 1 kHz beep during the same 40 ms.
-    static func makeFlashAndBeep() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("playhead-flash-beep-\(ProcessInfo.processInfo.processIdentifier).mkv")
-        if FileManager.default.fileExists(atPath: url.path) { return url }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "ffmpeg", "-nostdin", "-v", "error", "-y",
-            "-f", "lavfi", "-i",
-            "color=c=black:s=64x64:r=25:d=3,drawbox=c=white:t=fill:enable='lt(mod(t,1),0.04)'",
-            "-f", "lavfi", "-i", "sine=f=1000:d=3:sample_rate=48000,volume=enable='gte(mod(t,1),0.04)':volume=0",
-            "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le", "-ac", "1",
-            url.path + ".tmp.mkv",
-        ]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "ffmpeg failed"])
-        }
-        try FileManager.default.moveItem(atPath: url.path + ".tmp.mkv", toPath: url.path)
-        return url
-    }
-
     /// True for a mostly white frame.
     static func isFlash(_ frame: VideoFrame) -> Bool {
         let bytes = frame.packedBytes()
@@ -101,7 +77,7 @@ final class BeepTimingOutput: AudioOutput {
     /// Real time, so it runs in the quiet real-time pass of `make test`.
     @Test(.enabled(if: realTimeTestsEnabled))
     func flashesAreShownWhenTheirBeepsAreHeardInRealTime() async throws {
-        let url = try Self.makeFlashAndBeep()
+        let url = try LipSyncMedia.flashAndBeep()
         let audio = BeepTimingOutput()
         let sink = RecordingVideoSink()
         let sinks = VideoSinks()

@@ -1,0 +1,132 @@
+// Playhead: a real PulseAudio server for tests: private directories, one null sink ("probe")
+// whose monitor can be recorded, started and stopped by the test itself.
+//
+// Concurrency: `start`, `stop` and `kill` are called by the test that owns the server; the
+// process handle is protected by a lock.
+import Foundation
+import OpenAVFoundation
+
+/// A PulseAudio daemon of the test's own, reachable at `address`.
+public final class PulseAudioServer: @unchecked Sendable {
+    /// The private folder holding the socket, `HOME` and the runtime directory.
+    public let directory: URL
+    /// The server string a client connects to (`unix:<directory>/native`).
+    public var address: String { "unix:" + directory.appendingPathComponent("native").path }
+    /// The sink everything plays to by default; its monitor is `probe.monitor`.
+    public static let sinkName = "probe"
+    /// The sink's sample rate.
+    public static let sampleRate = 48_000
+    /// The daemon's process id while it runs.
+    private let pid = Locked<pid_t?>(nil)
+
+    /// Starts a server in a fresh private folder and waits until it answers.
+    /// - Throws: ``TestSupportError`` when `pulseaudio` is missing or does not come up in 10 s.
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-pulse-\(UUID().uuidString)")
+        for folder in ["home", "run"] {
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try start()
+    }
+
+    /// Starts the daemon (again, after `kill`) on the same socket and waits until it answers.
+    public func start() throws {
+        let arguments = [
+            "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--realtime=no",
+            "--high-priority=no", "--log-target=file:" + directory.appendingPathComponent("log").path,
+            "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
+            "--load=module-null-sink sink_name=\(Self.sinkName) rate=\(Self.sampleRate) format=float32le channels=2",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = directory.appendingPathComponent("home").path
+        environment["XDG_RUNTIME_DIR"] = directory.appendingPathComponent("run").path
+        let daemon = try DetachedProcess.spawn(
+            try Subprocess.tool(named: "pulseaudio").path, arguments, environment: environment)
+        pid.withLock { $0 = daemon }
+        let pactl = try Subprocess.tool(named: "pactl")
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let answer = try Subprocess.run(pactl, ["--server=\(address)", "info"], limit: 5)
+            if answer.ending == .exited(0) { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestSupportError("pulseaudio did not answer within 10 s")
+    }
+
+    /// Kills the daemon at once (SIGKILL), as a crash would; `start()` brings it back.
+    public func kill() { end(signal: SIGKILL) }
+
+    /// Stops the daemon and removes its folder.
+    public func stop() {
+        end(signal: SIGTERM)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func end(signal: Int32) {
+        guard let daemon = pid.withLock({ value -> pid_t? in defer { value = nil }; return value }) else { return }
+        DetachedProcess.end(daemon, signal: signal)
+    }
+
+    /// Server-side underruns logged so far ("Underrun on ..." lines need debug logging; this
+    /// counts what the log holds).
+    public var logText: String {
+        (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+    }
+}
+
+/// What reaches the probe sink, recorded from its monitor with `parec` as mono float samples,
+/// each stretch stamped with the host time it arrived (the same clock as `SystemHostClock`).
+public final class MonitorRecording: @unchecked Sendable {
+    private let process: Process
+    private let state = Locked<(samples: [Float], offset: Double)>(([], .infinity))
+    private let finished = DispatchSemaphore(value: 0)
+    /// Samples per second.
+    public let sampleRate = PulseAudioServer.sampleRate
+
+    /// Starts recording `server`'s probe monitor; returns once the first samples arrived
+    /// (parec takes up to a second to deliver).
+    public init(server: PulseAudioServer) throws {
+        process = Process()
+        process.executableURL = try Subprocess.tool(named: "parec")
+        process.arguments = [
+            "--server=\(server.address)", "--device=\(PulseAudioServer.sinkName).monitor", "--format=float32le",
+            "--rate=\(sampleRate)", "--channels=1", "--latency-msec=2", "--raw",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let reader = output.fileHandleForReading
+        let rate = Double(sampleRate)
+        Thread.detachNewThread { [state, finished] in
+            var pending = Data()
+            while true {
+                let data = reader.availableData
+                if data.isEmpty { break }
+                let arrived = SystemHostClock.shared.now
+                pending.append(data)
+                let whole = pending.count / 4 * 4
+                let floats = pending.prefix(whole).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+                pending.removeFirst(whole)
+                state.withLock { state in
+                    state.samples.append(contentsOf: floats)
+                    // Arrival is never earlier than the sound: the earliest arrival relative
+                    // to the samples' position gives the host time of sample 0.
+                    state.offset = min(state.offset, arrived - Double(state.samples.count) / rate)
+                }
+            }
+            finished.signal()
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while state.withLock({ $0.samples.isEmpty }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
+    /// Stops recording; returns the samples and the host time of the first one.
+    public func stop() -> (samples: [Float], startHost: Double) {
+        process.terminate()
+        _ = finished.wait(timeout: .now() + 5)
+        return state.withLock { ($0.samples, $0.offset) }
+    }
+}

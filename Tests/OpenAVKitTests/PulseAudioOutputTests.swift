@@ -1,0 +1,89 @@
+// Playhead: the native sound-server output against a real PulseAudio server the test starts:
+// the sound arrives, and each frame handed to the video sink meets its sound at the sink
+// within 10 ms (the clock follows the latency the server measures).
+import FFmpegBridge
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+@testable import OpenAVKit
+
+/// Notes the host time each frame was handed over, by presentation time.
+private final class HandOverSink: VideoSink, @unchecked Sendable {
+    private let handed = Locked<[(pts: CMTime, host: Double, white: Bool)]>([])
+
+    func present(_ frame: VideoFrame, itemTime: CMTime) {
+        let host = SystemHostClock.shared.now
+        let luma = frame.packedBytes().prefix(frame.width * frame.height)
+        let white = luma.reduce(0) { $0 + Int($1) } / max(1, luma.count) > 128
+        handed.withLock { $0.append((frame.pts, host, white)) }
+    }
+
+    func clear() {}
+
+    /// Host times at which white frames were handed over after `after` seconds of media.
+    func flashes(after: Double) -> [Double] {
+        handed.withLock { $0.filter { $0.white && $0.pts.seconds > after }.map(\.host) }
+    }
+}
+
+/// Runs `body` on a Dispatch thread (starting servers and recorders blocks).
+private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
+}
+
+private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil
+
+@MainActor
+@Suite struct PulseAudioOutputTests {
+    @Test(.enabled(if: realTimeTestsEnabled))
+    func eachFrameMeetsItsSoundAtTheSinkWithinTenMillisecondsInRealTime() async throws {
+        let clip = try LipSyncMedia.flashAndBeep(seconds: 4)
+        let server = try await offPool { try PulseAudioServer() }
+        defer { server.stop() }
+        let recording = try await offPool { try MonitorRecording(server: server) }
+        let sink = HandOverSink()
+        let sinks = VideoSinks()
+        sinks.add(sink)
+        let output = PulseAudioOutput(server: server.address)
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
+        let item = AVPlayerItem(url: clip)
+        let player = AVPlayer(environment: environment, playerItem: item)
+        player.play()
+        await waitUntilInRealTime(seconds: 10) { item.currentTime().seconds >= 3.5 }
+        // The latency the clock used is the server's measure (the buffer asked for, about
+        // 100 ms, less what already played), not a guess.
+        let latency = output.outputLatency
+        #expect(latency > 0.02 && latency < 0.2, "the server's own latency: \(latency)")
+        player.pause()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let heard = recording.stop()
+        player.replaceCurrentItem(with: nil)
+        let beeps = LipSyncMedia.beepOnsets(in: heard.samples, sampleRate: recording.sampleRate)
+            .map { heard.startHost + Double($0) / Double(recording.sampleRate) }
+        let flashes = sink.flashes(after: 0.5)
+        #expect(flashes.count == 3, "flashes at 1, 2 and 3 s: \(flashes.count)")
+        var offsets: [Double] = []
+        for flash in flashes {
+            guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }) else { continue }
+            offsets.append(beep - flash)
+        }
+        #expect(offsets.count == flashes.count, "a beep heard for every flash")
+        let mean = offsets.map(abs).reduce(0, +) / Double(max(1, offsets.count))
+        // Positive: the sound comes after the frame was handed over.
+        #expect(mean <= 0.010, "sound minus frame, ms: \(offsets.map { ($0 * 1000).rounded() })")
+        #expect(offsets.allSatisfy { abs($0) <= 0.020 }, "\(offsets.map { ($0 * 1000).rounded() })")
+    }
+}
+
+/// Waits (real time, the main queue free) until `condition` holds or `seconds` pass.
+@MainActor
+private func waitUntilInRealTime(seconds: Double, _ condition: @MainActor () -> Bool) async {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() && Date() < deadline {
+        try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+}
