@@ -77,6 +77,66 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         #expect(mean <= 0.010, "sound minus frame, ms: \(offsets.map { ($0 * 1000).rounded() })")
         #expect(offsets.allSatisfy { abs($0) <= 0.020 }, "\(offsets.map { ($0 * 1000).rounded() })")
     }
+
+    @Test(.enabled(if: realTimeTestsEnabled))
+    func theServerGoingAwayNeitherStopsTimeNorSilencesTheNextConnectionInRealTime() async throws {
+        let clip = try GeneratedMedia.url(
+            named: "tone-12s", fileExtension: "mkv",
+            ffmpeg: [
+                "-f", "lavfi", "-i", "color=c=black:s=64x64:r=25:d=12", "-f", "lavfi", "-i",
+                "sine=f=440:d=12:sample_rate=48000", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "pcm_s16le",
+            ])
+        let server = try await offPool { try PulseAudioServer() }
+        defer { server.stop() }
+        let notices = Locked<[String]>([])
+        let output = PulseAudioOutput(server: server.address) { text in notices.withLock { $0.append(text) } }
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let item = AVPlayerItem(url: clip)
+        let player = AVPlayer(environment: environment, playerItem: item)
+        player.play()
+        await waitUntilInRealTime(seconds: 10) { item.currentTime().seconds >= 1 }
+        var readings: [(host: Double, time: Double)] = []
+        func read() { readings.append((SystemHostClock.shared.now, item.currentTime().seconds)) }
+        read()
+        try await offPool { server.kill() }
+        for _ in 0..<50 {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            read()
+        }
+        #expect(output.isPlayingSilently, "a silent stand-in plays while the server is away")
+        #expect(output.serverLosses == 1)
+        // The server comes back while time is read on.
+        let restarting = Locked<Double?>(nil)
+        async let recorded = offPool {
+            try server.start()
+            restarting.withLock { $0 = SystemHostClock.shared.now }
+            return try MonitorRecording(server: server)
+        }
+        for _ in 0..<150 {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            read()
+        }
+        let recording = try await recorded
+        let restarted = try #require(restarting.withLock { $0 })
+        let heard = recording.stop()
+        #expect(!output.isPlayingSilently, "reconnected")
+        #expect(player.timeControlStatus == .playing)
+        player.replaceCurrentItem(with: nil)
+        let firstLoud = heard.samples.firstIndex { abs($0) > 0.05 }
+            .map { heard.startHost + Double($0) / Double(recording.sampleRate) }
+        let back = try #require(firstLoud, "sound came back")
+        // A freshly started server in this rig plays nothing for about 1.9 s (streams that
+        // connect meanwhile are asked for no audio); the output adds at most its reconnect
+        // interval and one buffer on top.
+        #expect(back - restarted <= 2.2, "sound back \(back - restarted) s after the restart")
+        // Time ran on at the pace of the clock through the loss and the reconnection: no
+        // stop, no jump back, nothing skipped beyond the audio the server had queued.
+        for (earlier, later) in zip(readings, readings.dropFirst()) {
+            let drift = (later.time - earlier.time) - (later.host - earlier.host)
+            #expect(drift > -0.05 && drift < 0.15, "time moved \(later.time - earlier.time) s in \(later.host - earlier.host) s")
+        }
+        #expect(notices.withLock { $0.count } == 2, "\(notices.withLock { $0 })")
+    }
 }
 
 /// Waits (real time, the main queue free) until `condition` holds or `seconds` pass.

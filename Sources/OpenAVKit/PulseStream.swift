@@ -1,0 +1,277 @@
+// Playhead: one connection to the sound server through libpulse, with one playback stream.
+//
+// Concurrency: every libpulse call is made either with the threaded main loop's lock held or
+// from a libpulse callback, which runs on the main loop's thread with that lock held. The write
+// callback renders from the source (a lock-free ring) into libpulse's own buffer: it takes no
+// lock of ours and decodes nothing. `running`, `underruns`, `lost` and the latency are atomics
+// any thread may read. `isReady` is written while connecting and read by callbacks, both under
+// the main loop's lock.
+internal import CPulse
+internal import CPulseLoader
+import Foundation
+import OpenAVFoundation
+import Synchronization
+
+/// One connection to the server with one playback stream on it, and the main loop thread that
+/// serves both.
+final class PulseStream: @unchecked Sendable {
+    private let mainloop: OpaquePointer
+    private let context: OpaquePointer
+    /// nil only while connecting
+    private var stream: OpaquePointer?
+    private let source: any AudioRenderSource
+    private let frameBytes: Int
+    private let sampleRate: Int
+    /// The buffer asked for, in seconds: the latency assumed until the server has timing.
+    private let buffer: Double
+    /// True between `setRunning(true)` and `setRunning(false)`: the write callback renders.
+    let running = Atomic<Bool>(false)
+    /// Underruns the server reported.
+    let underruns = Atomic<Int>(0)
+    /// Set when the connection to the server failed or ended.
+    let lost = Atomic<Bool>(false)
+    /// While set, the stream plays silence instead of the source: a reconnected server is
+    /// proven to be playing before the source is handed over (a freshly started server may
+    /// take a second or two to run its sink).
+    private let warmingUp = Atomic<Bool>(false)
+    /// Requests answered with silence while warming up.
+    let warmUpRequests = Atomic<Int>(0)
+    /// Called once, on the main loop's thread, when the connection fails after it was ready.
+    private let onLost: @Sendable (PulseStream) -> Void
+    private let latencyBits = Atomic<UInt64>(Double(0).bitPattern)
+
+    /// Seconds from a write to the moment its first frame is heard, as last measured.
+    var latency: Double { Double(bitPattern: latencyBits.load(ordering: .relaxed)) }
+
+    /// Connects to the server and opens a corked playback stream in `format` (float samples);
+    /// `onLost` hears once if the server goes away later.
+    init(
+        format: AudioOutputFormat, source: any AudioRenderSource, server: String?, sink: String?, buffer: Double,
+        onLost: @escaping @Sendable (PulseStream) -> Void
+    ) throws {
+        guard playhead_pulse_load() == 1 else {
+            throw AudioOutputError(String(cString: playhead_pulse_load_error()))
+        }
+        guard let mainloop = pa_threaded_mainloop_new() else { throw AudioOutputError("cannot start PulseAudio's main loop") }
+        guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), "Playhead") else {
+            pa_threaded_mainloop_free(mainloop)
+            throw AudioOutputError("cannot create a PulseAudio context")
+        }
+        self.mainloop = mainloop
+        self.context = context
+        self.source = source
+        self.buffer = buffer
+        self.onLost = onLost
+        sampleRate = format.sampleRate
+        frameBytes = format.channelCount * MemoryLayout<Float>.size
+        latencyBits.store(buffer.bitPattern, ordering: .relaxed)
+        do {
+            try connect(format: format, server: server, sink: sink)
+        } catch {
+            teardown()
+            throw error
+        }
+    }
+
+    private var opaqueSelf: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func from(_ userdata: UnsafeMutableRawPointer?) -> PulseStream? {
+        userdata.map { Unmanaged<PulseStream>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Connects the context, then the stream, waiting for each to be ready.
+    private func connect(format: AudioOutputFormat, server: String?, sink: String?) throws {
+        pa_context_set_state_callback(context, { context, userdata in
+            guard let owner = PulseStream.from(userdata), let context else { return }
+            let state = pa_context_get_state(context)
+            if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED { owner.noteLost() }
+            pa_threaded_mainloop_signal(owner.mainloop, 0)
+        }, opaqueSelf)
+        guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+            throw AudioOutputError("cannot reach the sound server: \(errorText)")
+        }
+        guard pa_threaded_mainloop_start(mainloop) >= 0 else { throw AudioOutputError("cannot start PulseAudio's main loop thread") }
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        while true {
+            let state = pa_context_get_state(context)
+            if state == PA_CONTEXT_READY { break }
+            guard state != PA_CONTEXT_FAILED, state != PA_CONTEXT_TERMINATED else {
+                throw AudioOutputError("cannot reach the sound server: \(errorText)")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        lost.store(false, ordering: .relaxed)
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
+        var map = pa_channel_map()
+        pa_channel_map_init_extend(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
+        guard let stream = pa_stream_new(context, "Playhead", &spec, &map) else {
+            throw AudioOutputError("the sound server refused the stream: \(errorText)")
+        }
+        self.stream = stream
+        pa_stream_set_state_callback(stream, { _, userdata in
+            guard let owner = PulseStream.from(userdata) else { return }
+            pa_threaded_mainloop_signal(owner.mainloop, 0)
+        }, opaqueSelf)
+        pa_stream_set_write_callback(stream, { stream, bytes, userdata in
+            guard let owner = PulseStream.from(userdata), let stream else { return }
+            owner.fill(stream, requested: bytes)
+        }, opaqueSelf)
+        pa_stream_set_underflow_callback(stream, { _, userdata in
+            PulseStream.from(userdata)?.underruns.add(1, ordering: .relaxed)
+        }, opaqueSelf)
+        let bufferBytes = UInt32(Double(sampleRate) * buffer) * UInt32(frameBytes)
+        var attributes = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: bufferBytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        // ADJUST_LATENCY: the buffer is the whole latency, the sink's included; without it an
+        // idle sink may run with seconds of its own buffer and ask for audio in bursts.
+        let flags = pa_stream_flags_t(
+            PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                | PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue)
+        guard pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) >= 0 else {
+            throw AudioOutputError("the sound server refused the stream: \(errorText)")
+        }
+        while true {
+            let state = pa_stream_get_state(stream)
+            if state == PA_STREAM_READY { break }
+            guard state != PA_STREAM_FAILED, state != PA_STREAM_TERMINATED else {
+                throw AudioOutputError("the sound server refused the stream: \(errorText)")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        isReady = true
+    }
+
+    /// The context's last error, as text (main loop lock held or not running).
+    private var errorText: String { String(cString: pa_strerror(pa_context_errno(context))) }
+
+    /// Renders `requested` bytes into the stream (main loop thread, lock held by libpulse).
+    private func fill(_ stream: OpaquePointer, requested: Int) {
+        guard running.load(ordering: .relaxed) else { return }
+        if warmingUp.load(ordering: .relaxed) {
+            fillWithSilence(stream, requested: requested)
+            return
+        }
+        var remaining = requested
+        while remaining >= frameBytes {
+            var data: UnsafeMutableRawPointer?
+            var bytes = remaining
+            guard pa_stream_begin_write(stream, &data, &bytes) == 0, let data else { return }
+            bytes -= bytes % frameBytes
+            guard bytes > 0 else {
+                _ = pa_stream_cancel_write(stream)
+                return
+            }
+            // The first frame written now is heard once everything queued before it has played.
+            var microseconds: pa_usec_t = 0
+            var negative: Int32 = 0
+            let latency = pa_stream_get_latency(stream, &microseconds, &negative) == 0
+                ? (negative != 0 ? 0 : Double(microseconds) / 1_000_000) : buffer
+            latencyBits.store(latency.bitPattern, ordering: .relaxed)
+                source.setOutputLatency(latency)
+            let count = bytes / MemoryLayout<Float>.size
+            source.render(
+                into: UnsafeMutableBufferPointer(start: data.bindMemory(to: Float.self, capacity: count), count: count),
+                hostTime: SystemHostClock.shared.now)
+            guard pa_stream_write(stream, data, bytes, nil, 0, PA_SEEK_RELATIVE) == 0 else { return }
+            remaining -= bytes
+        }
+    }
+
+    /// Writes `requested` bytes of silence (warming up; main loop thread, lock held).
+    private func fillWithSilence(_ stream: OpaquePointer, requested: Int) {
+        var data: UnsafeMutableRawPointer?
+        var bytes = requested - requested % frameBytes
+        guard bytes > 0, pa_stream_begin_write(stream, &data, &bytes) == 0, let data else { return }
+        bytes -= bytes % frameBytes
+        data.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        if pa_stream_write(stream, data, bytes, nil, 0, PA_SEEK_RELATIVE) == 0 {
+            warmUpRequests.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Plays silence, without touching the source, until `endWarmUp()`.
+    func startWarmUp() {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        warmingUp.store(true, ordering: .relaxed)
+        running.store(true, ordering: .relaxed)
+        guard let stream, !lost.load(ordering: .relaxed) else { return }
+        if let operation = pa_stream_cork(stream, 0, nil, nil) { pa_operation_unref(operation) }
+        let writable = pa_stream_writable_size(stream)
+        if writable > 0 { fillWithSilence(stream, requested: writable) }
+    }
+
+    /// Hands the stream to the source (after `startWarmUp()`), playing when `run`: the
+    /// silence still queued is dropped so the source's audio is heard at once.
+    func endWarmUp(running run: Bool) {
+        pa_threaded_mainloop_lock(mainloop)
+        warmingUp.store(false, ordering: .relaxed)
+        if let stream, !lost.load(ordering: .relaxed), let operation = pa_stream_flush(stream, nil, nil) {
+            pa_operation_unref(operation)
+        }
+        pa_threaded_mainloop_unlock(mainloop)
+        setRunning(run)
+    }
+
+    /// Starts or stops rendering: corks or uncorks the stream (queued audio stays queued, so a
+    /// pause resumes where it stopped). After `setRunning(false)` returns no render runs.
+    func setRunning(_ run: Bool) {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        running.store(run, ordering: .relaxed)
+        guard let stream, !lost.load(ordering: .relaxed) else { return }
+        if let operation = pa_stream_cork(stream, run ? 0 : 1, nil, nil) { pa_operation_unref(operation) }
+        // Requests the server made while corked were left unanswered: answer them now.
+        if run {
+            let writable = pa_stream_writable_size(stream)
+            if writable > 0 { fill(stream, requested: writable) }
+        }
+    }
+
+    /// Drops the audio queued on the server (a seek made it stale).
+    func flush() {
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let stream, !lost.load(ordering: .relaxed) else { return }
+        if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+    }
+
+    /// The server went away (main loop thread). Reported once, and only for a connection
+    /// that was ready: a failed connect throws from `init` instead.
+    private func noteLost() {
+        guard !lost.exchange(true, ordering: .relaxed), isReady else { return }
+        onLost(self)
+    }
+
+    /// True once `init` finished connecting (set on the connecting thread under the main
+    /// loop's lock, read by callbacks that hold it).
+    private var isReady = false
+
+    /// Disconnects and stops the main loop thread.
+    func close() {
+        pa_threaded_mainloop_lock(mainloop)
+        running.store(false, ordering: .relaxed)
+        pa_threaded_mainloop_unlock(mainloop)
+        teardown()
+    }
+
+    /// Releases the stream, the context and the main loop.
+    private func teardown() {
+        pa_threaded_mainloop_lock(mainloop)
+        if let stream {
+            pa_stream_set_write_callback(stream, nil, nil)
+            pa_stream_set_state_callback(stream, nil, nil)
+            pa_stream_set_underflow_callback(stream, nil, nil)
+            _ = pa_stream_disconnect(stream)
+            pa_stream_unref(stream)
+            self.stream = nil
+        }
+        pa_context_set_state_callback(context, nil, nil)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        pa_threaded_mainloop_unlock(mainloop)
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+    }
+}
