@@ -13,14 +13,18 @@ package enum SystemAudio {
     /// exists, with SDL as the fallback when a sound card exists too.
     /// - Throws: `AudioOutputError` when the machine shows no sign of a sound server or sound
     ///   card (checked first, so that SDL and ALSA do not print their own noise).
-    package static func makeOutput(sinkName: String? = nil) throws -> any AudioOutput {
+    /// `notice` hears when the sound server goes away and when it is back.
+    package static func makeOutput(sinkName: String? = nil, notice: (@Sendable (String) -> Void)? = nil) throws
+        -> any AudioOutput
+    {
         let environment = ProcessInfo.processInfo.environment
         let choice = environment["PLAYHEAD_AUDIO"]
         if choice == "sdl" || environment["SDL_AUDIODRIVER"] != nil { return SDLAudioOutput() }
         let server = choice == "pulse" || serverMayExist(environment)
         switch (server, soundCardExists) {
-        case (true, true): return FallbackAudioOutput(PulseAudioOutput(sinkName: sinkName)) { SDLAudioOutput() }
-        case (true, false): return PulseAudioOutput(sinkName: sinkName)
+        case (true, true):
+            return FallbackAudioOutput(PulseAudioOutput(sinkName: sinkName, notice: notice)) { SDLAudioOutput() }
+        case (true, false): return PulseAudioOutput(sinkName: sinkName, notice: notice)
         case (false, true): return SDLAudioOutput()
         case (false, false): throw AudioOutputError("no audio device found")
         }

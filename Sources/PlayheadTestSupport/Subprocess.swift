@@ -60,12 +60,14 @@ public enum Subprocess {
     /// - Parameter limit: seconds after which the process is killed (SIGKILL) and reported as
     ///   `.hung`; nil waits for as long as it takes.
     /// - Throws: ``TestSupportError`` when the process cannot be started.
-    public static func run(_ executable: URL, _ arguments: [String], limit: Double? = nil) throws
-        -> SubprocessResult
-    {
+    /// - Parameter environment: the child's whole environment; nil inherits this process's.
+    public static func run(
+        _ executable: URL, _ arguments: [String], limit: Double? = nil, environment: [String: String]? = nil
+    ) throws -> SubprocessResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
         let output = Pipe()
         let error = Pipe()
@@ -110,11 +112,11 @@ public enum Subprocess {
     /// `run` on a Dispatch thread, so many processes can run at once from async tests without
     /// tying up Swift's cooperative pool.
     public static func runOffPool(
-        _ executable: URL, _ arguments: [String], limit: Double? = nil
+        _ executable: URL, _ arguments: [String], limit: Double? = nil, environment: [String: String]? = nil
     ) async throws -> SubprocessResult {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try run(executable, arguments, limit: limit) })
+                continuation.resume(with: Result { try run(executable, arguments, limit: limit, environment: environment) })
             }
         }
     }

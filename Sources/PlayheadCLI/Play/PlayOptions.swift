@@ -13,6 +13,8 @@ public struct PlayOptions: Sendable, Equatable {
     public var gravity: AVLayerVideoGravity = .resizeAspect
     /// Play no audio.
     public var noAudio = false
+    /// The sound server's sink to play on (`--audio-device`); nil: the default sink.
+    public var audioDevice: String?
     /// Present frames as fast as they decode.
     public var untimed = false
     /// Stop each item after this many presented frames.
@@ -44,6 +46,9 @@ public struct PlayOptions: Sendable, Equatable {
         "gravity", valueName: "MODE",
         help: "How video fits the window: aspect (default, letterboxed), fill (cropped) or resize.")
     static let noAudioOption = CommandOption.flag("no-audio", help: "Do not decode or play audio.")
+    static let audioDeviceOption = CommandOption.value(
+        "audio-device", valueName: "SINK",
+        help: "Play on the sound server's sink SINK (names: pactl list short sinks).")
     static let untimedOption = CommandOption.flag(
         "untimed", help: "Present frames as fast as decoding allows, without waiting on the clock.")
     static let framesOption = CommandOption.value(
@@ -63,7 +68,7 @@ public struct PlayOptions: Sendable, Equatable {
 
     /// Every option, in help order.
     static let all = [
-        headlessOption, fullscreenOption, gravityOption, noAudioOption, untimedOption, framesOption, startOption, rateOption,
+        headlessOption, fullscreenOption, gravityOption, noAudioOption, audioDeviceOption, untimedOption, framesOption, startOption, rateOption,
         volumeOption, muteOption, pauseOption, loopOption, reportOption,
     ] + PlaySelection.options
 
@@ -71,6 +76,7 @@ public struct PlayOptions: Sendable, Equatable {
     static func from(_ arguments: ParsedArguments, inputs: [String]) throws(UsageError) -> PlayOptions {
         var options = PlayOptions(inputs: inputs)
         options.noAudio = arguments.flag(noAudioOption.name)
+        options.audioDevice = arguments.value(audioDeviceOption.name)
         options.untimed = arguments.flag(untimedOption.name)
         // Untimed runs present frames as fast as they decode: a check, not something to watch.
         options.headless = arguments.flag(headlessOption.name) || options.untimed

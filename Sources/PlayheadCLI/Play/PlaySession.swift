@@ -44,7 +44,12 @@ final class PlaySession {
         } else if options.untimed {
             makeAudio = { UntimedAudioOutput() }
         } else {
-            makeAudio = { try SystemAudio.makeOutput() }
+            let console = console
+            let sink = options.audioDevice
+            makeAudio = {
+                // The sound server going away and coming back: one line each.
+                try SystemAudio.makeOutput(sinkName: sink) { console.printError("playhead: \($0)") }
+            }
         }
         let environment = PlaybackEnvironment(
             makeAudioOutput: makeAudio, videoSinks: sinks, untimed: options.untimed,

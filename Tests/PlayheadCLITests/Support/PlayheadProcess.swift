@@ -12,7 +12,7 @@ enum PlayheadProcess {
     ///
     /// - Parameter limit: seconds after which the run is killed and reported as `.hung`.
     static func run(
-        _ arguments: [String], limit: Double? = nil,
+        _ arguments: [String], limit: Double? = nil, environment: [String: String]? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> SubprocessResult? {
         guard let executable = PlayheadBinary.url else {
@@ -22,7 +22,7 @@ enum PlayheadProcess {
                 sourceLocation: sourceLocation)
             return nil
         }
-        return try await Subprocess.runOffPool(executable, arguments, limit: limit)
+        return try await Subprocess.runOffPool(executable, arguments, limit: limit, environment: environment)
     }
 
     /// Parses standard output as one JSON object.

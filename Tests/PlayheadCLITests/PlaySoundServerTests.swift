@@ -1,0 +1,67 @@
+// Playhead: `playhead play` on a real PulseAudio server the test starts: the sound reaches the
+// chosen sink, and a sink that does not exist costs one line and no playback.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@Suite struct PlaySoundServerTests {
+    /// This process's environment pointed at `server`, with SDL's test driver choice removed
+    /// (it would make the binary use SDL).
+    private func environment(for server: PulseAudioServer) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SDL_AUDIODRIVER"] = nil
+        environment["PULSE_SERVER"] = server.address
+        return environment
+    }
+
+    private func startServer() async throws -> PulseAudioServer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try PulseAudioServer() }) }
+        }
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func theSoundReachesTheChosenSinkInRealTime() async throws {
+        let clip = try LipSyncMedia.flashAndBeep(seconds: 3)
+        let server = try await startServer()
+        defer { server.stop() }
+        let recording = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try MonitorRecording(server: server) }) }
+        }
+        guard
+            let result = try await PlayheadProcess.run(
+                ["play", "--headless", "--audio-device", PulseAudioServer.sinkName, "--report", "json", clip.path],
+                limit: 30, environment: environment(for: server))
+        else { return }
+        let heard = recording.stop()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+        let beeps = LipSyncMedia.beepOnsets(in: heard.samples, sampleRate: recording.sampleRate)
+        #expect(beeps.count == 3, "a beep at 0, 1 and 2 s: \(beeps.count)")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aSinkThatDoesNotExistCostsOneLineAndNoPlaybackInRealTime() async throws {
+        let clip = try LipSyncMedia.flashAndBeep(seconds: 1)
+        let server = try await startServer()
+        defer { server.stop() }
+        guard
+            let (result, json) = try await runReport(
+                ["play", "--headless", "--audio-device", "nosuch", "--report", "json", clip.path],
+                environment: environment(for: server))
+        else { return }
+        #expect(result.status == 0)
+        #expect(json["status"] as? String == "completed")
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("playhead: "), "\(result.standardError)")
+    }
+
+    private func runReport(_ arguments: [String], environment: [String: String]) async throws
+        -> (SubprocessResult, [String: Any])?
+    {
+        guard let result = try await PlayheadProcess.run(arguments, limit: 30, environment: environment) else {
+            return nil
+        }
+        return (result, try PlayheadProcess.jsonObject(result))
+    }
+}
