@@ -15,7 +15,8 @@ import Testing
     @Test func readsEveryOption() async throws {
         let options = try parse([
             "--untimed", "--no-audio", "--frames", "12", "--start", "1.5", "--rate", "2",
-            "--volume", "0.5", "--mute", "--pause", "--report", "json", "a.mp4", "b.mkv",
+            "--volume", "0.5", "--mute", "--pause", "--report", "json", "--audio-device", "probe",
+            "--audio-delay", "-0.25", "a.mp4", "b.mkv",
         ])
         #expect(options.inputs == ["a.mp4", "b.mkv"])
         #expect(options.untimed && options.noAudio && options.muted && options.reportJSON && options.startsPaused)
@@ -23,12 +24,14 @@ import Testing
         #expect(options.start == 1.5)
         #expect(options.rate == 2)
         #expect(options.volume == 0.5)
+        #expect(options.audioDevice == "probe")
+        #expect(options.audioDelay == -0.25)
     }
 
     @Test(arguments: [
         ["--rate", "8", "a.mp4"], ["--rate", "0.1", "a.mp4"], ["--volume", "2", "a.mp4"],
         ["--frames", "0", "a.mp4"], ["--frames", "x", "a.mp4"], ["--start", "-1", "a.mp4"],
-        ["--report", "xml", "a.mp4"], ["--untimed"],
+        ["--report", "xml", "a.mp4"], ["--untimed"], ["--audio-delay", "9", "a.mp4"],
     ])
     func rejectsBadValues(_ words: [String]) async {
         #expect(throws: UsageError.self) { try parse(words) }

@@ -136,7 +136,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
             let player = self, value = min(1, max(0, newValue))
             MainQueue.perform {
                 player.publish(\AVPlayer.volume) { $0.volume = value }
-                player.applyGain()
+                player.applyAudioSettings()
             }
         }
     }
@@ -148,7 +148,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
             let player = self
             MainQueue.perform {
                 player.publish(\AVPlayer.isMuted) { $0.isMuted = newValue }
-                player.applyGain()
+                player.applyAudioSettings()
             }
         }
     }

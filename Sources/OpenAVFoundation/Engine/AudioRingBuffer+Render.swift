@@ -27,7 +27,8 @@ extension AudioRingBuffer {
         let gain = muted.load(ordering: .relaxed) ? 0 : volume
         let isPaused = paused.load(ordering: .relaxed)
         // Frames heard before the start gate stay silent.
-        let heardAt = hostTime + outputLatency
+        // The user's audio delay moves when the picture takes each frame to be heard.
+        let heardAt = hostTime + outputLatency - audioDelay
         let gate = Double(bitPattern: startGateBits.load(ordering: .relaxed))
         let lead = heardAt < gate ? min(frames, Int(((gate - heardAt) * Double(format.sampleRate) - 1e-6).rounded(.up))) : 0
         if lead > 0 { destination.update(repeating: 0, count: lead * channels) }
@@ -113,7 +114,9 @@ extension AudioRingBuffer {
         clockPublisher.publish(
             AudioClockSnapshot(
                 media: media, host: host, rate: rate,
-                span: Double(frames) / Double(format.sampleRate), floor: clockFloor,
+                // A picture set to run ahead of the sound (a positive audio delay) may run
+                // that much past the audio rendered so far.
+                span: Double(frames) / Double(format.sampleRate) + max(0, audioDelay), floor: clockFloor,
                 generation: generation))
     }
 

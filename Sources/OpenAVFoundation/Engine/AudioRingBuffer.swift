@@ -54,6 +54,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let paused = Atomic<Bool>(false)  // any thread
     let startGateBits = Atomic<UInt64>((-Double.infinity).bitPattern)  // any thread
     let latencyBits = Atomic<UInt64>(Double(0).bitPattern)  // set by the output
+    let delayBits = Atomic<UInt64>(Double(0).bitPattern)  // any thread: the user's audio delay
     let underruns = Atomic<Int>(0)  // incremented by the consumer
     let renderedFrames = Atomic<Int>(0)  // frames of real audio rendered, by the consumer
     let clockPublisher = AudioClockPublisher()  // written by the consumer only
@@ -200,6 +201,14 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// Seconds from a callback's host time until its first frame is heard.
     package var outputLatency: Double {
         Double(bitPattern: latencyBits.load(ordering: .relaxed))
+    }
+
+    /// The user's audio delay in seconds: positive plays the sound later than the picture,
+    /// negative the picture later than the sound (a Bluetooth headset's own delay). The audio
+    /// clock, which the picture follows, is shifted by it. Any thread.
+    package var audioDelay: Double {
+        get { Double(bitPattern: delayBits.load(ordering: .relaxed)) }
+        set { delayBits.store((newValue.isFinite ? newValue : 0).bitPattern, ordering: .relaxed) }
     }
 
     /// Records the output's latency (see ``AudioRenderSource/setOutputLatency(_:)``).

@@ -13,6 +13,8 @@ enum EngineEvent: Sendable {
     case setRate(Double, host: Double)
     /// The audio gain (volume × mute).
     case setGain(Float)
+    /// The user's audio delay changed (seconds; positive: sound after picture).
+    case setAudioDelay(Double)
     /// Start a seek; completion is reported with `.seekFinished`.
     case seek(SeekRequest)
     /// Stop for good; `clearsVideo` false keeps the last picture on the video sinks.
@@ -139,6 +141,8 @@ enum EngineAction: Sendable {
     case applyAudioOutput
     /// Set the ring's volume.
     case setVolume(Float)
+    /// Shift the audio clock by the user's audio delay.
+    case applyAudioDelay(Double)
     /// Keep the ring silent until this host time (a scheduled start).
     case gateAudio(at: Double)
     /// Clear the video sinks.

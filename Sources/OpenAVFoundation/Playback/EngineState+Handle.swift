@@ -36,6 +36,9 @@ extension EngineState {
         case .setGain(let newGain):
             gain = newGain
             return [.setVolume(newGain)]
+        case .setAudioDelay(let delay):
+            audioDelay = delay
+            return [.applyAudioDelay(delay)]
         case .seek(let request):
             let started = beginSeek(request)
             // Flushed before any thread can see the new generation (and put data of it, which
@@ -90,7 +93,7 @@ extension EngineState {
             clock.set(media: .zero, host: host, generation: generation)
             // Stopped while opening: what was just made is released at once.
             if stopped { return [.abort, .applyAudioOutput] }
-            return [.setVolume(gain)] + (scheduledStart.map { [.gateAudio(at: $0)] } ?? [])
+            return [.setVolume(gain), .applyAudioDelay(audioDelay)] + (scheduledStart.map { [.gateAudio(at: $0)] } ?? [])
         case .variantChosen(let bitRate):
             variantBitRate = bitRate
             return []

@@ -36,6 +36,8 @@ struct EngineState: Sendable {
     /// The desired rate of time: 0 while paused.
     var rate: Double = 0
     var gain: Float = 1
+    /// The user's audio delay in seconds (positive: sound after picture).
+    var audioDelay: Double = 0
     var stopped = false
     var seek: PendingSeek?
     /// The system-time clock; the audio clock corrects it while audio plays.

@@ -131,6 +131,7 @@ final class ItemPlayback: Sendable {
             pipeline?.abort()
         case .applyAudioOutput: updateAudioOutput()
         case .setVolume(let gain): pipeline?.ring?.volume = gain
+        case .applyAudioDelay(let delay): pipeline?.ring?.audioDelay = delay
         case .gateAudio(let start): pipeline?.ring?.startGate = start
         case .loadLegible(let source, let version):
             if let pipeline = pipeline { loadLegible(source, version: version, into: pipeline) }
@@ -243,6 +244,11 @@ final class ItemPlayback: Sendable {
     /// Sets the audio gain (volume × mute).
     func setGain(_ gain: Float) {
         post(.setGain(gain))
+    }
+
+    /// Sets the user's audio delay in seconds (positive: sound after picture).
+    func setAudioDelay(_ delay: Double) {
+        post(.setAudioDelay(delay))
     }
 
     /// Starts `request`; completion is reported with `.seekFinished`.

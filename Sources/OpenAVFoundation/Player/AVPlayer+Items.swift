@@ -77,7 +77,7 @@ extension AVPlayer {
         } else {
             handle(.item(item.status == .failed ? .failed : .loading))
         }
-        applyGain()
+        applyAudioSettings()
         if let prerolled {
             prerolled.activate(for: self)
             if let pending { startSeek(pending, on: item) }

@@ -78,10 +78,11 @@ extension AVPlayer {
         engine?.setRate(machine.isAdvancing ? Double(machine.rate) : 0)
     }
 
-    /// Sends volume × mute to the engine's audio output.
-    nonisolated func applyGain() {
-        let (engine, gain) = state.withLock { ($0.engine, $0.isMuted ? Float(0) : $0.volume) }
+    /// Sends volume × mute and the audio delay to the engine's audio output.
+    nonisolated func applyAudioSettings() {
+        let (engine, gain, delay) = state.withLock { ($0.engine, $0.isMuted ? Float(0) : $0.volume, $0.audioDelay) }
         engine?.setGain(gain)
+        engine?.setAudioDelay(delay)
     }
 }
 

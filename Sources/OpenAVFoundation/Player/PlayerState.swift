@@ -15,6 +15,8 @@ struct PlayerState {
     var defaultRate: Float = 1
     var volume: Float = 1
     var isMuted = false
+    /// The user's audio delay in seconds (`AVPlayer.audioDelay`).
+    var audioDelay: TimeInterval = 0
     var actionAtItemEnd: AVPlayer.ActionAtItemEnd = .pause
     /// Completion handlers of prerolls still in progress (`preroll(atRate:)`).
     var prerolls: [@Sendable (Bool) -> Void] = []

@@ -15,6 +15,8 @@ public struct PlayOptions: Sendable, Equatable {
     public var noAudio = false
     /// The sound server's sink to play on (`--audio-device`); nil: the default sink.
     public var audioDevice: String?
+    /// Seconds the sound plays after the picture (`--audio-delay`; negative: picture after sound).
+    public var audioDelay: Double = 0
     /// Present frames as fast as they decode.
     public var untimed = false
     /// Stop each item after this many presented frames.
@@ -49,6 +51,9 @@ public struct PlayOptions: Sendable, Equatable {
     static let audioDeviceOption = CommandOption.value(
         "audio-device", valueName: "SINK",
         help: "Play on the sound server's sink SINK (names: pactl list short sinks).")
+    static let audioDelayOption = CommandOption.value(
+        "audio-delay", valueName: "S",
+        help: "Play the sound S seconds after the picture; negative holds the picture back (Bluetooth).")
     static let untimedOption = CommandOption.flag(
         "untimed", help: "Present frames as fast as decoding allows, without waiting on the clock.")
     static let framesOption = CommandOption.value(
@@ -68,7 +73,7 @@ public struct PlayOptions: Sendable, Equatable {
 
     /// Every option, in help order.
     static let all = [
-        headlessOption, fullscreenOption, gravityOption, noAudioOption, audioDeviceOption, untimedOption, framesOption, startOption, rateOption,
+        headlessOption, fullscreenOption, gravityOption, noAudioOption, audioDeviceOption, audioDelayOption, untimedOption, framesOption, startOption, rateOption,
         volumeOption, muteOption, pauseOption, loopOption, reportOption,
     ] + PlaySelection.options
 
@@ -104,6 +109,10 @@ public struct PlayOptions: Sendable, Equatable {
         if let rate = try arguments.value(rateOption.name, as: Double.self, expected: "a rate from 0.25 to 4") {
             guard (0.25...4).contains(rate) else { throw invalid(rateOption, rate, "a rate from 0.25 to 4") }
             options.rate = Float(rate)
+        }
+        if let delay = try arguments.value(audioDelayOption.name, as: Double.self, expected: "seconds from -5 to 5") {
+            guard (-5...5).contains(delay) else { throw invalid(audioDelayOption, delay, "seconds from -5 to 5") }
+            options.audioDelay = delay
         }
         if let volume = try arguments.value(volumeOption.name, as: Double.self, expected: "a volume from 0 to 1") {
             guard (0...1).contains(volume) else { throw invalid(volumeOption, volume, "a volume from 0 to 1") }

@@ -111,6 +111,7 @@ final class PlaySession {
     /// pass is queued when the last item of a pass starts. Returns one report per item.
     private func playQueue() async -> [PlayReport] {
         player.volume = options.volume
+        player.audioDelay = options.audioDelay
         player.isMuted = options.muted
         player.defaultRate = options.rate
         currentItemObservation = player.observe(\.currentItem) { [weak self] player, _ in

@@ -46,6 +46,7 @@ import Testing
             case .abort: "abort"
             case .applyAudioOutput: "output"
             case .setVolume(let gain): "volume \(gain)"
+            case .applyAudioDelay(let delay): "delay \(delay)"
             case .gateAudio(let start): "gate \(start)"
             case .clearVideo: "clear"
             case .loadLegible(_, let version): "legible \(version)"
