@@ -35,6 +35,25 @@ import Testing
         #expect(controller.scene.volumeIndicator == nil)
     }
 
+    @Test func minusAndEqualsShiftTheSoundInFiftyMillisecondStepsAndSaySo() {
+        #expect(ControlCommand.bound(to: .minus) == .changeAudioDelay(by: -0.05))
+        #expect(ControlCommand.bound(to: .equals) == .changeAudioDelay(by: 0.05))
+        controller.perform(.changeVolume(by: 0.1))
+        for key: PlayerKeyInput in [.equals, .equals] { controller.perform(ControlCommand.bound(to: key)!) }
+        #expect(player.calls.suffix(2) == [.audioDelay(0.05), .audioDelay(0.1)])
+        // The newer indicator replaces the volume's in the same place.
+        #expect(controller.scene.audioDelayText == "Audio delay +100 ms")
+        #expect(controller.scene.volumeIndicator == nil)
+        var state = PlayerControlsControllerTests.playing
+        state.audioDelay = -0.2
+        controller.playbackStateDidChange(state)
+        controller.perform(.changeAudioDelay(by: -0.05))
+        #expect(player.calls.last == .audioDelay(-0.25))
+        #expect(controller.scene.audioDelayText == "Audio delay -250 ms")
+        clock.advance(by: 1.6)
+        #expect(controller.scene.audioDelayText == nil)
+    }
+
     @Test func itShowsWhatThePlayerReports() {
         var state = PlayerControlsControllerTests.playing
         state.volume = 0.7

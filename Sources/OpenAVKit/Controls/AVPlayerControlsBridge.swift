@@ -30,6 +30,7 @@ final class AVPlayerControlsBridge: PlaybackControlActions {
         var state = PlaybackState(isFullscreen: isFullscreen)
         state.volume = player.volume
         state.isMuted = player.isMuted
+        state.audioDelay = player.audioDelay
         let rate = player.rate
         state.speed = rate == 0 ? player.defaultRate : rate
         state.isPlaying = rate != 0
@@ -118,6 +119,8 @@ final class AVPlayerControlsBridge: PlaybackControlActions {
     func setVolume(_ volume: Float) { player.volume = volume }
 
     func setMuted(_ muted: Bool) { player.isMuted = muted }
+
+    func setAudioDelay(_ seconds: Double) { player.audioDelay = seconds }
 
     func setSpeed(_ speed: Float) {
         player.defaultRate = speed

@@ -39,6 +39,8 @@ struct ControlsScene: Equatable, Sendable {
     var isScrubbing: Bool
     /// The volume indicator, for a moment after the volume changes.
     var volumeIndicator: VolumeIndicator? = nil
+    /// The audio delay ("Audio delay +50 ms"), for a moment after it changes.
+    var audioDelayText: String? = nil
 }
 
 /// Clock-style time labels.

@@ -8,6 +8,8 @@ public enum PlayerKeyInput: Equatable, Sendable {
     case space, left, right, up, down, escape, leftBracket, rightBracket, period, comma
     /// PageUp and PageDown (previous and next chapter).
     case pageUp, pageDown
+    /// `-` and `=` (the `+` key without shift; the keypad's `-` and `+` too).
+    case minus, equals
     /// A letter key, lower case ("k", "q", …).
     case letter(Character)
 }
@@ -21,6 +23,8 @@ enum ControlCommand: Equatable, Sendable {
     case toggleFullscreen
     case leaveFullscreen
     case slower, faster
+    /// Shift the sound against the picture by this many seconds.
+    case changeAudioDelay(by: Double)
     case stepFrame(forward: Bool)
     case quit
 
@@ -42,6 +46,8 @@ enum ControlCommand: Equatable, Sendable {
         case .period: return .stepFrame(forward: true)
         case .comma: return .stepFrame(forward: false)
         case .letter("q"): return .quit
+        case .minus: return .changeAudioDelay(by: -0.05)
+        case .equals: return .changeAudioDelay(by: 0.05)
         default: return nil
         }
     }

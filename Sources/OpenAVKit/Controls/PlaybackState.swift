@@ -42,6 +42,8 @@ public struct PlaybackState: Equatable, Sendable {
     public var frameDuration: Double?
     /// True when the window covers the screen.
     public var isFullscreen: Bool
+    /// Seconds the sound plays after the picture (`AVPlayer.audioDelay`).
+    public var audioDelay: Double = 0
 
     /// A state with every field given or defaulted.
     public init(
@@ -88,6 +90,9 @@ public protocol PlaybackControlActions: AnyObject {
     func setMuted(_ muted: Bool)
     /// Sets the playback speed (kept while paused).
     func setSpeed(_ speed: Float)
+    /// Sets how many seconds the sound plays after the picture (negative: the picture after
+    /// the sound).
+    func setAudioDelay(_ seconds: Double)
     /// Enters or leaves fullscreen.
     func setFullscreen(_ fullscreen: Bool)
     /// Closes the player.
@@ -99,4 +104,6 @@ public protocol PlaybackControlActions: AnyObject {
 extension PlaybackControlActions {
     /// Does nothing: players without a playlist ignore the request.
     public func showPlaylist() {}
+    /// Does nothing: players that cannot shift their sound ignore the request.
+    public func setAudioDelay(_ seconds: Double) {}
 }

@@ -27,6 +27,8 @@ final class PlayerControlsController: PlaybackStateObserving {
     private var scrub: Scrub?
     /// When the volume or mute last changed by command (the volume indicator's timer).
     private(set) var volumeChangedAt: Double?
+    /// When the audio delay last changed (for its indicator).
+    private(set) var audioDelayChangedAt: Double?
 
     /// A controller acting on `actions`, timing the auto-hide with `clock`, for a window of
     /// `size`.
@@ -89,7 +91,8 @@ final class PlayerControlsController: PlaybackStateObserving {
             showsPause: state.isPlaying && !state.isAtEnd, currentTimeText: labels.current,
             durationText: labels.duration, playedFraction: played, bufferedFractions: buffered,
             isMuted: state.isMuted, volume: state.volume, speedText: Self.speedText(state.speed),
-            isFullscreen: state.isFullscreen, isScrubbing: scrub != nil, volumeIndicator: volumeIndicator)
+            isFullscreen: state.isFullscreen, isScrubbing: scrub != nil, volumeIndicator: volumeIndicator,
+            audioDelayText: audioDelayText)
     }
 
     // MARK: - Input
@@ -166,6 +169,12 @@ final class PlayerControlsController: PlaybackStateObserving {
         case .toggleMute:
             actions.setMuted(!state.isMuted)
             volumeChangedAt = clock.now
+        case .changeAudioDelay(let change):
+            // Whole milliseconds, so steps add up without drifting.
+            let delay = ((state.audioDelay + change) * 1000).rounded() / 1000
+            actions.setAudioDelay(min(5, max(-5, delay)))
+            state.audioDelay = min(5, max(-5, delay))
+            audioDelayChangedAt = clock.now
         case .toggleFullscreen:
             actions.setFullscreen(!state.isFullscreen)
         case .leaveFullscreen:

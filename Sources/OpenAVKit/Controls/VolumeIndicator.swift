@@ -21,8 +21,21 @@ extension PlayerControlsController {
     /// The indicator to draw now: shown for `VolumeIndicator.showDuration` seconds after a
     /// volume or mute command, with the state the player reports.
     var volumeIndicator: VolumeIndicator? {
-        guard let shownAt = volumeChangedAt, clock.now - shownAt < VolumeIndicator.showDuration
+        guard let shownAt = volumeChangedAt, (clock.now - shownAt) < VolumeIndicator.showDuration,
+            shownAt > (audioDelayChangedAt ?? -.infinity)
         else { return nil }
         return VolumeIndicator(level: state.volume, isMuted: state.isMuted)
+    }
+}
+
+extension PlayerControlsController {
+    /// "Audio delay +50 ms", shown for `VolumeIndicator.showDuration` seconds after `-` or `=`
+    /// changed it (and not while the volume indicator is newer).
+    var audioDelayText: String? {
+        guard let shownAt = audioDelayChangedAt, (clock.now - shownAt) < VolumeIndicator.showDuration,
+            shownAt >= (volumeChangedAt ?? -.infinity)
+        else { return nil }
+        let milliseconds = Int((state.audioDelay * 1000).rounded())
+        return "Audio delay \(milliseconds > 0 ? "+" : "")\(milliseconds) ms"
     }
 }

@@ -1,5 +1,5 @@
-// Playhead: draws the volume indicator: a dark box below the top bar with a level bar and the
-// volume as a percentage (or "Muted").
+// Playhead: draws the volume indicator (a dark box below the top bar with a level bar and the
+// volume as a percentage, or "Muted") and, in the same box, the audio delay.
 //
 // Concurrency: confined to the render thread that owns the renderer.
 internal import CSDL2
@@ -25,5 +25,12 @@ extension ControlsRenderer {
         let label = CGRect(
             x: track.maxX + 8, y: box.minY, width: box.maxX - track.maxX - 16, height: box.height)
         text.draw(indicator.text, size: 14, color: Palette.text, in: label, alignment: .center)
+    }
+
+    /// Draws `text` alone in the indicator's box (the audio delay).
+    func drawIndicatorText(_ text: String, layout: ControlsLayout) {
+        let box = Self.volumeIndicatorBox(in: layout)
+        shapes.fill(box, Palette.bar)
+        self.text.draw(text, size: 14, color: Palette.text, in: box, alignment: .center)
     }
 }

@@ -22,6 +22,7 @@ import OpenAVFoundation
 ///
 /// Keys: space or k play/pause, ←/→ seek 5 s, j/l seek 10 s, ↑/↓ volume, m mute,
 /// f fullscreen, Esc leave fullscreen, [ and ] speed, `.` and `,` step a frame while paused,
+/// `-` and `=` the audio delay in 50 ms steps,
 /// q quit, PageDown/PageUp next/previous chapter, a next audio language, s next subtitles
 /// (then off). The mouse wheel changes the volume; a double click toggles fullscreen.
 ///
@@ -349,6 +350,8 @@ public final class PlayerWindow {
         case Int(SDLK_COMMA.rawValue): return .comma
         case Int(SDLK_PAGEUP.rawValue): return .pageUp
         case Int(SDLK_PAGEDOWN.rawValue): return .pageDown
+        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): return .minus
+        case Int(SDLK_EQUALS.rawValue), Int(SDLK_PLUS.rawValue), Int(SDLK_KP_PLUS.rawValue): return .equals
         case Int(SDLK_a.rawValue)...Int(SDLK_z.rawValue):
             return .letter(Character(UnicodeScalar(UInt8(code))))
         default: return nil

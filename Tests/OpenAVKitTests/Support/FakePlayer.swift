@@ -6,7 +6,7 @@ final class FakePlayer: PlaybackControlActions {
     enum Call: Equatable {
         case play, pause, close
         case seek(Double, exact: Bool)
-        case volume(Float), muted(Bool), speed(Float), fullscreen(Bool)
+        case volume(Float), muted(Bool), speed(Float), fullscreen(Bool), audioDelay(Double)
     }
 
     private(set) var calls: [Call] = []
@@ -18,6 +18,7 @@ final class FakePlayer: PlaybackControlActions {
     func setMuted(_ muted: Bool) { calls.append(.muted(muted)) }
     func setSpeed(_ speed: Float) { calls.append(.speed(speed)) }
     func setFullscreen(_ fullscreen: Bool) { calls.append(.fullscreen(fullscreen)) }
+    func setAudioDelay(_ seconds: Double) { calls.append(.audioDelay(seconds)) }
     func close() { calls.append(.close) }
 
     /// Forgets the calls so far.
