@@ -38,6 +38,9 @@ import Testing
         #expect(result.standardError.isEmpty, "\(result.standardError)")
         let beeps = LipSyncMedia.beepOnsets(in: heard.samples, sampleRate: recording.sampleRate)
         #expect(beeps.count == 3, "a beep at 0, 1 and 2 s: \(beeps.count)")
+        let json = try PlayheadProcess.jsonObject(result)
+        #expect(json["status"] as? String == "completed")
+        #expect(json["audioUnderruns"] as? Int == 0, "\(json["audioUnderruns"] ?? "none")")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))

@@ -75,7 +75,9 @@ extension AudioRingBuffer {
                 media: firstMedia, rate: firstRate, frames: filled - lead, generation: firstGeneration,
                 host: heardAt + Double(lead) / Double(format.sampleRate))
         }
-        if filled < frames && !isPaused && lead < frames && playedGeneration == current {
+        if filled < frames && !isPaused && lead < frames && playedGeneration == current
+            && endedGeneration.load(ordering: .acquiring) != current
+        {
             underruns.wrappingAdd(1, ordering: .relaxed)
         }
         lastCallEndedInGap = filled < frames

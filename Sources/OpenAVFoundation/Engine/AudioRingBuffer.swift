@@ -56,6 +56,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let latencyBits = Atomic<UInt64>(Double(0).bitPattern)  // set by the output
     let delayBits = Atomic<UInt64>(Double(0).bitPattern)  // any thread: the user's audio delay
     let underruns = Atomic<Int>(0)  // incremented by the consumer
+    let endedGeneration = Atomic<Int>(Int.min)  // set by the producer: its audio reached the end
     let renderedFrames = Atomic<Int>(0)  // frames of real audio rendered, by the consumer
     let clockPublisher = AudioClockPublisher()  // written by the consumer only
 
@@ -162,6 +163,12 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
 
     /// The generation whose audio is played; older chunks are skipped.
     package var generation: Int { currentGeneration.load(ordering: .acquiring) }
+
+    /// Notes that the producer wrote the last audio of `generation`: running dry after it is
+    /// the end, not an underrun. Producer side.
+    package func markEnd(generation: Int) {
+        endedGeneration.store(generation, ordering: .releasing)
+    }
 
     /// The generation of the oldest chunk not yet played (nil when the ring is empty). A reading
     /// for tests and reports: exact only while nothing renders (the output stopped).

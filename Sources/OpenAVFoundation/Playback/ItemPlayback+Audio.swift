@@ -29,6 +29,8 @@ extension ItemPlayback {
                 _ = decoder.sendEndOfStream()
                 decodeAvailable(decoder, converter, ring, generation, &splice)
                 for chunk in converter.drain() { write(chunk, to: ring, generation: generation, &splice) }
+                // What the ring lacks from here on is the end, not a dropout.
+                ring.markEnd(generation: ended)
                 post(.audioEnded(generation: ended))
                 waitForNewGeneration(after: ended, on: audioWake)
                 decoder.flush()

@@ -300,7 +300,13 @@ final class ItemPlayback: Sendable {
     }
 
     /// Counters of what playback did so far.
-    var statistics: PlaybackStatistics { coordinator.read { $0.statistics } }
+    var statistics: PlaybackStatistics {
+        coordinator.read { state in
+            var statistics = state.statistics
+            statistics.audioUnderruns = state.pipeline?.ring?.underrunCount ?? 0
+            return statistics
+        }
+    }
 
     /// True once `stop()` was called.
     var isStopped: Bool { coordinator.read { $0.stopped } }

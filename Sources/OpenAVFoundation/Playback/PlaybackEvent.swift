@@ -51,6 +51,9 @@ package struct PlaybackStatistics: Sendable, Equatable {
     package var audioSeconds = 0.0
     /// Times playback ran out of data while playing.
     package var stalls = 0
+    /// Render calls of the audio output that found too little audio in the ring once sound
+    /// had started (dropouts heard).
+    package var audioUnderruns = 0
     /// Times the engine sent the playing time up to the player for its time observers.
     package var timeReports = 0
     /// |presentation time − audio clock| of each frame shown on the clock while the audio clock

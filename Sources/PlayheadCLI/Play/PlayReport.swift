@@ -30,6 +30,8 @@ public struct PlayReport: Sendable, Equatable {
     public var audioSeconds: Double
     /// Times playback stalled waiting for data.
     public var stalls: Int
+    /// Times the audio output found no audio ready while playing (a dropout heard).
+    public var audioUnderruns = 0
 
     /// Creates a report.
     public init(
@@ -60,6 +62,7 @@ public struct PlayReport: Sendable, Equatable {
         object["videoFramesDropped"] = .integer(videoFramesDropped)
         object["audioSeconds"] = .number(audioSeconds)
         object["stalls"] = .integer(stalls)
+        object["audioUnderruns"] = .integer(audioUnderruns)
         return .object(object)
     }
 
@@ -76,6 +79,7 @@ public struct PlayReport: Sendable, Equatable {
         summary.videoFramesDropped = items.reduce(0) { $0 + $1.videoFramesDropped }
         summary.audioSeconds = items.reduce(0) { $0 + $1.audioSeconds }
         summary.stalls = items.reduce(0) { $0 + $1.stalls }
+        summary.audioUnderruns = items.reduce(0) { $0 + $1.audioUnderruns }
         guard case .object(var object) = summary.jsonValue else { return summary.jsonValue }
         object["items"] = .array(items.map(\.jsonValue))
         return .object(object)

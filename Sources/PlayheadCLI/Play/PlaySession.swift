@@ -209,13 +209,14 @@ final class PlaySession {
         let statistics = item.playbackStatistics
         let duration = item.duration
         let frames = watch.framesPresented ?? sink.count
-        let report = PlayReport(
+        var report = PlayReport(
             input: watch.input, status: status, error: error,
             duration: duration.isNumeric ? duration.seconds : nil,
             position: max(0, item.currentTime().seconds),
             videoFramesPresented: options.frameLimit.map { min($0, frames) } ?? frames,
             videoFramesDropped: statistics.videoFramesDropped,
             audioSeconds: statistics.audioSeconds, stalls: watch.stalls)
+        report.audioUnderruns = statistics.audioUnderruns
         if status == .failed, let error {
             if showsStatus { console.writeOutput("\n") }
             console.printError("playhead: \(watch.input): \(error)")

@@ -74,6 +74,19 @@ extension EngineTests {
             #expect(ring.renderedFrameCount == 3)
         }
 
+        @Test func runningDryAfterTheEndIsNoUnderrun() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 16)
+            ring.write(ramp(1, 3), media: .zero)
+            ring.markEnd(generation: 0)
+            #expect(ring.render(frames: 5) == [1, 2, 3, 0, 0])
+            #expect(ring.render(frames: 2) == [0, 0])
+            #expect(ring.underrunCount == 0)
+            // A seek's new generation counts again.
+            ring.write(ramp(7, 2), media: ms(500), generation: 1)
+            #expect(ring.render(frames: 3) == [7, 8, 0])
+            #expect(ring.underrunCount == 1)
+        }
+
         @Test func aFlushSkipsStaleAudioWithoutAnyoneDraining() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 16)
             ring.write(ramp(1, 4), media: .zero, generation: 0)
