@@ -44,6 +44,8 @@ static char loadError[256] = "";
     X(int, pa_context_errno, (const pa_context *c), (c), PA_ERR_NOTSUPPORTED) \
     X(pa_operation *, pa_context_get_sink_info_list, (pa_context *c, pa_sink_info_cb_t cb, void *userdata), \
         (c, cb, userdata), NULL) \
+    X(pa_operation *, pa_context_get_sink_info_by_name, \
+        (pa_context *c, const char *name, pa_sink_info_cb_t cb, void *userdata), (c, name, cb, userdata), NULL) \
     X(pa_stream *, pa_stream_new, \
         (pa_context *c, const char *name, const pa_sample_spec *ss, const pa_channel_map *map), \
         (c, name, ss, map), NULL) \
@@ -74,7 +76,8 @@ static char loadError[256] = "";
     X(pa_operation_state_t, pa_operation_get_state, (const pa_operation *o), (o), PA_OPERATION_CANCELLED) \
     X(const char *, pa_strerror, (int error), (error), "PulseAudio is not loaded") \
     X(pa_channel_map *, pa_channel_map_init_extend, (pa_channel_map *m, unsigned channels, pa_channel_map_def_t def), \
-        (m, channels, def), NULL)
+        (m, channels, def), NULL) \
+    X(pa_channel_map *, pa_channel_map_init, (pa_channel_map *m), (m), NULL)
 
 #define DECLARE(result, name, parameters, arguments, failure) static result(*real_##name) parameters;
 #define DECLARE_VOID(name, parameters, arguments) static void(*real_##name) parameters;

@@ -72,9 +72,10 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         precondition(stream == nil && standIn == nil, "PulseAudioOutput opened twice")
-        stream = try connect(format: format, source: source)
-        opened = (format, source)
-        return format
+        let connection = try connect(format: format, source: source)
+        stream = connection
+        opened = (connection.format, source)
+        return connection.format
     }
 
     package func start() {

@@ -20,8 +20,10 @@ final class PulseStream: @unchecked Sendable {
     /// nil only while connecting
     private var stream: OpaquePointer?
     private let source: any AudioRenderSource
-    private let frameBytes: Int
+    private var frameBytes: Int
     private let sampleRate: Int
+    /// The stream's format: the one asked for, with no more channels than the sink has.
+    private(set) var format: AudioOutputFormat
     /// The buffer asked for, in seconds: the latency assumed until the server has timing.
     private let buffer: Double
     /// True between `setRunning(true)` and `setRunning(false)`: the write callback renders.
@@ -63,6 +65,7 @@ final class PulseStream: @unchecked Sendable {
         self.buffer = buffer
         self.onLost = onLost
         sampleRate = format.sampleRate
+        self.format = format
         frameBytes = format.channelCount * MemoryLayout<Float>.size
         latencyBits.store(buffer.bitPattern, ordering: .relaxed)
         do {
@@ -102,9 +105,12 @@ final class PulseStream: @unchecked Sendable {
             pa_threaded_mainloop_wait(mainloop)
         }
         lost.store(false, ordering: .relaxed)
-        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
-        var map = pa_channel_map()
-        pa_channel_map_init_extend(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
+        // More channels than the sink has are mixed down by FFmpeg upstream, not by the server.
+        let channels = min(format.channelCount, sinkChannels(sink) ?? format.channelCount)
+        self.format = AudioOutputFormat(sampleRate: format.sampleRate, channelCount: channels)
+        frameBytes = channels * MemoryLayout<Float>.size
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(channels))
+        var map = Self.channelMap(channels)
         guard let stream = pa_stream_new(context, "Playhead", &spec, &map) else {
             throw AudioOutputError("the sound server refused the stream: \(errorText)")
         }
@@ -140,6 +146,66 @@ final class PulseStream: @unchecked Sendable {
             pa_threaded_mainloop_wait(mainloop)
         }
         isReady = true
+    }
+
+    /// The channel count of `sink` (nil: the default sink), or nil when the server does not
+    /// say (main loop lock held).
+    private func sinkChannels(_ sink: String?) -> Int? {
+        final class Answer: @unchecked Sendable {
+            var channels: Int?
+            var done = false
+            let mainloop: OpaquePointer
+            init(_ mainloop: OpaquePointer) { self.mainloop = mainloop }
+        }
+        let answer = Answer(mainloop)
+        let opaque = Unmanaged.passUnretained(answer).toOpaque()
+        guard
+            let operation = pa_context_get_sink_info_by_name(context, sink ?? "@DEFAULT_SINK@", { _, info, end, userdata in
+                guard let userdata else { return }
+                let answer = Unmanaged<Answer>.fromOpaque(userdata).takeUnretainedValue()
+                if let info { answer.channels = Int(info.pointee.sample_spec.channels) }
+                if end != 0 { answer.done = true }
+                pa_threaded_mainloop_signal(answer.mainloop, 0)
+            }, opaque)
+        else { return nil }
+        defer { pa_operation_unref(operation) }
+        while !answer.done, pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        return answer.channels.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// PulseAudio's positions for FFmpeg's default layout of `channels` channels (the order
+    /// the engine's resampler writes): mono, stereo, 2.1, 4.0, 5.0, 5.1, 6.1, 7.1.
+    static func channelMap(_ channels: Int) -> pa_channel_map {
+        let layouts: [[pa_channel_position_t]] = [
+            [PA_CHANNEL_POSITION_MONO],
+            [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT],
+            [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_LFE],
+            [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                PA_CHANNEL_POSITION_REAR_CENTER],
+            [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                PA_CHANNEL_POSITION_REAR_LEFT, PA_CHANNEL_POSITION_REAR_RIGHT],
+            [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                PA_CHANNEL_POSITION_LFE, PA_CHANNEL_POSITION_REAR_LEFT, PA_CHANNEL_POSITION_REAR_RIGHT],
+            [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                PA_CHANNEL_POSITION_LFE, PA_CHANNEL_POSITION_REAR_CENTER, PA_CHANNEL_POSITION_SIDE_LEFT,
+                PA_CHANNEL_POSITION_SIDE_RIGHT],
+            [PA_CHANNEL_POSITION_FRONT_LEFT, PA_CHANNEL_POSITION_FRONT_RIGHT, PA_CHANNEL_POSITION_FRONT_CENTER,
+                PA_CHANNEL_POSITION_LFE, PA_CHANNEL_POSITION_REAR_LEFT, PA_CHANNEL_POSITION_REAR_RIGHT,
+                PA_CHANNEL_POSITION_SIDE_LEFT, PA_CHANNEL_POSITION_SIDE_RIGHT],
+        ]
+        var map = pa_channel_map()
+        guard (1...layouts.count).contains(channels) else {
+            pa_channel_map_init_extend(&map, UInt32(channels), PA_CHANNEL_MAP_DEFAULT)
+            return map
+        }
+        map.channels = UInt8(channels)
+        withUnsafeMutableBytes(of: &map.map) { raw in
+            let positions = raw.bindMemory(to: pa_channel_position_t.self)
+            for (index, position) in layouts[channels - 1].enumerated() { positions[index] = position }
+        }
+        return map
     }
 
     /// The context's last error, as text (main loop lock held or not running).

@@ -18,10 +18,14 @@ public final class PulseAudioServer: @unchecked Sendable {
     public static let sampleRate = 48_000
     /// The daemon's process id while it runs.
     private let pid = Locked<pid_t?>(nil)
+    /// The probe sink's channels (2: stereo; 6: 5.1).
+    public let channels: Int
 
-    /// Starts a server in a fresh private folder and waits until it answers.
+    /// Starts a server in a fresh private folder, its probe sink with `channels` channels,
+    /// and waits until it answers.
     /// - Throws: ``TestSupportError`` when `pulseaudio` is missing or does not come up in 10 s.
-    public init() throws {
+    public init(channels: Int = 2) throws {
+        self.channels = channels
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-pulse-\(UUID().uuidString)")
         for folder in ["home", "run"] {
             try FileManager.default.createDirectory(
@@ -36,7 +40,8 @@ public final class PulseAudioServer: @unchecked Sendable {
             "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--realtime=no",
             "--high-priority=no", "--log-target=file:" + directory.appendingPathComponent("log").path,
             "--load=module-native-protocol-unix socket=\(directory.appendingPathComponent("native").path) auth-anonymous=1",
-            "--load=module-null-sink sink_name=\(Self.sinkName) rate=\(Self.sampleRate) format=float32le channels=2",
+            "--load=module-null-sink sink_name=\(Self.sinkName) rate=\(Self.sampleRate) format=float32le channels=\(channels)"
+                + (channels == 6 ? " channel_map=\(MonitorRecording.surroundMap)" : ""),
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = directory.appendingPathComponent("home").path
@@ -83,23 +88,29 @@ public final class MonitorRecording: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// Samples per second.
     public let sampleRate = PulseAudioServer.sampleRate
+    /// Interleaved channels per frame.
+    public let channels: Int
+    /// PulseAudio's names for 5.1 in FFmpeg's order (FL FR FC LFE BL BR).
+    public static let surroundMap = "front-left,front-right,front-center,lfe,rear-left,rear-right"
 
-    /// Starts recording `server`'s probe monitor; returns once the first samples arrived
-    /// (parec takes up to a second to deliver).
-    public init(server: PulseAudioServer) throws {
+    /// Starts recording `server`'s probe monitor (mixed to mono, or each of 5.1's six
+    /// channels when `channels` is 6); returns once the first samples arrived (parec takes up
+    /// to a second to deliver).
+    public init(server: PulseAudioServer, channels: Int = 1) throws {
+        self.channels = channels
         process = Process()
         process.executableURL = try Subprocess.tool(named: "parec")
         process.arguments = [
             "--server=\(server.address)", "--device=\(PulseAudioServer.sinkName).monitor", "--format=float32le",
-            "--rate=\(sampleRate)", "--channels=1", "--latency-msec=2", "--raw",
-        ]
+            "--rate=\(sampleRate)", "--channels=\(channels)", "--latency-msec=2", "--raw",
+        ] + (channels == 6 ? ["--channel-map=\(Self.surroundMap)"] : [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let reader = output.fileHandleForReading
-        let rate = Double(sampleRate)
+        let rate = Double(sampleRate) * Double(channels)
         Thread.detachNewThread { [state, finished] in
             var pending = Data()
             while true {

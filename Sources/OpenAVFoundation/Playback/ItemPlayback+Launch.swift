@@ -84,7 +84,9 @@ extension ItemPlayback {
         let stream = description.streams[index]
         let wanted = AudioOutputFormat(
             sampleRate: stream.sampleRate > 0 ? stream.sampleRate : 48_000,
-            channelCount: min(max(stream.channels, 1), 2))
+            // Up to 7.1 as the source has it; an output with fewer channels answers with its
+            // own count and the resampler mixes down.
+            channelCount: min(max(stream.channels, 1), 8))
         func attempt(_ output: any AudioOutput) throws -> (AudioRingBuffer, any AudioOutput) {
             let ring = AudioRingBuffer(format: wanted, capacityFrames: wanted.sampleRate / 4)
             let actual = try output.open(format: wanted, source: ring)
