@@ -25,6 +25,9 @@ SWIFTPM := --scratch-path $(BUILD_DIR)
 TEST_LOG := $(BUILD_DIR)/test.log
 # Tests that need real time and a quiet machine: run in a second pass of their own.
 REALTIME_TESTS := InRealTime|PlayerWindowX
+# Tests that start a real PulseAudio server each: a third pass, one test at a time (beside
+# each other, or beside the timing tests, they load the two cores enough to skew timings).
+SOUND_SERVER_TESTS := OnASoundServer
 PLAYHEAD := $(BUILD_DIR)/release/playhead
 # Release builds link the Swift runtime, Foundation, ICU and Dispatch statically: about 20 ms
 # less dynamic-linker work at every process start (Benchmarks/notes.md, time to first frame).
@@ -73,6 +76,11 @@ test: deps lint-imports
 	if [[ $$status -eq 0 ]]; then \
 		echo "==== real-time pass: timing and X-window tests on a quiet machine ===="; \
 		PLAYHEAD_REALTIME_TESTS=1 $(SWIFT) test $(SWIFTPM) --filter '$(REALTIME_TESTS)' 2>&1 \
+			| tee -a $(TEST_LOG) || status=$$?; \
+	fi; \
+	if [[ $$status -eq 0 ]]; then \
+		echo "==== sound-server pass: a real PulseAudio server per test, one test at a time ===="; \
+		PLAYHEAD_REALTIME_TESTS=1 $(SWIFT) test $(SWIFTPM) --no-parallel --filter '$(SOUND_SERVER_TESTS)' 2>&1 \
 			| tee -a $(TEST_LOG) || status=$$?; \
 	fi; \
 	if [[ $$status -ne 0 ]]; then \

@@ -47,7 +47,7 @@ private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
 @MainActor
 @Suite struct PulseSurroundTests {
     @Test(.enabled(if: realTimeTestsEnabled))
-    func eachChannelOfA51SourceReachesItsSpeakerInRealTime() async throws {
+    func eachChannelOfA51SourceReachesItsSpeakerOnASoundServer() async throws {
         let clip = try surroundClip()
         let server = try await offPool { try PulseAudioServer(channels: 6) }
         defer { server.stop() }
@@ -69,7 +69,7 @@ private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
     }
 
     @Test(.enabled(if: realTimeTestsEnabled))
-    func aStereoSinkGetsFFmpegsDownmixInRealTime() async throws {
+    func aStereoSinkGetsFFmpegsDownmixOnASoundServer() async throws {
         let clip = try surroundClip()
         let server = try await offPool { try PulseAudioServer() }
         defer { server.stop() }

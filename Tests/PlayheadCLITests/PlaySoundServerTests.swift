@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
-    func theSoundReachesTheChosenSinkInRealTime() async throws {
+    func theSoundReachesTheChosenSinkOnASoundServer() async throws {
         let clip = try LipSyncMedia.flashAndBeep(seconds: 3)
         let server = try await startServer()
         defer { server.stop() }
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
-    func aSinkThatDoesNotExistCostsOneLineAndNoPlaybackInRealTime() async throws {
+    func aSinkThatDoesNotExistCostsOneLineAndNoPlaybackOnASoundServer() async throws {
         let clip = try LipSyncMedia.flashAndBeep(seconds: 1)
         let server = try await startServer()
         defer { server.stop() }
@@ -57,6 +57,30 @@ import Testing
         #expect(json["status"] as? String == "completed")
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 1 && lines[0].hasPrefix("playhead: "), "\(result.standardError)")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func theLastFilesTailIsHeardCompleteOnASoundServer() async throws {
+        let clip = try GeneratedMedia.url(
+            named: "tone-1s", fileExtension: "mka",
+            ffmpeg: ["-f", "lavfi", "-i", "sine=f=440:d=1:sample_rate=48000", "-c:a", "pcm_s16le"])
+        let server = try await startServer()
+        defer { server.stop() }
+        let recording = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try MonitorRecording(server: server) }) }
+        }
+        guard
+            let result = try await PlayheadProcess.run(
+                ["play", "--headless", clip.path], limit: 30, environment: environment(for: server))
+        else { return }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let heard = recording.stop()
+        #expect(result.status == 0, "\(result.standardError)")
+        let loud = heard.samples.indices.filter { abs(heard.samples[$0]) > 0.05 }
+        let first = try #require(loud.first), last = try #require(loud.last)
+        let seconds = Double(last - first) / Double(recording.sampleRate)
+        // One second of tone, all of it (the last period included), before the process exits.
+        #expect(seconds > 0.995 && seconds < 1.01, "\(seconds) s heard")
     }
 
     private func runReport(_ arguments: [String], environment: [String: String]) async throws

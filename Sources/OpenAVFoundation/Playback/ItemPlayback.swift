@@ -225,12 +225,16 @@ final class ItemPlayback: Sendable {
     /// its own (the output holds its render source, so the ring outlives this engine).
     private func lingerThenClose(_ output: any AudioOutput, for seconds: Double) {
         let clock = environment.hostClock
-        let deadline = clock.now + seconds
+        // What the output took last is heard up to its latency after it was taken: a little
+        // more covers the time since.
+        let deadline = clock.now + seconds + 0.02
+        LingeringAudio.begin()
         NamedThread.start("linger") {
             let signal = WakeupSignal()
             while clock.now < deadline { _ = clock.wait(until: deadline, on: signal) }
             output.stop()
             output.close()
+            LingeringAudio.end()
         }
     }
 

@@ -75,6 +75,14 @@ final class PlaySession {
         window = nil
         currentItemObservation?.invalidate()
         player.removeAllItems()
+        // The last item's last audio is still on its way to the speakers: let it be heard
+        // before the process exits.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                _ = LingeringAudio.waitUntilQuiet(timeout: 1)
+                continuation.resume()
+            }
+        }
         return reports
     }
 
