@@ -72,6 +72,6 @@ public enum PlayheadAudio {
     /// through pipewire-pulse), or through SDL on machines with only ALSA; they fall back to a
     /// silent clock when no device can be opened. `PLAYHEAD_AUDIO=sdl` forces SDL.
     public static func useSystemAudioDevice() {
-        DefaultAudioOutput.register { try SystemAudio.makeOutput() }
+        DefaultAudioOutput.register({ try SystemAudio.makeOutput() }, onDevice: { try SystemAudio.makeOutput(sinkName: $0) })
     }
 }

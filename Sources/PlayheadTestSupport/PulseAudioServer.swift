@@ -59,6 +59,16 @@ public final class PulseAudioServer: @unchecked Sendable {
         throw TestSupportError("pulseaudio did not answer within 10 s")
     }
 
+    /// Adds another null sink called `name` (its monitor is `<name>.monitor`).
+    /// - Throws: ``TestSupportError`` when the server refuses it.
+    public func addSink(_ name: String) throws {
+        let answer = try Subprocess.run(
+            try Subprocess.tool(named: "pactl"),
+            ["--server=\(address)", "load-module", "module-null-sink", "sink_name=\(name)", "rate=\(Self.sampleRate)",
+                "format=float32le", "channels=2"], limit: 5)
+        guard answer.ending == .exited(0) else { throw TestSupportError("pactl could not add the sink \(name)") }
+    }
+
     /// Kills the daemon at once (SIGKILL), as a crash would; `start()` brings it back.
     public func kill() { end(signal: SIGKILL) }
 
@@ -96,12 +106,12 @@ public final class MonitorRecording: @unchecked Sendable {
     /// Starts recording `server`'s probe monitor (mixed to mono, or each of 5.1's six
     /// channels when `channels` is 6); returns once the first samples arrived (parec takes up
     /// to a second to deliver).
-    public init(server: PulseAudioServer, channels: Int = 1) throws {
+    public init(server: PulseAudioServer, channels: Int = 1, sink: String = PulseAudioServer.sinkName) throws {
         self.channels = channels
         process = Process()
         process.executableURL = try Subprocess.tool(named: "parec")
         process.arguments = [
-            "--server=\(server.address)", "--device=\(PulseAudioServer.sinkName).monitor", "--format=float32le",
+            "--server=\(server.address)", "--device=\(sink).monitor", "--format=float32le",
             "--rate=\(sampleRate)", "--channels=\(channels)", "--latency-msec=2", "--raw",
         ] + (channels == 6 ? ["--channel-map=\(Self.surroundMap)"] : [])
         let output = Pipe()
@@ -139,5 +149,13 @@ public final class MonitorRecording: @unchecked Sendable {
         process.terminate()
         _ = finished.wait(timeout: .now() + 5)
         return state.withLock { ($0.samples, $0.offset) }
+    }
+}
+
+/// Runs `body` on a Dispatch thread and returns its result: for blocking set-up (starting a
+/// server, a recorder) from async tests without tying up Swift's cooperative threads.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

@@ -28,13 +28,6 @@ private final class HandOverSink: VideoSink, @unchecked Sendable {
     }
 }
 
-/// Runs `body` on a Dispatch thread (starting servers and recorders blocks).
-private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-}
-
 private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil
 
 @MainActor
@@ -76,6 +69,30 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         // Positive: the sound comes after the frame was handed over.
         #expect(mean <= 0.010, "sound minus frame, ms: \(offsets.map { ($0 * 1000).rounded() })")
         #expect(offsets.allSatisfy { abs($0) <= 0.020 }, "\(offsets.map { ($0 * 1000).rounded() })")
+    }
+
+    @Test(.enabled(if: realTimeTestsEnabled))
+    func aPlayerPlaysOnTheDeviceItNamesOnASoundServer() async throws {
+        let clip = try LipSyncMedia.flashAndBeep(seconds: 2)
+        let server = try await offPool { try PulseAudioServer() }
+        defer { server.stop() }
+        try await offPool { try server.addSink("other") }
+        let onOther = try await offPool { try MonitorRecording(server: server, sink: "other") }
+        let onProbe = try await offPool { try MonitorRecording(server: server) }
+        let address = server.address
+        var environment = PlaybackEnvironment(makeAudioOutput: { PulseAudioOutput(server: address) }, videoSinks: VideoSinks())
+        environment.makeAudioOutputOnDevice = { PulseAudioOutput(server: address, sinkName: $0) }
+        let player = AVPlayer(environment: environment)
+        #expect(player.audioOutputDeviceUniqueID == nil)
+        player.audioOutputDeviceUniqueID = "other"
+        let item = AVPlayerItem(url: clip)
+        player.replaceCurrentItem(with: item)
+        player.play()
+        await waitUntilInRealTime(seconds: 10) { item.currentTime().seconds >= 1.5 }
+        player.replaceCurrentItem(with: nil)
+        let other = onOther.stop(), probe = onProbe.stop()
+        #expect(LipSyncMedia.beepOnsets(in: other.samples, sampleRate: onOther.sampleRate).count >= 2, "heard on the named sink")
+        #expect(!probe.samples.contains { abs($0) > 0.05 }, "nothing on the default sink")
     }
 
     @Test(.enabled(if: realTimeTestsEnabled))

@@ -38,12 +38,6 @@ private func frequency(of channel: Int, in samples: [Float], channels: Int, samp
     return Double(crossings) / 2 / (Double(end - start) / Double(sampleRate))
 }
 
-private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-}
-
 @MainActor
 @Suite struct PulseSurroundTests {
     @Test(.enabled(if: realTimeTestsEnabled))

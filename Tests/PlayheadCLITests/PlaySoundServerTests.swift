@@ -15,9 +15,7 @@ import Testing
     }
 
     private func startServer() async throws -> PulseAudioServer {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try PulseAudioServer() }) }
-        }
+        try await offPool { try PulseAudioServer() }
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
@@ -25,9 +23,7 @@ import Testing
         let clip = try LipSyncMedia.flashAndBeep(seconds: 3)
         let server = try await startServer()
         defer { server.stop() }
-        let recording = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try MonitorRecording(server: server) }) }
-        }
+        let recording = try await offPool { try MonitorRecording(server: server) }
         guard
             let result = try await PlayheadProcess.run(
                 ["play", "--headless", "--audio-device", PulseAudioServer.sinkName, "--report", "json", clip.path],
@@ -66,9 +62,7 @@ import Testing
             ffmpeg: ["-f", "lavfi", "-i", "sine=f=440:d=1:sample_rate=48000", "-c:a", "pcm_s16le"])
         let server = try await startServer()
         defer { server.stop() }
-        let recording = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try MonitorRecording(server: server) }) }
-        }
+        let recording = try await offPool { try MonitorRecording(server: server) }
         guard
             let result = try await PlayheadProcess.run(
                 ["play", "--headless", clip.path], limit: 30, environment: environment(for: server))

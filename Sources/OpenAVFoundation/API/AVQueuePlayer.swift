@@ -174,7 +174,10 @@ open class AVQueuePlayer: AVPlayer {
             let wanted = hasCurrent ? queue.upcoming.first : nil
             guard queue.prerolled?.item !== wanted else { return (nil, nil) }
             let stale = queue.prerolled
-            queue.prerolled = wanted.map { PrerolledItem(item: $0, environment: environment, criteria: selectionCriteriaSnapshot) }
+            let device = audioOutputDeviceUniqueID
+            queue.prerolled = wanted.map {
+                PrerolledItem(item: $0, environment: environment, criteria: selectionCriteriaSnapshot, audioDevice: device)
+            }
             return (stale, queue.prerolled)
         }
         stale?.cancel()

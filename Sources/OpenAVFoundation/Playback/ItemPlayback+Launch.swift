@@ -80,7 +80,10 @@ extension ItemPlayback {
         let silentOutput: @Sendable () throws -> any AudioOutput = {
             untimed ? UntimedAudioOutput() : ClockDrivenAudioOutput(clock: clock)
         }
-        let make = silent ? silentOutput : environment.makeAudioOutput ?? silentOutput
+        let onDevice = settings.audioDevice.flatMap { device in
+            environment.makeAudioOutputOnDevice.map { make in { @Sendable in try make(device) } }
+        }
+        let make = silent ? silentOutput : onDevice ?? environment.makeAudioOutput ?? silentOutput
         let stream = description.streams[index]
         let wanted = AudioOutputFormat(
             sampleRate: stream.sampleRate > 0 ? stream.sampleRate : 48_000,

@@ -39,8 +39,11 @@ final class ItemPlayback: Sendable {
         /// The media selection when playback starts.
         let selection: EngineSelection
         let preferredPeakBitRate: Double
+        /// The audio device asked for (`AVPlayer.audioOutputDeviceUniqueID`); nil: the default.
+        let audioDevice: String?
 
-        init(item: AVPlayerItem, criteria: SelectionCriteriaSnapshot) {
+        init(item: AVPlayerItem, criteria: SelectionCriteriaSnapshot, audioDevice: String? = nil) {
+            self.audioDevice = audioDevice
             preferredPeakBitRate = item.preferredPeakBitRate
             forwardEndTime = item.forwardPlaybackEndTime
             reverseEndTime = item.reversePlaybackEndTime

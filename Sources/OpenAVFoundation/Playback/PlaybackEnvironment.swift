@@ -72,6 +72,9 @@ package struct PlaybackEnvironment: Sendable {
     /// Makes the audio output for an item; nil plays no audio. A factory that throws falls
     /// back to a silent clock-driven output.
     package var makeAudioOutput: (@Sendable () throws -> any AudioOutput)?
+    /// Makes the audio output on a named device (`AVPlayer.audioOutputDeviceUniqueID`); nil:
+    /// devices cannot be chosen, and `makeAudioOutput` is used.
+    package var makeAudioOutputOnDevice: (@Sendable (String) throws -> any AudioOutput)?
     /// Video frames go to these sinks.
     package var videoSinks: VideoSinks
     /// Present frames as fast as they decode instead of on the clock (benchmarks, checks).
@@ -99,17 +102,29 @@ package struct PlaybackEnvironment: Sendable {
     /// The environment new players get: the registered default audio output (a device, once a
     /// front end such as OpenAVKit registers one), else the silent clock-driven output.
     package static func makeDefault() -> PlaybackEnvironment {
-        PlaybackEnvironment(makeAudioOutput: DefaultAudioOutput.factory)
+        var environment = PlaybackEnvironment(makeAudioOutput: DefaultAudioOutput.factory)
+        environment.makeAudioOutputOnDevice = DefaultAudioOutput.deviceFactory
+        return environment
     }
 }
 
 /// The process-wide default audio output, which front ends replace with a real device.
 package enum DefaultAudioOutput {
     private static let registered = Locked<(@Sendable () throws -> any AudioOutput)?>(nil)
+    private static let registeredForDevice = Locked<(@Sendable (String) throws -> any AudioOutput)?>(nil)
 
-    /// Registers how players make audio outputs by default.
-    package static func register(_ factory: @escaping @Sendable () throws -> any AudioOutput) {
+    /// Registers how players make audio outputs by default, and on a named device.
+    package static func register(
+        _ factory: @escaping @Sendable () throws -> any AudioOutput,
+        onDevice deviceFactory: (@Sendable (String) throws -> any AudioOutput)? = nil
+    ) {
         registered.withLock { $0 = factory }
+        registeredForDevice.withLock { $0 = deviceFactory }
+    }
+
+    /// The registered factory for named devices, if any.
+    package static var deviceFactory: (@Sendable (String) throws -> any AudioOutput)? {
+        registeredForDevice.withLock { $0 }
     }
 
     /// The registered factory, or one that makes a silent clock-driven output.

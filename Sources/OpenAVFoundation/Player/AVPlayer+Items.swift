@@ -52,7 +52,9 @@ extension AVPlayer {
         let engine =
             prerolled?.engine
             ?? ItemPlayback(
-                asset: item.asset, settings: ItemPlayback.Settings(item: item, criteria: selectionCriteriaSnapshot),
+                asset: item.asset,
+                settings: ItemPlayback.Settings(
+                    item: item, criteria: selectionCriteriaSnapshot, audioDevice: audioOutputDeviceUniqueID),
                 environment: environment
             ) { [reference = WeakReference(self)] engine, event in
                 MainQueue.perform { reference.value?.receive(event, from: engine) }

@@ -15,6 +15,8 @@ struct PlayerState {
     var defaultRate: Float = 1
     var volume: Float = 1
     var isMuted = false
+    /// The audio device asked for (`AVPlayer.audioOutputDeviceUniqueID`).
+    var audioOutputDeviceUniqueID: String?
     /// The user's audio delay in seconds (`AVPlayer.audioDelay`).
     var audioDelay: TimeInterval = 0
     var actionAtItemEnd: AVPlayer.ActionAtItemEnd = .pause

@@ -27,12 +27,15 @@ final class PrerolledItem: @unchecked Sendable {
     private let relay: Relay
 
     /// Starts prerolling `item` with `environment`'s outputs (main queue).
-    init(item: AVPlayerItem, environment: PlaybackEnvironment, criteria: SelectionCriteriaSnapshot) {
+    init(
+        item: AVPlayerItem, environment: PlaybackEnvironment, criteria: SelectionCriteriaSnapshot,
+        audioDevice: String? = nil
+    ) {
         let relay = Relay()
         self.relay = relay
         self.item = item
         engine = ItemPlayback(
-            asset: item.asset, settings: ItemPlayback.Settings(item: item, criteria: criteria),
+            asset: item.asset, settings: ItemPlayback.Settings(item: item, criteria: criteria, audioDevice: audioDevice),
             environment: environment
         ) { engine, event in
             MainQueue.perform {

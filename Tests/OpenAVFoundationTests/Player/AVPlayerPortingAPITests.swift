@@ -139,6 +139,7 @@ extension AVPlayerPortingAPITests {
         let _: KeyPath<AVPlayerItem, Bool> = \.canStepForward
         let _: KeyPath<AVPlayerItem, Bool> = \.canStepBackward
         let _: KeyPath<AVPlayerItem, Bool> = \.canPlayReverse
+        let _: ReferenceWritableKeyPath<AVPlayer, String?> = \.audioOutputDeviceUniqueID
         let _: KeyPath<AVPlayerItem, Bool> = \.canPlayFastReverse
         let _: KeyPath<AVPlayerItem, Bool> = \.canPlaySlowReverse
         let _: ReferenceWritableKeyPath<AVPlayerItem, CMTime> = \.reversePlaybackEndTime
