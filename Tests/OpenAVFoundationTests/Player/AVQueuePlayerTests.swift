@@ -93,6 +93,11 @@ import Testing
         let statuses = ValueLog(player, \.timeControlStatus)
         await advance(clock, by: 1.0)
         await waitUntil("the next item prerolled") { player.isNextItemPrerolled }
+        // The prerolled item's audio is decoded in real time: let it be ready before the
+        // clock reaches the switch, so a loaded machine cannot turn the switch into a stall.
+        await waitUntil("the next item's audio is ready") {
+            (player.queue.withLock { $0.prerolled?.engine.pipeline?.ring?.bufferedDuration.seconds } ?? 0) >= 0.2
+        }
         var steps = 0
         while player.currentItem !== second && steps < 100 {
             await advance(clock, by: 0.02)
