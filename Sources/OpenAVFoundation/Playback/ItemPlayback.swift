@@ -17,8 +17,10 @@
 //   presentation thread (takes frames, calls the video sinks) and the subtitle thread.
 // - The audio device is started, stopped and closed on `outputQueue` (serial), never on the
 //   caller's thread: those calls can block. Its callback reads only the ring buffer
-//   (lock-free). After a natural end a short-lived "linger" thread owns the output for one
-//   device latency, then closes it.
+//   (lock-free). After a seek `outputQueue` also drops the output's queued audio and, while it
+//   holds the output stopped (`outputPhase`), the ring's stale audio (as the ring's consumer
+//   for that moment). After a natural end a short-lived "linger" thread owns the output for
+//   one device latency, then closes it (counted in `LingeringAudio`).
 // - Stale data after a seek is dropped by generation: every queue item carries the generation
 //   it was made under; the state's `generation` is the current one.
 // - News goes up through `outbox`: queued in the order it was decided, delivered to `events`
