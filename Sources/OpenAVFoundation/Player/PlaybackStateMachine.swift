@@ -193,6 +193,11 @@ struct PlaybackStateMachine: Equatable {
                 // next item at once (a queue keeps playing through); `.pause` stays put.
                 timeControl = actionAtEnd == .pause ? .paused : .playing
                 waitReason = nil
+            } else if rate < 0 {
+                // Backward play needs one picture per keyframe step, not the forward buffer
+                // the flags measure (the engine sends none while playing backward).
+                timeControl = .playing
+                waitReason = nil
             } else if buffer.isEmpty && !(isSeeking && previous == .playing) {
                 // Running dry while playing is a stall; emptied by a seek it is not: the data
                 // at the target is on its way (a local file's always is), and playing goes on

@@ -73,6 +73,11 @@ import Testing
         #expect(m.handle(.setRate(-1, immediately: false)).isEmpty)
         #expect(m.timeControl == .playing && m.rate == -1)
         #expect(m.handle(.setRate(1, immediately: false)).isEmpty, "no longer at the end")
+        // Backward play does not wait for the forward buffer, even with automatic waiting.
+        var (thin, _) = machine(.item(.ready), .buffer(Self.empty), .setRate(-1, immediately: false))
+        #expect(thin.timeControl == .playing && thin.waitReason == nil)
+        _ = thin.handle(.buffer(Self.thin))
+        #expect(thin.timeControl == .playing)
     }
 
     @Test func stallWithoutAutomaticWaitingPausesAndZeroesRate() async {
