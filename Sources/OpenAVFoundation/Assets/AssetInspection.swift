@@ -42,6 +42,9 @@ final class AssetInspection: Sendable {
 
     /// How long the opened media waits for a playback engine before it is closed.
     static let handOverSeconds = 5.0
+    /// How long it waits once an engine started and is on its way to take it (its open work
+    /// may wait for a busy machine's threads): long, but bounded should the engine never come.
+    static let engineOnItsWaySeconds = 60.0
 
     let location: Result<MediaLocation, MediaFailure>
     let limits: MediaInspector.Limits
@@ -155,12 +158,12 @@ final class AssetInspection: Sendable {
     /// True while opened media waits for an engine to take it.
     var holdsOpenedMedia: Bool { state.withLock { $0.opened != nil } }
 
-    /// The app showed it will play the asset (an item was made for it): opened media waiting
-    /// for an engine is kept `handOverSeconds` from now.
-    func noteInterest() {
+    /// The app showed it will play the asset (an item was made for it, or an engine started
+    /// for it): opened media waiting for an engine is kept at least `seconds` from now.
+    func noteInterest(seconds: Double = handOverSeconds) {
         state.withLock { state in
             guard state.opened != nil else { return }
-            state.keepUntil = ThreadCondition.monotonicNow() + Self.handOverSeconds
+            state.keepUntil = max(state.keepUntil, ThreadCondition.monotonicNow() + seconds)
         }
     }
 

@@ -156,6 +156,8 @@ final class ItemPlayback: Sendable {
 
     /// Opens the media in the background and starts the threads.
     func start() {
+        // The open work below takes what loading the asset's keys opened: keep it until then.
+        asset.inspection.noteInterest(seconds: AssetInspection.engineOnItsWaySeconds)
         // A network open can block for as long as the time-out: it gets a thread of its own
         // rather than one of Dispatch's few shared workers.
         if asset.sourceURL.isFileURL {
