@@ -77,6 +77,49 @@ import Testing
         #expect(seconds > 0.995 && seconds < 1.01, "\(seconds) s heard")
     }
 
+    /// Two files cut from one continuous 440 Hz sine at a sample boundary, played as a queue:
+    /// on one shared device stream the recording is the unbroken sine, no silence, no jump.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aQueueOfTwoFilesJoinsSampleExactlyOnASoundServer() async throws {
+        func half(_ name: String, _ trim: String) throws -> URL {
+            try GeneratedMedia.url(
+                named: name, fileExtension: "mka",
+                ffmpeg: [
+                    "-f", "lavfi", "-i", "sine=f=440:d=2:sample_rate=48000", "-af", trim, "-c:a", "pcm_s16le",
+                ])
+        }
+        let first = try half("sine-first-second", "atrim=end_sample=48000")
+        let second = try half("sine-second-second", "atrim=start_sample=48000,asetpts=PTS-STARTPTS")
+        let server = try await startServer()
+        defer { server.stop() }
+        let recording = try await offPool { try MonitorRecording(server: server) }
+        guard
+            let result = try await PlayheadProcess.run(
+                ["play", "--headless", first.path, second.path], limit: 30, environment: environment(for: server))
+        else { return }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let heard = recording.stop()
+        #expect(result.status == 0, "\(result.standardError)")
+        let samples = heard.samples
+        let loud = samples.indices.filter { abs(samples[$0]) > 0.05 }
+        let start = try #require(loud.first), end = try #require(loud.last)
+        let seconds = Double(end - start) / Double(recording.sampleRate)
+        #expect(seconds > 1.995 && seconds < 2.01, "\(seconds) s heard of 2 s")
+        // Silence inside: the longest run of near-zero samples (a sine at this level has at
+        // most two around each zero crossing).
+        var run = 0, longest = 0
+        var jump: Float = 0
+        for index in (start + 1)...end {
+            run = abs(samples[index]) < 0.004 ? run + 1 : 0
+            longest = max(longest, run)
+            jump = max(jump, abs(samples[index] - samples[index - 1]))
+        }
+        // A 440 Hz sine of amplitude 1/8 moves at most 2π·440/48000/8 ≈ 0.0072 per sample: a
+        // gap, an overlap or a repeat at the join shows as a larger step.
+        #expect(longest <= 3, "\(longest) silent samples inside the tone")
+        #expect(jump < 0.011, "a step of \(jump) between samples")
+    }
+
     private func runReport(_ arguments: [String], environment: [String: String]) async throws
         -> (SubprocessResult, [String: Any])?
     {

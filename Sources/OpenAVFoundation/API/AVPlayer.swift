@@ -59,7 +59,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
 
     /// A player with no item.
     nonisolated public override init() {
-        environment = PlaybackEnvironment.makeDefault()
+        environment = PlaybackEnvironment.makeDefault().withSharedAudioDevice()
         super.init()
         becomeReady()
     }
@@ -71,7 +71,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
 
     /// A player whose current item is `item`.
     nonisolated public init(playerItem item: AVPlayerItem?) {
-        environment = PlaybackEnvironment.makeDefault()
+        environment = PlaybackEnvironment.makeDefault().withSharedAudioDevice()
         super.init()
         becomeReady()
         if let item { replaceCurrentItem(with: item) }
@@ -79,7 +79,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
 
     /// A player with explicit outputs and clock (tests, the CLI, custom front ends).
     nonisolated package init(environment: PlaybackEnvironment, playerItem item: AVPlayerItem? = nil) {
-        self.environment = environment
+        self.environment = environment.withSharedAudioDevice()
         super.init()
         becomeReady()
         if let item { replaceCurrentItem(with: item) }
@@ -203,6 +203,9 @@ open class AVPlayer: NSObject, _KeyValueObservable {
     /// .advance`. Queue players override it; a plain player has nothing to advance to.
     /// Not API: a leading underscore marks Playhead's internal hooks.
     nonisolated open func _advanceAfterItemEnd() {}
+
+    /// The engine prerolled to play next (queue players); nil for a plain player.
+    nonisolated var upcomingEngine: ItemPlayback? { nil }
 
     // MARK: - Helpers
 

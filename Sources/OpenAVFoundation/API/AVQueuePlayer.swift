@@ -181,8 +181,12 @@ open class AVQueuePlayer: AVPlayer {
             return (stale, queue.prerolled)
         }
         stale?.cancel()
-        _ = fresh
+        // The next item plays with the player's volume and audio delay from its first sound.
+        if fresh != nil { applyAudioSettings() }
     }
+
+    /// The prerolled next item's engine.
+    nonisolated override var upcomingEngine: ItemPlayback? { queue.withLock { $0.prerolled?.engine } }
 
     /// True when the next item's engine has its media open and first frame decoded (tests).
     nonisolated var isNextItemPrerolled: Bool {

@@ -77,11 +77,30 @@ package protocol AudioOutput: AnyObject, Sendable {
     /// Drops audio the output already took from the source but has not played yet (a seek
     /// made it stale). Outputs without a buffer of their own do nothing.
     func discardBuffered()
+
+    /// True when the output may call the source although it is stopped: a shared device
+    /// that plays a held next item's ring, or went on to it, before its engine started it.
+    /// The engine then leaves the ring's consumer side to the callback.
+    var isRenderingWhileStopped: Bool { get }
+
+    /// True when `close()` after the item played to its end lets the last audio be heard (a
+    /// shared device plays it out); otherwise the engine lets the output linger itself.
+    var playsOutWhenClosed: Bool { get }
+
+    /// The engine is held as the next item of a queue with its audio ready: a shared device
+    /// goes on to its source the moment the current item's audio ends.
+    func followCurrentItem()
 }
 
 extension AudioOutput {
     /// Nothing is buffered outside the source.
     package func discardBuffered() {}
+    /// A stopped output renders nothing.
+    package var isRenderingWhileStopped: Bool { false }
+    /// Closing drops what the device holds.
+    package var playsOutWhenClosed: Bool { false }
+    /// One output per item: nothing to follow.
+    package func followCurrentItem() {}
 }
 
 /// Why an audio output could not be used.

@@ -17,7 +17,16 @@ extension AudioRingBuffer {
     ///   the frames delivered.
     /// - Important: Real-time thread only; one call at a time.
     package func render(into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double) {
-        guard let destination = buffer.baseAddress else { return }
+        renderCountingFrames(into: buffer, hostTime: hostTime)
+    }
+
+    /// ``render(into:hostTime:)``, returning how many leading frames it filled from the ring
+    /// (the start gate's silence included); the rest of `buffer` is silence. Once
+    /// ``hasPlayedToEnd`` holds, the frames after that count are the ones a shared device hands
+    /// to the next item's ring. Real-time thread only; one call at a time.
+    @discardableResult
+    package func renderCountingFrames(into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double) -> Int {
+        guard let destination = buffer.baseAddress else { return 0 }
         let channels = format.channelCount
         let frames = buffer.count / channels
         var current = currentGeneration.load(ordering: .acquiring)
@@ -81,6 +90,14 @@ extension AudioRingBuffer {
             underruns.wrappingAdd(1, ordering: .relaxed)
         }
         lastCallEndedInGap = filled < frames
+        return filled
+    }
+
+    /// True when the producer marked the end of the current generation and every frame of it
+    /// has been rendered: what follows is the next item's, not a dropout. Consumer side.
+    package var hasPlayedToEnd: Bool {
+        guard isAtEnd else { return false }
+        return markerRead.load(ordering: .relaxed) == markerWrite.load(ordering: .acquiring)
     }
 
     /// Skips every chunk older than ``generation`` without rendering anything, so the producer

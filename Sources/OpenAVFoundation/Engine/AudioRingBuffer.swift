@@ -170,6 +170,12 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         endedGeneration.store(generation, ordering: .releasing)
     }
 
+    /// True when the producer wrote the last audio of the current generation (some of it may
+    /// still be waiting to play). Any thread.
+    package var isAtEnd: Bool {
+        endedGeneration.load(ordering: .acquiring) == currentGeneration.load(ordering: .acquiring)
+    }
+
     /// The generation of the oldest chunk not yet played (nil when the ring is empty). A reading
     /// for tests and reports: exact only while nothing renders (the output stopped).
     package var headGeneration: Int? {

@@ -111,8 +111,10 @@ extension ItemPlayback {
                 let capacity = Double(ring.capacityFrames) / Double(ring.format.sampleRate)
                 let pause = min(Self.ringRefillCap, max(0.005, ahead - capacity / 2))
                 // Paused, nothing drains the ring: sleep until play, a seek, a switch or stop
-                // wakes the thread.
-                let until = rate > 0 ? environment.hostClock.now + pause : .infinity
+                // wakes the thread. A held item the shared device already plays (it follows
+                // the current one) is drained although its rate is still 0.
+                let drained = rate > 0 || self.pipeline?.audioOutput?.isRenderingWhileStopped == true
+                let until = drained ? environment.hostClock.now + pause : .infinity
                 sleep(until: until, on: audioWake)
             }
             splice.wrote(part)

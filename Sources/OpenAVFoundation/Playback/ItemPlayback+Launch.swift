@@ -57,6 +57,11 @@ extension ItemPlayback {
             host: environment.hostClock.now))
         guard !isStopped else { return nil }
         startThreads(demuxer: parts.source, video: parts.video?.decoder, audio: audio, pipeline: pipeline)
+        // The next item of a queue: its sound follows the current item's on the shared device.
+        if coordinator.read({ $0.isHeld }), let output {
+            output.followCurrentItem()
+            audioWake.wake()
+        }
         return pipeline
     }
 
@@ -83,7 +88,11 @@ extension ItemPlayback {
         let onDevice = settings.audioDevice.flatMap { device in
             environment.makeAudioOutputOnDevice.map { make in { @Sendable in try make(device) } }
         }
-        let make = silent ? silentOutput : onDevice ?? environment.makeAudioOutput ?? silentOutput
+        let deviceName = settings.audioDevice
+        let shared = environment.sharedAudio.map { device in
+            { @Sendable in device.makeLane(device: deviceName) as any AudioOutput }
+        }
+        let make = silent ? silentOutput : shared ?? onDevice ?? environment.makeAudioOutput ?? silentOutput
         let stream = description.streams[index]
         let wanted = AudioOutputFormat(
             sampleRate: stream.sampleRate > 0 ? stream.sampleRate : 48_000,

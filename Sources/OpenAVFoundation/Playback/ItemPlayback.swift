@@ -20,7 +20,8 @@
 //   (lock-free). After a seek `outputQueue` also drops the output's queued audio and, while it
 //   holds the output stopped (`outputPhase`), the ring's stale audio (as the ring's consumer
 //   for that moment). After a natural end a short-lived "linger" thread owns the output for
-//   one device latency, then closes it (counted in `LingeringAudio`).
+//   one device latency, then closes it (counted in `LingeringAudio`); a player's shared
+//   device (SharedAudioDevice) plays the end out itself instead.
 // - Stale data after a seek is dropped by generation: every queue item carries the generation
 //   it was made under; the state's `generation` is the current one.
 // - News goes up through `outbox`: queued in the order it was decided, delivered to `events`
@@ -188,7 +189,11 @@ final class ItemPlayback: Sendable {
         outputPhase.withLock { phase in
             guard phase != .closed else { return }
             if stopped {
-                if ended, phase == .running, output.outputLatency > 0 {
+                if output.playsOutWhenClosed {
+                    // A shared device plays an ended item's last audio out itself, and goes on
+                    // to the next item's without a gap.
+                    output.close()
+                } else if ended, phase == .running, output.outputLatency > 0 {
                     // Stopped after playing to its end (a queue moving on): the device still
                     // holds the item's last audio, so it plays that out while the next item's
                     // output starts, instead of dropping it.
@@ -220,8 +225,9 @@ final class ItemPlayback: Sendable {
             // Closed, a lingering device may still be playing out: leave it alone.
             guard phase != .closed else { return false }
             pipeline.audioOutput?.discardBuffered()
-            // Running, the render callback skips the stale audio itself.
-            guard phase == .idle else { return false }
+            // Running, the render callback skips the stale audio itself; so it does when a
+            // shared device renders this held item's ring before its engine started it.
+            guard phase == .idle, pipeline.audioOutput?.isRenderingWhileStopped != true else { return false }
             ring.discardStale()
             return true
         }

@@ -83,6 +83,9 @@ package struct PlaybackEnvironment: Sendable {
     package var decodesVideo: Bool
     /// Called once when audio falls back to the silent output, with the reason.
     package var onAudioFallback: (@Sendable (String) -> Void)?
+    /// The one device a player's items share (see ``withSharedAudioDevice()``); nil: each
+    /// item opens an output of its own.
+    package var sharedAudio: SharedAudioDevice?
 
     /// An environment with the given parts.
     package init(
@@ -97,6 +100,20 @@ package struct PlaybackEnvironment: Sendable {
         self.untimed = untimed
         self.decodesVideo = decodesVideo
         self.onAudioFallback = onAudioFallback
+    }
+
+    /// This environment with one audio device for all the items played in it, made from its
+    /// output factories: what each player does, so a queue's items join without a gap. Without
+    /// an output factory (no audio) it is returned as is.
+    package func withSharedAudioDevice() -> PlaybackEnvironment {
+        guard sharedAudio == nil, let makeDefault = makeAudioOutput else { return self }
+        let makeOnDevice = makeAudioOutputOnDevice
+        var environment = self
+        environment.sharedAudio = SharedAudioDevice(clock: hostClock) { name in
+            if let name, let makeOnDevice { return try makeOnDevice(name) }
+            return try makeDefault()
+        }
+        return environment
     }
 
     /// The environment new players get: the registered default audio output (a device, once a

@@ -81,8 +81,12 @@ extension AVPlayer {
     /// Sends volume × mute and the audio delay to the engine's audio output.
     nonisolated func applyAudioSettings() {
         let (engine, gain, delay) = state.withLock { ($0.engine, $0.isMuted ? Float(0) : $0.volume, $0.audioDelay) }
-        engine?.setGain(gain)
-        engine?.setAudioDelay(delay)
+        // The next item's engine too: its first audio is heard the moment the current item's
+        // ends, before the queue makes it current.
+        for target in [engine, upcomingEngine].compactMap({ $0 }) {
+            target.setGain(gain)
+            target.setAudioDelay(delay)
+        }
     }
 }
 

@@ -110,7 +110,8 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
     /// The audible stretch of this output, in heard host time (rendering time plus the
     /// latency; frames a stop dropped are left out): silent runs shorter than `minimumGap` seconds (a
     /// sine's exact zero crossings) count as sound.
-    func timeline(minimumGap: Double = 0.001) -> AudibleTimeline {
+    /// `window`: only frames heard within it count.
+    func timeline(minimumGap: Double = 0.001, window: Range<Double>? = nil) -> AudibleTimeline {
         // The format given at open (kept after close, when `format` is nil again).
         guard let format = openedFormat.withLock({ $0 }) else { return AudibleTimeline() }
         let channels = format.channelCount
@@ -131,6 +132,7 @@ final class TimelineAudioOutput: AudioOutput, @unchecked Sendable {
                     continue
                 }
                 let time = rendered + latency
+                if let window, !window.contains(time) { continue }
                 let value = period.samples[frame * channels]
                 let silent = (0..<channels).allSatisfy {
                     period.samples[frame * channels + $0] == 0

@@ -1,0 +1,274 @@
+// Playhead: one audio device per player. Every item's engine plays through a lane of it
+// (SharedAudioLane); the device's render source (AudioHandoff) goes from one item's ring to the
+// next in the callback where the first plays its last frame, so a queue, a looper or a
+// replaced item never opens a second device, and a join has no gap and no overlap.
+//
+// Concurrency contract:
+// - `lock` guards `state`: the real output, the handoff, the lanes, the retained rings and
+//   whether the device runs. Lanes call in from their engines' output queues and open threads
+//   (never the main queue); device calls that can block (open, start, stop, close of a sound
+//   server's stream) run under the lock, off the main queue.
+// - The render callback touches only the handoff (see AudioHandoff.swift).
+// - A device left playing out an ended item's last audio is stopped by a short-lived "drain"
+//   thread, counted in `LingeringAudio` so a program about to exit lets it finish.
+import Foundation
+
+/// The audio device a player's items share, opened once and handed from item to item.
+package final class SharedAudioDevice: @unchecked Sendable {
+    /// Opens the real output: on the default device (nil) or a named one.
+    package typealias OutputFactory = @Sendable (_ device: String?) throws -> any AudioOutput
+
+    struct State {
+        var output: (any AudioOutput)?
+        var handoff: AudioHandoff?
+        /// The device name the output was opened on (nil: the default).
+        var device: String?
+        var running = false
+        /// The rings of the lanes attached to the open output.
+        var lanes: [AudioRingBuffer] = []
+        /// A held item's ring waiting to follow whichever ring is current.
+        var follower: AudioRingBuffer?
+        /// Rings put in the handoff's slots, kept alive until the callback let go of them.
+        var retained: [AudioRingBuffer] = []
+        /// A drain thread is playing out the current ring's end.
+        var draining = false
+    }
+
+    private let makeOutput: OutputFactory
+    private let clock: any HostClock
+    private let lock = NSLock()
+    private var state = State()  // protected by lock
+
+    /// A device that opens its output with `makeOutput` when the first lane needs it, pacing
+    /// its drain with `clock`.
+    package init(clock: any HostClock, makeOutput: @escaping OutputFactory) {
+        self.clock = clock
+        self.makeOutput = makeOutput
+    }
+
+    /// A lane for one item, on `device` (nil: the default device).
+    package func makeLane(device: String?) -> SharedAudioLane {
+        SharedAudioLane(device: self, deviceName: device)
+    }
+
+    /// How many times the callback handed from one item's ring to the next (tests, reports).
+    package var handOffCount: Int { withLock { $0.handoff?.handOffCount ?? 0 } }
+
+    /// True while the real output is open.
+    package var isOpen: Bool { withLock { $0.output != nil } }
+
+    deinit {
+        // The last lane and the player are gone: nothing renders any more.
+        state.output?.close()
+    }
+
+    // MARK: - Lanes (called by SharedAudioLane)
+
+    /// Attaches the lane of `ring`, whose engine wants `format` on `deviceName`, opening the
+    /// output if needed. Returns the device's format and whether the lane is attached: it is
+    /// when the ring has that format (else the engine makes a ring in it and asks again). Nil
+    /// when the output is open on another device for other lanes (the lane then opens an
+    /// output of its own).
+    func attach(_ ring: AudioRingBuffer, wanted format: AudioOutputFormat, deviceName: String?) throws
+        -> (format: AudioOutputFormat, attached: Bool)?
+    {
+        try withLock { state in
+            if state.output != nil, state.device != deviceName {
+                guard state.lanes.isEmpty, !state.draining else { return nil }
+                closeOutput(&state)
+            }
+            if state.output == nil {
+                let output = try makeOutput(deviceName)
+                var handoff = AudioHandoff(format: format)
+                let actual = try output.open(format: format, source: handoff)
+                if actual != format {
+                    output.close()
+                    handoff = AudioHandoff(format: actual)
+                    _ = try output.open(format: actual, source: handoff)
+                }
+                state.output = output
+                state.handoff = handoff
+                state.device = deviceName
+            }
+            guard let deviceFormat = state.handoff?.format else { return nil }
+            guard ring.format == deviceFormat else { return (deviceFormat, false) }
+            state.lanes.append(ring)
+            return (deviceFormat, true)
+        }
+    }
+
+    /// The lane of `ring` starts playing: its ring becomes the current one, or the next one when
+    /// the current ring is playing out an ended item (the callback joins them).
+    func start(_ ring: AudioRingBuffer) {
+        withLock { state in
+            guard let handoff = state.handoff, let output = state.output, state.lanes.contains(where: { $0 === ring })
+            else { return }
+            retain(ring, &state)
+            if state.follower === ring { state.follower = nil }
+            if handoff.current !== ring {
+                if let current = handoff.current, current.isAtEnd, state.running {
+                    handoff.setNext(ring)
+                } else {
+                    handoff.clearNext(ifItIs: ring)
+                    handoff.setCurrent(ring)
+                }
+            }
+            // A held next item waits behind whichever item plays.
+            if let follower = state.follower, handoff.next == nil, handoff.current !== follower {
+                retain(follower, &state)
+                handoff.setNext(follower)
+            }
+            if !state.running {
+                output.start()
+                state.running = true
+            }
+        }
+    }
+
+    /// The lane of `ring` pauses: its ring is no longer rendered once this returns. With
+    /// nothing left to render, the device stops.
+    func stop(_ ring: AudioRingBuffer) {
+        withLock { state in
+            guard let handoff = state.handoff else { return }
+            handoff.clearNext(ifItIs: ring)
+            handoff.clearCurrent(ifItIs: ring)
+            handoff.waitUntilReleased()
+            if handoff.current == nil, state.running, !state.draining {
+                state.output?.stop()
+                state.running = false
+            }
+            prune(&state)
+        }
+    }
+
+    /// A held item (the next of a queue) is ready to follow the current one: the callback
+    /// goes on with `ring` when the current ring has played to its end.
+    func follow(_ ring: AudioRingBuffer) {
+        withLock { state in
+            guard let handoff = state.handoff, state.lanes.contains(where: { $0 === ring }) else { return }
+            state.follower = ring
+            guard let current = handoff.current, current !== ring, handoff.next == nil else { return }
+            retain(ring, &state)
+            handoff.setNext(ring)
+        }
+    }
+
+    /// The lane of `ring` closes. A ring that is playing out its item's end stays current until
+    /// its last frame is heard (or the next ring takes over); anything else stops at once.
+    /// The output closes when no lane is left and nothing plays out.
+    func detach(_ ring: AudioRingBuffer) {
+        let drains = withLock { state -> Bool in
+            guard let handoff = state.handoff else { return false }
+            state.lanes.removeAll { $0 === ring }
+            if state.follower === ring { state.follower = nil }
+            handoff.clearNext(ifItIs: ring)
+            if handoff.current === ring, ring.isAtEnd, state.running {
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            handoff.clearCurrent(ifItIs: ring)
+            handoff.waitUntilReleased()
+            settle(&state)
+            return false
+        }
+        if drains { drain(ring) }
+    }
+
+    /// A separate output on `deviceName`, for a lane the shared one cannot serve.
+    func makeDedicatedOutput(_ deviceName: String?) throws -> any AudioOutput {
+        try makeOutput(deviceName)
+    }
+
+    /// Drops the output's own queued audio when `ring` is the one rendered (after a seek).
+    func discardBuffered(of ring: AudioRingBuffer) {
+        withLock { state in
+            guard state.handoff?.current === ring else { return }
+            state.output?.discardBuffered()
+        }
+    }
+
+    /// True when the callback may render `ring` although its lane is not started (it follows
+    /// the current ring, or took over from it).
+    func isRendering(_ ring: AudioRingBuffer) -> Bool {
+        withLock { $0.handoff?.holds(ring) ?? false }
+    }
+
+    /// The output's latency (0 while closed).
+    var outputLatency: Double { withLock { $0.output?.outputLatency ?? 0 } }
+
+    /// The output's name.
+    var outputName: String { withLock { $0.output?.name ?? "closed" } }
+
+    // MARK: - Inside the lock
+
+    private func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+
+    private func retain(_ ring: AudioRingBuffer, _ state: inout State) {
+        if !state.retained.contains(where: { $0 === ring }) { state.retained.append(ring) }
+    }
+
+    /// Lets go of rings in neither slot (the callback let go of them: every caller waited).
+    private func prune(_ state: inout State) {
+        guard let handoff = state.handoff else { return }
+        state.retained.removeAll { !handoff.holds($0) }
+    }
+
+    /// Stops the output when nothing is rendered and closes it when no lane is left.
+    private func settle(_ state: inout State) {
+        guard let handoff = state.handoff else { return }
+        if handoff.current == nil, state.running, !state.draining {
+            state.output?.stop()
+            state.running = false
+        }
+        prune(&state)
+        if state.lanes.isEmpty, handoff.current == nil, handoff.next == nil, !state.draining { closeOutput(&state) }
+    }
+
+    private func closeOutput(_ state: inout State) {
+        state.output?.stop()
+        state.output?.close()
+        state.output = nil
+        state.handoff = nil
+        state.running = false
+        state.retained = []
+        state.lanes = []
+        state.follower = nil
+    }
+
+    // MARK: - Playing out the end
+
+    /// On a thread of its own: waits until `ring` has played its last frame and the device's
+    /// latency has passed (or another ring took over), then lets the device stop or close.
+    private func drain(_ ring: AudioRingBuffer) {
+        LingeringAudio.begin()
+        let clock = self.clock
+        NamedThread.start("drain") { [self] in
+            let signal = WakeupSignal()
+            var playedOutAt: Double?
+            while true {
+                let (stillCurrent, latency) = withLock { ($0.handoff?.current === ring, $0.output?.outputLatency ?? 0) }
+                guard stillCurrent else { break }
+                let now = clock.now
+                if playedOutAt == nil, ring.hasPlayedToEnd { playedOutAt = now }
+                // What the device took last is heard one latency later; a little more covers
+                // the time since the callback took it.
+                if let playedOutAt, now >= playedOutAt + latency + 0.02 { break }
+                _ = clock.wait(until: now + 0.01, on: signal)
+            }
+            withLock { state in
+                state.draining = false
+                if let handoff = state.handoff {
+                    handoff.clearCurrent(ifItIs: ring)
+                    handoff.waitUntilReleased()
+                }
+                settle(&state)
+            }
+            LingeringAudio.end()
+        }
+    }
+}

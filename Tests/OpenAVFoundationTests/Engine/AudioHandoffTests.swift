@@ -1,0 +1,76 @@
+// Playhead: tests for AudioHandoff, the render source of a player's shared audio device: the
+// next ring starts on the frame after the current one's last, and only after its end.
+import OpenAVFoundation
+import Testing
+
+extension EngineTests {
+    @Suite struct AudioHandoffTests {
+        let mono = AudioOutputFormat(sampleRate: 1000, channelCount: 1)
+
+        private func render(_ handoff: AudioHandoff, frames: Int, hostTime: Double) -> [Float] {
+            var output = [Float](repeating: .nan, count: frames)
+            output.withUnsafeMutableBufferPointer { handoff.render(into: $0, hostTime: hostTime) }
+            return output
+        }
+
+        @Test func theNextRingStartsOnTheFrameAfterTheEndedRingsLast() async {
+            let first = AudioRingBuffer(format: mono, capacityFrames: 64)
+            let second = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(first.write(ramp(1, 6), media: .zero))
+            first.markEnd(generation: 0)
+            #expect(second.write(ramp(100, 8), media: .zero))
+            let handoff = AudioHandoff(format: mono)
+            handoff.setOutputLatency(0.05)
+            handoff.setCurrent(first)
+            handoff.setNext(second)
+            #expect(render(handoff, frames: 10, hostTime: 2) == ramp(1, 6) + ramp(100, 4))
+            #expect(handoff.current === second && handoff.next == nil)
+            #expect(handoff.handOffCount == 1)
+            // The second ring's first frame is heard right after the first ring's last.
+            let snapshot = second.clockSnapshot
+            #expect(snapshot?.media == .zero)
+            #expect(abs((snapshot?.host ?? 0) - (2 + 0.006 + 0.05)) < 1e-9)
+            #expect(render(handoff, frames: 6, hostTime: 2.01) == ramp(104, 4) + [0, 0])
+        }
+
+        @Test func aRingThatRunsDryBeforeItsEndIsNotHandedOver() async {
+            let first = AudioRingBuffer(format: mono, capacityFrames: 64)
+            let second = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(first.write(ramp(1, 4), media: .zero))
+            #expect(second.write(ramp(100, 4), media: .zero))
+            let handoff = AudioHandoff(format: mono)
+            handoff.setCurrent(first)
+            handoff.setNext(second)
+            // An underrun, not the end: silence, and the next ring waits.
+            #expect(render(handoff, frames: 6, hostTime: 0) == ramp(1, 4) + [0, 0])
+            #expect(handoff.current === first && handoff.next === second)
+            first.markEnd(generation: 0)
+            // Once the end is marked, the next ring takes over from the start of the call.
+            #expect(render(handoff, frames: 6, hostTime: 0.006) == ramp(100, 4) + [0, 0])
+            #expect(handoff.current === second)
+        }
+
+        @Test func aSeekAfterTheEndIsNotTheEnd() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(ring.write(ramp(1, 2), media: .zero))
+            ring.markEnd(generation: 0)
+            #expect(ring.isAtEnd)
+            ring.flush(newGeneration: 1)
+            #expect(!ring.isAtEnd && !ring.hasPlayedToEnd)
+        }
+
+        @Test func emptySlotsRenderSilenceAndAClearedRingIsNotRendered() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(ring.write(ramp(1, 4), media: .zero))
+            let handoff = AudioHandoff(format: mono)
+            #expect(render(handoff, frames: 3, hostTime: 0) == [0, 0, 0])
+            handoff.setCurrent(ring)
+            #expect(handoff.holds(ring))
+            #expect(handoff.clearCurrent(ifItIs: ring))
+            handoff.waitUntilReleased()
+            #expect(!handoff.holds(ring))
+            #expect(render(handoff, frames: 3, hostTime: 0) == [0, 0, 0])
+            #expect(ring.bufferedFrames == 4)
+        }
+    }
+}
