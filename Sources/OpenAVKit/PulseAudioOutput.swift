@@ -30,7 +30,7 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     /// (`PULSE_SERVER`, then the user's runtime directory).
     private let server: String?
     /// Told (on a background queue) when the server is lost and when it is back.
-    private let notice: (@Sendable (String) -> Void)?
+    private let notice: (@Sendable (SoundServerNews) -> Void)?
     private let lock = NSLock()
     /// protected by lock: the connection playing now (nil while the server is away)
     private var stream: PulseStream?
@@ -48,7 +48,7 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     /// An output for `sinkName` (nil: the default sink) on `server` (nil: the user's);
     /// nothing connects until `open`.
     package init(
-        server: String? = nil, sinkName: String? = nil, notice: (@Sendable (String) -> Void)? = nil
+        server: String? = nil, sinkName: String? = nil, notice: (@Sendable (SoundServerNews) -> Void)? = nil
     ) {
         self.server = server
         self.sinkName = sinkName
@@ -142,7 +142,7 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         standIn = silent
         lock.unlock()
         losses.add(1, ordering: .relaxed)
-        notice?("the sound server went away; playing on without sound until it is back")
+        notice?(.wentAway)
         scheduleReconnect()
     }
 
@@ -183,8 +183,24 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
             connection.endWarmUp(running: self.running)
             self.lock.unlock()
             silent.close()
-            self.notice?("the sound server is back")
+            self.notice?(.cameBack)
         }
     }
 }
 
+
+/// What a sound-server output tells its owner about the server.
+package enum SoundServerNews: Sendable, Equatable, CustomStringConvertible {
+    /// The server went away: playback goes on, silently, and reconnection is being tried.
+    case wentAway
+    /// The server answered again and sound resumed.
+    case cameBack
+
+    /// The one line a program prints about it.
+    package var description: String {
+        switch self {
+        case .wentAway: "the sound server went away; playing on without sound until it is back"
+        case .cameBack: "the sound server is back"
+        }
+    }
+}

@@ -14,7 +14,7 @@ package enum SystemAudio {
     /// - Throws: `AudioOutputError` when the machine shows no sign of a sound server or sound
     ///   card (checked first, so that SDL and ALSA do not print their own noise).
     /// `notice` hears when the sound server goes away and when it is back.
-    package static func makeOutput(sinkName: String? = nil, notice: (@Sendable (String) -> Void)? = nil) throws
+    package static func makeOutput(sinkName: String? = nil, notice: (@Sendable (SoundServerNews) -> Void)? = nil) throws
         -> any AudioOutput
     {
         let environment = ProcessInfo.processInfo.environment

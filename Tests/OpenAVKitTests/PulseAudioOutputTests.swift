@@ -106,7 +106,7 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         let server = try await offPool { try PulseAudioServer() }
         defer { server.stop() }
         let notices = Locked<[String]>([])
-        let output = PulseAudioOutput(server: server.address) { text in notices.withLock { $0.append(text) } }
+        let output = PulseAudioOutput(server: server.address) { news in notices.withLock { $0.append("\(news)") } }
         let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks())
         let item = AVPlayerItem(url: clip)
         let player = AVPlayer(environment: environment, playerItem: item)

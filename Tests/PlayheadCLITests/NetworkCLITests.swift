@@ -104,4 +104,15 @@ struct NetworkCLITests {
         #expect(line.contains("buffered 0.4 s"))
         #expect(line.hasSuffix("stalls 2"))
     }
+
+    @Test func audioDropoutsShowAfterTheStallsAndNotWhenThereAreNone() {
+        let line = StatusLine.render(
+            StatusSnapshot(
+                state: "playing", position: 3, duration: 60, bufferedAhead: 2, rate: 1, stalls: 1, dropouts: 3),
+            width: 100)
+        #expect(line.hasSuffix("stalls 1  dropouts 3"))
+        let clean = StatusLine.render(
+            StatusSnapshot(state: "playing", position: 3, duration: 60, bufferedAhead: 2, rate: 1), width: 100)
+        #expect(!clean.contains("dropouts"))
+    }
 }

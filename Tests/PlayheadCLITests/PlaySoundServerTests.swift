@@ -120,6 +120,33 @@ import Testing
         #expect(jump < 0.011, "a step of \(jump) between samples")
     }
 
+    /// The server killed mid-play and started again: playback completes, one line says it went
+    /// away (and one that it is back), and the report counts the loss.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aLostServerIsOneLineAndCountedInTheReportOnASoundServer() async throws {
+        let clip = try GeneratedMedia.url(
+            named: "tone-5s", fileExtension: "mka",
+            ffmpeg: ["-f", "lavfi", "-i", "sine=f=440:d=5:sample_rate=48000", "-c:a", "pcm_s16le"])
+        let server = try await startServer()
+        defer { server.stop() }
+        async let run = PlayheadProcess.run(
+            ["play", "--headless", "--report", "json", clip.path], limit: 30, environment: environment(for: server))
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        try await offPool { server.kill() }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        try await offPool { try server.start() }
+        guard let result = try await run else { return }
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains("went away") }.count == 1, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("playhead: the sound server") }, "\(lines)")
+        let json = try PlayheadProcess.jsonObject(result)
+        #expect(json["status"] as? String == "completed")
+        #expect(json["audioServerLosses"] as? Int == 1, "\(json["audioServerLosses"] ?? "none")")
+        let position = json["position"] as? Double ?? 0
+        #expect(abs(position - 5) < 0.1, "played to the end: \(position)")
+    }
+
     private func runReport(_ arguments: [String], environment: [String: String]) async throws
         -> (SubprocessResult, [String: Any])?
     {

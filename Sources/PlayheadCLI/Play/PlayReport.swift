@@ -32,6 +32,8 @@ public struct PlayReport: Sendable, Equatable {
     public var stalls: Int
     /// Times the audio output found no audio ready while playing (a dropout heard).
     public var audioUnderruns = 0
+    /// Times the sound server went away (playback went on silently until it was back).
+    public var audioServerLosses = 0
 
     /// Creates a report.
     public init(
@@ -63,6 +65,7 @@ public struct PlayReport: Sendable, Equatable {
         object["audioSeconds"] = .number(audioSeconds)
         object["stalls"] = .integer(stalls)
         object["audioUnderruns"] = .integer(audioUnderruns)
+        object["audioServerLosses"] = .integer(audioServerLosses)
         return .object(object)
     }
 
@@ -80,6 +83,7 @@ public struct PlayReport: Sendable, Equatable {
         summary.audioSeconds = items.reduce(0) { $0 + $1.audioSeconds }
         summary.stalls = items.reduce(0) { $0 + $1.stalls }
         summary.audioUnderruns = items.reduce(0) { $0 + $1.audioUnderruns }
+        summary.audioServerLosses = items.reduce(0) { $0 + $1.audioServerLosses }
         guard case .object(var object) = summary.jsonValue else { return summary.jsonValue }
         object["items"] = .array(items.map(\.jsonValue))
         return .object(object)

@@ -31,6 +31,10 @@ final class PlaySession {
     private var interrupt: DispatchSourceSignal?
     private var window: WindowHost?
     private let showsStatus: Bool
+    /// Times the sound server went away during the run (counted on the output's thread).
+    private let serverLosses = Locked(0)
+    /// `serverLosses` as of the last item report.
+    private var reportedServerLosses = 0
 
     init(options: PlayOptions, console: Console) {
         self.options = options
@@ -46,9 +50,13 @@ final class PlaySession {
         } else {
             let console = console
             let sink = options.audioDevice
+            let losses = serverLosses
             makeAudio = {
                 // The sound server going away and coming back: one line each.
-                try SystemAudio.makeOutput(sinkName: sink) { console.printError("playhead: \($0)") }
+                try SystemAudio.makeOutput(sinkName: sink) { news in
+                    if news == .wentAway { losses.withLock { $0 += 1 } }
+                    console.printError("playhead: \(news)")
+                }
             }
         }
         let environment = PlaybackEnvironment(
@@ -225,6 +233,10 @@ final class PlaySession {
             videoFramesDropped: statistics.videoFramesDropped,
             audioSeconds: statistics.audioSeconds, stalls: watch.stalls)
         report.audioUnderruns = statistics.audioUnderruns
+        // Losses of the sound server since the previous item's report.
+        let losses = serverLosses.withLock { $0 }
+        report.audioServerLosses = losses - reportedServerLosses
+        reportedServerLosses = losses
         if status == .failed, let error {
             if showsStatus { console.writeOutput("\n") }
             console.printError("playhead: \(watch.input): \(error)")
@@ -280,7 +292,8 @@ final class PlaySession {
             state: stateName(item), position: position,
             duration: item.duration.isNumeric ? item.duration.seconds : nil,
             bufferedAhead: loaded.map { $0.end.seconds - position } ?? 0,
-            rate: player.rate == 0 ? player.defaultRate : player.rate, stalls: stalls)
+            rate: player.rate == 0 ? player.defaultRate : player.rate, stalls: stalls,
+            dropouts: item.playbackStatistics.audioUnderruns)
         console.writeOutput("\r" + StatusLine.render(snapshot, width: 100) + "\u{1B}[K")
     }
 

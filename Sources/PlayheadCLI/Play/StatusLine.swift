@@ -14,12 +14,15 @@ public struct StatusSnapshot: Sendable, Equatable {
     public var rate: Float
     /// Stalls so far.
     public var stalls: Int
+    /// Audio dropouts (the output found no audio ready while playing) so far.
+    public var dropouts: Int
 
     /// Creates a snapshot.
     public init(
         state: String, position: Double, duration: Double?, bufferedAhead: Double, rate: Float,
-        stalls: Int = 0
+        stalls: Int = 0, dropouts: Int = 0
     ) {
+        self.dropouts = dropouts
         self.state = state
         self.position = position
         self.duration = duration
@@ -39,7 +42,8 @@ public enum StatusLine {
         let rate = DecimalText.format(Double(snapshot.rate), maximumFractionDigits: 2) + "x"
         let buffered = "buffered " + MediaText.fixed(max(0, snapshot.bufferedAhead), fractionDigits: 1)
             + " s"
-        let stalls = snapshot.stalls > 0 ? "  stalls \(snapshot.stalls)" : ""
+        let stalls = (snapshot.stalls > 0 ? "  stalls \(snapshot.stalls)" : "")
+            + (snapshot.dropouts > 0 ? "  dropouts \(snapshot.dropouts)" : "")
         let fixed = state + " " + times + "  " + buffered + "  " + rate + stalls
         let barWidth = max(0, min(30, width - fixed.count - 4))
         let bar = barWidth >= 5 ? " " + progressBar(snapshot, width: barWidth) : ""
