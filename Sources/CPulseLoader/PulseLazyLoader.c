@@ -44,6 +44,8 @@ static char loadError[256] = "";
     X(int, pa_context_errno, (const pa_context *c), (c), PA_ERR_NOTSUPPORTED) \
     X(pa_operation *, pa_context_get_sink_info_list, (pa_context *c, pa_sink_info_cb_t cb, void *userdata), \
         (c, cb, userdata), NULL) \
+    X(pa_operation *, pa_context_get_server_info, (pa_context *c, pa_server_info_cb_t cb, void *userdata), \
+        (c, cb, userdata), NULL) \
     X(pa_operation *, pa_context_get_sink_info_by_name, \
         (pa_context *c, const char *name, pa_sink_info_cb_t cb, void *userdata), (c, name, cb, userdata), NULL) \
     X(pa_stream *, pa_stream_new, \

@@ -23,6 +23,7 @@ extension Playhead {
     public static func commands(for environment: Environment) -> [Command] {
         [
             BenchCommand.command(),
+            DevicesCommand.command(),
             PlayCommand.command(),
             ProbeCommand.command(loader: environment.probeLoader),
             ThumbnailCommand.command(),

@@ -69,6 +69,14 @@ public final class PulseAudioServer: @unchecked Sendable {
         guard answer.ending == .exited(0) else { throw TestSupportError("pactl could not add the sink \(name)") }
     }
 
+    /// Makes `name` the default sink, as a desktop's sound settings do.
+    /// - Throws: ``TestSupportError`` when the server refuses it.
+    public func setDefaultSink(_ name: String) throws {
+        let answer = try Subprocess.run(
+            try Subprocess.tool(named: "pactl"), ["--server=\(address)", "set-default-sink", name], limit: 5)
+        guard answer.ending == .exited(0) else { throw TestSupportError("pactl could not make \(name) the default") }
+    }
+
     /// Kills the daemon at once (SIGKILL), as a crash would; `start()` brings it back.
     public func kill() { end(signal: SIGKILL) }
 

@@ -147,6 +147,50 @@ import Testing
         #expect(abs(position - 5) < 0.1, "played to the end: \(position)")
     }
 
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func devicesListsTheSinksWithTheDefaultMarkedOnASoundServer() async throws {
+        let server = try await startServer()
+        defer { server.stop() }
+        try await offPool { try server.addSink("second") }
+        guard let table = try await PlayheadProcess.run(["devices"], limit: 30, environment: environment(for: server))
+        else { return }
+        #expect(table.status == 0, "\(table.standardError)")
+        let lines = table.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first { $0.hasPrefix("* ") }?.contains(PulseAudioServer.sinkName) == true, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  second") && $0.contains("2 ch, 48000 Hz") }, "\(lines)")
+        try await offPool { try server.setDefaultSink("second") }
+        guard let listed = try await PlayheadProcess.run(["devices", "--json"], limit: 30, environment: environment(for: server))
+        else { return }
+        let array = try #require(try JSONSerialization.jsonObject(with: listed.outputData) as? [[String: Any]])
+        let defaults = array.filter { $0["isDefault"] as? Bool == true }.compactMap { $0["uniqueID"] as? String }
+        #expect(defaults == ["second"], "\(array)")
+    }
+
+    /// Played without a device named, the sound moves with the default sink when the desktop
+    /// changes it mid-play.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func playbackFollowsTheDefaultSinkWhenItChangesOnASoundServer() async throws {
+        let clip = try GeneratedMedia.url(
+            named: "tone-4s", fileExtension: "mka",
+            ffmpeg: ["-f", "lavfi", "-i", "sine=f=440:d=4:sample_rate=48000", "-c:a", "pcm_s16le"])
+        let server = try await startServer()
+        defer { server.stop() }
+        try await offPool { try server.addSink("second") }
+        let first = try await offPool { try MonitorRecording(server: server) }
+        let second = try await offPool { try MonitorRecording(server: server, sink: "second") }
+        async let run = PlayheadProcess.run(["play", "--headless", clip.path], limit: 30, environment: environment(for: server))
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        try await offPool { try server.setDefaultSink("second") }
+        guard let result = try await run else { return }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let (before, after) = (first.stop(), second.stop())
+        #expect(result.status == 0, "\(result.standardError)")
+        func loudSeconds(_ samples: [Float]) -> Double { Double(samples.filter { abs($0) > 0.05 }.count) / 48_000 }
+        #expect(loudSeconds(before.samples) > 0.5, "sound on the first default: \(loudSeconds(before.samples)) s")
+        #expect(loudSeconds(after.samples) > 1.0, "sound on the new default: \(loudSeconds(after.samples)) s")
+    }
+
     private func runReport(_ arguments: [String], environment: [String: String]) async throws
         -> (SubprocessResult, [String: Any])?
     {
@@ -154,5 +198,18 @@ import Testing
             return nil
         }
         return (result, try PlayheadProcess.jsonObject(result))
+    }
+}
+
+@Suite struct DevicesWithoutAServerTests {
+    @Test func withNoSoundServerDevicesSaysSoInOneLineAndExits1() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SDL_AUDIODRIVER"] = nil
+        environment["PULSE_SERVER"] = "unix:/nonexistent/playhead-no-server"
+        guard let result = try await PlayheadProcess.run(["devices"], limit: 30, environment: environment) else { return }
+        #expect(result.status == 1)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("playhead: sound server: "), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
     }
 }

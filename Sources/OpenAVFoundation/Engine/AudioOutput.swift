@@ -1,5 +1,7 @@
 // Playhead: the audio device abstraction: output format, render source and output protocols.
 
+import Foundation
+
 // Concurrency: an `AudioOutput` is driven by one controlling context (the engine) through
 // open/start/stop/close, which are not reentrant. The output calls its `AudioRenderSource` from
 // exactly one thread at a time (the device's real-time callback thread); that call must not
@@ -113,4 +115,9 @@ package struct AudioOutputError: Error, Sendable, Equatable, CustomStringConvert
 
     /// The description.
     package var description: String { message }
+}
+
+extension AudioOutputError: LocalizedError {
+    /// The description, as error messages show it.
+    package var errorDescription: String? { message }
 }
