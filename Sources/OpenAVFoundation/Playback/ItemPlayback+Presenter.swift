@@ -81,24 +81,30 @@ extension ItemPlayback {
                     tick(frame.pts, generation: generation, host: now, last: &lastTickHost, force: false)
                     continue
                 }
+                // A sink that takes a while to put a picture on screen (a window) gets it that
+                // much early, so it is seen at its time, with its sound.
                 let current = state.time(atHost: now)
-                if !frame.pts.isNumeric || frame.pts <= current {
+                // (The audio clock reads no further than the audio rendered: the lead is added
+                // to the time now rather than asked of the clock.)
+                let lead = displayLead() * rate
+                let due = current.isNumeric && lead > 0 ? current + CMTime(seconds: lead, preferredTimescale: 1_000_000) : current
+                if !frame.pts.isNumeric || frame.pts <= due {
                     _ = pipeline.videoFrames.tryTake()
                     if let next = pipeline.videoFrames.peek(), next.generation == generation,
-                        next.element.pts.isNumeric, next.element.pts <= current,
+                        next.element.pts.isNumeric, next.element.pts <= due,
                         now - lastPresentHost < Self.lateFrameTolerance
                     {
                         post(.frameDropped)
                         continue
                     }
-                    let time = frame.pts.isNumeric ? frame.pts : current
+                    let time = frame.pts.isNumeric ? frame.pts : due
                     present(frame, at: time, pipeline, measuresSync: true)
                     shownTime = time
                     lastPresentHost = now
                     tick(current, generation: generation, host: now, last: &lastTickHost, force: true)
                     post(.playedTo(current, host: clock.now))
                 } else {
-                    let wait = (frame.pts - current).seconds / rate
+                    let wait = (frame.pts - due).seconds / rate
                     nap(until: now + min(max(wait, 0.001), 0.05), state)
                 }
                 continue
@@ -120,6 +126,15 @@ extension ItemPlayback {
         }
     }
 
+    /// How early frames are handed to the sinks: their display delay, at most
+    /// `maximumDisplayLead` (a stalled window must not make frames run far ahead).
+    private func displayLead() -> Double {
+        min(max(environment.videoSinks.displayDelay, 0), Self.maximumDisplayLead)
+    }
+
+    /// The most a sink's display delay moves frames earlier.
+    static let maximumDisplayLead = 0.05
+
     /// Sleeps the presentation thread until `deadline`, or until a scheduled start's host time
     /// when that comes first (time starts to run then, and the audio output with it).
     private func nap(until deadline: Double, _ state: EngineState) {
@@ -134,12 +149,12 @@ extension ItemPlayback {
     }
 
     /// Hands `frame` to the video sinks. With `measuresSync` (frames shown on the clock), also
-    /// records how far its time is from the audio heard as it is handed over, when the audio
-    /// clock is trusted.
+    /// records how far its time is from the audio heard as it is seen (handed over, plus the
+    /// sinks' display delay), when the audio clock is trusted.
     private func present(
         _ frame: VideoFrame, at time: CMTime, _ pipeline: Pipeline, measuresSync: Bool = false
     ) {
-        let host = measuresSync && frame.pts.isNumeric ? environment.hostClock.now : nil
+        let host = measuresSync && frame.pts.isNumeric ? environment.hostClock.now + displayLead() : nil
         environment.videoSinks.present(frame, itemTime: time)
         post(.frameShown(time: time, pts: frame.pts, measuredAt: host))
     }

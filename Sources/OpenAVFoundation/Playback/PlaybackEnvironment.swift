@@ -14,6 +14,15 @@ package protocol VideoSink: AnyObject, Sendable {
     func present(_ frame: VideoFrame, itemTime: CMTime)
     /// Drops whatever frame is shown (the item changed).
     func clear()
+    /// Seconds from `present` until the picture is on screen (a window's wake-up, drawing and
+    /// swap), as the sink measures it; the engine hands frames over that much early, so they
+    /// appear at their time. Any thread.
+    var displayDelay: Double { get }
+}
+
+extension VideoSink {
+    /// Shown at once (counters, recorders, outputs an app pulls from).
+    package var displayDelay: Double { 0 }
 }
 
 /// The video sinks attached to a player (player layers, video outputs, the CLI's counter).
@@ -45,6 +54,9 @@ package final class VideoSinks: Sendable {
 
     /// The sinks now attached.
     package var all: [any VideoSink] { state.withLock { $0.sinks } }
+
+    /// The longest display delay of the sinks attached: how early frames are handed over.
+    package var displayDelay: Double { all.reduce(0) { max($0, $1.displayDelay) } }
 
     /// Shows `frame` on every sink and remembers it for sinks added later (presentation thread).
     package func present(_ frame: VideoFrame, itemTime: CMTime) {

@@ -2,9 +2,12 @@
 //
 // Concurrency: `present` and `clear` run on the engine's presentation thread; `latest()` on
 // the render thread. The slot keeps only the newest picture (older ones are dropped, never
-// queued), guarded by `content`. Rendering never happens on the engine's thread.
+// queued), guarded by `content`. Rendering never happens on the engine's thread. The drawing
+// thread reports when a picture reached the screen (`noteOnScreen`); the smoothed delay is an
+// atomic the presentation thread reads as the sink's `displayDelay`.
 import FFmpegBridge
 import OpenAVFoundation
+import Synchronization
 
 /// A one-picture mailbox between the presentation thread and whoever draws.
 final class FrameSlot: VideoSink {
@@ -15,10 +18,14 @@ final class FrameSlot: VideoSink {
         /// False once detached from its player: a picture that player's presentation thread
         /// was already handing over is dropped instead of showing again.
         var acceptsPresented = true
+        /// Host time the presentation thread handed the picture over (nil: not from it).
+        var handedAt: Double?
     }
 
     /// protected by its mutex
     private let content = Locked(Content())
+    /// The smoothed display delay, written by the drawing thread, read by the presentation thread.
+    private let delayBits = Atomic<UInt64>(Double(0).bitPattern)
     /// protected by its mutex: called (outside the content lock) after each change, with
     /// whether a picture is now available.
     private let observer = Locked<(@Sendable (Bool) -> Void)?>(nil)
@@ -32,9 +39,24 @@ final class FrameSlot: VideoSink {
             guard state.acceptsPresented else { return false }
             state.picture = frame
             state.generation += 1
+            state.handedAt = SystemHostClock.shared.now
             return true
         }
         if accepted { notify(true) }
+    }
+
+    /// Seconds from a hand-over to the picture being on screen, smoothed over recent pictures
+    /// (0 until whoever draws reports one).
+    var displayDelay: Double { Double(bitPattern: delayBits.load(ordering: .relaxed)) }
+
+    /// Whoever draws put `content`'s picture on screen at host time `shown` (just after the
+    /// swap): the delay since its hand-over joins the smoothed `displayDelay`.
+    func noteOnScreen(_ content: Content, at shown: Double) {
+        guard let handed = content.handedAt, content.picture != nil else { return }
+        let sample = min(max(shown - handed, 0), 0.1)
+        let old = displayDelay
+        // The first reading counts whole; then each new one a fifth.
+        delayBits.store((old == 0 ? sample : old * 0.8 + sample * 0.2).bitPattern, ordering: .relaxed)
     }
 
     /// Takes pictures from a player again (before the slot is added to one).
@@ -59,6 +81,7 @@ final class FrameSlot: VideoSink {
         content.withLock { state in
             state.picture = picture
             state.generation += 1
+            state.handedAt = nil
         }
         notify(true)
     }

@@ -95,6 +95,8 @@ public final class PlayerWindow {
     var needsRedraw = true
     private var lastScene: ControlsScene?
     private var lastGeneration = -1
+    /// Generation of the last picture whose arrival on screen was reported (main thread).
+    private var drawnGeneration = -1
     private var shownTitle = ""
     private var userResized = false
     private var fittedItem: ObjectIdentifier?
@@ -270,7 +272,8 @@ public final class PlayerWindow {
         events.stateDidChange(state, item: player.currentItem)
         updateTitle(options.title ?? (state.title.isEmpty ? "Playhead" : state.title))
         let scene = options.showsControls && controlsOverlay == nil ? controller.scene : nil
-        let generation = playerLayer.slot.latest().generation
+        let content = playerLayer.slot.latest()
+        let generation = content.generation
         if extras.takeNeedsRedraw() { needsRedraw = true }
         let overlayChanged = overlayNeedsDrawing(state)
         guard needsRedraw || overlayChanged || scene != lastScene || generation != lastGeneration
@@ -293,6 +296,12 @@ public final class PlayerWindow {
         }
         drawOverlay(size: bounds.size)
         SDL_RenderPresent(target.renderer)
+        // How long a picture takes from the engine to the screen: the engine hands the next
+        // ones over that much early.
+        if generation != drawnGeneration {
+            drawnGeneration = generation
+            playerLayer.slot.noteOnScreen(content, at: SystemHostClock.shared.now)
+        }
         let showCursor = scene?.barsVisible ?? true
         if showCursor != cursorShown {
             cursorShown = showCursor

@@ -142,6 +142,23 @@ import Testing
         rig.engine.stop()
     }
 
+    @Test func aSinkThatTakesTimeToShowAPictureGetsEachFrameThatMuchEarly() async {
+        let script = MediaScript(duration: 1)
+        let rig = rig(script)
+        // A window that takes 30 ms from hand-over to screen.
+        rig.sink.displayDelay = 0.03
+        #expect(await eventually { rig.sink.count == 1 })
+        #expect(await audioKeptUp(rig, script, seconds: 0.2))
+        #expect(await startPlaying(rig))
+        #expect(await play(rig, script, to: 0.395))
+        // At 0.395 s the frame of 0.40 s is due on screen 5 ms from now: it has been handed
+        // over; the one of 0.44 s has not.
+        #expect(await eventually { (rig.sink.last?.pts.seconds ?? 0) >= 0.4 - 1e-6 })
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(abs((rig.sink.last?.pts.seconds ?? 0) - 0.4) < 1e-6, "last handed over: \(rig.sink.last?.pts.seconds ?? -1)")
+        rig.engine.stop()
+    }
+
     @Test func anExactSeekLandsOnItsTargetFromTheKeyframeBeforeAndTimeRunsOnFromThere() async {
         let script = MediaScript(duration: 4)
         let rig = rig(script)

@@ -18,6 +18,13 @@ final class RecordingVideoSink: VideoSink {
 
     private let entries = Locked<[Entry]>([])
     private let clears = Locked(0)
+    private let delay = Locked(0.0)
+
+    /// The display delay the sink claims (0 unless a test sets it).
+    var displayDelay: Double {
+        get { delay.withLock { $0 } }
+        set { delay.withLock { $0 = newValue } }
+    }
 
     func present(_ frame: VideoFrame, itemTime: CMTime) {
         let host = SystemHostClock.shared.now

@@ -83,7 +83,8 @@ final class XSession: Sendable {
         environment["DISPLAY"] = display
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         environment.removeValue(forKey: "SDL_VIDEODRIVER")
-        for (key, value) in extra { environment[key] = value }
+        // An empty value removes the variable (SDL_AUDIODRIVER, which would bypass the sound server).
+        for (key, value) in extra { environment[key] = value.isEmpty ? nil : value }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
