@@ -26,12 +26,16 @@ package final class SharedAudioDevice: @unchecked Sendable {
         var running = false
         /// The rings of the lanes attached to the open output.
         var lanes: [AudioRingBuffer] = []
-        /// A held item's ring waiting to follow whichever ring is current.
+        /// The ring of the lane started last and not stopped since: the item playing.
+        var playing: AudioRingBuffer?
+        /// A held item's ring waiting to follow the playing one.
         var follower: AudioRingBuffer?
         /// Rings put in the handoff's slots, kept alive until the callback let go of them.
         var retained: [AudioRingBuffer] = []
         /// A drain thread is playing out the current ring's end.
         var draining = false
+        /// A thread waits to arm the follower once the next slot is free.
+        var arming = false
     }
 
     private let makeOutput: OutputFactory
@@ -104,6 +108,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
             guard let handoff = state.handoff, let output = state.output, state.lanes.contains(where: { $0 === ring })
             else { return }
             retain(ring, &state)
+            state.playing = ring
             if state.follower === ring { state.follower = nil }
             if handoff.current !== ring {
                 if let current = handoff.current, current.isAtEnd, state.running {
@@ -114,10 +119,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
                 }
             }
             // A held next item waits behind whichever item plays.
-            if let follower = state.follower, handoff.next == nil, handoff.current !== follower {
-                retain(follower, &state)
-                handoff.setNext(follower)
-            }
+            armFollower(&state)
             if !state.running {
                 output.start()
                 state.running = true
@@ -132,6 +134,11 @@ package final class SharedAudioDevice: @unchecked Sendable {
             guard let handoff = state.handoff else { return }
             handoff.clearNext(ifItIs: ring)
             handoff.clearCurrent(ifItIs: ring)
+            if state.playing === ring {
+                state.playing = nil
+                // What follows a paused item waits for it to play again.
+                if let follower = state.follower { handoff.clearNext(ifItIs: follower) }
+            }
             handoff.waitUntilReleased()
             if handoff.current == nil, state.running, !state.draining {
                 state.output?.stop()
@@ -145,11 +152,9 @@ package final class SharedAudioDevice: @unchecked Sendable {
     /// goes on with `ring` when the current ring has played to its end.
     func follow(_ ring: AudioRingBuffer) {
         withLock { state in
-            guard let handoff = state.handoff, state.lanes.contains(where: { $0 === ring }) else { return }
+            guard state.handoff != nil, state.lanes.contains(where: { $0 === ring }) else { return }
             state.follower = ring
-            guard let current = handoff.current, current !== ring, handoff.next == nil else { return }
-            retain(ring, &state)
-            handoff.setNext(ring)
+            armFollower(&state)
         }
     }
 
@@ -161,6 +166,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
             guard let handoff = state.handoff else { return false }
             state.lanes.removeAll { $0 === ring }
             if state.follower === ring { state.follower = nil }
+            if state.playing === ring { state.playing = nil }
             handoff.clearNext(ifItIs: ring)
             if handoff.current === ring, ring.isAtEnd, state.running {
                 guard !state.draining else { return false }
@@ -210,6 +216,49 @@ package final class SharedAudioDevice: @unchecked Sendable {
 
     private func retain(_ ring: AudioRingBuffer, _ state: inout State) {
         if !state.retained.contains(where: { $0 === ring }) { state.retained.append(ring) }
+    }
+
+    /// Puts the follower in the next slot, behind the playing item's ring, when that ring is
+    /// the current one. When the playing ring itself still waits in the next slot (started
+    /// before the ring ahead of it played out), a short-lived thread arms the follower once
+    /// the callback went on to it.
+    private func armFollower(_ state: inout State) {
+        guard let handoff = state.handoff, let follower = state.follower, let playing = state.playing,
+            playing !== follower, handoff.next !== follower
+        else { return }
+        if handoff.current === playing, handoff.next == nil {
+            retain(follower, &state)
+            handoff.setNext(follower)
+        } else if handoff.next === playing, !state.arming {
+            state.arming = true
+            armFollowerWhenNextIsTaken()
+        }
+    }
+
+    /// On a thread of its own: waits (in real time, at most two seconds) until the callback
+    /// took the playing ring from the next slot, then arms the follower behind it. The wait is short:
+    /// only a ring started before the callback reached it leaves the slot taken.
+    private func armFollowerWhenNextIsTaken() {
+        NamedThread.start("arm-next") { [self] in
+            let deadline = Date().addingTimeInterval(2)
+            while true {
+                let done = withLock { state -> Bool in
+                    guard let handoff = state.handoff, let playing = state.playing, state.follower != nil,
+                        Date() < deadline
+                    else {
+                        state.arming = false
+                        return true
+                    }
+                    // Still waiting for the callback to go on to the playing ring.
+                    if handoff.next === playing { return false }
+                    state.arming = false
+                    armFollower(&state)
+                    return true
+                }
+                if done { break }
+                usleep(1_000)
+            }
+        }
     }
 
     /// Lets go of rings in neither slot (the callback let go of them: every caller waited).

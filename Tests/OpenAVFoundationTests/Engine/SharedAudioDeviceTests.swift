@@ -1,0 +1,100 @@
+// Playhead: tests for SharedAudioDevice and its lanes: items share one output, a held next
+// item joins the playing one on the frame after its last, and a paused item's follower waits.
+import Foundation
+import Testing
+
+@testable import OpenAVFoundation
+
+extension EngineTests {
+    @Suite struct SharedAudioDeviceTests {
+        /// An output the test renders by hand; it records how often it was opened and started.
+        final class HandOutput: AudioOutput, @unchecked Sendable {
+            let name = "hand"
+            let outputLatency = 0.0
+            private(set) var source: (any AudioRenderSource)?
+            private(set) var opens = 0
+            private(set) var isRunning = false
+            func open(format: AudioOutputFormat, source: any AudioRenderSource) throws -> AudioOutputFormat {
+                opens += 1
+                self.source = source
+                return format
+            }
+            func start() { isRunning = true }
+            func stop() { isRunning = false }
+            func close() {
+                isRunning = false
+                source = nil
+            }
+            func render(_ frames: Int) -> [Float] {
+                var samples = [Float](repeating: .nan, count: frames)
+                samples.withUnsafeMutableBufferPointer { source?.render(into: $0, hostTime: 0) }
+                return samples
+            }
+        }
+
+        let mono = AudioOutputFormat(sampleRate: 1000, channelCount: 1)
+
+        private func rig() -> (SharedAudioDevice, HandOutput) {
+            let output = HandOutput()
+            return (SharedAudioDevice(clock: ManualClock()) { _ in output }, output)
+        }
+
+        private func ring(_ samples: [Float], ended: Bool) -> AudioRingBuffer {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            _ = ring.write(samples, media: .zero)
+            if ended { ring.markEnd(generation: 0) }
+            return ring
+        }
+
+        @Test func aHeldNextItemJoinsThePlayingOneOnOneOutput() throws {
+            let (device, output) = rig()
+            let first = ring(ramp(1, 4), ended: true), second = ring(ramp(100, 8), ended: false)
+            let playing = device.makeLane(device: nil), next = device.makeLane(device: nil)
+            #expect(try playing.open(format: mono, source: first) == mono)
+            #expect(try next.open(format: mono, source: second) == mono)
+            playing.start()
+            next.followCurrentItem()
+            #expect(next.isRenderingWhileStopped, "the next item's ring may be rendered before it starts")
+            #expect(output.render(6) == ramp(1, 4) + ramp(100, 2))
+            next.start()
+            playing.close()
+            #expect(output.render(3) == ramp(102, 3))
+            #expect(output.opens == 1 && output.isRunning)
+            #expect(device.handOffCount == 1)
+            next.close()
+            #expect(!device.isOpen, "the last lane closed the output")
+        }
+
+        @Test func aPausedItemsFollowerWaitsUntilItPlaysAgain() throws {
+            let (device, output) = rig()
+            let first = ring(ramp(1, 4), ended: true), second = ring(ramp(100, 8), ended: false)
+            let playing = device.makeLane(device: nil), next = device.makeLane(device: nil)
+            _ = try playing.open(format: mono, source: first)
+            _ = try next.open(format: mono, source: second)
+            playing.start()
+            next.followCurrentItem()
+            playing.stop()
+            #expect(!output.isRunning, "nothing left to play: the device stops")
+            #expect(output.render(6) == [0, 0, 0, 0, 0, 0], "the follower does not play while paused")
+            #expect(second.bufferedFrames == 8)
+            playing.start()
+            #expect(output.render(6) == ramp(1, 4) + ramp(100, 2), "and joins again once it plays")
+        }
+
+        @Test func aLaneOnAnotherSinkWhileTheDeviceIsBusyGetsAnOutputOfItsOwn() throws {
+            let outputs = Locked<[HandOutput]>([])
+            let device = SharedAudioDevice(clock: ManualClock()) { _ in
+                let output = HandOutput()
+                outputs.withLock { $0.append(output) }
+                return output
+            }
+            let usual = device.makeLane(device: nil), other = device.makeLane(device: "headset")
+            _ = try usual.open(format: mono, source: ring(ramp(1, 4), ended: false))
+            _ = try other.open(format: mono, source: ring(ramp(1, 4), ended: false))
+            #expect(outputs.withLock { $0.count } == 2)
+            #expect(!other.playsOutWhenClosed)
+            other.close()
+            usual.close()
+        }
+    }
+}
