@@ -181,8 +181,13 @@ open class AVQueuePlayer: AVPlayer {
             return (stale, queue.prerolled)
         }
         stale?.cancel()
-        // The next item plays with the player's volume and audio delay from its first sound.
-        if fresh != nil { applyAudioSettings() }
+        // The next item plays with the player's volume, audio delay and tempo from its first
+        // sound.
+        if let fresh {
+            applyAudioSettings()
+            let rate = state.withLock { $0.machine.rate }
+            fresh.engine.setUpcomingRate(Double(rate > 0 ? rate : defaultRate))
+        }
     }
 
     /// The prerolled next item's engine.

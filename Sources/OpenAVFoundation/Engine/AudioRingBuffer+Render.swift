@@ -31,6 +31,9 @@ extension AudioRingBuffer {
         let frames = buffer.count / channels
         var current = currentGeneration.load(ordering: .acquiring)
         let available = markerWrite.load(ordering: .acquiring)
+        // Loaded after `available`: a chunk written after a splice began is seen with it.
+        let epoch = currentEpoch.load(ordering: .acquiring)
+        let splice = Double(bitPattern: spliceBits.load(ordering: .relaxed))
         var markerIndex = markerRead.load(ordering: .relaxed)
         var readPosition = readFrame.load(ordering: .relaxed)
         let gain = muted.load(ordering: .relaxed) ? 0 : volume
@@ -46,18 +49,21 @@ extension AudioRingBuffer {
         var firstMedia = CMTime.invalid
         var firstRate = 0.0
         var firstGeneration = current
+        var endMedia = Double.nan
         while markerIndex < available {
             let marker = markers[markerIndex % markerCapacity]
             let remaining = marker.frameCount - headOffset
             if marker.generation > current { current = marker.generation }
-            if marker.generation < current {
+            // Audio queued before a splice plays up to its point, then gives way.
+            let playable = marker.epoch < epoch ? framesBefore(splice, in: marker) - headOffset : remaining
+            if marker.generation < current || playable <= 0 {
                 readPosition += remaining
                 markerIndex += 1
                 headOffset = 0
                 continue
             }
             if isPaused || filled == frames { break }
-            let count = min(remaining, frames - filled)
+            let count = min(playable, frames - filled)
             if filled == lead {
                 firstMedia = mediaTime(of: marker, offset: headOffset)
                 firstRate = playbackRate(of: marker)
@@ -67,6 +73,8 @@ extension AudioRingBuffer {
             filled += count
             readPosition += count
             headOffset += count
+            endMedia = marker.media.seconds
+                + marker.mediaDuration.seconds * Double(headOffset) / Double(max(1, marker.frameCount))
             if headOffset == marker.frameCount {
                 markerIndex += 1
                 headOffset = 0
@@ -74,6 +82,10 @@ extension AudioRingBuffer {
         }
         readFrame.store(readPosition, ordering: .releasing)
         markerRead.store(markerIndex, ordering: .releasing)
+        if !endMedia.isNaN {
+            renderedEndBits.store(endMedia.bitPattern, ordering: .releasing)
+            renderedEndGeneration.store(current, ordering: .releasing)
+        }
         if filled < frames {
             (destination + filled * channels).update(
                 repeating: 0, count: buffer.count - filled * channels)

@@ -32,6 +32,8 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         var media: CMTime
         var mediaDuration: CMTime
         var generation: Int
+        /// The splice epoch it was written in (see ``beginSplice(atSeconds:)``).
+        var epoch = 0
     }
 
     /// The sample layout of every frame in the ring.
@@ -59,6 +61,10 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let endedGeneration = Atomic<Int>(Int.min)  // set by the producer: its audio reached the end
     let renderedFrames = Atomic<Int>(0)  // frames of real audio rendered, by the consumer
     let clockPublisher = AudioClockPublisher()  // written by the consumer only
+    let currentEpoch = Atomic<Int>(0)  // raised by the producer: a splice began
+    let spliceBits = Atomic<UInt64>(Double.infinity.bitPattern)  // producer: where the epoch takes over
+    let renderedEndBits = Atomic<UInt64>(Double.nan.bitPattern)  // consumer: media after the last frame
+    let renderedEndGeneration = Atomic<Int>(Int.min)  // consumer: the generation of that frame
 
     var headOffset = 0  // owned by the consumer: frames already played from the head chunk
     var clockFloor = CMTime.invalid  // owned by the consumer: start of the current audible run
@@ -131,7 +137,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         let markerIndex = markerWrite.load(ordering: .relaxed)
         markers[markerIndex % markerCapacity] = ChunkMarker(
             startFrame: start, frameCount: frames, media: mediaTime,
-            mediaDuration: mediaDuration, generation: generation)
+            mediaDuration: mediaDuration, generation: generation, epoch: currentEpoch.load(ordering: .relaxed))
         writeFrame.store(start + frames, ordering: .releasing)
         markerWrite.store(markerIndex + 1, ordering: .releasing)
         return true

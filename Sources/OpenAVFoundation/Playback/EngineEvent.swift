@@ -15,6 +15,9 @@ enum EngineEvent: Sendable {
     case setGain(Float)
     /// The user's audio delay changed (seconds; positive: sound after picture).
     case setAudioDelay(Double)
+    /// The rate play will run at once it runs (the player's rate while it waits, or its
+    /// default rate while paused): audio decoded ahead is made at that tempo.
+    case setUpcomingRate(Double)
     /// Start a seek; completion is reported with `.seekFinished`.
     case seek(SeekRequest)
     /// Stop for good; `clearsVideo` false keeps the last picture on the video sinks.

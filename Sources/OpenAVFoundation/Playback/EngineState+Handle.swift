@@ -39,6 +39,10 @@ extension EngineState {
         case .setAudioDelay(let delay):
             audioDelay = delay
             return [.applyAudioDelay(delay)]
+        case .setUpcomingRate(let upcoming):
+            guard upcoming > 0, upcoming != upcomingRate else { return [] }
+            upcomingRate = upcoming
+            return rate > 0 ? [] : [.wake(.audio)]
         case .seek(let request):
             let started = beginSeek(request)
             // Flushed before any thread can see the new generation (and put data of it, which

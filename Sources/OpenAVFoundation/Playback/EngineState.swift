@@ -38,6 +38,11 @@ struct EngineState: Sendable {
     var gain: Float = 1
     /// The user's audio delay in seconds (positive: sound after picture).
     var audioDelay: Double = 0
+    /// The rate play will run at while `rate` is 0: the tempo audio is prepared at.
+    var upcomingRate: Double = 1
+
+    /// The tempo the audio thread converts at: the rate, or the upcoming one while paused.
+    var audioTempo: Double { rate > 0 ? rate : upcomingRate }
     var stopped = false
     var seek: PendingSeek?
     /// The system-time clock; the audio clock corrects it while audio plays.

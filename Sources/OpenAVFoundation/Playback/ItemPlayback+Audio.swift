@@ -44,8 +44,15 @@ extension ItemPlayback {
                 generation = item.generation
                 splice = AudioSplice(stream: decoder.streamIndex)
             }
-            let rate = coordinator.read { $0.rate }
-            if rate > 0, settings.keepsPitch, rate != converter.tempo { converter.setTempo(rate) }
+            // Paused or held, the audio ahead is made at the rate play will run at. A new rate
+            // re-makes what is queued from just ahead of what plays, so it is heard at once.
+            let tempo = coordinator.read { $0.audioTempo }
+            if settings.keepsPitch, abs(tempo - converter.tempo) > 1e-9,
+                !respliceAtTempo(tempo, converter, ring, generation: generation, &splice)
+            {
+                converter.setTempo(tempo)
+            }
+            splice.tempoChanged = false
             if let next = switchedDecoder(from: decoder, pipeline, generation: generation) {
                 decoder = next.decoder
                 converter.reset()
@@ -77,39 +84,54 @@ extension ItemPlayback {
         _ splice: inout AudioSplice
     ) {
         while !isStopped, case .frame(let frame) = decoder.receiveFrame() {
-            for chunk in converter.convert(frame) { write(chunk, to: ring, generation: generation, &splice) }
+            splice.keep(frame, played: ring.renderedEndSeconds(ofGeneration: generation))
+            // After a rate change the frames wait to be made at the new tempo with the rest.
+            if splice.tempoChanged { continue }
+            for chunk in converter.convert(frame) where !splice.tempoChanged {
+                write(chunk, to: ring, generation: generation, &splice)
+            }
         }
     }
 
     /// Trims `chunk` to the seek's landing time (and a track switch's splice point) and writes
-    /// it, waiting for space.
-    private func write(_ chunk: PCMChunk, to ring: AudioRingBuffer, generation: Int, _ splice: inout AudioSplice) {
+    /// it, waiting for space: the ring is filled to half its size, the other half kept for
+    /// audio re-made after a rate change (which may use it). Gives up, marking
+    /// `splice.tempoChanged`, when the rate changes while it waits.
+    func write(_ chunk: PCMChunk, to ring: AudioRingBuffer, generation: Int, _ splice: inout AudioSplice) {
         guard let seekTrimmed = trimForSeek(chunk, generation: generation),
             let trimmed = splice.trim(seekTrimmed), trimmed.frameCount > 0
         else {
             return
         }
-        let step = max(1, min(trimmed.frameCount, ring.capacityFrames / 2))
+        let target = ring.capacityFrames / 2
+        let step = max(1, min(trimmed.frameCount, target))
+        let chunkTempo = trimmed.mediaDuration.seconds / max(trimmed.playbackDuration.seconds, 1e-9)
         var offset = 0
         while offset < trimmed.frameCount {
             let count = min(step, trimmed.frameCount - offset)
             let part = trimmed.slice(from: offset, count: count)
             while !isStopped {
-                let written = part.samples.withUnsafeBufferPointer {
+                let fits = splice.isRemaking || ring.bufferedFrames + count <= target
+                let written = fits && part.samples.withUnsafeBufferPointer {
                     ring.write($0, mediaTime: part.mediaTime, mediaDuration: part.mediaDuration, generation: generation)
                 }
                 if written { break }
-                let (current, wanted, rate) = coordinator.read {
-                    ($0.generation, $0.selection.audioStream, $0.rate)
+                let (current, wanted, rate, tempo) = coordinator.read {
+                    ($0.generation, $0.selection.audioStream, $0.rate, $0.audioTempo)
                 }
                 if current != generation { return }
                 // Another track was selected: stop waiting to write this one's audio.
                 if let wanted, wanted != splice.stream { return }
+                // Another rate: this audio is re-made at its tempo with the rest.
+                if settings.keepsPitch, !splice.isRemaking, abs(tempo - chunkTempo) > 1e-3 {
+                    splice.tempoChanged = true
+                    return
+                }
                 // The ring is full: sleep until about half of it has played, at most
                 // `ringRefillCap`. Seeks, selection changes and stop wake the thread early.
                 let ahead = ring.bufferedDuration.seconds
-                let capacity = Double(ring.capacityFrames) / Double(ring.format.sampleRate)
-                let pause = min(Self.ringRefillCap, max(0.005, ahead - capacity / 2))
+                let filled = Double(target) / Double(ring.format.sampleRate)
+                let pause = min(Self.ringRefillCap, max(0.005, ahead - filled / 2))
                 // Paused, nothing drains the ring: sleep until play, a seek, a switch or stop
                 // wakes the thread. A held item the shared device already plays (it follows
                 // the current one) is drained although its rate is still 0.

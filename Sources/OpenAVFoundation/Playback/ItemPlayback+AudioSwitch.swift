@@ -17,6 +17,14 @@ struct AudioSplice {
     private(set) var writtenEnd: CMTime = .invalid
     /// Set after a switch: audio before it is already in the ring (from the old track).
     private(set) var cut: CMTime?
+    /// Decoded frames of `stream` not yet played, oldest first: what a tempo splice re-makes.
+    private(set) var recent: [AudioFrame] = []
+    /// True while re-made audio is written (it may use the ring's spare room).
+    private(set) var isRemaking = false
+    /// A rate change was seen while writing: the rest of the batch waits for the re-make.
+    var tempoChanged = false
+    /// The media time (seconds) where the last tempo splice took over.
+    var lastTempoSplice: Double?
 
     init(stream: Int) { self.stream = stream }
 
@@ -24,7 +32,27 @@ struct AudioSplice {
     mutating func begin(stream: Int) {
         self.stream = stream
         cut = writtenEnd.isNumeric ? writtenEnd : nil
+        recent = []
     }
+
+    /// Keeps `frame` for a re-make, dropping frames that played out before `played` (seconds).
+    mutating func keep(_ frame: AudioFrame, played: Double?) {
+        recent.append(frame)
+        let horizon = (played ?? -.infinity) - 0.2
+        let stale = recent.prefix { $0.pts.isNumeric && ($0.pts + $0.duration).seconds < horizon }.count
+        // Never more than a few seconds' worth, whatever the output does.
+        let excess = max(0, recent.count - 400)
+        if max(stale, excess) > 0 { recent.removeFirst(max(stale, excess)) }
+    }
+
+    /// Re-made audio follows: what lies before `cut` is trimmed, and it may use spare room.
+    mutating func beginRemake(at cut: CMTime) {
+        self.cut = cut
+        isRemaking = true
+    }
+
+    /// The re-made audio is written.
+    mutating func endRemake() { isRemaking = false }
 
     /// `chunk` without what lies before the splice point; nil when all of it does.
     func trim(_ chunk: PCMChunk) -> PCMChunk? {

@@ -99,12 +99,14 @@ extension ItemPlayback {
             // Up to 7.1 as the source has it; an output with fewer channels answers with its
             // own count and the resampler mixes down.
             channelCount: min(max(stream.channels, 1), 8))
+        // Half a second of room: the audio thread fills a quarter second and keeps the rest
+        // for audio re-made after a rate change (ItemPlayback+TempoSplice.swift).
         func attempt(_ output: any AudioOutput) throws -> (AudioRingBuffer, any AudioOutput) {
-            let ring = AudioRingBuffer(format: wanted, capacityFrames: wanted.sampleRate / 4)
+            let ring = AudioRingBuffer(format: wanted, capacityFrames: wanted.sampleRate / 2)
             let actual = try output.open(format: wanted, source: ring)
             if actual == wanted { return (ring, output) }
             output.close()
-            let adapted = AudioRingBuffer(format: actual, capacityFrames: actual.sampleRate / 4)
+            let adapted = AudioRingBuffer(format: actual, capacityFrames: actual.sampleRate / 2)
             _ = try output.open(format: actual, source: adapted)
             return (adapted, output)
         }

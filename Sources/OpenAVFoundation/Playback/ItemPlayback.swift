@@ -258,6 +258,12 @@ final class ItemPlayback: Sendable {
         post(.scheduleStart(at: start, now: environment.hostClock.now))
     }
 
+    /// Sets the rate play will run at while paused or waiting (main queue), so the audio
+    /// decoded ahead already has that tempo when time starts.
+    func setUpcomingRate(_ rate: Double) {
+        post(.setUpcomingRate(rate))
+    }
+
     /// Sets the audio gain (volume × mute).
     func setGain(_ gain: Float) {
         post(.setGain(gain))

@@ -75,6 +75,11 @@ extension AVPlayer {
     /// Tells the engine whether time runs and at what rate.
     nonisolated func syncEngine() {
         let (engine, machine) = state.withLock { ($0.engine, $0.machine) }
+        // The rate time will run at once it does: audio decoded ahead gets that tempo (the
+        // current engine's while it waits or is paused; the next item's of a queue too).
+        let upcoming = Double(machine.rate > 0 ? machine.rate : defaultRate)
+        engine?.setUpcomingRate(upcoming)
+        upcomingEngine?.setUpcomingRate(upcoming)
         engine?.setRate(machine.isAdvancing ? Double(machine.rate) : 0)
     }
 

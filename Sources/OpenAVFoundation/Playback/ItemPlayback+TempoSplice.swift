@@ -1,0 +1,47 @@
+// Playhead: a rate change heard at once. Audio already converted at the old tempo waits in the
+// ring (up to a quarter second); the audio thread re-makes it from the decoded frames it kept,
+// at the new tempo, from a point just ahead of what plays, and the ring goes from the old audio
+// to the new at that media time (AudioRingBuffer+Splice.swift): no gap, no repeat.
+//
+// Concurrency: the audio thread only; it owns the converter, the kept frames (in its
+// AudioSplice) and the ring's producer side.
+import FFmpegBridge
+import Foundation
+
+extension ItemPlayback {
+    /// How far ahead of the audio rendered last a tempo splice takes over (host seconds): the
+    /// re-made audio is written well before the output reaches it.
+    static let tempoSpliceLead = 0.03
+
+    /// Re-makes the queued audio past a point just ahead of what plays, at `tempo`. False when
+    /// nothing is worth re-making (little queued, nothing played yet, frames not kept): the
+    /// caller then just sets the tempo for what comes next.
+    func respliceAtTempo(
+        _ tempo: Double, _ converter: AudioConverter, _ ring: AudioRingBuffer, generation: Int,
+        _ splice: inout AudioSplice
+    ) -> Bool {
+        guard let played = ring.renderedEndSeconds(ofGeneration: generation), splice.writtenEnd.isNumeric else {
+            return false
+        }
+        var cut = played + Self.tempoSpliceLead * converter.tempo
+        // The last splice's point is not reached yet: re-make from there again, so its old
+        // audio and its re-made audio never both play.
+        if let last = splice.lastTempoSplice, played < last { cut = last }
+        guard cut < splice.writtenEnd.seconds - 0.005,
+            let first = splice.recent.first, first.pts.isNumeric, first.pts.seconds <= cut
+        else { return false }
+        // A little before the cut primes the tempo stage; what it makes before the cut is
+        // trimmed away.
+        let frames = splice.recent.filter { ($0.pts + $0.duration).seconds > cut - 0.1 }
+        converter.reset()
+        converter.setTempo(tempo)
+        ring.beginSplice(atSeconds: cut)
+        splice.lastTempoSplice = cut
+        splice.beginRemake(at: CMTime(seconds: cut, preferredTimescale: 1_000_000))
+        for frame in frames {
+            for chunk in converter.convert(frame) { write(chunk, to: ring, generation: generation, &splice) }
+        }
+        splice.endRemake()
+        return true
+    }
+}

@@ -1,0 +1,46 @@
+// Playhead: tests for the ring's splice: after `beginSplice(atSeconds:)` the audio queued
+// before plays up to the splice point and the audio written after takes over exactly there.
+import OpenAVFoundation
+import Testing
+
+extension EngineTests {
+    @Suite struct AudioRingBufferSpliceTests {
+        let mono = AudioOutputFormat(sampleRate: 1000, channelCount: 1)
+
+        @Test func theOldAudioPlaysUpToTheSplicePointAndTheNewFromThere() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(ring.write(ramp(1, 10), media: .zero))
+            #expect(ring.write(ramp(11, 10), media: ms(10)))
+            #expect(ring.render(frames: 3) == ramp(1, 3))
+            #expect(ring.renderedEndSeconds.map { abs($0 - 0.003) < 1e-9 } == true)
+            ring.beginSplice(atSeconds: 0.005)
+            // The new audio from 5 ms on, at twice the speed: 10 frames cover 20 ms of media.
+            #expect(ring.write(ramp(101, 10), media: ms(5), rate: 2))
+            #expect(ring.render(frames: 6) == [4, 5, 101, 102, 103, 104])
+            // The media time heard runs on from the splice point at the new rate.
+            let snapshot = ring.clockSnapshot
+            #expect(snapshot?.media == ms(3) && snapshot?.rate == 1)
+            #expect(ring.render(frames: 2) == [105, 106])
+            #expect(ring.clockSnapshot?.rate == 2)
+            #expect(ring.renderedEndSeconds.map { abs($0 - 0.017) < 1e-9 } == true)
+        }
+
+        @Test func aSplicePointAlreadyPassedDropsOnlyTheOldAudioAfterIt() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(ring.write(ramp(1, 10), media: .zero))
+            ring.beginSplice(atSeconds: 0.0)
+            #expect(ring.write(ramp(201, 4), media: .zero))
+            #expect(ring.render(frames: 5) == ramp(201, 4) + [0])
+            #expect(ring.bufferedFrames == 0, "the old audio was skipped, not kept")
+        }
+
+        @Test func theRenderedEndIsOnlyTrustedForItsOwnGeneration() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(ring.write(ramp(1, 4), media: .zero))
+            _ = ring.render(frames: 4)
+            #expect(ring.renderedEndSeconds(ofGeneration: 0) != nil)
+            ring.flush(newGeneration: 1)
+            #expect(ring.renderedEndSeconds(ofGeneration: 1) == nil)
+        }
+    }
+}

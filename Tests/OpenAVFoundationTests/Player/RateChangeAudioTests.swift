@@ -1,0 +1,59 @@
+// Playhead: a rate change is heard at once. The quarter second of audio already converted at
+// the old tempo is re-made at the new one from just ahead of what plays: the audio clock runs
+// at the new rate within a few tens of milliseconds, with no silence and no jump in media time.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct RateChangeAudioTests {
+    @Test func aNewRateIsHeardWithinFiftyMillisecondsWithoutAGap() async throws {
+        let tone = try GeneratedMedia.url(
+            named: "tone-1khz-4s", fileExtension: "wav",
+            ffmpeg: ["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=4", "-af", "volume=4",
+                "-c:a", "pcm_s16le"])
+        let clock = ManualClock()
+        let output = TimelineAudioOutput(clock: clock)
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output })
+        let item = AVPlayerItem(url: tone)
+        let player = AVPlayer(environment: environment, playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        player.play()
+        await advance(clock, by: 0.5, step: 0.005, thenUpTo: 5) { item.currentTime().seconds > 0.5 }
+        let ring = try #require(engine(of: player)?.pipeline?.ring)
+        #expect(ring.bufferedDuration.seconds > 0.15, "a quarter second is queued at tempo 1")
+        let changed = clock.now
+        player.rate = 2
+        // The audio thread re-makes the queue in real time while the clock stands still.
+        await waitUntil("the queued audio re-made at tempo 2") { ring.currentEpoch.load(ordering: .relaxed) > 0 }
+        try await Task.sleep(for: .milliseconds(50))
+        var heardAtNewRate: Double?
+        var readings: [(host: Double, media: Double)] = []
+        for _ in 0..<100 {
+            await advance(clock, by: 0.005, step: 0.005)
+            if let snapshot = ring.clockSnapshot {
+                readings.append((snapshot.host, snapshot.media.seconds))
+                if heardAtNewRate == nil, abs(snapshot.rate - 2) < 0.01 { heardAtNewRate = snapshot.host }
+            }
+        }
+        player.pause()
+        let delay = try #require(heardAtNewRate, "tempo 2 was never heard") - changed
+        #expect(delay <= 0.05, "tempo 2 heard \(delay) s after the change")
+        // Media time never jumps: each reading follows the last at rate 1 or 2.
+        for (earlier, later) in zip(readings, readings.dropFirst()) where later.host > earlier.host {
+            let speed = (later.media - earlier.media) / (later.host - earlier.host)
+            #expect(speed > 0.9 && speed < 2.1, "media ran at \(speed)× between \(earlier) and \(later)")
+        }
+        // No silence inside what was heard (a sine at this level is near zero for a sample or two).
+        let samples = output.periods.flatMap(\.samples)
+        let start = try #require(samples.firstIndex { abs($0) > 0.1 })
+        var run = 0, longest = 0
+        for sample in samples[start...] {
+            run = abs(sample) < 0.01 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        #expect(longest < 10, "\(longest) silent samples in a row")
+    }
+}
