@@ -14,12 +14,12 @@ set -euo pipefail
 # Needed to build (FFmpeg and SDL headers, pkg-config), to test (the ffmpeg/ffprobe CLIs make and
 # inspect fixtures; socat and openssl put TLS in front of the loopback HTTP server; a private
 # PulseAudio server and parec record what the sound-server output plays; mpv is measured beside
-# playhead in the window lip-sync test), to draw text
+# playhead in the window lip-sync test, which also runs on a private PipeWire server), to draw text
 # (a TrueType font) and to drive the build (make).
 REQUIRED_PACKAGES=(
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
     libavfilter-dev libsdl2-dev libsdl2-ttf-dev pkg-config ffmpeg fonts-dejavu-core make time xvfb openbox xdotool x11-apps imagemagick
-    socat openssl python3 libpulse-dev pulseaudio pulseaudio-utils mpv
+    socat openssl python3 libpulse-dev pulseaudio pulseaudio-utils mpv pipewire pipewire-pulse wireplumber
 )
 # Only needed for the optional clip download; failure to install them is not fatal.
 MEDIA_PACKAGES=(python3 python3-pip ca-certificates)

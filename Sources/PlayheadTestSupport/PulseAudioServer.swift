@@ -114,12 +114,20 @@ public final class MonitorRecording: @unchecked Sendable {
     /// Starts recording `server`'s probe monitor (mixed to mono, or each of 5.1's six
     /// channels when `channels` is 6); returns once the first samples arrived (parec takes up
     /// to a second to deliver).
-    public init(server: PulseAudioServer, channels: Int = 1, sink: String = PulseAudioServer.sinkName) throws {
+    public convenience init(server: PulseAudioServer, channels: Int = 1, sink: String = PulseAudioServer.sinkName)
+        throws
+    {
+        try self.init(address: server.address, channels: channels, sink: sink)
+    }
+
+    /// Starts recording the sink `sink` of the server at `address` (a PulseAudio server, or
+    /// PipeWire's pipewire-pulse), as the other initializer does.
+    public init(address: String, channels: Int = 1, sink: String = PulseAudioServer.sinkName) throws {
         self.channels = channels
         process = Process()
         process.executableURL = try Subprocess.tool(named: "parec")
         process.arguments = [
-            "--server=\(server.address)", "--device=\(sink).monitor", "--format=float32le",
+            "--server=\(address)", "--device=\(sink).monitor", "--format=float32le",
             "--rate=\(sampleRate)", "--channels=\(channels)", "--latency-msec=2", "--raw",
         ] + (channels == 6 ? ["--channel-map=\(Self.surroundMap)"] : [])
         let output = Pipe()

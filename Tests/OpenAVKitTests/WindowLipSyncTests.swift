@@ -1,6 +1,7 @@
 // Playhead: lip-sync as a viewer sees and hears it: `playhead play --fullscreen` on Xvfb with a
 // real PulseAudio server, the flash found by grabbing the screen (x11grab, 100 grabs a second)
-// and the beep in the sink's monitor, on one clock; mpv measured the same way in the same run.
+// and the beep in the sink's monitor, on one clock; mpv measured the same way in the same run,
+// on PulseAudio and on PipeWire (through pipewire-pulse).
 //
 // Runs in the sound-server pass (one test at a time): the display is the shared XSession's,
 // the server the test's own.
@@ -11,15 +12,15 @@ import Testing
 @Suite(.serialized) struct WindowLipSyncTests {
     /// Offsets (sound minus picture, seconds) of each flash after the first second.
     private func measure(
-        _ executable: String, _ arguments: [String], session: XSession, server: PulseAudioServer, seconds: Int
+        _ executable: String, _ arguments: [String], session: XSession, server: String, seconds: Int
     ) async throws -> [Double] {
-        let recording = try await offPool { try MonitorRecording(server: server) }
+        let recording = try await offPool { try MonitorRecording(address: server) }
         // Left of the centre controls and below the top bar, inside the 800×800 picture.
         let grab = try ScreenBrightness(display: session.display, x: 300, y: 300, seconds: Double(seconds) + 3)
         let box = try #require(
             XSession.launch(
                 executable, arguments, display: session.display,
-                environment: ["PULSE_SERVER": server.address, "SDL_AUDIODRIVER": ""]))
+                environment: ["PULSE_SERVER": server, "SDL_AUDIODRIVER": ""]))
         let run = PlayheadRun(box: box)
         let status = await run.waitForExit(timeout: Double(seconds) + 15)
         if status == nil { box.process.terminate() }
@@ -43,8 +44,9 @@ import Testing
         offsets.map(abs).reduce(0, +) / Double(max(1, offsets.count))
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
-    func eachFlashMeetsItsBeepInTheWindowBesideMpvOnASoundServer() async throws {
+    /// Plays the flash-and-beep clip in a fullscreen window on `server` with playhead, then
+    /// with mpv, and checks playhead's offsets.
+    private func compareWithMpv(server: String, label: String) async throws {
         guard let session = XSession.shared else {
             Issue.record("no X session (Xvfb and openbox are installed by make deps)")
             return
@@ -55,8 +57,6 @@ import Testing
         }
         let seconds = 6
         let clip = try LipSyncMedia.flashAndBeep(seconds: seconds)
-        let server = try await offPool { try PulseAudioServer() }
-        defer { server.stop() }
         let ours = try await measure(
             binary, ["play", "--fullscreen", clip.path], session: session, server: server, seconds: seconds)
         #expect(ours.count >= seconds - 2, "a beep heard for each flash seen: \(ours.count)")
@@ -65,11 +65,25 @@ import Testing
             let theirs = try await measure(
                 mpv, ["--no-config", "--really-quiet", "--fs", "--vo=x11", "--ao=pulse", clip.path],
                 session: session, server: server, seconds: seconds)
-            print(String(format: "window lip-sync, mean |sound - picture|: playhead %.1f ms, mpv %.1f ms", oursMean * 1000, Self.mean(theirs) * 1000))
+            print(String(format: "window lip-sync on %@, mean |sound - picture|: playhead %.1f ms, mpv %.1f ms", label, oursMean * 1000, Self.mean(theirs) * 1000))
         } else {
             Issue.record("mpv is not installed (make deps installs it): nothing to compare with")
         }
-        #expect(oursMean <= 0.010, "sound minus picture, ms: \(ours.map { ($0 * 1000).rounded() })")
-        #expect(ours.allSatisfy { abs($0) <= 0.025 }, "\(ours.map { ($0 * 1000).rounded() })")
+        #expect(oursMean <= 0.010, "\(label): sound minus picture, ms: \(ours.map { ($0 * 1000).rounded() })")
+        #expect(ours.allSatisfy { abs($0) <= 0.025 }, "\(label): \(ours.map { ($0 * 1000).rounded() })")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func eachFlashMeetsItsBeepInTheWindowBesideMpvOnASoundServer() async throws {
+        let server = try await offPool { try PulseAudioServer() }
+        defer { server.stop() }
+        try await compareWithMpv(server: server.address, label: "PulseAudio")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func eachFlashMeetsItsBeepInTheWindowOnPipeWireBesideMpvOnASoundServer() async throws {
+        let server = try await offPool { try PipeWireServer() }
+        defer { server.stop() }
+        try await compareWithMpv(server: server.address, label: "PipeWire")
     }
 }
