@@ -14,6 +14,13 @@ import Testing
         return environment
     }
 
+    /// A 440 Hz sine of `seconds` as 48 kHz PCM in Matroska.
+    private func tone(seconds: Int) throws -> URL {
+        try GeneratedMedia.url(
+            named: "tone-\(seconds)s", fileExtension: "mka",
+            ffmpeg: ["-f", "lavfi", "-i", "sine=f=440:d=\(seconds):sample_rate=48000", "-c:a", "pcm_s16le"])
+    }
+
     private func startServer() async throws -> PulseAudioServer {
         try await offPool { try PulseAudioServer() }
     }
@@ -57,9 +64,7 @@ import Testing
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func theLastFilesTailIsHeardCompleteOnASoundServer() async throws {
-        let clip = try GeneratedMedia.url(
-            named: "tone-1s", fileExtension: "mka",
-            ffmpeg: ["-f", "lavfi", "-i", "sine=f=440:d=1:sample_rate=48000", "-c:a", "pcm_s16le"])
+        let clip = try tone(seconds: 1)
         let server = try await startServer()
         defer { server.stop() }
         let recording = try await offPool { try MonitorRecording(server: server) }
@@ -124,9 +129,7 @@ import Testing
     /// away (and one that it is back), and the report counts the loss.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func aLostServerIsOneLineAndCountedInTheReportOnASoundServer() async throws {
-        let clip = try GeneratedMedia.url(
-            named: "tone-5s", fileExtension: "mka",
-            ffmpeg: ["-f", "lavfi", "-i", "sine=f=440:d=5:sample_rate=48000", "-c:a", "pcm_s16le"])
+        let clip = try tone(seconds: 5)
         let server = try await startServer()
         defer { server.stop() }
         async let run = PlayheadProcess.run(
@@ -171,9 +174,7 @@ import Testing
     /// changes it mid-play.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func playbackFollowsTheDefaultSinkWhenItChangesOnASoundServer() async throws {
-        let clip = try GeneratedMedia.url(
-            named: "tone-4s", fileExtension: "mka",
-            ffmpeg: ["-f", "lavfi", "-i", "sine=f=440:d=4:sample_rate=48000", "-c:a", "pcm_s16le"])
+        let clip = try tone(seconds: 4)
         let server = try await startServer()
         defer { server.stop() }
         try await offPool { try server.addSink("second") }
@@ -201,11 +202,33 @@ import Testing
     }
 }
 
-@Suite struct DevicesWithoutAServerTests {
-    @Test func withNoSoundServerDevicesSaysSoInOneLineAndExits1() async throws {
+@Suite struct NoSoundServerTests {
+    /// This process's environment with a sound server address where none runs (and SDL's test
+    /// driver choice removed, so the binary looks for the server as it would for a user).
+    private var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["SDL_AUDIODRIVER"] = nil
         environment["PULSE_SERVER"] = "unix:/nonexistent/playhead-no-server"
+        return environment
+    }
+
+    @Test func withNoSoundServerPlayWarnsInOneLineAndKeepsTimeOnASilentClock() async throws {
+        let clip = try LipSyncMedia.flashAndBeep(seconds: 1)
+        guard
+            let result = try await PlayheadProcess.run(
+                ["play", "--headless", "--report", "json", clip.path], limit: 30, environment: environment)
+        else { return }
+        #expect(result.status == 0)
+        let lines = result.standardError.split(separator: "\n")
+        // One line from playhead, no library noise (ALSA's fallback messages).
+        #expect(lines.count == 1 && lines[0].hasPrefix("playhead: ") && lines[0].hasSuffix("playing with a silent clock"),
+            "\(result.standardError)")
+        let json = try PlayheadProcess.jsonObject(result)
+        #expect(json["status"] as? String == "completed")
+        #expect(abs((json["position"] as? Double ?? 0) - 1) < 0.1)
+    }
+
+    @Test func withNoSoundServerDevicesSaysSoInOneLineAndExits1() async throws {
         guard let result = try await PlayheadProcess.run(["devices"], limit: 30, environment: environment) else { return }
         #expect(result.status == 1)
         let lines = result.standardError.split(separator: "\n")

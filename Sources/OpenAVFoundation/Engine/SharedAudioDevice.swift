@@ -36,17 +36,23 @@ package final class SharedAudioDevice: @unchecked Sendable {
         var draining = false
         /// A thread waits to arm the follower once the next slot is free.
         var arming = false
+        /// Raised by every attach and idle moment: a pending idle close checks it is still current.
+        var idleToken = 0
     }
 
     private let makeOutput: OutputFactory
     private let clock: any HostClock
+    /// Seconds an output with no lane stays open before it closes.
+    private let idleCloseDelay: Double
     private let lock = NSLock()
     private var state = State()  // protected by lock
 
     /// A device that opens its output with `makeOutput` when the first lane needs it, pacing
-    /// its drain with `clock`.
-    package init(clock: any HostClock, makeOutput: @escaping OutputFactory) {
+    /// its drain with `clock`, and closes it `idleCloseDelay` seconds (real time) after the
+    /// last lane left.
+    package init(clock: any HostClock, idleCloseDelay: Double = 1, makeOutput: @escaping OutputFactory) {
         self.clock = clock
+        self.idleCloseDelay = idleCloseDelay
         self.makeOutput = makeOutput
     }
 
@@ -96,6 +102,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
             }
             guard let deviceFormat = state.handoff?.format else { return nil }
             guard ring.format == deviceFormat else { return (deviceFormat, false) }
+            state.idleToken += 1
             state.lanes.append(ring)
             return (deviceFormat, true)
         }
@@ -173,7 +180,9 @@ package final class SharedAudioDevice: @unchecked Sendable {
                 state.draining = true
                 return true
             }
-            handoff.clearCurrent(ifItIs: ring)
+            // An item closed while it played (replaced, removed): what the device holds of it
+            // is dropped, so the next item is not heard after a stretch of the old one.
+            if handoff.clearCurrent(ifItIs: ring) { state.output?.discardBuffered() }
             handoff.waitUntilReleased()
             settle(&state)
             return false
@@ -275,7 +284,20 @@ package final class SharedAudioDevice: @unchecked Sendable {
             state.running = false
         }
         prune(&state)
-        if state.lanes.isEmpty, handoff.current == nil, handoff.next == nil, !state.draining { closeOutput(&state) }
+        guard state.lanes.isEmpty, handoff.current == nil, handoff.next == nil, !state.draining else { return }
+        guard idleCloseDelay > 0 else { return closeOutput(&state) }
+        // Idle: closed a moment later unless another item attaches meanwhile (a replaced
+        // item's successor opens its media first), so it keeps the same device stream.
+        state.idleToken += 1
+        let token = state.idleToken
+        DispatchQueue.global().asyncAfter(deadline: .now() + idleCloseDelay) { [weak self] in
+            self?.withLock { state in
+                guard state.idleToken == token, state.lanes.isEmpty, state.handoff?.current == nil,
+                    state.handoff?.next == nil, !state.draining
+                else { return }
+                self?.closeOutput(&state)
+            }
+        }
     }
 
     private func closeOutput(_ state: inout State) {

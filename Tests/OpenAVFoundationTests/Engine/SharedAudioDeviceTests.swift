@@ -14,6 +14,8 @@ extension EngineTests {
             private(set) var source: (any AudioRenderSource)?
             private(set) var opens = 0
             private(set) var isRunning = false
+            private(set) var discards = 0
+            func discardBuffered() { discards += 1 }
             func open(format: AudioOutputFormat, source: any AudioRenderSource) throws -> AudioOutputFormat {
                 opens += 1
                 self.source = source
@@ -36,7 +38,7 @@ extension EngineTests {
 
         private func rig() -> (SharedAudioDevice, HandOutput) {
             let output = HandOutput()
-            return (SharedAudioDevice(clock: ManualClock()) { _ in output }, output)
+            return (SharedAudioDevice(clock: ManualClock(), idleCloseDelay: 0) { _ in output }, output)
         }
 
         private func ring(_ samples: [Float], ended: Bool) -> AudioRingBuffer {
@@ -79,6 +81,24 @@ extension EngineTests {
             #expect(second.bufferedFrames == 8)
             playing.start()
             #expect(output.render(6) == ramp(1, 4) + ramp(100, 2), "and joins again once it plays")
+        }
+
+        @Test func aReplacedItemsSuccessorKeepsTheDeviceStreamWithoutTheOldItemsQueuedAudio() throws {
+            let output = HandOutput()
+            let device = SharedAudioDevice(clock: ManualClock(), idleCloseDelay: 30) { _ in output }
+            let old = device.makeLane(device: nil)
+            _ = try old.open(format: mono, source: ring(ramp(1, 8), ended: false))
+            old.start()
+            #expect(output.render(2) == ramp(1, 2))
+            old.close()
+            #expect(output.discards == 1, "what the device held of the replaced item is dropped")
+            #expect(device.isOpen, "the device waits a moment for the next item")
+            let new = device.makeLane(device: nil)
+            _ = try new.open(format: mono, source: ring(ramp(50, 4), ended: false))
+            new.start()
+            #expect(output.render(4) == ramp(50, 4))
+            #expect(output.opens == 1, "one device stream for both items")
+            new.close()
         }
 
         @Test func aLaneOnAnotherSinkWhileTheDeviceIsBusyGetsAnOutputOfItsOwn() throws {
