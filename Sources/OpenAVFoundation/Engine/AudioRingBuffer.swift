@@ -12,6 +12,10 @@ import Synchronization
 //   of `markerWrite` publishes the samples and marker written before it.
 // - Settings (`volume`, `isMuted`, `isPaused`, output latency) and readers (`audioClock`,
 //   statistics) are atomics, usable from any thread.
+// - Splices (AudioRingBuffer+Splice.swift): the producer stores the splice point, then raises
+//   `currentEpoch` (release); the consumer reads the epoch after `markerWrite`, so a chunk of
+//   the new epoch is never seen without it, and publishes `renderedEndBits` (with its
+//   generation) for the producer to choose the next splice point.
 // - `reset()` touches consumer-owned state and must only run while neither side can run.
 
 /// A preallocated ring of interleaved Float32 frames plus a parallel ring of chunk markers that
