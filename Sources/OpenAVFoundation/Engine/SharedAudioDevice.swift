@@ -23,6 +23,8 @@ package final class SharedAudioDevice: @unchecked Sendable {
         var handoff: AudioHandoff?
         /// The device name the output was opened on (nil: the default).
         var device: String?
+        /// The format the output was opened for (it may have answered with another).
+        var openedFor: AudioOutputFormat?
         var running = false
         /// The rings of the lanes attached to the open output.
         var lanes: [AudioRingBuffer] = []
@@ -83,10 +85,16 @@ package final class SharedAudioDevice: @unchecked Sendable {
         -> (format: AudioOutputFormat, attached: Bool)?
     {
         try withLock { state in
+            let idle = state.lanes.isEmpty && !state.draining && state.handoff?.current == nil
+                && state.handoff?.next == nil
             if state.output != nil, state.device != deviceName {
-                guard state.lanes.isEmpty, !state.draining else { return nil }
+                guard idle else { return nil }
                 closeOutput(&state)
             }
+            // Idle, the device reopens for an item that wants another format (more channels,
+            // another rate); while an item plays or plays out, the next one is converted to
+            // the device's format so the two join without a gap.
+            if state.output != nil, idle, state.openedFor != format { closeOutput(&state) }
             if state.output == nil {
                 let output = try makeOutput(deviceName)
                 var handoff = AudioHandoff(format: format)
@@ -98,6 +106,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
                 }
                 state.output = output
                 state.handoff = handoff
+                state.openedFor = format
                 state.device = deviceName
             }
             guard let deviceFormat = state.handoff?.format else { return nil }

@@ -101,6 +101,25 @@ extension EngineTests {
             new.close()
         }
 
+        @Test func anIdleDeviceReopensForAnItemOfAnotherFormatAndAPlayingOneConvertsIt() throws {
+            let output = HandOutput()
+            let device = SharedAudioDevice(clock: ManualClock(), idleCloseDelay: 30) { _ in output }
+            let stereo = AudioOutputFormat(sampleRate: 1000, channelCount: 2)
+            let first = device.makeLane(device: nil)
+            _ = try first.open(format: mono, source: ring(ramp(1, 8), ended: false))
+            first.start()
+            // While the first item plays, the next is asked to take the device's format.
+            let next = device.makeLane(device: nil)
+            #expect(try next.open(format: stereo, source: AudioRingBuffer(format: stereo, capacityFrames: 8)) == mono)
+            first.close()
+            #expect(output.opens == 1)
+            // Idle, the device reopens in the format the next item wants.
+            let later = device.makeLane(device: nil)
+            #expect(try later.open(format: stereo, source: AudioRingBuffer(format: stereo, capacityFrames: 8)) == stereo)
+            #expect(output.opens == 2)
+            later.close()
+        }
+
         @Test func aLaneOnAnotherSinkWhileTheDeviceIsBusyGetsAnOutputOfItsOwn() throws {
             let outputs = Locked<[HandOutput]>([])
             let device = SharedAudioDevice(clock: ManualClock()) { _ in
