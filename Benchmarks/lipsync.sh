@@ -29,7 +29,7 @@ report_lipsync_row() {
 measure_lipsync() {
     local log="$WORK/lipsync.log"
     say "window lip-sync on PulseAudio and PipeWire (playhead, then mpv)"
-    PLAYHEAD_REALTIME_TESTS=1 PLAYHEAD_BINARY="$PLAYHEAD" SDL_VIDEODRIVER= SDL_AUDIODRIVER= \
+    env -u SDL_VIDEODRIVER -u SDL_AUDIODRIVER PLAYHEAD_REALTIME_TESTS=1 PLAYHEAD_BINARY="$PLAYHEAD" \
         swift test --filter WindowLipSyncTests >"$log" 2>&1 || say "lip-sync test reported a failure (figures kept)"
     local server line ours theirs
     for server in PulseAudio PipeWire; do

@@ -135,6 +135,13 @@ TABLE
   It is an estimate, not a strict floor: it reads packets on the decoding thread, where the
   player's demux thread reads ahead, so it can come out a little above the player.
 - **A/V sync**: `playhead bench sync --json F` when that benchmark exists.
+- **Window lip-sync**: a clip with a white frame and a 1 kHz beep at each whole second,
+  played fullscreen on Xvfb by `playhead play --fullscreen F` and by `mpv --no-config --fs
+  --vo=x11 --ao=pulse F` on a private sound server (PulseAudio, then PipeWire through
+  pipewire-pulse); the flash found by x11grab at 100 grabs a second, the beep in the sink's
+  monitor recorded with parec, both on one clock; the mean of |sound − picture| over five
+  flashes. The rig is the `WindowLipSyncTests` sound-server test, run against the release
+  binary (`Benchmarks/compare lipsync` runs only these rows).
 - **Context switches per second**: the player in a window on a private Xvfb server with no
   audio (`playhead play --pause --no-audio F` against `mpv --no-config --vo=x11 --no-audio
   --pause F`, then `--loop` and `--loop-file=inf` playing), voluntary and involuntary context
