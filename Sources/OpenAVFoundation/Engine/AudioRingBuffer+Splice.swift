@@ -26,8 +26,13 @@ extension AudioRingBuffer {
     /// new audio from `seconds` on, before the consumer gets there. Producer side.
     package func beginSplice(atSeconds seconds: Double) {
         spliceBits.store(seconds.bitPattern, ordering: .relaxed)
+        epochFrames.store(0, ordering: .relaxed)
         currentEpoch.add(1, ordering: .releasing)
     }
+
+    /// Frames written since the last splice began (all of them before any): how much of the
+    /// re-made audio is in. Any thread.
+    package var framesWrittenSinceSplice: Int { epochFrames.load(ordering: .relaxed) }
 
     /// Frames of `marker` whose media time is before `splice` (seconds).
     func framesBefore(_ splice: Double, in marker: ChunkMarker) -> Int {

@@ -69,6 +69,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let spliceBits = Atomic<UInt64>(Double.infinity.bitPattern)  // producer: where the epoch takes over
     let renderedEndBits = Atomic<UInt64>(Double.nan.bitPattern)  // consumer: media after the last frame
     let renderedEndGeneration = Atomic<Int>(Int.min)  // consumer: the generation of that frame
+    let epochFrames = Atomic<Int>(0)  // producer: frames written since the last splice began
 
     var headOffset = 0  // owned by the consumer: frames already played from the head chunk
     var clockFloor = CMTime.invalid  // owned by the consumer: start of the current audible run
@@ -144,6 +145,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
             mediaDuration: mediaDuration, generation: generation, epoch: currentEpoch.load(ordering: .relaxed))
         writeFrame.store(start + frames, ordering: .releasing)
         markerWrite.store(markerIndex + 1, ordering: .releasing)
+        epochFrames.add(frames, ordering: .relaxed)
         return true
     }
 

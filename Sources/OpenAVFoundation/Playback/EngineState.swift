@@ -41,8 +41,12 @@ struct EngineState: Sendable {
     /// The rate play will run at while `rate` is 0: the tempo audio is prepared at.
     var upcomingRate: Double = 1
 
-    /// The tempo the audio thread converts at: the rate, or the upcoming one while paused.
-    var audioTempo: Double { rate > 0 ? rate : upcomingRate }
+    /// The tempo the audio thread converts at: the rate, or the upcoming one while paused,
+    /// within what the converter's tempo stage does (faster rates play audio at its limit).
+    var audioTempo: Double {
+        let wanted = rate > 0 ? rate : upcomingRate
+        return min(max(wanted, AudioConverter.tempoRange.lowerBound), AudioConverter.tempoRange.upperBound)
+    }
     var stopped = false
     var seek: PendingSeek?
     /// The system-time clock; the audio clock corrects it while audio plays.

@@ -1,6 +1,6 @@
 // Playhead: a rate change heard at once. Audio already converted at the old tempo waits in the
 // ring (up to a quarter second); the audio thread re-makes it from the decoded frames it kept,
-// at the new tempo, from a point just ahead of what plays, and the ring goes from the old audio
+// at the new tempo, from a point 50 ms ahead of what plays, and the ring goes from the old audio
 // to the new at that media time (AudioRingBuffer+Splice.swift): no gap, no repeat.
 //
 // Concurrency: the audio thread only; it owns the converter, the kept frames (in its
@@ -11,7 +11,7 @@ import Foundation
 extension ItemPlayback {
     /// How far ahead of the audio rendered last a tempo splice takes over (host seconds): the
     /// re-made audio is written well before the output reaches it.
-    static let tempoSpliceLead = 0.03
+    static let tempoSpliceLead = 0.05
 
     /// Re-makes the queued audio past a point just ahead of what plays, at `tempo`. False when
     /// nothing is worth re-making (little queued, nothing played yet, frames not kept): the
