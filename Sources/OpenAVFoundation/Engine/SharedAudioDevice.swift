@@ -70,8 +70,10 @@ package final class SharedAudioDevice: @unchecked Sendable {
     package var isOpen: Bool { withLock { $0.output != nil } }
 
     deinit {
-        // The last lane and the player are gone: nothing renders any more.
-        state.output?.close()
+        // The last lane and the player are gone: nothing renders any more. Closing can block
+        // (a sound server's stream), and the last reference may go on the main queue.
+        guard let output = state.output else { return }
+        DispatchQueue.global(qos: .utility).async { output.close() }
     }
 
     // MARK: - Lanes (called by SharedAudioLane)

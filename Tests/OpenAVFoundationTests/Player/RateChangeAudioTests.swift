@@ -10,11 +10,16 @@ import Testing
 
 @MainActor
 @Suite struct RateChangeAudioTests {
-    @Test func aNewRateIsHeardWithinSeventyMillisecondsWithoutAGap() async throws {
-        let tone = try GeneratedMedia.url(
+    /// Four seconds of a 1 kHz sine at half scale, 48 kHz PCM.
+    private static func tone() throws -> URL {
+        try GeneratedMedia.url(
             named: "tone-1khz-4s", fileExtension: "wav",
             ffmpeg: ["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=4", "-af", "volume=4",
                 "-c:a", "pcm_s16le"])
+    }
+
+    @Test func aNewRateIsHeardWithinSeventyMillisecondsWithoutAGap() async throws {
+        let tone = try Self.tone()
         let clock = ManualClock()
         let output = TimelineAudioOutput(clock: clock)
         let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output })
@@ -73,10 +78,7 @@ import Testing
     }
 
     @Test func aRateBeyondTheTempoRangeStillPlaysAudioAndSplicesOnce() async throws {
-        let tone = try GeneratedMedia.url(
-            named: "tone-1khz-4s", fileExtension: "wav",
-            ffmpeg: ["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=4", "-af", "volume=4",
-                "-c:a", "pcm_s16le"])
+        let tone = try Self.tone()
         let clock = ManualClock()
         let output = TimelineAudioOutput(clock: clock)
         let item = AVPlayerItem(url: tone)
