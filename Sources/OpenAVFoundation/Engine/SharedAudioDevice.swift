@@ -331,15 +331,20 @@ package final class SharedAudioDevice: @unchecked Sendable {
         let clock = self.clock
         NamedThread.start("drain") { [self] in
             let signal = WakeupSignal()
-            var playedOutAt: Double?
+            var heardEnd: Double?
             while true {
                 let (stillCurrent, latency) = withLock { ($0.handoff?.current === ring, $0.output?.outputLatency ?? 0) }
                 guard stillCurrent else { break }
                 let now = clock.now
-                if playedOutAt == nil, ring.hasPlayedToEnd { playedOutAt = now }
-                // What the device took last is heard one latency later; a little more covers
-                // the time since the callback took it.
-                if let playedOutAt, now >= playedOutAt + latency + 0.02 { break }
+                if heardEnd == nil, ring.hasPlayedToEnd {
+                    // The last frame is heard where the ring's clock says its last audio ends
+                    // (the latency measured when it was written: a sound server's varies as
+                    // its buffer fills), and never before one latency from now.
+                    let snapshotEnd = ring.clockSnapshot.map { $0.host + $0.span } ?? now
+                    heardEnd = max(now + latency, snapshotEnd)
+                }
+                // A little more covers the time since the callback took the last frame.
+                if let heardEnd, now >= heardEnd + 0.02 { break }
                 _ = clock.wait(until: now + 0.01, on: signal)
             }
             withLock { state in
