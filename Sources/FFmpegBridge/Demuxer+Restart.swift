@@ -1,8 +1,9 @@
-// Playhead: seeking in a synthesised input (the built-in demo's lavfi graph), which FFmpeg
+// Playhead: seeking in inputs FFmpeg cannot seek itself. The built-in demo's lavfi graph
 // cannot seek: the demuxer drops packets up to the target, and for a target behind what it
 // has read it opens the graph again from the start first. Every packet of the graph (raw
 // video, PCM) decodes on its own, so dropping them is an exact seek that costs only
-// synthesis (a few hundred pictures a second).
+// synthesis (a few hundred pictures a second). A streamed input (Playhead's HLS loader)
+// starts its bytes again at the segment holding the target, read by a fresh container.
 //
 // Concurrency: like the rest of `Demuxer`, demux-thread only.
 internal import CFFmpeg
@@ -64,5 +65,28 @@ extension Demuxer {
         let skip = state.skipBefore.map { end <= $0 } ?? false
         restart = state
         return skip
+    }
+}
+
+extension Demuxer {
+    /// Seeks a streamed input: its loader starts again at the segment holding `target` (every
+    /// segment starts with a keyframe), and a fresh container reads from there with the same
+    /// streams. False when the loader cannot or the new container does not match.
+    func streamedSeek(to target: CMTime) -> Bool {
+        guard let location = streamed, let input = location.streaming, target.isNumeric,
+            input.restart(at: max(0, target.seconds))
+        else { return false }
+        do throws(MediaFailure) {
+            let reopened = try FormatContext(location: location, timeout: timeout, interrupt: interrupt)
+            guard reopened.streamCount >= container.streamCount else { return false }
+            for index in 0..<reopened.streamCount {
+                reopened.stream(at: index)?.pointee.discard =
+                    container.stream(at: index)?.pointee.discard ?? AVDISCARD_ALL
+            }
+            container = reopened
+            return true
+        } catch {
+            return false
+        }
     }
 }

@@ -48,6 +48,10 @@ package final class Demuxer: @unchecked Sendable {
     /// owned by the demux thread: how a synthesised input (the built-in demo) seeks; nil for
     /// files and URLs.
     var restart: RestartState?
+    /// A streamed input (Playhead's HLS loader) and what to open again on a seek; nil otherwise.
+    let streamed: MediaLocation?
+    /// The loader that streams the input, when one does.
+    package var streamingInput: (any StreamingInput)? { streamed?.streaming }
 
     /// Opens `location` and reads its stream information.
     ///
@@ -91,6 +95,7 @@ package final class Demuxer: @unchecked Sendable {
         let start = container.pointer.pointee.start_time
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
         if location.inputFormat != nil { restart = RestartState(location: location) }
+        streamed = location.streaming == nil ? nil : location
     }
 
     /// Why the open container is refused under `limits` (a demuxer opened for inspection,
@@ -114,6 +119,7 @@ package final class Demuxer: @unchecked Sendable {
     deinit {
         var packet: UnsafeMutablePointer<AVPacket>? = scratch
         av_packet_free(&packet)
+        streamed?.streaming?.close()
     }
 
     /// The last Shoutcast/Icecast metadata packet read with the body (`StreamTitle='…';`);
@@ -230,6 +236,7 @@ package final class Demuxer: @unchecked Sendable {
 
     /// True when the input can seek (a local file or a server that honours ranges).
     package var isSeekable: Bool {
+        if let streamed { return streamed.streaming?.duration != nil }
         let context = container.pointer.pointee
         if (context.ctx_flags & AVFMTCTX_UNSEEKABLE) != 0 { return false }
         guard let io = context.pb else { return context.iformat?.pointee.read_seek != nil }
@@ -252,6 +259,7 @@ package final class Demuxer: @unchecked Sendable {
     /// - Returns: true when the read position moved.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
         if restart != nil { return restartSeek(to: target) }
+        if streamed != nil { return streamedSeek(to: target) }
         let timeBase = CFFmpeg_AV_TIME_BASE_Q()
         guard var ts = target.ffmpegTicks(in: timeBase).map({ $0 + timelineOffset }) else {
             return false

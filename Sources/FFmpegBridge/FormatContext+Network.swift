@@ -9,7 +9,7 @@ import Foundation
 extension FormatContext {
     /// Adds `location`'s network options to the open dictionary (nothing for files).
     static func addNetworkOptions(for location: MediaLocation, to options: inout OpaquePointer?) {
-        guard location.isNetwork else { return }
+        guard location.isNetwork, location.streaming == nil else { return }
         location.network.apply(to: &options)
     }
 

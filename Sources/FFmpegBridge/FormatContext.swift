@@ -15,6 +15,8 @@ package final class FormatContext: @unchecked Sendable {
     package let interrupt: InterruptDeadline
     /// The custom I/O of an in-memory input; freed after the format context in deinit.
     private let memoryIO: MemoryIO?
+    /// The custom I/O of a streamed input; freed after the format context in deinit.
+    private let streamingIO: StreamingIO?
     /// Headers, user agent and reconnection of a network input, for the extra requests made
     /// on its behalf (an HLS master playlist read again); nil for other inputs.
     let networkOptions: NetworkOptions?
@@ -43,8 +45,19 @@ package final class FormatContext: @unchecked Sendable {
         } else {
             memoryIO = nil
         }
+        if let input = location.streaming {
+            guard let io = StreamingIO(input, interrupt: interrupt) else {
+                avformat_free_context(context)
+                throw .io(detail: "out of memory")
+            }
+            context.pointee.pb = io.context
+            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            streamingIO = io
+        } else {
+            streamingIO = nil
+        }
         interrupt.attach(to: context)
-        if location.isNetwork {
+        if location.isNetwork, location.streaming == nil {
             interrupt.countInputBytes(of: context)
             interrupt.limitInputSizes(
                 of: context, playlist: location.network.maximumPlaylistBytes,
@@ -61,7 +74,8 @@ package final class FormatContext: @unchecked Sendable {
 
         FFmpegLog.clearLastMessage()
         var opened: UnsafeMutablePointer<AVFormatContext>? = context
-        let status = avformat_open_input(&opened, location.ffmpegURL, format, &options)
+        let name = location.streaming?.probeName ?? location.ffmpegURL
+        let status = avformat_open_input(&opened, name, format, &options)
         guard status >= 0, let openedContext = opened else {
             // avformat_open_input frees the context on failure.
             if location.isNetwork, let refusal = interrupt.inputRefusal { throw refusal.failure(location.network) }
@@ -73,6 +87,9 @@ package final class FormatContext: @unchecked Sendable {
         context = openedContext
         pointer = context
         if let declared = location.declared { apply(declared) }
+        if let duration = location.streaming?.duration {
+            apply(DeclaredFacts(duration: duration, metadata: [:]))
+        }
         try checkNoDowngrade(location)
         // A playlist cut short by its size limit may still have opened.
         if let failure = inputRefusalFailure { throw failure }

@@ -17,6 +17,9 @@ package struct MediaLocation: Sendable, Equatable {
     package let declared: DeclaredFacts?
     /// Bytes read from memory through a custom AVIOContext instead of `ffmpegURL`.
     package let memory: MemoryInput?
+    /// Bytes a streaming loader fetches (Playhead's HLS loader), read through a custom
+    /// AVIOContext instead of `ffmpegURL`; nil when libavformat reads the URL itself.
+    package private(set) var streaming: (any StreamingInput)?
 
     /// True for http and https inputs.
     package var isNetwork: Bool { path == nil && memory == nil && inputFormat == nil }
@@ -43,6 +46,14 @@ package struct MediaLocation: Sendable, Equatable {
             && lhs.allowedProtocols == rhs.allowedProtocols && lhs.memory === rhs.memory
             && lhs.inputFormat == rhs.inputFormat && lhs.declared == rhs.declared
             && lhs.requiresTLS == rhs.requiresTLS && lhs.network == rhs.network
+            && lhs.streaming === rhs.streaming
+    }
+
+    /// This network location read through `input` (which fetches it) instead of by libavformat.
+    package func streamed(through input: any StreamingInput) -> MediaLocation {
+        var location = self
+        location.streaming = input
+        return location
     }
 
     /// The location for `url`, or a failure for schemes Playhead does not read.

@@ -6,18 +6,65 @@ import Foundation
 
 extension AVPlayerItem {
     /// The most network bandwidth, in bits per second, the item should use; 0 (the default)
-    /// sets no limit. For a multivariant HLS stream it caps the variant chosen when playback
-    /// starts. Set it before the item is given to a player.
+    /// sets no limit. For a multivariant HLS stream no variant above it is fetched (the lowest
+    /// when none fits); a change during playback applies from the next segment.
     nonisolated public var preferredPeakBitRate: Double {
         get { state.withLock { $0.preferredPeakBitRate } }
-        set { state.withLock { $0.preferredPeakBitRate = max(0, newValue.isFinite ? newValue : 0) } }
+        set {
+            state.withLock { $0.preferredPeakBitRate = max(0, newValue.isFinite ? newValue : 0) }
+            applyVariantCaps()
+        }
+    }
+
+    /// The largest picture a multivariant HLS stream's variant may have; zero (the default)
+    /// sets no limit. Variants whose `RESOLUTION` exceeds it in either dimension are not
+    /// fetched (the lowest when none fits); a change during playback applies from the next
+    /// segment.
+    nonisolated public var preferredMaximumResolution: CGSize {
+        get { state.withLock { $0.preferredMaximumResolution } }
+        set {
+            let valid = newValue.width.isFinite && newValue.height.isFinite
+            state.withLock { $0.preferredMaximumResolution = valid ? newValue : .zero }
+            applyVariantCaps()
+        }
     }
 
     /// The `BANDWIDTH` of the HLS variant being played, in bits per second; nil when the item
-    /// is not a multivariant stream (or is not playing). Apple reports this through the access
-    /// log, which Playhead does not have yet.
+    /// is not a multivariant stream (or is not playing).
     nonisolated var playingVariantBitRate: Int? {
         let engine = state.withLock { $0.engine }
+        if let loader = engine?.streamLoader.withLock({ $0 }) { return loader.playingBandwidth }
         return engine?.coordinator.read { $0.variantBitRate }
+    }
+
+    /// The item's network access log: one event per stretch of playback on one HLS variant,
+    /// with bytes, requests, observed and indicated bit rates. Nil when the item is not streamed
+    /// by Playhead's HLS loader (files, progressive downloads, or before playback starts).
+    nonisolated public func accessLog() -> AVPlayerItemAccessLog? {
+        guard let log = streamingLog else { return nil }
+        return AVPlayerItemAccessLog(events: log.accessRecords.map(AVPlayerItemAccessLogEvent.init))
+    }
+
+    /// The item's network error log: one event per failed or refused request. Nil when the item
+    /// is not streamed by Playhead's HLS loader.
+    nonisolated public func errorLog() -> AVPlayerItemErrorLog? {
+        guard let log = streamingLog else { return nil }
+        return AVPlayerItemErrorLog(events: log.errorRecords.map(AVPlayerItemErrorLogEvent.init))
+    }
+
+    private nonisolated var streamingLog: StreamingLog? { state.withLock { $0.streamingLog } }
+
+    /// The caps the app set, as the HLS loader applies them.
+    nonisolated var variantCaps: VariantAdaptation.Caps {
+        state.withLock { state in
+            VariantAdaptation.Caps(
+                peakBitRate: state.preferredPeakBitRate, maximumWidth: Double(state.preferredMaximumResolution.width),
+                maximumHeight: Double(state.preferredMaximumResolution.height))
+        }
+    }
+
+    private nonisolated func applyVariantCaps() {
+        let engine = state.withLock { $0.engine }
+        engine?.streamLoader.withLock { $0 }?.setCaps(variantCaps)
     }
 }

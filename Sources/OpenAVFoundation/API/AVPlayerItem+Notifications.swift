@@ -16,6 +16,12 @@ extension AVPlayerItem {
     /// Object: the item.
     nonisolated public static let timeJumpedNotification = NSNotification.Name(
         "AVPlayerItemTimeJumpedNotification")
+    /// Posted when the item's access log gains an event (`accessLog()`). Object: the item.
+    nonisolated public static let newAccessLogEntryNotification = NSNotification.Name(
+        "AVPlayerItemNewAccessLogEntryNotification")
+    /// Posted when the item's error log gains an event (`errorLog()`). Object: the item.
+    nonisolated public static let newErrorLogEntryNotification = NSNotification.Name(
+        "AVPlayerItemNewErrorLogEntryNotification")
 }
 
 extension NSNotification.Name {
@@ -28,6 +34,10 @@ extension NSNotification.Name {
     public static let AVPlayerItemPlaybackStalled = AVPlayerItem.playbackStalledNotification
     /// The item's time jumped. Same as `AVPlayerItem.timeJumpedNotification`.
     public static let AVPlayerItemTimeJumped = AVPlayerItem.timeJumpedNotification
+    /// The access log gained an event. Same as `AVPlayerItem.newAccessLogEntryNotification`.
+    public static let AVPlayerItemNewAccessLogEntry = AVPlayerItem.newAccessLogEntryNotification
+    /// The error log gained an event. Same as `AVPlayerItem.newErrorLogEntryNotification`.
+    public static let AVPlayerItemNewErrorLogEntry = AVPlayerItem.newErrorLogEntryNotification
 }
 
 /// The userInfo key of `AVPlayerItemFailedToPlayToEndTime` notifications; its value is the

@@ -105,8 +105,8 @@ final class AssetInspection: Sendable {
             do throws(MediaFailure) {
                 // Opened as the engine opens it (stream limits apart, which the engine checks
                 // itself), so a player of this asset can take the open over.
-                let demuxer = try Demuxer(
-                    location: location, timeout: limits.timeout, interrupt: interrupt,
+                let demuxer = try StreamedOpen.demuxer(
+                    for: location, timeout: limits.timeout, interrupt: interrupt,
                     limits: .inspection(maximumStreams: limits.maximumStreams))
                 opened = OpenedMedia(demuxer: demuxer, interrupt: interrupt)
                 result = .success(demuxer.description)

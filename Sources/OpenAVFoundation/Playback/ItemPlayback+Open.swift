@@ -27,14 +27,15 @@ extension ItemPlayback {
         } else {
             do throws(MediaFailure) {
                 // `interrupt` is aborted by stop(), so a release never waits for a slow server.
-                demuxer = try Demuxer(
-                    location: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt)
+                demuxer = try StreamedOpen.demuxer(
+                    for: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt)
             } catch {
                 return report(.failed(error, duringPlayback: false))
             }
             asset.inspection.offer(demuxer.description)
         }
         guard !isStopped else { return }
+        adoptStreamLoader(of: demuxer)
 
         let description = demuxer.description
         var videoStream = environment.decodesVideo ? demuxer.bestStream(of: .video) : nil
@@ -124,6 +125,22 @@ extension ItemPlayback {
             ? [CMTimeRange(start: .zero, duration: description.duration)] : []
         return OpenedMedia(
             duration: description.duration, presentationSize: size, tracks: tracks,
-            seekableRanges: seekable)
+            seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log)
+    }
+
+    /// Takes over Playhead's HLS loader when it streams `demuxer`'s input: the full buffer
+    /// ahead, the item's caps, and its log entries sent up as notifications.
+    private func adoptStreamLoader(of demuxer: Demuxer) {
+        guard let loader = demuxer.streamingInput as? HLSStreamLoader else { return }
+        streamLoader.withLock { $0 = loader }
+        loader.log.setNewEntryHandler { [weak self] entry in self?.report(.streamingLogEntry(entry)) }
+        loader.activate(
+            caps: VariantAdaptation.Caps(
+                peakBitRate: settings.preferredPeakBitRate,
+                maximumWidth: Double(settings.preferredMaximumResolution.width),
+                maximumHeight: Double(settings.preferredMaximumResolution.height)))
+        if let bandwidth = loader.playingBandwidth ?? loader.variants.first?.bandwidth {
+            post(.variantChosen(bitRate: bandwidth))
+        }
     }
 }

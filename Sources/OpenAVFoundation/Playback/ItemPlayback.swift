@@ -42,12 +42,15 @@ final class ItemPlayback: Sendable {
         /// The media selection when playback starts.
         let selection: EngineSelection
         let preferredPeakBitRate: Double
+        /// `preferredMaximumResolution` (zero: none).
+        let preferredMaximumResolution: CGSize
         /// The audio device asked for (`AVPlayer.audioOutputDeviceUniqueID`); nil: the default.
         let audioDevice: String?
 
         init(item: AVPlayerItem, criteria: SelectionCriteriaSnapshot, audioDevice: String? = nil) {
             self.audioDevice = audioDevice
             preferredPeakBitRate = item.preferredPeakBitRate
+            preferredMaximumResolution = item.preferredMaximumResolution
             forwardEndTime = item.forwardPlaybackEndTime
             reverseEndTime = item.reversePlaybackEndTime
             preferredForwardBuffer = item.preferredForwardBufferDuration
@@ -81,6 +84,9 @@ final class ItemPlayback: Sendable {
     private let interruptSlot = Locked(InterruptDeadline())
     /// Polled by FFmpeg while the demuxer opens and reads; `stop()` aborts it (any thread).
     var interrupt: InterruptDeadline { interruptSlot.withLock { $0 } }
+    /// protected by its mutex: Playhead's HLS loader when it streams the item (thread-safe
+    /// itself), for the access log and the app's variant caps
+    let streamLoader = Locked<HLSStreamLoader?>(nil)
     /// protected by its mutex: news on its way to the main queue (ItemPlayback+News.swift)
     let outbox = Locked(NewsOutbox())
     /// Wake-ups of the engine's threads (`sleep(until:on:)`), counted atomically.

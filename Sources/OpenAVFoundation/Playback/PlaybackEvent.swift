@@ -24,6 +24,8 @@ enum PlaybackEvent: Sendable {
     case legible([AVSubtitleCue], time: CMTime)
     /// Timed metadata groups became current (after a flush when `flushed`: a seek or the start).
     case timedMetadata([AVTimedMetadataGroup], flushed: Bool)
+    /// The HLS loader's access or error log gained an event.
+    case streamingLogEntry(StreamingLog.Entry)
 }
 
 /// What the engine learned when it opened an item.
@@ -32,6 +34,8 @@ struct OpenedMedia: @unchecked Sendable {
     let presentationSize: CGSize
     let tracks: [AVPlayerItemTrack]
     let seekableRanges: [CMTimeRange]
+    /// The access and error logs of Playhead's HLS loader when it streams the item.
+    var streamingLog: StreamingLog? = nil
 }
 
 /// A snapshot of buffering for the item's public flags.

@@ -131,6 +131,8 @@ extension AVPlayer {
             item.deliverLegible(cues, at: time)
         case .timedMetadata(let groups, let flushed):
             item.deliverTimedMetadata(groups, flushed: flushed)
+        case .streamingLogEntry(let entry):
+            item.post(entry == .access ? AVPlayerItem.newAccessLogEntryNotification : AVPlayerItem.newErrorLogEntryNotification)
         }
     }
 }
@@ -147,6 +149,7 @@ extension AVPlayerItem {
             publish(\AVPlayerItem.presentationSize) { $0.presentationSize = media.presentationSize }
         }
         publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = media.seekableRanges }
+        if let log = media.streamingLog { state.withLock { $0.streamingLog = log } }
         publish(\AVPlayerItem.status) { $0.status = .readyToPlay }
     }
 

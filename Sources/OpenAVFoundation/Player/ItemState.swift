@@ -16,6 +16,9 @@ struct ItemState {
     var buffer = PlaybackStateMachine.Buffer()
     var preferredForwardBufferDuration: TimeInterval = 0
     var preferredPeakBitRate: Double = 0
+    var preferredMaximumResolution = CGSize.zero
+    /// The access and error logs of Playhead's HLS loader, once it streamed the item.
+    var streamingLog: StreamingLog?
     var forwardPlaybackEndTime: CMTime = .invalid
     var reversePlaybackEndTime: CMTime = .invalid
     var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm = .timeDomain

@@ -1,0 +1,100 @@
+// Playhead: container bytes that arrive from a streaming loader above the bridge (Playhead's
+// own HLS loader), read by libavformat through a custom AVIOContext.
+//
+// Concurrency: a `StreamingInput` is shared between the loader's threads and the demux thread;
+// its implementations are thread-safe. A `StreamingIO` belongs to the format context's thread:
+// FFmpeg calls its read callback there only. The callback waits for bytes in short slices and
+// gives up as soon as the context's interrupt is aborted or its deadline passes.
+internal import CFFmpeg
+internal import CFFmpegShims
+import Foundation
+
+/// What one read of a `StreamingInput` produced.
+package enum StreamingRead: Sendable, Equatable {
+    /// This many bytes were copied.
+    case bytes(Int)
+    /// None yet; ask again (the wait slice passed).
+    case waiting
+    /// The stream has no more bytes (until it is restarted).
+    case end
+    /// The bytes cannot come: the reason.
+    case failure(MediaFailure)
+}
+
+/// A byte stream made of segments that a loader fetches, which can start again at a time.
+///
+/// Implemented above the bridge (the HLS loader); the bridge only reads it.
+package protocol StreamingInput: AnyObject, Sendable {
+    /// A name whose extension helps format probing ("stream.ts").
+    var probeName: String { get }
+    /// The media's length in seconds, when known (VOD); nil for live streams.
+    var duration: Double? { get }
+    /// Copies up to `buffer.count` bytes, waiting at most `wait` seconds for the first.
+    func read(into buffer: UnsafeMutableRawBufferPointer, waiting wait: Double) -> StreamingRead
+    /// Starts the bytes again at the segment holding `seconds` (item time); false when it cannot.
+    func restart(at seconds: Double) -> Bool
+    /// Stops loading for good; returns at once.
+    func close()
+}
+
+/// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.
+final class StreamingIO {
+    private static let bufferSize: Int32 = 64 * 1024
+
+    /// owned by the format context's thread; freed in deinit
+    private(set) var context: UnsafeMutablePointer<AVIOContext>
+    private let reader: Unmanaged<StreamingReader>
+
+    init?(_ input: any StreamingInput, interrupt: InterruptDeadline) {
+        guard let buffer = av_malloc(Int(Self.bufferSize)) else { return nil }
+        let reader = Unmanaged.passRetained(StreamingReader(input: input, interrupt: interrupt))
+        let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+            opaque, buffer, size in
+            guard let opaque, let buffer else { return CFFmpeg_AVERROR(EINVAL) }
+            return Unmanaged<StreamingReader>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: size)
+        }
+        guard
+            let context = avio_alloc_context(
+                buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 0, reader.toOpaque(), read, nil, nil)
+        else {
+            av_free(buffer)
+            reader.release()
+            return nil
+        }
+        context.pointee.seekable = 0
+        self.context = context
+        self.reader = reader
+    }
+
+    deinit {
+        av_freep(&context.pointee.buffer)
+        var optional: UnsafeMutablePointer<AVIOContext>? = context
+        avio_context_free(&optional)
+        reader.release()
+    }
+}
+
+/// The read callback's state: the input and the interrupt it honours.
+final class StreamingReader {
+    let input: any StreamingInput
+    let interrupt: InterruptDeadline
+
+    init(input: any StreamingInput, interrupt: InterruptDeadline) {
+        self.input = input
+        self.interrupt = interrupt
+    }
+
+    /// Waits for bytes in 50 ms slices; AVERROR_EXIT once the interrupt says stop.
+    func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int32) -> Int32 {
+        let target = UnsafeMutableRawBufferPointer(start: buffer, count: Int(size))
+        while true {
+            if interrupt.isAborted || interrupt.hasFired { return FFmpegError.exit }
+            switch input.read(into: target, waiting: 0.05) {
+            case .bytes(let count): return Int32(count)
+            case .waiting: continue
+            case .end: return CFFmpeg_AVERROR_EOF()
+            case .failure: return CFFmpeg_AVERROR(EIO)
+            }
+        }
+    }
+}

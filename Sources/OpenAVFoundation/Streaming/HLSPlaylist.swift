@@ -1,0 +1,202 @@
+// Playhead: HLS playlists (RFC 8216) as values: a multivariant playlist's variants and a media
+// playlist's segments on one timeline, parsed from text.
+//
+// Concurrency: value types and a pure parser; used by the HLS loader's threads.
+import Foundation
+
+/// One `EXT-X-STREAM-INF` entry of a multivariant playlist.
+struct HLSVariant: Equatable, Sendable {
+    /// The variant's media playlist.
+    let url: URL
+    /// `BANDWIDTH`: the peak bit rate, bits per second.
+    let bandwidth: Int
+    /// `AVERAGE-BANDWIDTH`, when given.
+    let averageBandwidth: Int?
+    /// `RESOLUTION` as width and height, when given.
+    let width: Int?
+    let height: Int?
+    /// `CODECS`, when given.
+    let codecs: String?
+    /// `AUDIO` and `SUBTITLES` rendition groups, when given.
+    let audioGroup: String?
+    let subtitleGroup: String?
+}
+
+/// A multivariant ("master") playlist.
+struct HLSMultivariantPlaylist: Equatable, Sendable {
+    /// The variants, in playlist order.
+    let variants: [HLSVariant]
+    /// True when the playlist lists alternate renditions (`EXT-X-MEDIA`).
+    let hasRenditions: Bool
+}
+
+/// One media segment of a media playlist.
+struct HLSSegment: Equatable, Sendable {
+    let url: URL
+    /// The media sequence number.
+    let sequence: Int
+    /// Where the segment starts on the playlist's timeline (the sum of the EXTINFs before it), seconds.
+    let start: Double
+    /// `EXTINF`, seconds.
+    let duration: Double
+    /// `EXT-X-BYTERANGE` as the bytes to read, when the segment is a range of its resource.
+    let byteRange: Range<Int>?
+    /// True when `EXT-X-DISCONTINUITY` comes before it.
+    let discontinuity: Bool
+}
+
+/// A media playlist.
+struct HLSMediaPlaylist: Equatable, Sendable {
+    /// `EXT-X-TARGETDURATION`, seconds.
+    let targetDuration: Double
+    /// The segments in order.
+    let segments: [HLSSegment]
+    /// True when `EXT-X-ENDLIST` closes it (no more segments will come).
+    let isEnded: Bool
+    /// True when a segment is encrypted (`EXT-X-KEY` with a method other than NONE).
+    let isEncrypted: Bool
+    /// The `EXT-X-MAP` initialisation section (fragmented MP4), when one is named.
+    let initialisation: URL?
+
+    /// The sum of the segments' durations.
+    var duration: Double { segments.last.map { $0.start + $0.duration } ?? 0 }
+
+    /// The index of the segment holding `seconds` (the last one for times past the end).
+    func segmentIndex(at seconds: Double) -> Int? {
+        guard !segments.isEmpty else { return nil }
+        return segments.lastIndex { $0.start <= seconds + 1e-6 } ?? 0
+    }
+}
+
+/// A parsed playlist of either kind.
+enum HLSPlaylist: Equatable, Sendable {
+    case multivariant(HLSMultivariantPlaylist)
+    case media(HLSMediaPlaylist)
+
+    /// Why a text is not a playlist Playhead can read.
+    enum ParseError: Error, Equatable {
+        case notAPlaylist
+        case badURI(String)
+    }
+
+    /// Parses `text`, resolving URIs against `base`.
+    static func parse(_ text: String, base: URL) throws(ParseError) -> HLSPlaylist {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard lines.first?.hasPrefix("#EXTM3U") == true else { throw .notAPlaylist }
+        if lines.contains(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) {
+            return .multivariant(try parseMultivariant(lines, base: base))
+        }
+        return .media(try parseMedia(lines, base: base))
+    }
+
+    private static func resolve(_ uri: String, _ base: URL) throws(ParseError) -> URL {
+        guard let url = URL(string: uri, relativeTo: base)?.absoluteURL else { throw .badURI(uri) }
+        return url
+    }
+
+    private static func parseMultivariant(_ lines: [String], base: URL) throws(ParseError) -> HLSMultivariantPlaylist {
+        var variants: [HLSVariant] = []
+        var pending: [String: String]?
+        var hasRenditions = false
+        for line in lines where !line.isEmpty {
+            if line.hasPrefix("#EXT-X-STREAM-INF:") {
+                pending = attributes(line.dropFirst("#EXT-X-STREAM-INF:".count))
+            } else if line.hasPrefix("#EXT-X-MEDIA:") {
+                hasRenditions = true
+            } else if !line.hasPrefix("#"), let attributes = pending {
+                pending = nil
+                let size = attributes["RESOLUTION"]?.split(separator: "x").compactMap { Int($0) }
+                variants.append(
+                    HLSVariant(
+                        url: try resolve(line, base), bandwidth: attributes["BANDWIDTH"].flatMap { Int($0) } ?? 0,
+                        averageBandwidth: attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) },
+                        width: size?.count == 2 ? size?[0] : nil, height: size?.count == 2 ? size?[1] : nil,
+                        codecs: attributes["CODECS"], audioGroup: attributes["AUDIO"],
+                        subtitleGroup: attributes["SUBTITLES"]))
+            }
+        }
+        return HLSMultivariantPlaylist(variants: variants, hasRenditions: hasRenditions)
+    }
+
+    private static func parseMedia(_ lines: [String], base: URL) throws(ParseError) -> HLSMediaPlaylist {
+        var target = 0.0
+        var sequence = 0
+        var segments: [HLSSegment] = []
+        var duration: Double?
+        var range: Range<Int>?
+        var rangeEnd = 0
+        var discontinuity = false
+        var ended = false
+        var encrypted = false
+        var map: URL?
+        var start = 0.0
+        for line in lines where !line.isEmpty {
+            if let value = line.value(of: "#EXT-X-TARGETDURATION:") {
+                target = Double(value) ?? 0
+            } else if let value = line.value(of: "#EXT-X-MEDIA-SEQUENCE:") {
+                sequence = Int(value) ?? 0
+            } else if let value = line.value(of: "#EXTINF:") {
+                duration = Double(value.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces))
+            } else if let value = line.value(of: "#EXT-X-BYTERANGE:") {
+                let parts = value.split(separator: "@").compactMap { Int($0) }
+                if let length = parts.first, length >= 0 {
+                    let offset = parts.count > 1 ? parts[1] : rangeEnd
+                    range = offset..<(offset + length)
+                }
+            } else if line == "#EXT-X-DISCONTINUITY" {
+                discontinuity = true
+            } else if line == "#EXT-X-ENDLIST" {
+                ended = true
+            } else if let value = line.value(of: "#EXT-X-KEY:") {
+                if attributes(Substring(value))["METHOD"] != "NONE" { encrypted = true }
+            } else if let value = line.value(of: "#EXT-X-MAP:") {
+                map = try attributes(Substring(value))["URI"].map { uri throws(ParseError) in try resolve(uri, base) }
+            } else if !line.hasPrefix("#") {
+                let length = max(0, duration ?? target)
+                segments.append(
+                    HLSSegment(
+                        url: try resolve(line, base), sequence: sequence + segments.count, start: start,
+                        duration: length, byteRange: range, discontinuity: discontinuity))
+                start += length
+                rangeEnd = range?.upperBound ?? 0
+                duration = nil
+                range = nil
+                discontinuity = false
+            }
+        }
+        return HLSMediaPlaylist(
+            targetDuration: target, segments: segments, isEnded: ended, isEncrypted: encrypted, initialisation: map)
+    }
+
+    /// An attribute list (`NAME=value,NAME="quoted, value"`) as a dictionary, quotes removed.
+    static func attributes(_ text: Substring) -> [String: String] {
+        var result: [String: String] = [:]
+        var rest = text[...]
+        while !rest.isEmpty {
+            guard let equals = rest.firstIndex(of: "=") else { break }
+            let name = rest[..<equals].trimmingCharacters(in: .whitespaces)
+            rest = rest[rest.index(after: equals)...]
+            var value: Substring
+            if rest.first == "\"" {
+                let body = rest.dropFirst()
+                let close = body.firstIndex(of: "\"") ?? body.endIndex
+                value = body[..<close]
+                rest = close < body.endIndex ? body[body.index(after: close)...] : body[close...]
+                if let comma = rest.firstIndex(of: ",") { rest = rest[rest.index(after: comma)...] } else { rest = "" }
+            } else {
+                let comma = rest.firstIndex(of: ",") ?? rest.endIndex
+                value = rest[..<comma]
+                rest = comma < rest.endIndex ? rest[rest.index(after: comma)...] : ""
+            }
+            result[name] = String(value)
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The text after `tag` when the line starts with it.
+    fileprivate func value(of tag: String) -> String? {
+        hasPrefix(tag) ? String(dropFirst(tag.count)) : nil
+    }
+}

@@ -1,0 +1,326 @@
+// Playhead: Playhead's own HLS loader for multivariant VOD streams. It fetches the segments
+// itself, one variant per segment chosen by `VariantAdaptation` from the measured throughput
+// and the media buffered ahead, and hands their bytes in order to libavformat's MPEG-TS demuxer
+// (through FFmpegBridge's `StreamingInput`). A variant switch lands on a segment boundary: the
+// demuxer reads the new variant's segment right after the old one's, and the decoder follows
+// the new parameters at its first keyframe.
+//
+// Concurrency: all mutable state is in `state`, guarded by `condition` (an NSCondition): the
+// loader thread appends chunks and waits while the buffer is full; the demux thread reads
+// chunks and waits while none is there; `restart`, `close` and the caps may be called from any
+// thread. The estimator, the adaptation rule and the access-log counters are the loader
+// thread's alone. Nothing here blocks on the network except the loader thread.
+import FFmpegBridge
+import Foundation
+
+/// Streams a multivariant HLS playlist with adaptation; see the file comment.
+final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
+    /// Seconds of media fetched ahead of the demuxer before the loader waits.
+    static let bufferAhead = 30.0
+    /// Attempts at one segment before the stream fails (network errors) or skips it (HTTP errors).
+    static let attempts = 3
+
+    /// A fetched segment waiting to be read.
+    private struct Chunk {
+        let data: Data
+        let start: Double
+        let duration: Double
+        let variant: Int
+    }
+
+    private struct State {
+        var chunks: [Chunk] = []
+        var readOffset = 0
+        var nextSegment = 0
+        var generation = 0
+        /// Item seconds the demuxer has read up to, and the loader has fetched up to.
+        var readPosition = 0.0
+        var fetchedEnd = 0.0
+        var loaderDone = false
+        var closed = false
+        var failure: MediaFailure?
+        var caps = VariantAdaptation.Caps()
+        /// The variant of the bytes being read (index into `variants`).
+        var playingVariant: Int?
+        /// False until a playback engine takes the stream: until then only about one segment is
+        /// fetched ahead of the demuxer (an asset being inspected does not download 30 s).
+        var activated = false
+    }
+
+    let probeName = "stream.ts"
+    var duration: Double? { timeline.duration }
+    /// The variants, ascending by bandwidth, with the media playlist of each once loaded.
+    let variants: [HLSVariant]
+    private var playlists: [HLSMediaPlaylist?]
+    /// The first-loaded variant's playlist: the segment times every variant shares.
+    let timeline: HLSMediaPlaylist
+    private let fetcher: HTTPFetcher
+    private let secure: Bool
+    private let limits: (playlist: Int, segment: Int)
+    private let timeout: Double
+    private let server: String
+    private let condition = NSCondition()
+    private var state = State()
+    /// The access and error logs, appended by the loader thread.
+    let log: StreamingLog
+
+    /// A loader over `multivariant`, whose variant `startVariant` (an index into its sorted
+    /// variants) already has `startPlaylist` loaded.
+    init(
+        variants: [HLSVariant], startVariant: Int, startPlaylist: HLSMediaPlaylist, fetcher: HTTPFetcher,
+        secure: Bool, options: NetworkOptions, timeout: Double, caps: VariantAdaptation.Caps, log: StreamingLog,
+        initialEstimate: Double
+    ) {
+        self.variants = variants
+        playlists = Array(repeating: nil, count: variants.count)
+        playlists[startVariant] = startPlaylist
+        timeline = startPlaylist
+        self.fetcher = fetcher
+        self.secure = secure
+        limits = (options.maximumPlaylistBytes, options.maximumSegmentBytes)
+        self.timeout = timeout
+        server = HLSStreamLoader.serverKey(variants[startVariant].url)
+        state.caps = caps
+        self.log = log
+        let thread = Thread { [self] in run(initialEstimate: initialEstimate, startVariant: startVariant) }
+        thread.name = "playhead.hls-loader"
+        thread.start()
+    }
+
+    /// "host:port" of `url`, the key of the throughput remembered for a server.
+    static func serverKey(_ url: URL) -> String { "\(url.host ?? ""):\(url.port ?? 0)" }
+
+    /// The bandwidth of the variant whose bytes the demuxer reads now.
+    var playingBandwidth: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.playingVariant.map { variants[$0].bandwidth }
+    }
+
+    /// Applies the app's caps from the next segment on.
+    func setCaps(_ caps: VariantAdaptation.Caps) {
+        condition.lock()
+        state.caps = caps
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// A playback engine took the stream: fetch up to `bufferAhead` seconds ahead under `caps`.
+    func activate(caps: VariantAdaptation.Caps) {
+        condition.lock()
+        state.caps = caps
+        state.activated = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    // MARK: StreamingInput (the demux thread)
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, waiting wait: Double) -> StreamingRead {
+        condition.lock()
+        defer { condition.unlock() }
+        if state.chunks.isEmpty {
+            if let failure = state.failure { return .failure(failure) }
+            if state.loaderDone || state.closed { return .end }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
+            guard !state.chunks.isEmpty else { return .waiting }
+        }
+        let chunk = state.chunks[0]
+        let count = min(buffer.count, chunk.data.count - state.readOffset)
+        chunk.data.withUnsafeBytes { raw in
+            buffer.baseAddress!.copyMemory(from: raw.baseAddress! + state.readOffset, byteCount: count)
+        }
+        state.readOffset += count
+        state.playingVariant = chunk.variant
+        let fraction = Double(state.readOffset) / Double(max(chunk.data.count, 1))
+        state.readPosition = chunk.start + chunk.duration * fraction
+        if state.readOffset >= chunk.data.count {
+            state.chunks.removeFirst()
+            state.readOffset = 0
+            condition.broadcast()
+        }
+        return .bytes(count)
+    }
+
+    func restart(at seconds: Double) -> Bool {
+        guard let index = timeline.segmentIndex(at: seconds) else { return false }
+        condition.lock()
+        state.generation += 1
+        state.chunks = []
+        state.readOffset = 0
+        state.nextSegment = index
+        state.readPosition = timeline.segments[index].start
+        state.fetchedEnd = state.readPosition
+        state.loaderDone = false
+        state.failure = nil
+        condition.broadcast()
+        condition.unlock()
+        return true
+    }
+
+    func close() {
+        condition.lock()
+        state.closed = true
+        condition.broadcast()
+        condition.unlock()
+        fetcher.close()
+    }
+
+    // MARK: The loader thread
+
+    private struct Job {
+        let segment: Int
+        let generation: Int
+        let buffered: Double
+        let caps: VariantAdaptation.Caps
+        let activated: Bool
+    }
+
+    /// Waits for room in the buffer and a segment to fetch; nil once closed.
+    private func nextJob() -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !state.closed {
+            let buffered = state.fetchedEnd - state.readPosition
+            if state.nextSegment >= timeline.segments.count {
+                if !state.loaderDone {
+                    state.loaderDone = true
+                    condition.broadcast()
+                }
+            } else if buffered < (state.activated ? Self.bufferAhead : timeline.targetDuration), state.failure == nil {
+                return Job(
+                    segment: state.nextSegment, generation: state.generation, buffered: buffered, caps: state.caps,
+                    activated: state.activated)
+            }
+            condition.wait()
+        }
+        return nil
+    }
+
+    private func isCurrent(_ generation: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !state.closed && state.generation == generation
+    }
+
+    private func run(initialEstimate: Double, startVariant: Int) {
+        var estimator = ThroughputEstimator(initial: initialEstimate)
+        var adaptation = VariantAdaptation(
+            candidates: variants.map {
+                .init(bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth, width: $0.width, height: $0.height)
+            })
+        var current = startVariant
+        var fetched = 0
+        var failures = 0
+        while let job = nextJob() {
+            let segment = timeline.segments[job.segment]
+            var choice = current
+            // Before an engine takes the stream (and its caps), stay on the start variant.
+            if fetched > 0, job.activated {
+                choice = adaptation.nextIndex(
+                    current: current, estimate: estimator.estimate, buffered: job.buffered,
+                    segmentDuration: segment.duration, caps: job.caps, startingUp: fetched < 4)
+            } else if !adaptation.allowed(under: job.caps).contains(current) {
+                choice = adaptation.allowed(under: job.caps).last { $0 < current } ?? 0
+            }
+            guard let playlist = mediaPlaylist(choice, generation: job.generation) ?? mediaPlaylist(current, generation: job.generation),
+                let index = playlist.segmentIndex(at: segment.start + segment.duration / 2)
+            else {
+                if isCurrent(job.generation) { fail(.io(detail: "no variant playlist could be loaded")) }
+                continue
+            }
+            if playlists[choice] == nil { choice = current }
+            if choice != current { log.switched(to: variants[choice], estimate: estimator.estimate) }
+            current = choice
+            let piece = playlist.segments[index]
+            let allowed = adaptation.allowed(under: job.caps)
+            let expected = Int(adaptation.candidates[choice].plannedRate * piece.duration / 8)
+            var progress = (received: 0, elapsed: 0.0)
+            let result = fetcher.fetch(
+                piece.url, range: piece.byteRange, secure: secure, limit: limits.segment, timeout: timeout
+            ) { received, elapsed in
+                progress = (received, elapsed)
+                if !self.isCurrent(job.generation) { return .cancelled }
+                return adaptation.shouldAbandon(
+                    index: choice, allowed: allowed, elapsed: elapsed, received: received, expected: expected,
+                    buffered: job.buffered - elapsed, segmentDuration: piece.duration) ? .abandoned : nil
+            }
+            switch result {
+            case .success(let resource):
+                failures = 0
+                fetched += 1
+                estimator.add(bytes: resource.data.count, seconds: resource.seconds)
+                ProcessThroughput.remember(estimator.estimate, for: server)
+                log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration,
+                    from: variants[choice], estimate: estimator.estimate)
+                deliver(Chunk(data: resource.data, start: segment.start, duration: segment.duration, variant: choice),
+                    generation: job.generation)
+            case .failure(.cancelled):
+                continue
+            case .failure(.abandoned):
+                // The network fell away under this transfer: plan from what it showed, at once.
+                log.segmentAbandoned(uri: piece.url)
+                let rate = Double(progress.received) * 8 / max(progress.elapsed, 0.001)
+                estimator = ThroughputEstimator(initial: rate)
+                estimator.add(bytes: progress.received, seconds: progress.elapsed)
+                current = allowed.first ?? 0
+                log.switched(to: variants[current], estimate: rate)
+            case .failure(let failure):
+                log.error(uri: piece.url, failure: failure)
+                failures += 1
+                if case .refused = failure {
+                    skip(job)
+                } else if case .httpStatus = failure, failures >= Self.attempts {
+                    skip(job)
+                } else if failures >= Self.attempts {
+                    if isCurrent(job.generation) { fail(.io(detail: "segment \(piece.url.lastPathComponent): \(failure.reason)")) }
+                } else {
+                    Thread.sleep(forTimeInterval: 0.2 * Double(failures))
+                }
+            }
+        }
+    }
+
+    /// The media playlist of variant `index`, fetched on first use; nil when it cannot be.
+    private func mediaPlaylist(_ index: Int, generation: Int) -> HLSMediaPlaylist? {
+        if let playlist = playlists[index] { return playlist }
+        let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
+        guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
+            case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
+            playlist.isEnded, !playlist.isEncrypted, playlist.initialisation == nil
+        else {
+            if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
+            return nil
+        }
+        log.playlistFetched(bytes: resource.data.count)
+        playlists[index] = playlist
+        return playlist
+    }
+
+    private func deliver(_ chunk: Chunk, generation: Int) {
+        condition.lock()
+        if state.generation == generation, !state.closed {
+            state.chunks.append(chunk)
+            state.nextSegment += 1
+            state.fetchedEnd = chunk.start + chunk.duration
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    private func skip(_ job: Job) {
+        condition.lock()
+        if state.generation == job.generation {
+            state.nextSegment += 1
+            state.fetchedEnd = timeline.segments[job.segment].start + timeline.segments[job.segment].duration
+        }
+        condition.unlock()
+    }
+
+    private func fail(_ failure: MediaFailure) {
+        condition.lock()
+        state.failure = failure
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,91 @@
+// Playhead: deciding, before a network input is opened, whether Playhead's own HLS loader
+// streams it: a multivariant VOD playlist of MPEG-TS segments without alternate renditions,
+// encryption or initialisation sections. Everything else (single playlists, live, fMP4,
+// AES-128, renditions, DASH) is still read by libavformat.
+//
+// Concurrency: runs on the thread that opens the input (an inspection or an engine's open
+// work), blocking it on the network; `interrupt.abort()` from any thread stops it.
+import FFmpegBridge
+import Foundation
+
+enum StreamedOpen {
+    /// Opens `location` as a `Demuxer`, through Playhead's HLS loader when it can stream it
+    /// (a loader whose open fails is closed again).
+    static func demuxer(
+        for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, limits: MediaLimits = .standard
+    ) throws(MediaFailure) -> Demuxer {
+        let streamed = try Self.location(for: location, timeout: timeout, interrupt: interrupt)
+        do throws(MediaFailure) {
+            return try Demuxer(location: streamed, timeout: timeout, interrupt: interrupt, limits: limits)
+        } catch {
+            streamed.streaming?.close()
+            throw error
+        }
+    }
+
+    /// `location` read through a new `HLSStreamLoader` when the loader can stream it, else
+    /// `location` itself.
+    ///
+    /// - Throws: `.timedOut` or `.cancelled` when the playlist could not be read in time or the
+    ///   open was aborted; any other failure leaves the input to libavformat, which reports it.
+    static func location(for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline) throws(MediaFailure)
+        -> MediaLocation
+    {
+        guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL),
+            url.path.lowercased().hasSuffix(".m3u8")
+        else { return location }
+        let network = location.network
+        let fetcher = HTTPFetcher(
+            headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
+        let stop: (Int, Double) -> FetchStop? = { _, _ in interrupt.isAborted ? .cancelled : nil }
+        func fetchPlaylist(_ url: URL) throws(MediaFailure) -> (HLSPlaylist, URL)? {
+            let result = fetcher.fetch(
+                url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
+                shouldStop: stop)
+            switch result {
+            case .failure(.timedOut): throw .timedOut
+            case .failure(.cancelled): throw .cancelled
+            case .failure: return nil
+            case .success(let resource):
+                guard let text = String(data: resource.data, encoding: .utf8),
+                    let playlist = try? HLSPlaylist.parse(text, base: resource.finalURL)
+                else { return nil }
+                return (playlist, resource.finalURL)
+            }
+        }
+        do throws(MediaFailure) {
+            guard case (.multivariant(let master), _)? = try fetchPlaylist(url), !master.hasRenditions,
+                master.variants.count >= 2, let firstListed = master.variants.first
+            else {
+                fetcher.close()
+                return location
+            }
+            let variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
+            let initial =
+                ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(firstListed.url))
+                ?? Double(min(max(firstListed.bandwidth, 1), 5_000_000))
+            let adaptation = VariantAdaptation(
+                candidates: variants.map {
+                    .init(bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth, width: $0.width, height: $0.height)
+                })
+            let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
+            guard case (.media(let playlist), _)? = try fetchPlaylist(variants[start].url), playlist.isEnded,
+                !playlist.isEncrypted, playlist.initialisation == nil, !playlist.segments.isEmpty,
+                playlist.segments.allSatisfy({ $0.url.path.lowercased().hasSuffix(".ts") })
+            else {
+                fetcher.close()
+                return location
+            }
+            let log = StreamingLog()
+            log.started(on: variants[start], at: 0)
+            let loader = HLSStreamLoader(
+                variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
+                secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
+                initialEstimate: initial)
+            return location.streamed(through: loader)
+        } catch {
+            fetcher.close()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,129 @@
+// Playhead: which variant of an adaptive stream to fetch next, from the throughput estimate,
+// the media buffered ahead and the app's caps.
+//
+// Concurrency: pure functions over values; called by the HLS loader's thread.
+import Foundation
+
+/// The rule that picks the variant of each segment before it is requested.
+///
+/// - A variant is affordable when its bit rate fits the estimate with a margin: 0.9 of the
+///   estimate to stay or go down, 0.7 to go up, so a link between two variants does not make
+///   the choice flip.
+/// - It must also arrive in time: fetching one segment of it at the estimate must take less
+///   than the media buffered ahead (less a second), or the buffer would run dry.
+/// - Going up waits until the estimate held for `upSwitchSamples` transfers in a row and the
+///   buffer holds at least `upSwitchBuffer` seconds; at start-up (the first few segments, which
+///   come from a guess) one transfer is enough.
+/// - Going down happens at once.
+struct VariantAdaptation: Equatable, Sendable {
+    static let stayFactor = 0.9
+    static let upFactor = 0.7
+    static let upSwitchSamples = 2
+    static let upSwitchBuffer = 6.0
+
+    /// One variant's bit rates and picture size.
+    struct Candidate: Equatable, Sendable {
+        let bandwidth: Int
+        let averageBandwidth: Int?
+        let width: Int?
+        let height: Int?
+
+        /// The rate to plan with: the average when given, else the peak.
+        var plannedRate: Double { Double(averageBandwidth ?? bandwidth) }
+    }
+
+    /// The app's limits (`preferredPeakBitRate`, `preferredMaximumResolution`); 0 means none.
+    struct Caps: Equatable, Sendable {
+        var peakBitRate: Double = 0
+        var maximumWidth: Double = 0
+        var maximumHeight: Double = 0
+    }
+
+    /// Variants sorted by ascending bandwidth.
+    let candidates: [Candidate]
+    /// Transfers in a row whose estimate would afford a higher variant.
+    private(set) var upVotes = 0
+
+    init(candidates: [Candidate]) {
+        self.candidates = candidates.sorted { $0.bandwidth < $1.bandwidth }
+    }
+
+    /// The indices (into `candidates`) the caps allow; the lowest alone when none qualifies.
+    func allowed(under caps: Caps) -> [Int] {
+        let fitting = candidates.indices.filter { index in
+            let candidate = candidates[index]
+            if caps.peakBitRate > 0, Double(candidate.bandwidth) > caps.peakBitRate { return false }
+            if caps.maximumWidth > 0, let width = candidate.width, Double(width) > caps.maximumWidth { return false }
+            if caps.maximumHeight > 0, let height = candidate.height, Double(height) > caps.maximumHeight {
+                return false
+            }
+            return true
+        }
+        return fitting.isEmpty ? [0] : fitting
+    }
+
+    /// The first variant to fetch: the highest allowed one whose first segment of
+    /// `segmentDuration` seconds arrives within 1.5 s at 0.7 of `estimate`, else the lowest allowed.
+    func startIndex(estimate: Double, segmentDuration: Double, caps: Caps) -> Int {
+        let allowed = allowed(under: caps)
+        let budget = estimate * Self.upFactor * 1.5
+        return allowed.last { candidates[$0].plannedRate * segmentDuration <= budget } ?? allowed[0]
+    }
+
+    /// The variant for the next segment.
+    ///
+    /// - Parameters:
+    ///   - current: the variant of the segment before.
+    ///   - estimate: the throughput estimate, bits per second.
+    ///   - buffered: seconds of media fetched ahead of what is being played.
+    ///   - segmentDuration: the next segment's length, seconds.
+    ///   - startingUp: true while the first few segments are fetched (the buffer is still
+    ///     filling, so going up need not wait for it).
+    mutating func nextIndex(
+        current: Int, estimate: Double, buffered: Double, segmentDuration: Double, caps: Caps, startingUp: Bool
+    ) -> Int {
+        let allowed = allowed(under: caps)
+        func arrivesInTime(_ index: Int) -> Bool {
+            let seconds = candidates[index].plannedRate * segmentDuration / max(estimate, 1)
+            return seconds < max(buffered - 1, segmentDuration * 0.5)
+        }
+        func affordable(_ index: Int, factor: Double) -> Bool {
+            candidates[index].plannedRate <= estimate * factor && arrivesInTime(index)
+        }
+        let capped = allowed.contains(current) ? current : (allowed.last { $0 < current } ?? allowed[0])
+        // Down (or stay) at once: the highest variant up to the current one that keeps up.
+        let steady = allowed.last { $0 <= capped && affordable($0, factor: Self.stayFactor) } ?? allowed[0]
+        if steady < capped {
+            upVotes = 0
+            return steady
+        }
+        let higher = allowed.last { $0 > capped && affordable($0, factor: Self.upFactor) }
+        guard let higher else {
+            upVotes = 0
+            return capped
+        }
+        upVotes += 1
+        // At start-up one transfer is enough: the first segments come from a guess.
+        guard startingUp || (upVotes >= Self.upSwitchSamples && buffered >= Self.upSwitchBuffer) else { return capped }
+        upVotes = 0
+        return higher
+    }
+
+    /// Whether a transfer of a segment of variant `index` should be abandoned for a lower one:
+    /// after `elapsed` seconds with `received` of an expected `expected` bytes, finishing at
+    /// the rate so far would outlast `buffered` (less a second), and the lowest variant's
+    /// segment would come sooner. Never for the lowest variant, never in the first half second.
+    func shouldAbandon(
+        index: Int, allowed: [Int], elapsed: Double, received: Int, expected: Int, buffered: Double,
+        segmentDuration: Double
+    ) -> Bool {
+        guard let lowest = allowed.first, index > lowest, elapsed >= max(0.5, segmentDuration * 0.25) else {
+            return false
+        }
+        let rate = Double(max(received, 1)) / elapsed
+        let remaining = Double(max(expected - received, 0)) / rate
+        guard remaining > buffered - 1 else { return false }
+        let lowSeconds = candidates[lowest].plannedRate * segmentDuration / 8 / rate
+        return lowSeconds < remaining
+    }
+}

@@ -1,0 +1,104 @@
+// Playhead: tests for the HLS playlist parser behind Playhead's own loader.
+import Foundation
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct HLSPlaylistTests {
+    let base = URL(string: "https://media.example/show/master.m3u8")!
+
+    @Test func aMultivariantPlaylistListsItsVariantsWithTheirAttributes() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-STREAM-INF:BANDWIDTH=2500000,AVERAGE-BANDWIDTH=2000000,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2"
+            high/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,AUDIO="aud"
+            https://cdn.example/low.m3u8
+            """
+        guard case .multivariant(let master) = try HLSPlaylist.parse(text, base: base) else {
+            Issue.record("not a multivariant playlist")
+            return
+        }
+        #expect(!master.hasRenditions)
+        #expect(master.variants.count == 2)
+        let high = master.variants[0]
+        #expect(high.url.absoluteString == "https://media.example/show/high/index.m3u8")
+        #expect(high.bandwidth == 2_500_000 && high.averageBandwidth == 2_000_000)
+        #expect(high.width == 640 && high.height == 360)
+        #expect(high.codecs == "avc1.64001e,mp4a.40.2")
+        #expect(master.variants[1].url.absoluteString == "https://cdn.example/low.m3u8")
+        #expect(master.variants[1].audioGroup == "aud" && master.variants[1].averageBandwidth == nil)
+    }
+
+    @Test func renditionsAreNoticed() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",URI="en.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1000,AUDIO="aud"
+            v.m3u8
+            """
+        guard case .multivariant(let master) = try HLSPlaylist.parse(text, base: base) else { return }
+        #expect(master.hasRenditions)
+    }
+
+    @Test func aMediaPlaylistPutsItsSegmentsOnOneTimeline() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-MEDIA-SEQUENCE:7
+            #EXTINF:4.0,
+            a.ts
+            #EXTINF:3.5,title
+            #EXT-X-BYTERANGE:1000@200
+            b.ts
+            #EXT-X-BYTERANGE:500
+            #EXTINF:2,
+            b.ts
+            #EXT-X-DISCONTINUITY
+            #EXTINF:4,
+            c.ts
+            #EXT-X-ENDLIST
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        #expect(playlist.isEnded && !playlist.isEncrypted && playlist.initialisation == nil)
+        #expect(playlist.targetDuration == 4)
+        #expect(playlist.segments.map(\.sequence) == [7, 8, 9, 10])
+        #expect(playlist.segments.map(\.start) == [0, 4, 7.5, 9.5])
+        #expect(playlist.duration == 13.5)
+        #expect(playlist.segments[1].byteRange == 200..<1200)
+        #expect(playlist.segments[2].byteRange == 1200..<1700, "a range without an offset follows the last")
+        #expect(playlist.segments.map(\.discontinuity) == [false, false, false, true])
+        #expect(playlist.segments[0].url.absoluteString == "https://media.example/show/a.ts")
+        #expect(playlist.segmentIndex(at: 0) == 0)
+        #expect(playlist.segmentIndex(at: 7.49) == 1)
+        #expect(playlist.segmentIndex(at: 7.5) == 2)
+        #expect(playlist.segmentIndex(at: 100) == 3)
+    }
+
+    @Test func keysAndMapsAreNoticedAndLivePlaylistsHaveNoEnd() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-KEY:METHOD=AES-128,URI="key.bin"
+            #EXT-X-MAP:URI="init.mp4"
+            #EXTINF:2,
+            s.m4s
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else { return }
+        #expect(playlist.isEncrypted && !playlist.isEnded)
+        #expect(playlist.initialisation?.absoluteString == "https://media.example/show/init.mp4")
+    }
+
+    @Test func textThatIsNotAPlaylistIsRefused() {
+        #expect(throws: HLSPlaylist.ParseError.notAPlaylist) { try HLSPlaylist.parse("<html>", base: base) }
+    }
+
+    @Test func quotedAttributesKeepTheirCommas() {
+        let attributes = HLSPlaylist.attributes(#"BANDWIDTH=5,CODECS="a,b",NAME="x""#)
+        #expect(attributes == ["BANDWIDTH": "5", "CODECS": "a,b", "NAME": "x"])
+    }
+}

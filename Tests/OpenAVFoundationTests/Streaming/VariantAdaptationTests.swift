@@ -1,0 +1,124 @@
+// Playhead: tests for the throughput estimate and the variant rule of Playhead's HLS loader,
+// on numbers alone (no network, no clock).
+import Foundation
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct ThroughputEstimatorTests {
+    @Test func theEstimateStartsAtItsInitialValueAndFollowsSamples() {
+        var estimator = ThroughputEstimator(initial: 1_000_000)
+        #expect(estimator.estimate == 1_000_000)
+        estimator.add(bytes: 1_000, seconds: 0.001)
+        #expect(!estimator.hasSamples, "a small transfer says nothing about throughput")
+        estimator.add(bytes: 1_000_000, seconds: 1)  // 8 Mbit/s
+        #expect(abs(estimator.estimate - 8_000_000) < 1)
+    }
+
+    @Test func itFallsFastAndClimbsSlowly() {
+        var estimator = ThroughputEstimator(initial: 0)
+        for _ in 0..<10 { estimator.add(bytes: 1_000_000, seconds: 1) }  // 8 Mbit/s for 10 s
+        estimator.add(bytes: 125_000, seconds: 1)  // one second at 1 Mbit/s
+        let afterDrop = estimator.estimate
+        #expect(afterDrop < 7_000_000, "the fast average pulls the estimate down at once")
+        var recovering = ThroughputEstimator(initial: 0)
+        for _ in 0..<10 { recovering.add(bytes: 125_000, seconds: 1) }
+        recovering.add(bytes: 1_000_000, seconds: 1)
+        #expect(recovering.estimate < 2_500_000, "one fast transfer does not lift it far")
+    }
+}
+
+@Suite struct VariantAdaptationTests {
+    let ladder = VariantAdaptation(candidates: [
+        .init(bandwidth: 2_500_000, averageBandwidth: nil, width: 640, height: 360),
+        .init(bandwidth: 250_000, averageBandwidth: nil, width: 160, height: 90),
+        .init(bandwidth: 900_000, averageBandwidth: nil, width: 320, height: 180),
+    ])
+
+    @Test func candidatesAreSortedAndCapsLeaveTheLowestWhenNothingFits() {
+        #expect(ladder.candidates.map(\.bandwidth) == [250_000, 900_000, 2_500_000])
+        #expect(ladder.allowed(under: .init()) == [0, 1, 2])
+        #expect(ladder.allowed(under: .init(peakBitRate: 1_000_000)) == [0, 1])
+        #expect(ladder.allowed(under: .init(maximumWidth: 320, maximumHeight: 180)) == [0, 1])
+        #expect(ladder.allowed(under: .init(peakBitRate: 100)) == [0])
+    }
+
+    @Test func theStartIsTheHighestVariantWhoseFirstSegmentComesQuickly() {
+        #expect(ladder.startIndex(estimate: 250_000, segmentDuration: 4, caps: .init()) == 0)
+        #expect(ladder.startIndex(estimate: 5_000_000, segmentDuration: 4, caps: .init()) == 1)
+        #expect(ladder.startIndex(estimate: 50_000_000, segmentDuration: 4, caps: .init()) == 2)
+        #expect(ladder.startIndex(estimate: 50_000_000, segmentDuration: 4, caps: .init(peakBitRate: 1e6)) == 1)
+    }
+
+    @Test func aDropSwitchesDownAtOnce() {
+        var rule = ladder
+        let next = rule.nextIndex(
+            current: 2, estimate: 1_000_000, buffered: 20, segmentDuration: 2, caps: .init(), startingUp: false)
+        #expect(next == 1, "0.9 × 1 Mbit/s affords 900 kbit/s")
+        let starving = rule.nextIndex(
+            current: 2, estimate: 1_000_000, buffered: 1, segmentDuration: 2, caps: .init(), startingUp: false)
+        #expect(starving == 0, "with a second buffered, only a segment that arrives in time will do")
+    }
+
+    @Test func goingUpWaitsForTwoSamplesAndABuffer() {
+        var rule = ladder
+        func next(_ buffered: Double) -> Int {
+            rule.nextIndex(
+                current: 0, estimate: 10_000_000, buffered: buffered, segmentDuration: 2, caps: .init(),
+                startingUp: false)
+        }
+        #expect(next(10) == 0)
+        #expect(next(10) == 2, "the second sample in a row goes up, to the highest affordable")
+        #expect(next(2) == 0)
+        #expect(next(2) == 0, "not with a short buffer")
+    }
+
+    @Test func aLinkBetweenTwoVariantsDoesNotFlip() {
+        var rule = ladder
+        // 1.1 Mbit/s: 0.9 of it keeps 900 kbit/s; 0.7 of it is not enough to go up from 250.
+        var choices: [Int] = []
+        var current = 1
+        for _ in 0..<10 {
+            current = rule.nextIndex(
+                current: current, estimate: 1_100_000, buffered: 15, segmentDuration: 2, caps: .init(),
+                startingUp: false)
+            choices.append(current)
+        }
+        #expect(choices == Array(repeating: 1, count: 10))
+        var low = ladder
+        #expect(
+            low.nextIndex(current: 0, estimate: 1_100_000, buffered: 15, segmentDuration: 2, caps: .init(), startingUp: false)
+                == 0)
+        #expect(
+            low.nextIndex(current: 0, estimate: 1_100_000, buffered: 15, segmentDuration: 2, caps: .init(), startingUp: false)
+                == 0)
+    }
+
+    @Test func aCapLoweredDuringPlaybackAppliesToTheNextSegment() {
+        var rule = ladder
+        let next = rule.nextIndex(
+            current: 2, estimate: 50_000_000, buffered: 20, segmentDuration: 2, caps: .init(peakBitRate: 300_000),
+            startingUp: false)
+        #expect(next == 0)
+    }
+
+    @Test func aSlowTransferIsAbandonedOnlyWhenTheBufferWouldRunDry() {
+        // 2 s of the top variant is 625 kB; after 1 s only 50 kB came (400 kbit/s).
+        #expect(
+            ladder.shouldAbandon(
+                index: 2, allowed: [0, 1, 2], elapsed: 1, received: 50_000, expected: 625_000, buffered: 4,
+                segmentDuration: 2))
+        #expect(
+            !ladder.shouldAbandon(
+                index: 2, allowed: [0, 1, 2], elapsed: 1, received: 50_000, expected: 625_000, buffered: 30,
+                segmentDuration: 2), "a long buffer rides it out")
+        #expect(
+            !ladder.shouldAbandon(
+                index: 0, allowed: [0, 1, 2], elapsed: 1, received: 5_000, expected: 62_500, buffered: 1,
+                segmentDuration: 2), "the lowest variant is never abandoned")
+        #expect(
+            !ladder.shouldAbandon(
+                index: 2, allowed: [0, 1, 2], elapsed: 0.2, received: 1_000, expected: 625_000, buffered: 1,
+                segmentDuration: 2), "not in the first half second")
+    }
+}
