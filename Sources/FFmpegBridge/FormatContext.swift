@@ -13,10 +13,8 @@ package final class FormatContext: @unchecked Sendable {
     private(set) var pointer: UnsafeMutablePointer<AVFormatContext>
     /// Polled by FFmpeg during blocking I/O; abort it from any thread to unblock a read.
     package let interrupt: InterruptDeadline
-    /// The custom I/O of an in-memory input; freed after the format context in deinit.
-    private let memoryIO: MemoryIO?
-    /// The custom I/O of a streamed input; freed after the format context in deinit.
-    private let streamingIO: StreamingIO?
+    /// The custom I/O of an in-memory or streamed input; freed after the format context in deinit.
+    private let customIO: (any CustomIO)?
     /// Headers, user agent and reconnection of a network input, for the extra requests made
     /// on its behalf (an HLS master playlist read again); nil for other inputs.
     let networkOptions: NetworkOptions?
@@ -34,28 +32,22 @@ package final class FormatContext: @unchecked Sendable {
         guard var context = avformat_alloc_context() else { throw .io(detail: "out of memory") }
         self.interrupt = interrupt
         networkOptions = location.isNetwork ? location.network : nil
+        // In-memory and streamed inputs are read through a custom AVIOContext.
+        var customIO: (any CustomIO)?
         if let memory = location.memory {
-            guard let io = MemoryIO(memory) else {
+            customIO = MemoryIO(memory)
+        } else if let input = location.streaming {
+            customIO = StreamingIO(input, interrupt: interrupt)
+        }
+        if location.memory != nil || location.streaming != nil {
+            guard let customIO else {
                 avformat_free_context(context)
                 throw .io(detail: "out of memory")
             }
-            context.pointee.pb = io.context
+            context.pointee.pb = customIO.context
             context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-            memoryIO = io
-        } else {
-            memoryIO = nil
         }
-        if let input = location.streaming {
-            guard let io = StreamingIO(input, interrupt: interrupt) else {
-                avformat_free_context(context)
-                throw .io(detail: "out of memory")
-            }
-            context.pointee.pb = io.context
-            context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-            streamingIO = io
-        } else {
-            streamingIO = nil
-        }
+        self.customIO = customIO
         interrupt.attach(to: context)
         if location.isNetwork, location.streaming == nil {
             interrupt.countInputBytes(of: context)

@@ -58,8 +58,21 @@ final class MemoryReader {
     }
 }
 
+/// An AVIOContext of Playhead's own that a format context reads instead of a URL.
+protocol CustomIO: AnyObject {
+    var context: UnsafeMutablePointer<AVIOContext> { get }
+}
+
+/// Frees a custom AVIOContext and the buffer FFmpeg holds in it now (it may have replaced the
+/// one it was given).
+func freeCustomIOContext(_ context: UnsafeMutablePointer<AVIOContext>) {
+    av_freep(&context.pointee.buffer)
+    var optional: UnsafeMutablePointer<AVIOContext>? = context
+    avio_context_free(&optional)
+}
+
 /// An AVIOContext reading a `MemoryReader`; frees both (and FFmpeg's buffer) in `deinit`.
-final class MemoryIO {
+final class MemoryIO: CustomIO {
     private static let bufferSize: Int32 = 32 * 1024
 
     /// owned by the format context's thread; freed in deinit
@@ -95,10 +108,7 @@ final class MemoryIO {
     }
 
     deinit {
-        // FFmpeg may have replaced the buffer it was given; free the current one.
-        av_freep(&context.pointee.buffer)
-        var optional: UnsafeMutablePointer<AVIOContext>? = context
-        avio_context_free(&optional)
+        freeCustomIOContext(context)
         reader.release()
     }
 }

@@ -38,7 +38,7 @@ package protocol StreamingInput: AnyObject, Sendable {
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.
-final class StreamingIO {
+final class StreamingIO: CustomIO {
     private static let bufferSize: Int32 = 64 * 1024
 
     /// owned by the format context's thread; freed in deinit
@@ -67,9 +67,7 @@ final class StreamingIO {
     }
 
     deinit {
-        av_freep(&context.pointee.buffer)
-        var optional: UnsafeMutablePointer<AVIOContext>? = context
-        avio_context_free(&optional)
+        freeCustomIOContext(context)
         reader.release()
     }
 }

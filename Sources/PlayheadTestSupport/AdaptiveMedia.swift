@@ -17,31 +17,44 @@ public enum AdaptiveMedia {
 
     /// The folder holding `ladder/`, generating it on first use.
     public static func folder() throws -> URL {
-        try FixtureCache.file(named: "adaptive-v1") { folder in
-            for variant in variants {
-                let directory = folder.appendingPathComponent("ladder/\(variant.name)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                // Noise keeps the encoder near its target rate, so the bytes match the ladder.
-                let rate = variant.bandwidth * 8 / 10
-                try FFmpeg.run([
-                    "-f", "lavfi", "-i",
-                    "testsrc2=size=\(variant.width)x\(variant.height):rate=25:duration=\(duration),noise=alls=20:allf=t",
-                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(duration)",
-                    "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "25", "-keyint_min", "25",
-                    "-sc_threshold", "0", "-b:v", "\(rate - 64_000)", "-maxrate", "\(rate)", "-bufsize", "\(rate)",
-                    "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
-                    "-hls_segment_filename", directory.appendingPathComponent("seg%d.ts").path,
-                    directory.appendingPathComponent("index.m3u8").path,
-                ])
-            }
-            let master = ["#EXTM3U", "#EXT-X-INDEPENDENT-SEGMENTS"] + variants.flatMap { variant in
-                [
-                    "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height),CODECS=\"avc1.64001e,mp4a.40.2\"",
-                    "\(variant.name)/index.m3u8",
-                ]
-            }
-            try (master.joined(separator: "\n") + "\n").write(
-                to: folder.appendingPathComponent("ladder/master.m3u8"), atomically: true, encoding: .utf8)
+        try FixtureCache.file(named: "adaptive-v1") { try make(in: $0, duration: duration, segment: 1) }
+    }
+
+    /// Seconds of media in the long ladder.
+    public static let longDuration = 40.0
+
+    /// The same ladder 40 s long in 2 s segments (for real-time runs on a bandwidth schedule):
+    /// `ladder/master.m3u8` in the folder returned.
+    public static func longFolder() throws -> URL {
+        try FixtureCache.file(named: "adaptive-long-v1") { try make(in: $0, duration: longDuration, segment: 2) }
+    }
+
+    private static func make(in folder: URL, duration: Double, segment: Int) throws {
+        let gop = "\(25 * segment)"
+        for variant in variants {
+            let directory = folder.appendingPathComponent("ladder/\(variant.name)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Noise keeps the encoder near its target rate, so the bytes match the ladder.
+            let rate = variant.bandwidth * 8 / 10
+            try FFmpeg.run([
+                "-f", "lavfi", "-i",
+                "testsrc2=size=\(variant.width)x\(variant.height):rate=25:duration=\(duration),noise=alls=20:allf=t",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(duration)",
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", gop, "-keyint_min", gop,
+                "-sc_threshold", "0", "-force_key_frames", "expr:gte(t,n_forced*\(segment))",
+                "-b:v", "\(rate - 64_000)", "-maxrate", "\(rate)", "-bufsize", "\(rate)",
+                "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "\(segment)", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", directory.appendingPathComponent("seg%d.ts").path,
+                directory.appendingPathComponent("index.m3u8").path,
+            ])
         }
+        let master = ["#EXTM3U", "#EXT-X-INDEPENDENT-SEGMENTS"] + variants.flatMap { variant in
+            [
+                "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height),CODECS=\"avc1.64001e,mp4a.40.2\"",
+                "\(variant.name)/index.m3u8",
+            ]
+        }
+        try (master.joined(separator: "\n") + "\n").write(
+            to: folder.appendingPathComponent("ladder/master.m3u8"), atomically: true, encoding: .utf8)
     }
 }

@@ -56,6 +56,15 @@ import Testing
         #expect(json.contains(#""items":[{"input":"a.mp4","status":"completed""#))
     }
 
+    @Test func anAdaptiveStreamsReportNamesItsVariantFigures() async {
+        var report = PlayReport(input: "a.m3u8", status: .completed)
+        report.stallSeconds = 1.25
+        report.variant = .init(bandwidth: 900_000, switches: 2, observedBitrate: 4_000_000.4)
+        let json = report.jsonValue.formatted(.compact)
+        #expect(json.contains(#""stallSeconds":1.25,"variantBitrate":900000,"variantSwitches":2,"observedBitrate":4000000"#))
+        #expect(!PlayReport(input: "a.mp4", status: .completed).jsonValue.formatted(.compact).contains("variant"))
+    }
+
     @Test func stoppedRunIsStoppedUnlessSomethingFailed() async {
         let stopped = PlayReport(input: "a.mp4", status: .stopped)
         let json = PlayReport.run(items: [stopped]).formatted(.compact)
@@ -72,6 +81,14 @@ import Testing
         #expect(line.contains("buffered 15.0 s"))
         #expect(line.hasSuffix("1x"))
         #expect(line.count <= 100)
+    }
+
+    @Test func showsTheAdaptiveStreamsVariant() async {
+        let line = StatusLine.render(
+            StatusSnapshot(state: "playing", position: 1, duration: 60, bufferedAhead: 1, rate: 1, variantBitrate: 2_500_000),
+            width: 100)
+        #expect(line.contains("1x  2.5 Mb/s"))
+        #expect(StatusLine.variantText(800_000) == "800 kb/s")
     }
 
     @Test func progressBarMarksPlayedAndBufferedParts() async {

@@ -78,8 +78,16 @@ import Testing
         let loud = heard.samples.indices.filter { abs(heard.samples[$0]) > 0.05 }
         let first = try #require(loud.first), last = try #require(loud.last)
         let seconds = Double(last - first) / Double(recording.sampleRate)
+        // The longest run of quiet samples inside the tone (a dropout would be one), and where.
+        var longest = (length: 0, at: 0), run = 0
+        for index in first...last {
+            run = abs(heard.samples[index]) > 0.05 ? 0 : run + 1
+            if run > longest.length { longest = (run, index - run + 1 - first) }
+        }
+        let gap = Double(longest.length) / Double(recording.sampleRate) * 1000
+        let gapAt = Double(longest.at) / Double(recording.sampleRate)
         // One second of tone, all of it (the last period included), before the process exits.
-        #expect(seconds > 0.995 && seconds < 1.01, "\(seconds) s heard")
+        #expect(seconds > 0.995 && seconds < 1.01, "\(seconds) s heard; longest quiet run \(gap) ms at \(gapAt) s")
     }
 
     /// Two files cut from one continuous 440 Hz sine at a sample boundary, played as a queue:

@@ -42,7 +42,10 @@ extension AVPlayerItem {
     /// by Playhead's HLS loader (files, progressive downloads, or before playback starts).
     nonisolated public func accessLog() -> AVPlayerItemAccessLog? {
         guard let log = streamingLog else { return nil }
-        return AVPlayerItemAccessLog(events: log.accessRecords.map(AVPlayerItemAccessLogEvent.init))
+        // The item's stalls count in the event going on (the loader cannot see them).
+        var records = log.accessRecords
+        for index in records.indices { records[index].stalls = index == records.count - 1 ? stallCount : 0 }
+        return AVPlayerItemAccessLog(events: records.map(AVPlayerItemAccessLogEvent.init))
     }
 
     /// The item's network error log: one event per failed or refused request. Nil when the item

@@ -44,9 +44,9 @@ open class AVPlayerItemAccessLogEvent: NSObject, @unchecked Sendable {
     public let numberOfMediaRequests: Int
     /// Seconds of media downloaded.
     public let segmentsDownloadedDuration: TimeInterval
-    /// Seconds of media played (-1 when unknown).
+    /// Seconds of media played (-1: not known yet).
     public let durationWatched: TimeInterval
-    /// Times playback stalled (-1 when unknown).
+    /// Times playback stalled (counted in the event going on when it stalled).
     public let numberOfStalls: Int
     /// Bytes transferred.
     public let numberOfBytesTransferred: Int64

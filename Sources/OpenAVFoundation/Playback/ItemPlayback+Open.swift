@@ -138,7 +138,9 @@ extension ItemPlayback {
             caps: VariantAdaptation.Caps(
                 peakBitRate: settings.preferredPeakBitRate,
                 maximumWidth: Double(settings.preferredMaximumResolution.width),
-                maximumHeight: Double(settings.preferredMaximumResolution.height)))
+                maximumHeight: Double(settings.preferredMaximumResolution.height)),
+            bufferAhead: settings.preferredForwardBuffer > 0 ? settings.preferredForwardBuffer : nil,
+            playhead: { [weak self] in self.map { $0.currentTime().seconds }.flatMap { $0.isFinite ? $0 : nil } })
         if let bandwidth = loader.playingBandwidth ?? loader.variants.first?.bandwidth {
             post(.variantChosen(bitRate: bandwidth))
         }

@@ -25,6 +25,9 @@ extension AVPlayer {
             post(AVPlayer.rateDidChangeNotification, userInfo: reason.map { [AVPlayer.rateDidChangeReasonKey: $0] })
         }
         for effect in effects { perform(effect) }
+        if after.timeControl == .playing, before.timeControl != .playing {
+            state.withLock { $0.currentItem }?.noteStallEnded()
+        }
         syncEngine()
         settlePrerolls(after: event, before: before, now: after)
         if after.timeControl != before.timeControl || after.rate != before.rate || event.changesItem {
@@ -64,6 +67,7 @@ extension AVPlayer {
         let item = state.withLock { $0.currentItem }
         switch effect {
         case .postPlaybackStalled:
+            item?.noteStallBegan()
             item?.post(AVPlayerItem.playbackStalledNotification)
         case .postDidPlayToEnd:
             item?.post(AVPlayerItem.didPlayToEndTimeNotification)

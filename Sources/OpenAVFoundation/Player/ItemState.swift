@@ -19,6 +19,11 @@ struct ItemState {
     var preferredMaximumResolution = CGSize.zero
     /// The access and error logs of Playhead's HLS loader, once it streamed the item.
     var streamingLog: StreamingLog?
+    /// Stalls while the item played: how many, their seconds so far, and when the one going
+    /// on began (monotonic seconds).
+    var stallCount = 0
+    var stallSeconds = 0.0
+    var stallBegan: Double?
     var forwardPlaybackEndTime: CMTime = .invalid
     var reversePlaybackEndTime: CMTime = .invalid
     var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm = .timeDomain

@@ -45,6 +45,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         /// False until a playback engine takes the stream: until then only about one segment is
         /// fetched ahead of the demuxer (an asset being inspected does not download 30 s).
         var activated = false
+        /// Seconds to fetch past the playhead once activated.
+        var bufferAhead = HLSStreamLoader.bufferAhead
     }
 
     let probeName = "stream.ts"
@@ -61,6 +63,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     private let server: String
     private let condition = NSCondition()
     private var state = State()
+    /// The item time playing (set once on activation, under `condition`; called by the loader
+    /// thread without the lock held).
+    private var playhead: (@Sendable () -> Double?)?
     /// The access and error logs, appended by the loader thread.
     let log: StreamingLog
 
@@ -105,11 +110,17 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// A playback engine took the stream: fetch up to `bufferAhead` seconds ahead under `caps`.
-    func activate(caps: VariantAdaptation.Caps) {
+    /// A playback engine took the stream: from now on the loader fetches up to `bufferAhead`
+    /// seconds (`bufferAhead` by default) past `playhead` (the item time playing, read from the
+    /// loader thread) under `caps`.
+    func activate(
+        caps: VariantAdaptation.Caps, bufferAhead: Double? = nil, playhead: @escaping @Sendable () -> Double?
+    ) {
         condition.lock()
         state.caps = caps
         state.activated = true
+        state.bufferAhead = bufferAhead ?? Self.bufferAhead
+        self.playhead = playhead
         condition.broadcast()
         condition.unlock()
     }
@@ -176,25 +187,36 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         let activated: Bool
     }
 
-    /// Waits for room in the buffer and a segment to fetch; nil once closed.
+    /// Waits for room in the buffer and a segment to fetch; nil once closed. The buffer is
+    /// measured from the playhead once an engine plays the stream (from what the demuxer read
+    /// before), so the wait is re-checked every quarter second as the playhead moves.
     private func nextJob() -> Job? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !state.closed {
-            let buffered = state.fetchedEnd - state.readPosition
+        while true {
+            condition.lock()
+            let playhead = self.playhead
+            condition.unlock()
+            let playing = playhead?()
+            condition.lock()
+            defer { condition.unlock() }
+            if state.closed { return nil }
+            // The demuxer reads ahead of the playhead by at most its own forward buffer; a
+            // playhead outside that (right after a seek, before it lands) is not used.
+            let position = playing.flatMap { time in
+                time <= state.readPosition + 0.5 && time >= state.readPosition - state.bufferAhead - 5 ? time : nil
+            } ?? state.readPosition
+            let buffered = state.fetchedEnd - position
             if state.nextSegment >= timeline.segments.count {
                 if !state.loaderDone {
                     state.loaderDone = true
                     condition.broadcast()
                 }
-            } else if buffered < (state.activated ? Self.bufferAhead : timeline.targetDuration), state.failure == nil {
+            } else if buffered < (state.activated ? state.bufferAhead : timeline.targetDuration), state.failure == nil {
                 return Job(
                     segment: state.nextSegment, generation: state.generation, buffered: buffered, caps: state.caps,
                     activated: state.activated)
             }
-            condition.wait()
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25))
         }
-        return nil
     }
 
     private func isCurrent(_ generation: Int) -> Bool {
@@ -249,7 +271,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             case .success(let resource):
                 failures = 0
                 fetched += 1
-                estimator.add(bytes: resource.data.count, seconds: resource.seconds)
+                estimator.add(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration)
                 ProcessThroughput.remember(estimator.estimate, for: server)
                 log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration,
                     from: variants[choice], estimate: estimator.estimate)

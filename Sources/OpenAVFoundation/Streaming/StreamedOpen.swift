@@ -9,6 +9,17 @@ import FFmpegBridge
 import Foundation
 
 enum StreamedOpen {
+    /// Names of segments that are not MPEG-TS (fragmented MP4, packed audio, subtitles), which
+    /// the loader does not stream yet.
+    private static let otherSegmentExtensions = ["m4s", "mp4", "m4v", "m4a", "cmfv", "cmfa", "aac", "mp3", "ac3", "ec3", "vtt", "webvtt"]
+
+    /// True for an http(s) segment whose name says it is not MPEG-TS (other schemes are
+    /// refused segment by segment while playing).
+    private static func notTransportStream(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return otherSegmentExtensions.contains(url.pathExtension.lowercased())
+    }
+
     /// Opens `location` as a `Demuxer`, through Playhead's HLS loader when it can stream it
     /// (a loader whose open fails is closed again).
     static func demuxer(
@@ -71,7 +82,7 @@ enum StreamedOpen {
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
             guard case (.media(let playlist), _)? = try fetchPlaylist(variants[start].url), playlist.isEnded,
                 !playlist.isEncrypted, playlist.initialisation == nil, !playlist.segments.isEmpty,
-                playlist.segments.allSatisfy({ $0.url.path.lowercased().hasSuffix(".ts") })
+                !playlist.segments.contains(where: { notTransportStream($0.url) })
             else {
                 fetcher.close()
                 return location

@@ -7,10 +7,14 @@ import Foundation
 
 /// Estimates throughput from (bytes, seconds) samples.
 ///
-/// Each average forgets by transfer time, not by sample count: with a half-life of `h`
-/// seconds, a sample that took `w` seconds keeps `0.5^(w/h)` of what came before. The fast
-/// average (3 s) falls quickly when the network slows; the slow one (9 s) rises slowly when it
-/// recovers; the estimate is the lower of the two, so it drops fast and climbs with care.
+/// Each average forgets by time, not by sample count: with a half-life of `h` seconds, a
+/// sample of weight `w` keeps `0.5^(w/h)` of what came before. A sample weighs its transfer
+/// time, but at least the media it brought: on a fast link a segment arrives in a fraction of
+/// its length, and weighing it by that alone would keep a recovered link's estimate low for
+/// minutes (hls.js users report exactly that). The fast average (3 s) falls quickly when the
+/// network slows; the slow one (9 s) rises slowly when it recovers; the estimate is the lower
+/// of the two, so it drops fast and climbs with care. A transfer slower than half of that
+/// estimate is a collapse, not noise: until the next sample the estimate is that transfer's rate.
 struct ThroughputEstimator: Equatable, Sendable {
     /// Half-lives of the fast and the slow average, seconds of transfer.
     static let fastHalfLife = 3.0
@@ -25,14 +29,19 @@ struct ThroughputEstimator: Equatable, Sendable {
 
     init(initial: Double) { self.initial = initial }
 
-    /// Adds a transfer of `bytes` that took `seconds`.
-    mutating func add(bytes: Int, seconds: Double) {
+    /// Adds a transfer of `bytes` that took `seconds` and brought `mediaSeconds` of media.
+    mutating func add(bytes: Int, seconds: Double, mediaSeconds: Double = 0) {
         guard bytes >= Self.smallestSampleBytes else { return }
         let duration = max(seconds, 0.001)
         let bitsPerSecond = Double(bytes) * 8 / duration
-        fast.add(bitsPerSecond, weight: duration)
-        slow.add(bitsPerSecond, weight: duration)
+        let weight = max(duration, mediaSeconds)
+        fast.add(bitsPerSecond, weight: weight)
+        slow.add(bitsPerSecond, weight: weight)
+        last = bitsPerSecond
     }
+
+    /// The rate of the latest sample.
+    private var last = 0.0
 
     /// True once a sample was taken.
     var hasSamples: Bool { fast.totalWeight > 0 }
@@ -40,7 +49,8 @@ struct ThroughputEstimator: Equatable, Sendable {
     /// The estimate, bits per second: the lower average, or `initial` before any sample.
     var estimate: Double {
         guard hasSamples else { return initial }
-        return min(fast.value, slow.value)
+        let averaged = min(fast.value, slow.value)
+        return last < averaged / 2 ? last : averaged
     }
 
     /// An average that forgets by weight, corrected for its zero start.

@@ -16,3 +16,43 @@ extension AVPlayerItem {
         return engine?.statistics ?? last
     }
 }
+
+extension AVPlayerItem {
+    /// Times playback of this item stalled (ran out of media while playing).
+    package var stallCount: Int { state.withLock { $0.stallCount } }
+
+    /// Seconds this item's playback spent stalled, the stall going on included.
+    package var stallSeconds: Double {
+        state.withLock { state in
+            state.stallSeconds + (state.stallBegan.map { ThreadCondition.monotonicNow() - $0 } ?? 0)
+        }
+    }
+
+    /// A stall began (the player posts `playbackStalledNotification`).
+    nonisolated func noteStallBegan() {
+        state.withLock { state in
+            state.stallCount += 1
+            state.stallBegan = ThreadCondition.monotonicNow()
+        }
+    }
+
+    /// The item plays again: a stall going on is over.
+    nonisolated func noteStallEnded() {
+        state.withLock { state in
+            guard let began = state.stallBegan else { return }
+            state.stallSeconds += ThreadCondition.monotonicNow() - began
+            state.stallBegan = nil
+        }
+    }
+
+    /// The HLS variant statistics of this item, when Playhead's loader streamed it: the
+    /// variant playing, how often it changed, and the throughput observed over all segments.
+    package var streamingSummary: (bandwidth: Int?, switches: Int, observedBitrate: Double)? {
+        guard let log = state.withLock({ $0.streamingLog }) else { return nil }
+        let records = log.accessRecords
+        let bytes = records.reduce(Int64(0)) { $0 + $1.bytes }
+        let seconds = records.reduce(0) { $0 + $1.transferSeconds }
+        let playing = playingVariantBitRate ?? records.last.map { Int($0.indicatedBitrate) }
+        return (playing, log.variantSwitches, seconds > 0 ? Double(bytes) * 8 / seconds : 0)
+    }
+}

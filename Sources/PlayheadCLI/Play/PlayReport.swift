@@ -34,6 +34,26 @@ public struct PlayReport: Sendable, Equatable {
     public var audioUnderruns = 0
     /// Times the sound server went away (playback went on silently until it was back).
     public var audioServerLosses = 0
+    /// Seconds playback spent stalled.
+    public var stallSeconds = 0.0
+    /// For an adaptive HLS stream: the variant playing at the end (`BANDWIDTH`, bits per
+    /// second), how often the variant changed, and the throughput observed over every segment
+    /// (bits per second); nil for other inputs.
+    public var variant: VariantFigures?
+
+    /// What an adaptive stream's loader did.
+    public struct VariantFigures: Sendable, Equatable {
+        public var bandwidth: Int?
+        public var switches: Int
+        public var observedBitrate: Double
+
+        /// Creates the figures.
+        public init(bandwidth: Int?, switches: Int, observedBitrate: Double) {
+            self.bandwidth = bandwidth
+            self.switches = switches
+            self.observedBitrate = observedBitrate
+        }
+    }
 
     /// Creates a report.
     public init(
@@ -66,6 +86,12 @@ public struct PlayReport: Sendable, Equatable {
         object["stalls"] = .integer(stalls)
         object["audioUnderruns"] = .integer(audioUnderruns)
         object["audioServerLosses"] = .integer(audioServerLosses)
+        object["stallSeconds"] = .number((stallSeconds * 1000).rounded() / 1000)
+        if let variant {
+            object["variantBitrate"] = JSONValue(variant.bandwidth)
+            object["variantSwitches"] = .integer(variant.switches)
+            object["observedBitrate"] = .number(variant.observedBitrate.rounded())
+        }
         return .object(object)
     }
 
@@ -84,6 +110,7 @@ public struct PlayReport: Sendable, Equatable {
         summary.stalls = items.reduce(0) { $0 + $1.stalls }
         summary.audioUnderruns = items.reduce(0) { $0 + $1.audioUnderruns }
         summary.audioServerLosses = items.reduce(0) { $0 + $1.audioServerLosses }
+        summary.stallSeconds = items.reduce(0) { $0 + $1.stallSeconds }
         guard case .object(var object) = summary.jsonValue else { return summary.jsonValue }
         object["items"] = .array(items.map(\.jsonValue))
         return .object(object)

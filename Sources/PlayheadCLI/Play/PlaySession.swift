@@ -233,6 +233,10 @@ final class PlaySession {
             videoFramesDropped: statistics.videoFramesDropped,
             audioSeconds: statistics.audioSeconds, stalls: watch.stalls)
         report.audioUnderruns = statistics.audioUnderruns
+        report.stallSeconds = item.stallSeconds
+        report.variant = item.streamingSummary.map {
+            PlayReport.VariantFigures(bandwidth: $0.bandwidth, switches: $0.switches, observedBitrate: $0.observedBitrate)
+        }
         // Losses of the sound server since the previous item's report.
         let losses = serverLosses.withLock { $0 }
         report.audioServerLosses = losses - reportedServerLosses
@@ -293,7 +297,7 @@ final class PlaySession {
             duration: item.duration.isNumeric ? item.duration.seconds : nil,
             bufferedAhead: loaded.map { $0.end.seconds - position } ?? 0,
             rate: player.rate == 0 ? player.defaultRate : player.rate, stalls: stalls,
-            dropouts: item.playbackStatistics.audioUnderruns)
+            dropouts: item.playbackStatistics.audioUnderruns, variantBitrate: item.streamingSummary?.bandwidth)
         console.writeOutput("\r" + StatusLine.render(snapshot, width: 100) + "\u{1B}[K")
     }
 

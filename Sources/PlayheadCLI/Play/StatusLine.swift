@@ -16,13 +16,17 @@ public struct StatusSnapshot: Sendable, Equatable {
     public var stalls: Int
     /// Audio dropouts (the output found no audio ready while playing) so far.
     public var dropouts: Int
+    /// The `BANDWIDTH` of the adaptive stream's variant playing, bits per second; nil for
+    /// other inputs.
+    public var variantBitrate: Int?
 
     /// Creates a snapshot.
     public init(
         state: String, position: Double, duration: Double?, bufferedAhead: Double, rate: Float,
-        stalls: Int = 0, dropouts: Int = 0
+        stalls: Int = 0, dropouts: Int = 0, variantBitrate: Int? = nil
     ) {
         self.dropouts = dropouts
+        self.variantBitrate = variantBitrate
         self.state = state
         self.position = position
         self.duration = duration
@@ -40,6 +44,7 @@ public enum StatusLine {
         let state = snapshot.state.padding(toLength: 9, withPad: " ", startingAt: 0)
         let times = clock(snapshot.position) + " / " + (snapshot.duration.map(clock) ?? "--:--")
         let rate = DecimalText.format(Double(snapshot.rate), maximumFractionDigits: 2) + "x"
+            + (snapshot.variantBitrate.map { "  " + variantText($0) } ?? "")
         let buffered = "buffered " + MediaText.fixed(max(0, snapshot.bufferedAhead), fractionDigits: 1)
             + " s"
         let stalls = (snapshot.stalls > 0 ? "  stalls \(snapshot.stalls)" : "")
@@ -49,6 +54,13 @@ public enum StatusLine {
         let bar = barWidth >= 5 ? " " + progressBar(snapshot, width: barWidth) : ""
         let line = state + " " + times + bar + "  " + buffered + "  " + rate + stalls
         return String(line.prefix(width))
+    }
+
+    /// A variant's bit rate: "2.5 Mb/s", "800 kb/s".
+    static func variantText(_ bitsPerSecond: Int) -> String {
+        bitsPerSecond >= 1_000_000
+            ? DecimalText.format(Double(bitsPerSecond) / 1_000_000, maximumFractionDigits: 1) + " Mb/s"
+            : "\(bitsPerSecond / 1000) kb/s"
     }
 
     /// `[####----]`: played part as #, buffered-ahead part as =, the rest as -.

@@ -97,4 +97,67 @@ import Testing
         #expect(sink.frames.allSatisfy { $0.frame.width <= 320 })
         player.replaceCurrentItem(with: nil)
     }
+
+    @Test func aSeekPastTheBufferStartsTheLoaderAtTheSegmentHoldingTheTarget() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        item.preferredForwardBufferDuration = 2
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        await waitUntil("buffer full") { item.isPlaybackBufferFull }
+        #expect(item.duration.seconds == AdaptiveMedia.duration, "the playlist gives the length")
+        #expect(item.seekableTimeRanges.first?.timeRangeValue.duration.seconds == AdaptiveMedia.duration)
+
+        let target = CMTime(seconds: 9.5, preferredTimescale: 1000)
+        #expect(await player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(abs(player.currentTime().seconds - 9.5) < 0.01)
+        #expect(abs((sink.last?.itemTime.seconds ?? -1) - 9.5) < 0.05)
+        let afterSeek = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
+        #expect(afterSeek.contains { $0.hasSuffix("/seg9.ts") }, "the segment holding 9.5 s")
+        #expect(!afterSeek.contains { $0.hasSuffix("/seg6.ts") || $0.hasSuffix("/seg7.ts") }, "nothing in between")
+
+        sink.reset()
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let times = sink.frames.map(\.itemTime.seconds)
+        #expect(times.count >= 55 && times.count <= 64, "2.5 s of pictures after the seek: \(times.count)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 0.04) < 0.001 })
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aSegmentThatAPlaylistPointsAtALocalFileIsSkippedAndLogged() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        // Every variant's fourth segment names a local file instead.
+        for variant in AdaptiveMedia.variants {
+            let path = folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+                .replacingOccurrences(of: "\nseg3.ts\n", with: "\nfile:///etc/passwd\n")
+            server.setRule(.content(Data(text.utf8), contentType: "application/vnd.apple.mpegurl"),
+                for: "/ladder/\(variant.name)/index.m3u8")
+        }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog(
+            [AVPlayerItem.didPlayToEndTimeNotification, AVPlayerItem.newErrorLogEntryNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let events = try #require(item.errorLog()?.events)
+        #expect(events.count == 1)
+        #expect(events.first?.uri == "file:///etc/passwd")
+        #expect(events.first?.errorComment?.contains("refused") == true)
+        #expect(log.count(AVPlayerItem.newErrorLogEntryNotification) == 1)
+        // The fourth second is missing; the eleven others play.
+        let times = sink.frames.map(\.itemTime.seconds)
+        #expect(!times.contains { $0 > 3.2 && $0 < 4.0 })
+        #expect(times.count == 11 * 25, "\(times.count) pictures")
+        #expect((times.last ?? 0) > 11.5)
+        #expect(item.status == .readyToPlay)
+        player.replaceCurrentItem(with: nil)
+    }
 }

@@ -15,6 +15,22 @@ import Testing
         #expect(abs(estimator.estimate - 8_000_000) < 1)
     }
 
+    @Test func aFastLinkThatRecoversIsBelievedWithinAFewSegments() {
+        // Ten 2 s segments at 1 Mbit/s, then 8 Mbit/s: each fast one arrives in 0.25 s but
+        // weighs its 2 s of media, so three of them lift the estimate past 3.5 Mbit/s.
+        var estimator = ThroughputEstimator(initial: 0)
+        for _ in 0..<10 { estimator.add(bytes: 250_000, seconds: 2, mediaSeconds: 2) }
+        for _ in 0..<3 { estimator.add(bytes: 250_000, seconds: 0.25, mediaSeconds: 2) }
+        #expect(estimator.estimate > 3_500_000 && estimator.estimate < 8_000_000, "\(estimator.estimate)")
+    }
+
+    @Test func aCollapseIsBelievedAtOnce() {
+        var estimator = ThroughputEstimator(initial: 0)
+        for _ in 0..<10 { estimator.add(bytes: 1_000_000, seconds: 1, mediaSeconds: 2) }  // 8 Mbit/s
+        estimator.add(bytes: 500_000, seconds: 4, mediaSeconds: 2)  // 1 Mbit/s
+        #expect(abs(estimator.estimate - 1_000_000) < 1, "one transfer at an eighth of the estimate")
+    }
+
     @Test func itFallsFastAndClimbsSlowly() {
         var estimator = ThroughputEstimator(initial: 0)
         for _ in 0..<10 { estimator.add(bytes: 1_000_000, seconds: 1) }  // 8 Mbit/s for 10 s

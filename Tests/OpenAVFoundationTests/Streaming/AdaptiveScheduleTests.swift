@@ -1,0 +1,66 @@
+// Playhead: Playhead's HLS loader in real time on a link whose bandwidth follows a schedule:
+// 8 Mbit/s, a drop to 1 Mbit/s, and recovery. It must switch down before the buffer runs dry
+// (no stall), climb back within about ten seconds of the recovery, and hold steady in between.
+// Real-time pass only (`PLAYHEAD_REALTIME_TESTS`): it plays 40 s on the wall clock.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct AdaptiveScheduleTests {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aDropAndARecoveryAdaptWithoutAStallInRealTime() async throws {
+        let folder = try AdaptiveMedia.longFolder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        server.bytesPerSecond = 1_000_000  // 8 Mbit/s
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        item.preferredForwardBufferDuration = 10
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: SystemHostClock.shared), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        let started = Date()
+        var requests: [(seconds: Double, variant: String)] = []
+        var seen = 0
+        func note() {
+            let paths = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
+            for path in paths.dropFirst(seen) {
+                let variant = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
+                requests.append((Date().timeIntervalSince(started), variant))
+            }
+            seen = paths.count
+        }
+        player.play()
+        await waitUntil(timeout: 30, "eight seconds played") {
+            note()
+            return player.currentTime().seconds >= 8
+        }
+        let drop = Date().timeIntervalSince(started)
+        server.bytesPerSecond = 125_000  // 1 Mbit/s
+        await waitUntil(timeout: 40, "eighteen seconds played") {
+            note()
+            return player.currentTime().seconds >= 18
+        }
+        let recovery = Date().timeIntervalSince(started)
+        server.bytesPerSecond = 1_000_000
+        await waitUntil(timeout: 40, "the end") {
+            note()
+            return log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1
+        }
+        let summary = requests.map { "\(String(format: "%.1f", $0.seconds)) \($0.variant)" }.joined(separator: ", ")
+        #expect(item.stallCount == 0, "no stall: \(summary)")
+        #expect(requests.contains { $0.seconds < drop && $0.variant == "high" }, "the top variant at 8 Mbit/s: \(summary)")
+        let down = requests.first { $0.seconds > drop && $0.variant != "high" }
+        #expect(down.map { $0.seconds - drop < 7 } == true, "down within a few seconds of the drop: \(summary)")
+        let up = requests.first { $0.seconds > recovery && $0.variant == "high" }
+        #expect(up.map { $0.seconds - recovery <= 10 } == true, "back up within 10 s: \(summary)")
+        let steady = requests.filter { $0.seconds < drop }.map(\.variant)
+        let switches = zip(steady, steady.dropFirst()).filter { $0 != $1 }.count
+        #expect(switches <= 2, "steady at 8 Mbit/s after the climb: \(summary)")
+        let events = item.accessLog()?.events ?? []
+        #expect(events.count >= 3 && events.count <= 8, "\(events.map(\.indicatedBitrate))")
+        player.replaceCurrentItem(with: nil)
+    }
+}
