@@ -25,9 +25,10 @@ SWIFTPM := --scratch-path $(BUILD_DIR)
 TEST_LOG := $(BUILD_DIR)/test.log
 # Tests that need real time and a quiet machine: run in a second pass of their own.
 REALTIME_TESTS := InRealTime|PlayerWindowX
-# Tests that start a real PulseAudio server each: a third pass, one test at a time (beside
-# each other, or beside the timing tests, they load the two cores enough to skew timings).
-SOUND_SERVER_TESTS := OnASoundServer
+# Tests that start a real PulseAudio server each, or play adaptive streams over a loopback link
+# whose bandwidth they shape: a third pass, one test at a time (beside each other, or beside the
+# timing tests, they load the two cores enough to skew timings).
+SOUND_SERVER_TESTS := OnASoundServer|OverAShapedLink
 PLAYHEAD := $(BUILD_DIR)/release/playhead
 # Release builds link the Swift runtime, Foundation, ICU and Dispatch statically: about 20 ms
 # less dynamic-linker work at every process start (Benchmarks/notes.md, time to first frame).
@@ -79,7 +80,7 @@ test: deps lint-imports
 			| tee -a $(TEST_LOG) || status=$$?; \
 	fi; \
 	if [[ $$status -eq 0 ]]; then \
-		echo "==== sound-server pass: a real PulseAudio server per test, one test at a time ===="; \
+		echo "==== serial pass: a real PulseAudio server or a shaped link per test, one test at a time ===="; \
 		PLAYHEAD_REALTIME_TESTS=1 $(SWIFT) test $(SWIFTPM) --no-parallel --filter '$(SOUND_SERVER_TESTS)' 2>&1 \
 			| tee -a $(TEST_LOG) || status=$$?; \
 	fi; \

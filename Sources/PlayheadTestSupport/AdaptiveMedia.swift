@@ -29,7 +29,30 @@ public enum AdaptiveMedia {
         try FixtureCache.file(named: "adaptive-long-v1") { try make(in: $0, duration: longDuration, segment: 2) }
     }
 
-    private static func make(in folder: URL, duration: Double, segment: Int) throws {
+    /// The 16-byte AES-128 key of the encrypted ladder.
+    public static let key = Data((0..<16).map { UInt8($0 * 17 % 256) })
+
+    /// `low` and `mid` of the ladder, 4 s in 1 s segments, encrypted with AES-128 (`key`, served
+    /// as `ladder/key.bin`; the IV is each segment's sequence number): `ladder/master.m3u8` in
+    /// the folder returned.
+    public static func encryptedFolder() throws -> URL {
+        try FixtureCache.file(named: "adaptive-aes-v1") { folder in
+            let ladder = folder.appendingPathComponent("ladder")
+            try FileManager.default.createDirectory(at: ladder, withIntermediateDirectories: true)
+            try key.write(to: ladder.appendingPathComponent("key.bin"))
+            let info = folder.appendingPathComponent("keyinfo")
+            try "../key.bin\n\(ladder.appendingPathComponent("key.bin").path)\n".write(
+                to: info, atomically: true, encoding: .utf8)
+            try make(
+                in: folder, duration: 4, segment: 1, variants: Array(variants.prefix(2)),
+                extra: ["-hls_key_info_file", info.path])
+        }
+    }
+
+    private static func make(
+        in folder: URL, duration: Double, segment: Int,
+        variants: [(name: String, width: Int, height: Int, bandwidth: Int)] = variants, extra: [String] = []
+    ) throws {
         let gop = "\(25 * segment)"
         for variant in variants {
             let directory = folder.appendingPathComponent("ladder/\(variant.name)")
@@ -44,6 +67,7 @@ public enum AdaptiveMedia {
                 "-sc_threshold", "0", "-force_key_frames", "expr:gte(t,n_forced*\(segment))",
                 "-b:v", "\(rate - 64_000)", "-maxrate", "\(rate)", "-bufsize", "\(rate)",
                 "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "\(segment)", "-hls_playlist_type", "vod",
+            ] + extra + [
                 "-hls_segment_filename", directory.appendingPathComponent("seg%d.ts").path,
                 directory.appendingPathComponent("index.m3u8").path,
             ])

@@ -30,6 +30,39 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     let hasRenditions: Bool
 }
 
+/// How a segment is encrypted (`EXT-X-KEY:METHOD=AES-128`).
+struct HLSKey: Equatable, Sendable {
+    /// Where the 16-byte key is.
+    let url: URL
+    /// The initialisation vector; nil: the segment's media sequence number, big-endian.
+    let iv: Data?
+
+    /// The IV for the segment with media sequence number `sequence`.
+    func iv(forSequence sequence: Int) -> Data {
+        if let iv { return iv }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var value = UInt64(max(0, sequence))
+        for index in stride(from: 15, through: 8, by: -1) {
+            bytes[index] = UInt8(value & 0xff)
+            value >>= 8
+        }
+        return Data(bytes)
+    }
+
+    /// `0x`-prefixed hex as 16 bytes; nil when it is not that.
+    static func ivBytes(_ text: String) -> Data? {
+        guard text.lowercased().hasPrefix("0x") else { return nil }
+        let digits = Array(text.dropFirst(2))
+        guard digits.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 32, by: 2) {
+            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return Data(bytes)
+    }
+}
+
 /// One media segment of a media playlist.
 struct HLSSegment: Equatable, Sendable {
     let url: URL
@@ -43,6 +76,8 @@ struct HLSSegment: Equatable, Sendable {
     let byteRange: Range<Int>?
     /// True when `EXT-X-DISCONTINUITY` comes before it.
     let discontinuity: Bool
+    /// Its AES-128 key, when it is encrypted with one.
+    var key: HLSKey? = nil
 }
 
 /// A media playlist.
@@ -55,6 +90,9 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     let isEnded: Bool
     /// True when a segment is encrypted (`EXT-X-KEY` with a method other than NONE).
     let isEncrypted: Bool
+    /// True when a segment is encrypted other than with AES-128 (SAMPLE-AES, an unknown method
+    /// or a key without a URI), which Playhead's loader cannot decrypt.
+    var hasUnsupportedKey = false
     /// The `EXT-X-MAP` initialisation section (fragmented MP4), when one is named.
     let initialisation: URL?
 
@@ -130,6 +168,8 @@ enum HLSPlaylist: Equatable, Sendable {
         var encrypted = false
         var map: URL?
         var start = 0.0
+        var key: HLSKey?
+        var unsupportedKey = false
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-TARGETDURATION:") {
                 target = Double(value) ?? 0
@@ -148,7 +188,23 @@ enum HLSPlaylist: Equatable, Sendable {
             } else if line == "#EXT-X-ENDLIST" {
                 ended = true
             } else if let value = line.value(of: "#EXT-X-KEY:") {
-                if attributes(Substring(value))["METHOD"] != "NONE" { encrypted = true }
+                let list = attributes(Substring(value))
+                switch list["METHOD"] {
+                case "NONE":
+                    key = nil
+                case "AES-128":
+                    encrypted = true
+                    guard let uri = list["URI"] else {
+                        unsupportedKey = true
+                        break
+                    }
+                    let iv = list["IV"].map(HLSKey.ivBytes)
+                    if iv == .some(nil) { unsupportedKey = true }
+                    key = HLSKey(url: try resolve(uri, base), iv: iv ?? nil)
+                default:
+                    encrypted = true
+                    unsupportedKey = true
+                }
             } else if let value = line.value(of: "#EXT-X-MAP:") {
                 map = try attributes(Substring(value))["URI"].map { uri throws(ParseError) in try resolve(uri, base) }
             } else if !line.hasPrefix("#") {
@@ -156,7 +212,7 @@ enum HLSPlaylist: Equatable, Sendable {
                 segments.append(
                     HLSSegment(
                         url: try resolve(line, base), sequence: sequence + segments.count, start: start,
-                        duration: length, byteRange: range, discontinuity: discontinuity))
+                        duration: length, byteRange: range, discontinuity: discontinuity, key: key))
                 start += length
                 rangeEnd = range?.upperBound ?? 0
                 duration = nil
@@ -165,7 +221,8 @@ enum HLSPlaylist: Equatable, Sendable {
             }
         }
         return HLSMediaPlaylist(
-            targetDuration: target, segments: segments, isEnded: ended, isEncrypted: encrypted, initialisation: map)
+            targetDuration: target, segments: segments, isEnded: ended, isEncrypted: encrypted,
+            hasUnsupportedKey: unsupportedKey, initialisation: map)
     }
 
     /// An attribute list (`NAME=value,NAME="quoted, value"`) as a dictionary, quotes removed.

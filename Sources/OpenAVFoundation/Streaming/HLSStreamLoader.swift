@@ -1,4 +1,5 @@
-// Playhead: Playhead's own HLS loader for multivariant VOD streams. It fetches the segments
+// Playhead: Playhead's own HLS loader for multivariant VOD streams of MPEG-TS segments, clear
+// or AES-128 encrypted (decrypted through FFmpegBridge's libavutil AES). It fetches the segments
 // itself, one variant per segment chosen by `VariantAdaptation` from the measured throughput
 // and the media buffered ahead, and hands their bytes in order to libavformat's MPEG-TS demuxer
 // (through FFmpegBridge's `StreamingInput`). A variant switch lands on a segment boundary: the
@@ -8,7 +9,7 @@
 // Concurrency: all mutable state is in `state`, guarded by `condition` (an NSCondition): the
 // loader thread appends chunks and waits while the buffer is full; the demux thread reads
 // chunks and waits while none is there; `restart`, `close` and the caps may be called from any
-// thread. The estimator, the adaptation rule and the access-log counters are the loader
+// thread. The estimator, the adaptation rule, the playlists and the keys fetched are the loader
 // thread's alone. Nothing here blocks on the network except the loader thread.
 import FFmpegBridge
 import Foundation
@@ -54,6 +55,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// The variants, ascending by bandwidth, with the media playlist of each once loaded.
     let variants: [HLSVariant]
     private var playlists: [HLSMediaPlaylist?]
+    /// AES-128 keys fetched so far, by URL (the loader thread's).
+    private var keys: [URL: Data] = [:]
     /// The first-loaded variant's playlist: the segment times every variant shares.
     let timeline: HLSMediaPlaylist
     private let fetcher: HTTPFetcher
@@ -275,7 +278,11 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 ProcessThroughput.remember(estimator.estimate, for: server)
                 log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration,
                     from: variants[choice], estimate: estimator.estimate)
-                deliver(Chunk(data: resource.data, start: segment.start, duration: segment.duration, variant: choice),
+                guard let bytes = decrypted(resource.data, of: piece) else {
+                    skip(job)
+                    continue
+                }
+                deliver(Chunk(data: bytes, start: segment.start, duration: segment.duration, variant: choice),
                     generation: job.generation)
             case .failure(.cancelled):
                 continue
@@ -303,13 +310,37 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         }
     }
 
+    /// `data` of `segment` decrypted when the segment has an AES-128 key (fetched once per key
+    /// URL); nil, with an error-log event, when the key cannot be had or does not decrypt it.
+    private func decrypted(_ data: Data, of segment: HLSSegment) -> Data? {
+        guard let key = segment.key else { return data }
+        var keyBytes = keys[key.url]
+        if keyBytes == nil {
+            switch fetcher.fetch(key.url, secure: secure, limit: 1024, timeout: timeout) {
+            case .success(let resource):
+                keyBytes = resource.data
+                keys[key.url] = resource.data
+            case .failure(let failure):
+                log.error(uri: key.url, failure: failure)
+                return nil
+            }
+        }
+        guard let keyBytes,
+            let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: key.iv(forSequence: segment.sequence))
+        else {
+            log.error(uri: segment.url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
+            return nil
+        }
+        return plain
+    }
+
     /// The media playlist of variant `index`, fetched on first use; nil when it cannot be.
     private func mediaPlaylist(_ index: Int, generation: Int) -> HLSMediaPlaylist? {
         if let playlist = playlists[index] { return playlist }
         let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
         guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
             case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
-            playlist.isEnded, !playlist.isEncrypted, playlist.initialisation == nil
+            playlist.isEnded, !playlist.hasUnsupportedKey, playlist.initialisation == nil
         else {
             if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
             return nil

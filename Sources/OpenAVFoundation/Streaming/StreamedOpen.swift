@@ -1,7 +1,7 @@
 // Playhead: deciding, before a network input is opened, whether Playhead's own HLS loader
-// streams it: a multivariant VOD playlist of MPEG-TS segments without alternate renditions,
-// encryption or initialisation sections. Everything else (single playlists, live, fMP4,
-// AES-128, renditions, DASH) is still read by libavformat.
+// streams it: a multivariant VOD playlist of MPEG-TS segments (clear or AES-128) without
+// alternate renditions or initialisation sections. Everything else (single playlists, live,
+// fMP4, SAMPLE-AES, renditions, DASH) is still read by libavformat.
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
 // work), blocking it on the network; `interrupt.abort()` from any thread stops it.
@@ -81,7 +81,7 @@ enum StreamedOpen {
                 })
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
             guard case (.media(let playlist), _)? = try fetchPlaylist(variants[start].url), playlist.isEnded,
-                !playlist.isEncrypted, playlist.initialisation == nil, !playlist.segments.isEmpty,
+                !playlist.hasUnsupportedKey, playlist.initialisation == nil, !playlist.segments.isEmpty,
                 !playlist.segments.contains(where: { notTransportStream($0.url) })
             else {
                 fetcher.close()

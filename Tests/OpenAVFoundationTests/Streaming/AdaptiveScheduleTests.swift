@@ -1,7 +1,8 @@
 // Playhead: Playhead's HLS loader in real time on a link whose bandwidth follows a schedule:
 // 8 Mbit/s, a drop to 1 Mbit/s, and recovery. It must switch down before the buffer runs dry
 // (no stall), climb back within about ten seconds of the recovery, and hold steady in between.
-// Real-time pass only (`PLAYHEAD_REALTIME_TESTS`): it plays 40 s on the wall clock.
+// The serial pass of `make test` only (`PLAYHEAD_REALTIME_TESTS`, `OverAShapedLink`): it plays
+// 40 s on the wall clock.
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -11,7 +12,7 @@ import Testing
 @MainActor
 @Suite struct AdaptiveScheduleTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
-    func aDropAndARecoveryAdaptWithoutAStallInRealTime() async throws {
+    func aDropAndARecoveryAdaptWithoutAStallOverAShapedLink() async throws {
         let folder = try AdaptiveMedia.longFolder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }

@@ -89,8 +89,30 @@ import Testing
             s.m4s
             """
         guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else { return }
-        #expect(playlist.isEncrypted && !playlist.isEnded)
+        #expect(playlist.isEncrypted && !playlist.isEnded && !playlist.hasUnsupportedKey)
         #expect(playlist.initialisation?.absoluteString == "https://media.example/show/init.mp4")
+        let key = try #require(playlist.segments.first?.key)
+        #expect(key.url.absoluteString == "https://media.example/show/key.bin")
+        #expect(key.iv(forSequence: 258) == Data([UInt8](repeating: 0, count: 14) + [1, 2]), "the sequence, big-endian")
+    }
+
+    @Test func anExplicitIVAndOtherMethodsAreRead() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x000102030405060708090A0B0C0D0E0F
+            #EXTINF:2,
+            a.ts
+            #EXT-X-KEY:METHOD=NONE
+            #EXTINF:2,
+            b.ts
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="k"
+            #EXTINF:2,
+            c.ts
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else { return }
+        #expect(playlist.segments[0].key?.iv(forSequence: 0) == Data(0..<16))
+        #expect(playlist.segments[1].key == nil)
+        #expect(playlist.hasUnsupportedKey, "SAMPLE-AES is not decrypted by the loader")
     }
 
     @Test func textThatIsNotAPlaylistIsRefused() {
