@@ -23,9 +23,13 @@ import Testing
     private struct HeardTone: CustomStringConvertible {
         var seconds = 0.0
         var longestSilence = 0.0
+        /// Seconds from the first loud sample to the longest silence.
+        var silenceAt = 0.0
         var frequency = 0.0
         var description: String {
-            String(format: "heard %.3f s, longest silence inside %.1f ms, %.1f Hz", seconds, longestSilence * 1000, frequency)
+            String(
+                format: "heard %.3f s, longest silence inside %.1f ms at %.3f s, %.1f Hz", seconds,
+                longestSilence * 1000, silenceAt, frequency)
         }
 
         init(_ samples: [Float], sampleRate: Int) {
@@ -35,7 +39,10 @@ import Testing
             var run = 0, longest = 0, crossings = 0
             for index in (start + 1)...end {
                 run = abs(samples[index]) < 0.02 ? run + 1 : 0
-                longest = max(longest, run)
+                if run > longest {
+                    longest = run
+                    silenceAt = Double(index - run + 1 - start) / Double(sampleRate)
+                }
                 if (samples[index] >= 0) != (samples[index - 1] >= 0) { crossings += 1 }
             }
             longestSilence = Double(longest) / Double(sampleRate)

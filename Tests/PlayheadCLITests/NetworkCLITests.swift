@@ -35,6 +35,30 @@ struct NetworkCLITests {
         #expect(((report["videoFramesPresented"] as? Int) ?? 0) >= 95)
     }
 
+    @Test func aRefusedSegmentOfAnAdaptiveStreamIsOneWarningLine() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        for variant in AdaptiveMedia.variants {
+            let path = folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+                .replacingOccurrences(of: "\nseg3.ts\n", with: "\nfile:///etc/passwd\n")
+            server.setRule(.content(Data(text.utf8), contentType: "application/vnd.apple.mpegurl"),
+                for: "/ladder/\(variant.name)/index.m3u8")
+        }
+        let url = server.url(for: "ladder/master.m3u8").absoluteString
+        let arguments = ["play", "--untimed", "--no-audio", "--report", "json", url]
+        guard let result = try await PlayheadProcess.run(arguments) else { return }
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.errorLines == [
+            "playhead: \(url): warning: refused file URL in a remote playlist (file:///etc/passwd)"[...]
+        ])
+        let report = try PlayheadProcess.jsonObject(result)
+        #expect(report["status"] as? String == "completed")
+        let item = try #require((report["items"] as? [[String: Any]])?.first)
+        #expect(item["variantBitrate"] as? Int != nil && ((item["observedBitrate"] as? Double) ?? 0) > 0, "\(item)")
+    }
+
     @Test func aMissingURLExitsOneWithOneLine() async throws {
         let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
         defer { server.stop() }

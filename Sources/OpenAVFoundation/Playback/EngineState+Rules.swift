@@ -25,6 +25,9 @@ extension EngineState {
     /// no reading.
     func itemTime(atHost host: Double) -> CMTime {
         if let seek, !seek.landed, !seek.isReverseStep { return seek.request.target }
+        // Once the end is reached the item is at its end, whatever an audio clock still says
+        // while the player has not paused yet (one that lags after the sound server came back).
+        if endReported, endTime.isNumeric { return clamped(endTime) }
         let time = time(atHost: host)
         return time.isNumeric ? clamped(time) : lastPresented
     }

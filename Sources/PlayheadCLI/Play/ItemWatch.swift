@@ -22,15 +22,20 @@ final class ItemWatch {
     private var waiter: CheckedContinuation<PlayReport, Never>?
     /// Builds the report when the item finishes.
     private let makeReport: (ItemWatch, PlayReport.Status, String?) -> PlayReport
+    /// Error-log events already turned into warnings.
+    private var warnedEvents = 0
+    /// Prints one warning line.
+    private let warn: (String) -> Void
 
     /// Starts watching `item` (not yet current, or current).
     init(
-        input: String, item: AVPlayerItem,
+        input: String, item: AVPlayerItem, warn: @escaping (String) -> Void = { _ in },
         makeReport: @escaping (ItemWatch, PlayReport.Status, String?) -> PlayReport
     ) {
         self.input = input
         self.item = item
         self.makeReport = makeReport
+        self.warn = warn
         observation = item.observe(\.status) { [weak self] item, _ in
             MainActor.assumeIsolated {
                 guard item.status == .failed else { return }
@@ -50,14 +55,29 @@ final class ItemWatch {
         tokens.append(center.addObserver(forName: AVPlayerItem.playbackStalledNotification, object: item, queue: .main) { [weak self] _ in
             MainActor.assumeIsolated { self?.stalls += 1 }
         })
+        // A request the stream's loader refused or lost (a segment skipped): one line each.
+        tokens.append(center.addObserver(forName: AVPlayerItem.newErrorLogEntryNotification, object: item, queue: .main) { [weak self] _ in
+            MainActor.assumeIsolated { self?.warnAboutNewErrorLogEvents() }
+        })
     }
 
     /// True once the item completed, failed or was stopped.
     var isFinished: Bool { report != nil }
 
+    /// One warning line per error-log event not warned about yet.
+    private func warnAboutNewErrorLogEvents() {
+        guard let events = item.errorLog()?.events, events.count > warnedEvents else { return }
+        for event in events[warnedEvents...] {
+            warn("warning: \(event.errorComment ?? "request failed") (\(event.uri ?? "?"))")
+        }
+        warnedEvents = events.count
+    }
+
     /// Ends the watch with `status` (the first call wins) and hands the report to the waiter.
     func finish(_ status: PlayReport.Status, _ error: String?) {
         guard report == nil else { return }
+        // Events whose notification is still on its way are warned about now.
+        warnAboutNewErrorLogEvents()
         stopObserving()
         let made = makeReport(self, status, error)
         report = made

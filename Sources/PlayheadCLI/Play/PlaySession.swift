@@ -187,7 +187,9 @@ final class PlaySession {
         if let start = options.start {
             item.seek(to: CMTime(seconds: start, preferredTimescale: 1_000_000), toleranceBefore: .zero, toleranceAfter: .zero)
         }
-        let watch = ItemWatch(input: input.name, item: item) { [unowned self] watch, status, error in
+        let name = input.name
+        let warn: (String) -> Void = { [unowned self] text in console.printError("playhead: \(name): \(text)") }
+        let watch = ItemWatch(input: input.name, item: item, warn: warn) { [unowned self] watch, status, error in
             report(for: watch, status: status, error: error)
         }
         watches[ObjectIdentifier(item)] = watch
