@@ -32,6 +32,8 @@ SOUND_SERVER_TESTS := OnASoundServer|OverAShapedLink
 PLAYHEAD := $(BUILD_DIR)/release/playhead
 # Release builds link the Swift runtime, Foundation, ICU and Dispatch statically: about 20 ms
 # less dynamic-linker work at every process start (Benchmarks/notes.md, time to first frame).
+# A static FoundationNetworking (URLSession, Playhead's HLS loader) links libcurl (shared, from
+# libcurl4-openssl-dev, which scripts/install-deps.sh installs).
 RELEASE_FLAGS ?= -c release --static-swift-stdlib
 # What `make run` launches: `playhead` with no input, which plays its built-in demo (synthesised
 # in-process, no file) in a window when there is a display, headless otherwise, with sound (a

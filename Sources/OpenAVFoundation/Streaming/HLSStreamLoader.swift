@@ -237,6 +237,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var current = startVariant
         var fetched = 0
         var failures = 0
+        // Variants whose playlist could not be loaded are not tried again.
+        var unusable = Set<Int>()
         while let job = nextJob() {
             let segment = timeline.segments[job.segment]
             var choice = current
@@ -248,13 +250,17 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             } else if !adaptation.allowed(under: job.caps).contains(current) {
                 choice = adaptation.allowed(under: job.caps).last { $0 < current } ?? 0
             }
-            guard let playlist = mediaPlaylist(choice, generation: job.generation) ?? mediaPlaylist(current, generation: job.generation),
+            if unusable.contains(choice) { choice = current }
+            if choice != current, mediaPlaylist(choice, generation: job.generation) == nil {
+                unusable.insert(choice)
+                choice = current
+            }
+            guard let playlist = mediaPlaylist(choice, generation: job.generation),
                 let index = playlist.segmentIndex(at: segment.start + segment.duration / 2)
             else {
                 if isCurrent(job.generation) { fail(.io(detail: "no variant playlist could be loaded")) }
                 continue
             }
-            if playlists[choice] == nil { choice = current }
             if choice != current { log.switched(to: variants[choice], estimate: estimator.estimate) }
             current = choice
             let piece = playlist.segments[index]

@@ -110,7 +110,7 @@ import Testing
         item.preferredForwardBufferDuration = 2
         let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        await waitUntil("buffer full") { item.isPlaybackBufferFull }
+        await waitUntil("ready, buffer full") { item.status == .readyToPlay && item.isPlaybackBufferFull }
         #expect(item.duration.seconds == AdaptiveMedia.duration, "the playlist gives the length")
         #expect(item.seekableTimeRanges.first?.timeRangeValue.duration.seconds == AdaptiveMedia.duration)
 
@@ -180,6 +180,25 @@ import Testing
         #expect(item.errorLog()?.events.isEmpty == true)
         #expect(item.accessLog() != nil, "Playhead's loader streamed it, not libavformat")
         #expect(server.requests.filter { $0.path == "/ladder/key.bin" }.count == 1, "one key request for all segments")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aVariantWhosePlaylistIsMissingIsLeftOut() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        server.setRule(.notFound, for: "/ladder/high/index.m3u8")
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(sink.frames.count == Int(AdaptiveMedia.duration * 25))
+        #expect(!segmentVariants(server).contains("high"))
+        let missing = item.errorLog()?.events.filter { $0.uri?.hasSuffix("/ladder/high/index.m3u8") == true } ?? []
+        #expect(missing.count <= 1 && missing.allSatisfy { $0.errorStatusCode == 404 }, "asked for once at most")
+        #expect(server.requests.filter { $0.path == "/ladder/high/index.m3u8" }.count <= 1)
         player.replaceCurrentItem(with: nil)
     }
 }
