@@ -49,6 +49,19 @@ public enum AdaptiveMedia {
         }
     }
 
+    /// Makes `server` answer every variant playlist of the ladder in `folder` with a copy whose
+    /// fourth segment names a local file (`file:///etc/passwd`), as a hostile playlist would.
+    public static func serveFourthSegmentAsALocalFile(from folder: URL, on server: LoopbackHTTPServer) throws {
+        for variant in variants {
+            let path = folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+                .replacingOccurrences(of: "\nseg3.ts\n", with: "\nfile:///etc/passwd\n")
+            server.setRule(
+                .content(Data(text.utf8), contentType: "application/vnd.apple.mpegurl"),
+                for: "/ladder/\(variant.name)/index.m3u8")
+        }
+    }
+
     private static func make(
         in folder: URL, duration: Double, segment: Int,
         variants: [(name: String, width: Int, height: Int, bandwidth: Int)] = variants, extra: [String] = []

@@ -39,13 +39,7 @@ struct NetworkCLITests {
         let folder = try AdaptiveMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        for variant in AdaptiveMedia.variants {
-            let path = folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-                .replacingOccurrences(of: "\nseg3.ts\n", with: "\nfile:///etc/passwd\n")
-            server.setRule(.content(Data(text.utf8), contentType: "application/vnd.apple.mpegurl"),
-                for: "/ladder/\(variant.name)/index.m3u8")
-        }
+        try AdaptiveMedia.serveFourthSegmentAsALocalFile(from: folder, on: server)
         let url = server.url(for: "ladder/master.m3u8").absoluteString
         let arguments = ["play", "--untimed", "--no-audio", "--report", "json", url]
         guard let result = try await PlayheadProcess.run(arguments) else { return }

@@ -251,11 +251,11 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 choice = adaptation.allowed(under: job.caps).last { $0 < current } ?? 0
             }
             if unusable.contains(choice) { choice = current }
-            if choice != current, mediaPlaylist(choice, generation: job.generation) == nil {
+            if choice != current, mediaPlaylist(choice) == nil {
                 unusable.insert(choice)
                 choice = current
             }
-            guard let playlist = mediaPlaylist(choice, generation: job.generation),
+            guard let playlist = mediaPlaylist(choice),
                 let index = playlist.segmentIndex(at: segment.start + segment.duration / 2)
             else {
                 if isCurrent(job.generation) { fail(.io(detail: "no variant playlist could be loaded")) }
@@ -341,7 +341,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     }
 
     /// The media playlist of variant `index`, fetched on first use; nil when it cannot be.
-    private func mediaPlaylist(_ index: Int, generation: Int) -> HLSMediaPlaylist? {
+    private func mediaPlaylist(_ index: Int) -> HLSMediaPlaylist? {
         if let playlist = playlists[index] { return playlist }
         let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
         guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
@@ -351,7 +351,6 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
             return nil
         }
-        log.playlistFetched(bytes: resource.data.count)
         playlists[index] = playlist
         return playlist
     }

@@ -98,8 +98,6 @@ final class StreamingLog: Sendable {
         }
     }
 
-    func playlistFetched(bytes: Int) {}
-
     func segmentAbandoned(uri: URL) {
         update { record in
             record.requests += 1

@@ -135,14 +135,7 @@ import Testing
         let folder = try AdaptiveMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        // Every variant's fourth segment names a local file instead.
-        for variant in AdaptiveMedia.variants {
-            let path = folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-                .replacingOccurrences(of: "\nseg3.ts\n", with: "\nfile:///etc/passwd\n")
-            server.setRule(.content(Data(text.utf8), contentType: "application/vnd.apple.mpegurl"),
-                for: "/ladder/\(variant.name)/index.m3u8")
-        }
+        try AdaptiveMedia.serveFourthSegmentAsALocalFile(from: folder, on: server)
         let sink = RecordingVideoSink()
         let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
         let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
