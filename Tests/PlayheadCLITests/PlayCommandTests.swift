@@ -137,7 +137,7 @@ import Testing
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func frameLimitStopsPlaybackInRealTime() async throws {
-        let url = try Fixture.url(.webM)
+        let url = try Fixture.url(.webM)  // made (or found in the cache) before the clock starts
         let started = Date()
         guard let (result, json) = try report(["--frames", "5", "--report", "json", url.path]) else { return }
         #expect(result.status == 0)
