@@ -50,7 +50,8 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
             if ring.outputLatency != latency { ring.setOutputLatency(latency) }
             let part = UnsafeMutableBufferPointer(rebasing: buffer[(offset * channels)...])
             let seconds = Double(offset) / Double(format.sampleRate)
-            let filled = ring.renderCountingFrames(into: part, hostTime: hostTime + seconds)
+            // A ring taking over mid-call plays at once: waiting to prime it would be a gap.
+            let filled = ring.renderCountingFrames(into: part, hostTime: hostTime + seconds, primes: offset == 0)
             offset += filled
             guard offset < frames, ring.hasPlayedToEnd else { return }
             let next = nextBits.exchange(0, ordering: .acquiringAndReleasing)

@@ -12,6 +12,8 @@ extension AudioRingBuffer {
     /// - Frames with no data become silence; the call counts as an underrun once audio of the
     ///   current generation has played.
     /// - Frames heard before ``startGate`` are silence; the ring's audio starts right after.
+    /// - Before the current generation's first frame plays, the call is silent and consumes
+    ///   nothing until ``primeFrames`` frames of it wait (or its audio ended).
     /// - When at least one frame was played, publishes: the media time of the first frame, heard
     ///   at `hostTime + outputLatency` (plus any gated lead), advancing at that chunk's rate for
     ///   the frames delivered.
@@ -23,14 +25,25 @@ extension AudioRingBuffer {
     /// ``render(into:hostTime:)``, returning how many leading frames it filled from the ring
     /// (the start gate's silence included); the rest of `buffer` is silence. Once
     /// ``hasPlayedToEnd`` holds, the frames after that count are the ones a shared device hands
-    /// to the next item's ring. Real-time thread only; one call at a time.
+    /// to the next item's ring. `primes: false` skips the ``primeFrames`` wait (a ring that
+    /// continues another one mid-call, where waiting would be a gap). Real-time thread only;
+    /// one call at a time.
     @discardableResult
-    package func renderCountingFrames(into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double) -> Int {
+    package func renderCountingFrames(
+        into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double, primes: Bool = true
+    ) -> Int {
         guard let destination = buffer.baseAddress else { return 0 }
         let channels = format.channelCount
         let frames = buffer.count / channels
         var current = currentGeneration.load(ordering: .acquiring)
         let available = markerWrite.load(ordering: .acquiring)
+        if primes, !isPrimed(generation: current, available: available, requested: frames) {
+            // Stale audio goes now, as it would below: it holds room the new audio needs.
+            discardStale()
+            destination.update(repeating: 0, count: buffer.count)
+            lastCallEndedInGap = true
+            return 0
+        }
         // Loaded after `available`: a chunk written after a splice began is seen with it.
         let epoch = currentEpoch.load(ordering: .acquiring)
         let splice = Double(bitPattern: spliceBits.load(ordering: .relaxed))
@@ -130,6 +143,43 @@ extension AudioRingBuffer {
         }
         readFrame.store(readPosition, ordering: .releasing)
         markerRead.store(markerIndex, ordering: .releasing)
+    }
+
+    /// True when the current generation may play: its first frame already did, priming is
+    /// off, its audio ended, or at least ``primeFrames`` frames of it (or newer) wait, and
+    /// enough for the whole of this call. Consumer side; walks at most the queued markers,
+    /// allocating nothing.
+    private func isPrimed(generation current: Int, available: Int, requested: Int) -> Bool {
+        let prime = primeFrameCount.load(ordering: .relaxed)
+        let needed = min(max(prime, requested), capacityFrames * 3 / 4)
+        guard prime > 0, playedGeneration < current, !paused.load(ordering: .relaxed),
+            endedGeneration.load(ordering: .acquiring) < current
+        else { return true }
+        var waiting = 0  // nothing of this generation played, so no chunk of it is part-read
+        var index = markerRead.load(ordering: .relaxed)
+        while index < available {
+            let marker = markers[index % markerCapacity]
+            if marker.generation >= current {
+                // A newer generation's chunk replaces what came before it.
+                if marker.generation > current { return isPrimedAfterFlush(from: index, available: available, needed) }
+                waiting += marker.frameCount
+                if waiting >= needed { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// Priming counted from the first chunk of a generation newer than the current one.
+    private func isPrimedAfterFlush(from start: Int, available: Int, _ needed: Int) -> Bool {
+        let newest = markers[start % markerCapacity].generation
+        if endedGeneration.load(ordering: .acquiring) >= newest { return true }
+        var waiting = 0
+        for index in start..<available where markers[index % markerCapacity].generation >= newest {
+            waiting += markers[index % markerCapacity].frameCount
+            if waiting >= needed { return true }
+        }
+        return false
     }
 
     private func publishClock(

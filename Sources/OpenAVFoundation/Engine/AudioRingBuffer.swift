@@ -70,6 +70,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let renderedEndBits = Atomic<UInt64>(Double.nan.bitPattern)  // consumer: media after the last frame
     let renderedEndGeneration = Atomic<Int>(Int.min)  // consumer: the generation of that frame
     let epochFrames = Atomic<Int>(0)  // producer: frames written since the last splice began
+    let primeFrameCount = Atomic<Int>(0)  // any thread: audio held back before a generation starts
 
     var headOffset = 0  // owned by the consumer: frames already played from the head chunk
     var clockFloor = CMTime.invalid  // owned by the consumer: start of the current audible run
@@ -221,6 +222,17 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     package var isPaused: Bool {
         get { paused.load(ordering: .relaxed) }
         set { paused.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Frames of the current generation that must be waiting before its first frame is played
+    /// (0: play whatever is there), and at least as many as the render call asks for. Until
+    /// then a render is silent and consumes nothing (stale audio is dropped), so a
+    /// start or a seek on a busy machine begins a little later instead of with a few
+    /// milliseconds of sound and then a gap (the output's first request is often its whole
+    /// buffer). A generation whose audio ended plays at once. Any thread.
+    package var primeFrames: Int {
+        get { primeFrameCount.load(ordering: .relaxed) }
+        set { primeFrameCount.store(max(0, min(newValue, capacityFrames * 3 / 4)), ordering: .relaxed) }
     }
 
     /// Seconds from a callback's host time until its first frame is heard.

@@ -101,12 +101,19 @@ extension ItemPlayback {
             channelCount: min(max(stream.channels, 1), 8))
         // Half a second of room: the audio thread fills a quarter second and keeps the rest
         // for audio re-made after a rate change (ItemPlayback+TempoSplice.swift).
+        // A start or seek plays once 50 ms, and the device's whole request, are waiting
+        // (AudioRingBuffer.primeFrames).
+        func makeRing(_ format: AudioOutputFormat) -> AudioRingBuffer {
+            let ring = AudioRingBuffer(format: format, capacityFrames: format.sampleRate / 2)
+            ring.primeFrames = format.sampleRate / 20
+            return ring
+        }
         func attempt(_ output: any AudioOutput) throws -> (AudioRingBuffer, any AudioOutput) {
-            let ring = AudioRingBuffer(format: wanted, capacityFrames: wanted.sampleRate / 2)
+            let ring = makeRing(wanted)
             let actual = try output.open(format: wanted, source: ring)
             if actual == wanted { return (ring, output) }
             output.close()
-            let adapted = AudioRingBuffer(format: actual, capacityFrames: actual.sampleRate / 2)
+            let adapted = makeRing(actual)
             _ = try output.open(format: actual, source: adapted)
             return (adapted, output)
         }
