@@ -70,6 +70,9 @@ static char loadError[256] = "";
         (s, b, cb, userdata), NULL) \
     X(pa_operation *, pa_stream_flush, (pa_stream *s, pa_stream_success_cb_t cb, void *userdata), \
         (s, cb, userdata), NULL) \
+    X(pa_operation *, pa_stream_drain, (pa_stream *s, pa_stream_success_cb_t cb, void *userdata), \
+        (s, cb, userdata), NULL) \
+    V(pa_operation_cancel, (pa_operation *o), (o)) \
     X(int, pa_stream_get_latency, (pa_stream *s, pa_usec_t *r_usec, int *negative), (s, r_usec, negative), -1) \
     X(const pa_buffer_attr *, pa_stream_get_buffer_attr, (pa_stream *s), (s), NULL) \
     X(size_t, pa_stream_writable_size, (const pa_stream *p), (p), (size_t)-1) \

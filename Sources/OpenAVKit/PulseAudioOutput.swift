@@ -96,6 +96,14 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         standIn?.stop()
     }
 
+    package func stopAfterPlayingOut(timeout: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        running = false
+        stream?.playOut(timeout: timeout)
+        standIn?.stop()
+    }
+
     package func discardBuffered() {
         lock.lock()
         defer { lock.unlock() }

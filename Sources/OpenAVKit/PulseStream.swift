@@ -295,6 +295,47 @@ final class PulseStream: @unchecked Sendable {
         }
     }
 
+    /// Lets the server play everything queued, then corks (the source ended): the write
+    /// callback adds nothing more, and `pa_stream_drain` answers once the last byte was
+    /// played, or `timeout` seconds pass (a hung server). The stream running dry after its
+    /// last audio is its end, not an underrun.
+    func playOut(timeout: Double) {
+        final class Drained: @unchecked Sendable {
+            var done = false  // main loop lock held
+        }
+        pa_threaded_mainloop_lock(mainloop)
+        defer { pa_threaded_mainloop_unlock(mainloop) }
+        let wasRunning = running.exchange(false, ordering: .relaxed)
+        guard let stream, !lost.load(ordering: .relaxed) else { return }
+        let underrunsBefore = underruns.load(ordering: .relaxed)
+        if wasRunning {
+            let drained = Drained()
+            let box = Unmanaged.passRetained(drained)
+            if let operation = pa_stream_drain(stream, { _, _, userdata in
+                guard let userdata else { return }
+                Unmanaged<Drained>.fromOpaque(userdata).takeUnretainedValue().done = true
+            }, box.toOpaque()) {
+                // The main loop's own wait has no timeout: poll instead, the lock let go.
+                let deadline = Date().addingTimeInterval(timeout)
+                while !drained.done, pa_operation_get_state(operation) == PA_OPERATION_RUNNING,
+                    !lost.load(ordering: .relaxed), Date() < deadline
+                {
+                    pa_threaded_mainloop_unlock(mainloop)
+                    usleep(5_000)
+                    pa_threaded_mainloop_lock(mainloop)
+                }
+                if pa_operation_get_state(operation) == PA_OPERATION_RUNNING { pa_operation_cancel(operation) }
+                pa_operation_unref(operation)
+            }
+            // A cancelled operation never calls back: the box is released either way.
+            box.release()
+        }
+        underruns.store(underrunsBefore, ordering: .relaxed)
+        if !lost.load(ordering: .relaxed), let operation = pa_stream_cork(stream, 1, nil, nil) {
+            pa_operation_unref(operation)
+        }
+    }
+
     /// Drops the audio queued on the server (a seek made it stale).
     func flush() {
         pa_threaded_mainloop_lock(mainloop)

@@ -76,6 +76,12 @@ package protocol AudioOutput: AnyObject, Sendable {
     /// Stops if needed and releases the device and the source.
     func close()
 
+    /// Stops after the audio the output already took from the source has been heard (the
+    /// source played to its end), waiting at most `timeout` seconds: a sound server that runs
+    /// late on a busy machine still plays the last frames. Blocks the caller; never the main
+    /// queue.
+    func stopAfterPlayingOut(timeout: Double)
+
     /// Drops audio the output already took from the source but has not played yet (a seek
     /// made it stale). Outputs without a buffer of their own do nothing.
     func discardBuffered()
@@ -97,6 +103,9 @@ package protocol AudioOutput: AnyObject, Sendable {
 extension AudioOutput {
     /// Nothing is buffered outside the source.
     package func discardBuffered() {}
+    /// An output that cannot tell when its audio was heard stops at once (its caller waited
+    /// for the latency it reports).
+    package func stopAfterPlayingOut(timeout: Double) { stop() }
     /// A stopped output renders nothing.
     package var isRenderingWhileStopped: Bool { false }
     /// Closing drops what the device holds.

@@ -352,6 +352,11 @@ package final class SharedAudioDevice: @unchecked Sendable {
                 if let handoff = state.handoff {
                     handoff.clearCurrent(ifItIs: ring)
                     handoff.waitUntilReleased()
+                    // Nothing follows: the device plays out what it holds before it stops.
+                    if handoff.current == nil, state.running {
+                        state.output?.stopAfterPlayingOut(timeout: 0.5)
+                        state.running = false
+                    }
                 }
                 settle(&state)
             }

@@ -251,7 +251,7 @@ final class ItemPlayback: Sendable {
         NamedThread.start("linger") {
             let signal = WakeupSignal()
             while clock.now < deadline { _ = clock.wait(until: deadline, on: signal) }
-            output.stop()
+            output.stopAfterPlayingOut(timeout: 0.5)
             output.close()
             LingeringAudio.end()
         }

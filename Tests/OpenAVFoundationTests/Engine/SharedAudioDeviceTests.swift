@@ -15,14 +15,24 @@ extension EngineTests {
             private(set) var opens = 0
             private(set) var isRunning = false
             private(set) var discards = 0
+            /// "stop" and "play out", in the order they came (the drain thread calls in).
+            private let endingLog = Locked<[String]>([])
+            var endings: [String] { endingLog.withLock { $0 } }
+            var playOuts: Int { endings.filter { $0 == "play out" }.count }
             func discardBuffered() { discards += 1 }
+            func stopAfterPlayingOut(timeout: Double) {
+                endingLog.withLock { $0.append("play out") }
+            }
             func open(format: AudioOutputFormat, source: any AudioRenderSource) throws -> AudioOutputFormat {
                 opens += 1
                 self.source = source
                 return format
             }
             func start() { isRunning = true }
-            func stop() { isRunning = false }
+            func stop() {
+                endingLog.withLock { $0.append("stop") }
+                isRunning = false
+            }
             func close() {
                 isRunning = false
                 source = nil
@@ -36,9 +46,9 @@ extension EngineTests {
 
         let mono = AudioOutputFormat(sampleRate: 1000, channelCount: 1)
 
-        private func rig() -> (SharedAudioDevice, HandOutput) {
+        private func rig(clock: ManualClock = ManualClock()) -> (SharedAudioDevice, HandOutput) {
             let output = HandOutput()
-            return (SharedAudioDevice(clock: ManualClock(), idleCloseDelay: 0) { _ in output }, output)
+            return (SharedAudioDevice(clock: clock, idleCloseDelay: 0) { _ in output }, output)
         }
 
         private func ring(_ samples: [Float], ended: Bool) -> AudioRingBuffer {
@@ -65,6 +75,26 @@ extension EngineTests {
             #expect(device.handOffCount == 1)
             next.close()
             #expect(!device.isOpen, "the last lane closed the output")
+        }
+
+        @Test func theLastItemsEndIsPlayedOutBeforeTheDeviceStops() async throws {
+            let clock = ManualClock()
+            let (device, output) = rig(clock: clock)
+            let last = ring(ramp(1, 4), ended: true)
+            let lane = device.makeLane(device: nil)
+            _ = try lane.open(format: mono, source: last)
+            lane.start()
+            #expect(output.render(6) == ramp(1, 4) + [0, 0])
+            // Closed after its end: a drain thread waits for the last frame to be heard, then
+            // lets the output play out what it holds (a late sound server keeps its tail).
+            lane.close()
+            for _ in 0..<500 where output.playOuts == 0 {
+                clock.advance(by: 0.01)
+                try await Task.sleep(nanoseconds: 2_000_000)
+            }
+            #expect(output.playOuts == 1)
+            // Closing the idle output after it stops it again, harmlessly; never before.
+            #expect(output.endings.first == "play out", "\(output.endings)")
         }
 
         @Test func aPausedItemsFollowerWaitsUntilItPlaysAgain() throws {
