@@ -62,6 +62,30 @@ public enum AdaptiveMedia {
         }
     }
 
+    /// The dates `serveWithProgramDates(from:on:)` gives the ladder: the first six seconds
+    /// from `firstDate`, the rest from `laterDate` (a jump, as after a break in a recording).
+    public static let firstDate = Date(timeIntervalSince1970: 1_796_205_600)  // 2026-12-02T10:00:00Z
+    public static let laterDate = Date(timeIntervalSince1970: 1_796_207_400)  // 2026-12-02T10:30:00Z
+
+    /// Makes `server` answer every variant playlist of the ladder in `folder` with a copy that
+    /// dates its segments with `EXT-X-PROGRAM-DATE-TIME`: `firstDate` at the first segment
+    /// (written in UTC), `laterDate` at the seventh (written as +01:00).
+    public static func serveWithProgramDates(from folder: URL, on server: LoopbackHTTPServer) throws {
+        for variant in variants {
+            let path = folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path
+            var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+            if let first = lines.firstIndex(where: { $0.hasPrefix("#EXTINF") }) {
+                lines.insert("#EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00.000Z", at: first)
+            }
+            if let seventh = lines.firstIndex(of: "seg6.ts"), seventh > 0 {
+                lines.insert("#EXT-X-PROGRAM-DATE-TIME:2026-12-02T11:30:00+01:00", at: seventh - 1)
+            }
+            server.setRule(
+                .content(Data(lines.joined(separator: "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
+                for: "/ladder/\(variant.name)/index.m3u8")
+        }
+    }
+
     private static func make(
         in folder: URL, duration: Double, segment: Int,
         variants: [(name: String, width: Int, height: Int, bandwidth: Int)] = variants, extra: [String] = []

@@ -38,6 +38,8 @@ final class AssetInspection: Sendable {
     struct OpenedMedia: @unchecked Sendable {
         let demuxer: Demuxer
         let interrupt: InterruptDeadline
+        /// The dates of an HLS timeline, from its media playlist.
+        var programDates: ProgramDateMap? = nil
     }
 
     /// How long the opened media waits for a playback engine before it is closed.
@@ -105,11 +107,11 @@ final class AssetInspection: Sendable {
             do throws(MediaFailure) {
                 // Opened as the engine opens it (stream limits apart, which the engine checks
                 // itself), so a player of this asset can take the open over.
-                let demuxer = try StreamedOpen.demuxer(
+                let open = try StreamedOpen.demuxer(
                     for: location, timeout: limits.timeout, interrupt: interrupt,
                     limits: .inspection(maximumStreams: limits.maximumStreams))
-                opened = OpenedMedia(demuxer: demuxer, interrupt: interrupt)
-                result = .success(demuxer.description)
+                opened = OpenedMedia(demuxer: open.demuxer, interrupt: interrupt, programDates: open.programDates)
+                result = .success(open.demuxer.description)
             } catch {
                 result = .failure(Self.asInspectionFailure(error, limit: limits.maximumStreams))
             }

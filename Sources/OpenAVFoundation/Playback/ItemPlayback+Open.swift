@@ -16,6 +16,7 @@ extension ItemPlayback {
         case .failure(let failure): return report(.failed(failure, duringPlayback: false))
         }
         let demuxer: Demuxer
+        var programDates: ProgramDateMap?
         if let opened = asset.inspection.takeOpenedMedia() {
             // The app loaded the asset's keys first: play from that open instead of opening
             // (and, over the network, fetching playlists and first segments) a second time.
@@ -24,11 +25,14 @@ extension ItemPlayback {
                 return report(.failed(failure, duringPlayback: false))
             }
             demuxer = opened.demuxer
+            programDates = opened.programDates
         } else {
             do throws(MediaFailure) {
                 // `interrupt` is aborted by stop(), so a release never waits for a slow server.
-                demuxer = try StreamedOpen.demuxer(
+                let open = try StreamedOpen.demuxer(
                     for: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt)
+                demuxer = open.demuxer
+                programDates = open.programDates
             } catch {
                 return report(.failed(error, duringPlayback: false))
             }
@@ -88,7 +92,8 @@ extension ItemPlayback {
                     audio: audioDecoder, otherAudio: otherAudio),
                 silentAudio: silentAudio, isNetwork: location.isNetwork)
         else { return }
-        let opened = openedMedia(description, videoStream: pipeline.videoStream, audioStream: pipeline.audioStream)
+        let opened = openedMedia(
+            description, videoStream: pipeline.videoStream, audioStream: pipeline.audioStream, dates: programDates)
         let keys = settings.automaticallyLoadedKeys
         asset.loadValuesAsynchronously(forKeys: keys) { [self] in
             for key in keys {
@@ -104,8 +109,9 @@ extension ItemPlayback {
         }
     }
 
-    private func openedMedia(_ description: MediaDescription, videoStream: Int?, audioStream: Int?)
-        -> OpenedMedia
+    private func openedMedia(
+        _ description: MediaDescription, videoStream: Int?, audioStream: Int?, dates: ProgramDateMap?
+    ) -> OpenedMedia
     {
         let assetTracks = (try? asset.loadedContents().tracks) ?? []
         let tracks = assetTracks.map { track in
@@ -125,7 +131,7 @@ extension ItemPlayback {
             ? [CMTimeRange(start: .zero, duration: description.duration)] : []
         return OpenedMedia(
             duration: description.duration, presentationSize: size, tracks: tracks,
-            seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log)
+            seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log, programDates: dates)
     }
 
     /// Takes over Playhead's HLS loader when it streams `demuxer`'s input: the full buffer

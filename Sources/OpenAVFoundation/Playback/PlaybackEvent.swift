@@ -36,6 +36,8 @@ struct OpenedMedia: @unchecked Sendable {
     let seekableRanges: [CMTimeRange]
     /// The access and error logs of Playhead's HLS loader when it streams the item.
     var streamingLog: StreamingLog? = nil
+    /// The wall-clock dates of an HLS timeline (`EXT-X-PROGRAM-DATE-TIME`).
+    var programDates: ProgramDateMap? = nil
 }
 
 /// A snapshot of buffering for the item's public flags.

@@ -150,6 +150,7 @@ extension AVPlayerItem {
         }
         publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = media.seekableRanges }
         if let log = media.streamingLog { state.withLock { $0.streamingLog = log } }
+        state.withLock { $0.programDates = media.programDates }
         publish(\AVPlayerItem.status) { $0.status = .readyToPlay }
     }
 

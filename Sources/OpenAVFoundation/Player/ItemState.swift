@@ -19,6 +19,8 @@ struct ItemState {
     var preferredMaximumResolution = CGSize.zero
     /// The access and error logs of Playhead's HLS loader, once it streamed the item.
     var streamingLog: StreamingLog?
+    /// The wall-clock dates of the item's HLS timeline, when its playlist has them.
+    var programDates: ProgramDateMap?
     /// Stalls while the item played: how many, their seconds so far, and when the one going
     /// on began (monotonic seconds).
     var stallCount = 0

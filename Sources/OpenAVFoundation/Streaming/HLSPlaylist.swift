@@ -78,6 +78,9 @@ struct HLSSegment: Equatable, Sendable {
     let discontinuity: Bool
     /// Its AES-128 key, when it is encrypted with one.
     var key: HLSKey? = nil
+    /// The wall-clock date of its first sample: its own `EXT-X-PROGRAM-DATE-TIME`, or the last
+    /// one before it carried on by the durations between (nil before any).
+    var programDate: Date? = nil
 }
 
 /// A media playlist.
@@ -170,6 +173,7 @@ enum HLSPlaylist: Equatable, Sendable {
         var start = 0.0
         var key: HLSKey?
         var unsupportedKey = false
+        var date: Date?
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-TARGETDURATION:") {
                 target = Double(value) ?? 0
@@ -183,6 +187,8 @@ enum HLSPlaylist: Equatable, Sendable {
                     let offset = parts.count > 1 ? parts[1] : rangeEnd
                     range = offset..<(offset + length)
                 }
+            } else if let value = line.value(of: "#EXT-X-PROGRAM-DATE-TIME:") {
+                date = ProgramDateMap.parseDate(value) ?? date
             } else if line == "#EXT-X-DISCONTINUITY" {
                 discontinuity = true
             } else if line == "#EXT-X-ENDLIST" {
@@ -212,8 +218,10 @@ enum HLSPlaylist: Equatable, Sendable {
                 segments.append(
                     HLSSegment(
                         url: try resolve(line, base), sequence: sequence + segments.count, start: start,
-                        duration: length, byteRange: range, discontinuity: discontinuity, key: key))
+                        duration: length, byteRange: range, discontinuity: discontinuity, key: key,
+                        programDate: date))
                 start += length
+                date = date?.addingTimeInterval(length)
                 rangeEnd = range?.upperBound ?? 0
                 duration = nil
                 range = nil

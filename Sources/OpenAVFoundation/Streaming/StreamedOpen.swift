@@ -20,14 +20,22 @@ enum StreamedOpen {
         return otherSegmentExtensions.contains(url.pathExtension.lowercased())
     }
 
+    /// An opened input and what its playlists said about it.
+    struct Opened: @unchecked Sendable {
+        let demuxer: Demuxer
+        /// The wall-clock dates of an HLS stream's timeline (`EXT-X-PROGRAM-DATE-TIME`).
+        var programDates: ProgramDateMap? = nil
+    }
+
     /// Opens `location` as a `Demuxer`, through Playhead's HLS loader when it can stream it
     /// (a loader whose open fails is closed again).
     static func demuxer(
         for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, limits: MediaLimits = .standard
-    ) throws(MediaFailure) -> Demuxer {
-        let streamed = try Self.location(for: location, timeout: timeout, interrupt: interrupt)
+    ) throws(MediaFailure) -> Opened {
+        let (streamed, dates) = try Self.location(for: location, timeout: timeout, interrupt: interrupt)
         do throws(MediaFailure) {
-            return try Demuxer(location: streamed, timeout: timeout, interrupt: interrupt, limits: limits)
+            let demuxer = try Demuxer(location: streamed, timeout: timeout, interrupt: interrupt, limits: limits)
+            return Opened(demuxer: demuxer, programDates: dates)
         } catch {
             streamed.streaming?.close()
             throw error
@@ -35,16 +43,16 @@ enum StreamedOpen {
     }
 
     /// `location` read through a new `HLSStreamLoader` when the loader can stream it, else
-    /// `location` itself.
+    /// `location` itself; with the dates of an HLS timeline when its media playlist has them.
     ///
     /// - Throws: `.timedOut` or `.cancelled` when the playlist could not be read in time or the
     ///   open was aborted; any other failure leaves the input to libavformat, which reports it.
     static func location(for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline) throws(MediaFailure)
-        -> MediaLocation
+        -> (MediaLocation, ProgramDateMap?)
     {
         guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL),
             url.path.lowercased().hasSuffix(".m3u8")
-        else { return location }
+        else { return (location, nil) }
         let network = location.network
         let fetcher = HTTPFetcher(
             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
@@ -65,11 +73,22 @@ enum StreamedOpen {
             }
         }
         do throws(MediaFailure) {
-            guard case (.multivariant(let master), _)? = try fetchPlaylist(url), !master.hasRenditions,
-                master.variants.count >= 2, let firstListed = master.variants.first
+            let top = try fetchPlaylist(url)?.0
+            guard case .multivariant(let master) = top, !master.hasRenditions, master.variants.count >= 2,
+                let firstListed = master.variants.first
             else {
+                // libavformat plays it; the dates come from the media playlist all the same
+                // (a VOD's variants share one timeline).
+                var dates: ProgramDateMap?
+                if case .media(let playlist) = top {
+                    dates = ProgramDateMap(playlist)
+                } else if case .multivariant(let master) = top, let first = master.variants.first,
+                    case (.media(let playlist), _)? = try fetchPlaylist(first.url)
+                {
+                    dates = ProgramDateMap(playlist)
+                }
                 fetcher.close()
-                return location
+                return (location, dates)
             }
             let variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
             let initial =
@@ -80,12 +99,15 @@ enum StreamedOpen {
                     .init(bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth, width: $0.width, height: $0.height)
                 })
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
-            guard case (.media(let playlist), _)? = try fetchPlaylist(variants[start].url), playlist.isEnded,
+            let media = try fetchPlaylist(variants[start].url)?.0
+            guard case .media(let playlist) = media, playlist.isEnded,
                 !playlist.hasUnsupportedKey, playlist.initialisation == nil, !playlist.segments.isEmpty,
                 !playlist.segments.contains(where: { notTransportStream($0.url) })
             else {
+                var dates: ProgramDateMap?
+                if case .media(let playlist) = media { dates = ProgramDateMap(playlist) }
                 fetcher.close()
-                return location
+                return (location, dates)
             }
             let log = StreamingLog()
             log.started(on: variants[start], at: 0)
@@ -93,7 +115,7 @@ enum StreamedOpen {
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
                 initialEstimate: initial)
-            return location.streamed(through: loader)
+            return (location.streamed(through: loader), ProgramDateMap(playlist))
         } catch {
             fetcher.close()
             throw error

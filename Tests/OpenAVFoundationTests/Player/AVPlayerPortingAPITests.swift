@@ -136,6 +136,8 @@ extension AVPlayerPortingAPITests {
         let _: (AVPlayerItem) -> (AVMediaSelectionGroup) -> AVMediaSelectionOption? = AVPlayerItem.selectedMediaOption(in:)
         let _: KeyPath<AVAssetTrack, CMTime> = \.minFrameDuration
         let _: (AVPlayerItem) -> (Int) -> Void = AVPlayerItem.step(byCount:)
+        let _: (AVPlayerItem) -> () -> Date? = AVPlayerItem.currentDate
+        let _: (AVPlayerItem) -> (Date, (@Sendable (Bool) -> Void)?) -> Bool = AVPlayerItem.seek(to:completionHandler:)
         let _: KeyPath<AVPlayerItem, Bool> = \.canStepForward
         let _: KeyPath<AVPlayerItem, Bool> = \.canStepBackward
         let _: KeyPath<AVPlayerItem, Bool> = \.canPlayReverse

@@ -1,0 +1,66 @@
+// Playhead: the wall-clock dates of an HLS stream's timeline, from its media playlist's
+// `EXT-X-PROGRAM-DATE-TIME` tags, for `AVPlayerItem.currentDate()` and `seek(to: Date)`.
+//
+// Concurrency: an immutable value, made on the thread that opens the stream and read anywhere.
+import Foundation
+
+/// Which date each moment of an item's timeline shows, segment by segment.
+struct ProgramDateMap: Equatable, Sendable {
+    /// One dated stretch of the timeline: `seconds` from `start` show `date` onwards.
+    struct Span: Equatable, Sendable {
+        let start: Double
+        let seconds: Double
+        let date: Date
+    }
+
+    /// The dated segments, in timeline order.
+    let spans: [Span]
+
+    /// The dates of a finished (VOD) media playlist, whose timeline starts at its first
+    /// segment as the item's does; nil when no segment is dated or the playlist is live (a
+    /// live window's place on the item's timeline is not known here).
+    init?(_ playlist: HLSMediaPlaylist) {
+        guard playlist.isEnded else { return nil }
+        let spans = playlist.segments.compactMap { segment in
+            segment.programDate.map { Span(start: segment.start, seconds: segment.duration, date: $0) }
+        }
+        guard !spans.isEmpty else { return nil }
+        self.spans = spans
+    }
+
+    /// The date shown at `seconds` on the timeline: within the dated segment that holds it, or
+    /// carried on from the nearest one before (or, before any, after) it.
+    func date(at seconds: Double) -> Date? {
+        guard seconds.isFinite else { return nil }
+        let span = spans.last { $0.start <= seconds + 1e-9 } ?? spans[0]
+        return span.date.addingTimeInterval(seconds - span.start)
+    }
+
+    /// Where on the timeline `date` is shown: inside a dated segment (its first such one),
+    /// or nil when no segment covers it.
+    func time(for date: Date) -> Double? {
+        for span in spans {
+            let offset = date.timeIntervalSince(span.date)
+            if offset >= -1e-6, offset < span.seconds { return span.start + max(0, offset) }
+        }
+        return nil
+    }
+
+    /// An `EXT-X-PROGRAM-DATE-TIME` value (ISO 8601 with a time zone, `Z`, `+08:00` or
+    /// `+0800`, fractional seconds optional), or nil when it is not one.
+    static func parseDate(_ text: String) -> Date? {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        let base: ISO8601DateFormatter.Options = [
+            .withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime, .withTimeZone,
+        ]
+        for options in [
+            base.union([.withFractionalSeconds, .withColonSeparatorInTimeZone]), base.union(.withColonSeparatorInTimeZone),
+            base.union(.withFractionalSeconds), base,
+        ] {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = options
+            if let date = formatter.date(from: value) { return date }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,130 @@
+// Playhead: `AVPlayerItem.currentDate()` and `seek(to: Date)` for HLS streams that date their
+// segments (`EXT-X-PROGRAM-DATE-TIME`), through Playhead's loader (a multivariant ladder) and
+// through libavformat (one media playlist), and the parser and map underneath.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct ProgramDateMapTests {
+    let base = URL(string: "https://media.example/show/index.m3u8")!
+
+    @Test func datesCarryOnFromTagToTagAcrossTheSegments() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXTINF:2.0,
+            a.ts
+            #EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00.500Z
+            #EXTINF:2.0,
+            b.ts
+            #EXTINF:2.0,
+            c.ts
+            #EXT-X-DISCONTINUITY
+            #EXT-X-PROGRAM-DATE-TIME:2026-12-02T12:00:00+0100
+            #EXTINF:2.0,
+            d.ts
+            #EXT-X-ENDLIST
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        let ten = Date(timeIntervalSince1970: 1_796_205_600)  // 2026-12-02T10:00:00Z
+        #expect(playlist.segments.map(\.programDate) == [nil, ten + 0.5, ten + 2.5, ten + 3600])
+        let map = try #require(ProgramDateMap(playlist))
+        // Before the first tag the first dated segment's clock is carried back.
+        #expect(map.date(at: 0) == ten - 1.5)
+        #expect(map.date(at: 3) == ten + 1.5)
+        #expect(map.date(at: 7.25) == ten + 3601.25)
+        #expect(map.time(for: ten + 2.75) == 4.25)
+        #expect(map.time(for: ten + 3600) == 6)
+        #expect(map.time(for: ten + 10) == nil, "no segment shows that moment")
+        #expect(map.time(for: ten) == nil, "the undated first segment is not guessed into")
+    }
+
+    @Test func aLivePlaylistOrOneWithoutDatesHasNoMap() throws {
+        let live = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z
+            #EXTINF:2.0,
+            a.ts
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(live, base: base) else { return }
+        #expect(playlist.segments.first?.programDate != nil)
+        #expect(ProgramDateMap(playlist) == nil)
+        guard case .media(let plain) = try HLSPlaylist.parse(live.replacingOccurrences(
+            of: "#EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z", with: "") + "\n#EXT-X-ENDLIST", base: base)
+        else { return }
+        #expect(ProgramDateMap(plain) == nil)
+        #expect(ProgramDateMap.parseDate("yesterday") == nil)
+        #expect(ProgramDateMap.parseDate("2026-12-02T10:00:00.250+00:00") == Date(timeIntervalSince1970: 1_796_205_600.25))
+    }
+}
+
+@MainActor
+@Suite struct ProgramDateTests {
+    /// Checks an item that plays the dated ladder: its date at the start, seeks to dates in
+    /// both dated stretches, and a date the stream never shows.
+    private func checkDates(of item: AVPlayerItem, player: AVPlayer) async {
+        await waitUntil("ready") { item.status == .readyToPlay }
+        let start = player.currentTime().seconds
+        #expect(start >= 0 && start < 0.05)
+        #expect(abs((item.currentDate() ?? .distantPast).timeIntervalSince(AdaptiveMedia.firstDate) - start) < 1e-6)
+
+        let early = AdaptiveMedia.firstDate + 3.5
+        #expect(await item.seek(to: early))
+        #expect(abs(player.currentTime().seconds - 3.5) < 0.001)
+        #expect(abs((item.currentDate() ?? .distantPast).timeIntervalSince(early)) < 0.001)
+
+        // After the jump in dates at the seventh segment.
+        let late = AdaptiveMedia.laterDate + 1.5
+        let finished = Locked<Bool?>(nil)
+        #expect(item.seek(to: late) { done in finished.withLock { $0 = $0 ?? done } })
+        await waitUntil("the seek to a later date") { finished.withLock { $0 } != nil }
+        #expect(finished.withLock { $0 } == true)
+        #expect(abs(player.currentTime().seconds - 7.5) < 0.001)
+        #expect(abs((item.currentDate() ?? .distantPast).timeIntervalSince(late)) < 0.001)
+
+        let time = player.currentTime()
+        #expect(!item.seek(to: AdaptiveMedia.firstDate - 60), "a date before the stream")
+        #expect(!item.seek(to: AdaptiveMedia.firstDate + 8), "a date in the jump between the stretches")
+        #expect(player.currentTime() == time, "a refused date does not move the item")
+    }
+
+    @Test func aLadderStreamedByPlayheadsLoaderSeeksToDates() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        try AdaptiveMedia.serveWithProgramDates(from: folder, on: server)
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await checkDates(of: item, player: player)
+        #expect(item.accessLog() != nil, "Playhead's loader streamed it")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func oneMediaPlaylistReadByLibavformatSeeksToDates() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        try AdaptiveMedia.serveWithProgramDates(from: folder, on: server)
+        let item = AVPlayerItem(url: server.url(for: "ladder/mid/index.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await checkDates(of: item, player: player)
+        #expect(item.accessLog() == nil, "libavformat read it")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aFileHasNoDates() async throws {
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(item.currentDate() == nil)
+        #expect(!item.seek(to: Date()))
+        #expect(await item.seek(to: Date()) == false)
+        player.replaceCurrentItem(with: nil)
+    }
+}
