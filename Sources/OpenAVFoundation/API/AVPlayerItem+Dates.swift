@@ -12,11 +12,15 @@ extension AVPlayerItem {
     }
 
     /// Moves to the moment the stream dates `date`, exactly; returns false (and does not call
-    /// `completionHandler`) when the item has no dates or no segment covers `date`. The handler
+    /// `completionHandler`) when the item has no dates, no segment covers `date`, or that moment
+    /// is outside `seekableTimeRanges` (a live stream read by libavformat has none). The handler
     /// runs on the main queue as for ``seek(to:completionHandler:)``.
     @discardableResult
     nonisolated public func seek(to date: Date, completionHandler: (@Sendable (Bool) -> Void)? = nil) -> Bool {
-        guard let dates = state.withLock({ $0.programDates }), let seconds = dates.time(for: date) else {
+        let (dates, seekable) = state.withLock { ($0.programDates, $0.seekableTimeRanges) }
+        guard let dates, let seconds = dates.time(for: date),
+            seekable.contains(where: { $0.start.seconds <= seconds + 1e-6 && seconds <= $0.end.seconds + 1e-6 })
+        else {
             return false
         }
         seek(

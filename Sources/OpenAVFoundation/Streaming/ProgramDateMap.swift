@@ -16,13 +16,20 @@ struct ProgramDateMap: Equatable, Sendable {
     /// The dated segments, in timeline order.
     let spans: [Span]
 
-    /// The dates of a finished (VOD) media playlist, whose timeline starts at its first
-    /// segment as the item's does; nil when no segment is dated or the playlist is live (a
-    /// live window's place on the item's timeline is not known here).
+    /// How many segments from a live playlist's end libavformat starts (its `live_start_index`
+    /// default): the item's timeline begins at that segment.
+    static let liveStartSegmentsFromEnd = 3
+
+    /// The dates of a media playlist on the item's timeline, or nil when no segment is dated.
+    /// A finished (VOD) playlist's timeline starts at its first segment, as the item's does; a
+    /// live one's at the segment libavformat starts with, and moments past the playlist's last
+    /// dated segment carry its clock on (the playlist is read once, at open).
     init?(_ playlist: HLSMediaPlaylist) {
-        guard playlist.isEnded else { return nil }
-        let spans = playlist.segments.compactMap { segment in
-            segment.programDate.map { Span(start: segment.start, seconds: segment.duration, date: $0) }
+        let first = playlist.isEnded ? 0 : max(0, playlist.segments.count - Self.liveStartSegmentsFromEnd)
+        guard first < playlist.segments.count else { return nil }
+        let origin = playlist.segments[first].start
+        let spans = playlist.segments[first...].compactMap { segment in
+            segment.programDate.map { Span(start: segment.start - origin, seconds: segment.duration, date: $0) }
         }
         guard !spans.isEmpty else { return nil }
         self.spans = spans

@@ -44,21 +44,44 @@ import Testing
         #expect(map.time(for: ten) == nil, "the undated first segment is not guessed into")
     }
 
-    @Test func aLivePlaylistOrOneWithoutDatesHasNoMap() throws {
+    @Test func aLivePlaylistsDatesStartWhereLibavformatStarts() throws {
         let live = """
             #EXTM3U
             #EXT-X-TARGETDURATION:2
+            #EXT-X-MEDIA-SEQUENCE:40
             #EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z
             #EXTINF:2.0,
             a.ts
+            #EXTINF:2.0,
+            b.ts
+            #EXTINF:2.0,
+            c.ts
+            #EXTINF:2.0,
+            d.ts
+            #EXTINF:2.0,
+            e.ts
             """
         guard case .media(let playlist) = try HLSPlaylist.parse(live, base: base) else { return }
-        #expect(playlist.segments.first?.programDate != nil)
+        let map = try #require(ProgramDateMap(playlist))
+        let ten = Date(timeIntervalSince1970: 1_796_205_600)
+        // Three segments from the end (c.ts) is the item's time zero; the clock runs on past the
+        // last segment listed.
+        #expect(map.date(at: 0) == ten + 4)
+        #expect(map.date(at: 9) == ten + 13)
+        #expect(map.time(for: ten + 5) == 1)
+        #expect(map.time(for: ten + 1) == nil, "before the item's timeline")
+    }
+
+    @Test func aPlaylistWithoutDatesHasNoMap() throws {
+        let plain = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXTINF:2.0,
+            a.ts
+            #EXT-X-ENDLIST
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(plain, base: base) else { return }
         #expect(ProgramDateMap(playlist) == nil)
-        guard case .media(let plain) = try HLSPlaylist.parse(live.replacingOccurrences(
-            of: "#EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z", with: "") + "\n#EXT-X-ENDLIST", base: base)
-        else { return }
-        #expect(ProgramDateMap(plain) == nil)
         #expect(ProgramDateMap.parseDate("yesterday") == nil)
         #expect(ProgramDateMap.parseDate("2026-12-02T10:00:00.250+00:00") == Date(timeIntervalSince1970: 1_796_205_600.25))
     }
@@ -115,6 +138,32 @@ import Testing
         let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
         await checkDates(of: item, player: player)
         #expect(item.accessLog() == nil, "libavformat read it")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aLiveStreamKnowsItsDateButCannotSeekToOne() async throws {
+        let folder = try NetworkMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let path = folder.appendingPathComponent("hls/live.m3u8").path
+        let dated = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+            of: "#EXTINF", with: "#EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z\n#EXTINF", options: [], range: nil)
+        // Only the first tag counts for the test's dates; later ones repeat it, so keep one.
+        var seen = false
+        let oneTag = dated.components(separatedBy: "\n").filter { line in
+            guard line.hasPrefix("#EXT-X-PROGRAM-DATE-TIME") else { return true }
+            defer { seen = true }
+            return !seen
+        }.joined(separator: "\n")
+        server.setRule(.content(Data(oneTag.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/hls/live.m3u8")
+        let item = AVPlayerItem(url: server.url(for: "hls/live.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        // libavformat starts at the second of the four 1 s segments: time zero shows 10:00:01.
+        let time = player.currentTime().seconds
+        let shown = try #require(item.currentDate())
+        #expect(abs(shown.timeIntervalSince(AdaptiveMedia.firstDate) - 1 - time) < 1e-6)
+        #expect(!item.seek(to: AdaptiveMedia.firstDate + 2), "a live stream read by libavformat has no seekable range")
         player.replaceCurrentItem(with: nil)
     }
 
