@@ -42,9 +42,21 @@ extension AVPlayerItem {
     /// by Playhead's HLS loader (files, progressive downloads, or before playback starts).
     nonisolated public func accessLog() -> AVPlayerItemAccessLog? {
         guard let log = streamingLog else { return nil }
-        // The item's stalls count in the event going on (the loader cannot see them).
+        // What the loader cannot see comes from the item: its stalls and dropped frames count
+        // in the event going on, its start-up time in the first; each event watched from its
+        // start to the next one's (the last to the item's time now).
         var records = log.accessRecords
-        for index in records.indices { records[index].stalls = index == records.count - 1 ? stallCount : 0 }
+        let (startup, dropped, now) = (
+            state.withLock { $0.startupSeconds }, playbackStatistics.videoFramesDropped, currentTime()
+        )
+        for index in records.indices {
+            let last = index == records.count - 1
+            records[index].stalls = last ? stallCount : 0
+            records[index].droppedFrames = last ? dropped : 0
+            records[index].startupTime = index == 0 ? startup ?? -1 : 0
+            let end = last ? (now.isNumeric ? now.seconds : records[index].startOffset) : records[index + 1].startOffset
+            records[index].watched = max(0, end - records[index].startOffset)
+        }
         return AVPlayerItemAccessLog(events: records.map(AVPlayerItemAccessLogEvent.init))
     }
 

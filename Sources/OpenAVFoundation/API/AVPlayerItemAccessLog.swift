@@ -44,7 +44,9 @@ open class AVPlayerItemAccessLogEvent: NSObject, @unchecked Sendable {
     public let numberOfMediaRequests: Int
     /// Seconds of media downloaded.
     public let segmentsDownloadedDuration: TimeInterval
-    /// Seconds of media played (-1: not known yet).
+    /// Seconds of media played on this variant: from where the stretch began to where the next
+    /// began (the last: to the item's time when the log was read); a seek inside a stretch is
+    /// not subtracted.
     public let durationWatched: TimeInterval
     /// Times playback stalled (counted in the event going on when it stalled).
     public let numberOfStalls: Int
@@ -62,9 +64,10 @@ open class AVPlayerItemAccessLogEvent: NSObject, @unchecked Sendable {
     public let indicatedAverageBitrate: Double
     /// The throughput estimate that made the player switch to this variant (-1 for the first).
     public let switchBitrate: Double
-    /// Dropped video frames (-1 when unknown).
+    /// Dropped video frames (the item's, counted in the event going on).
     public let numberOfDroppedVideoFrames: Int
-    /// Seconds from the start until the item could play (-1 when unknown).
+    /// Seconds from the moment a player began opening the item until it was ready to play, in
+    /// the first event (0 in later ones, -1 when unknown).
     public let startupTime: TimeInterval
     /// Segments that took too long and were abandoned.
     public let downloadOverdue: Int
@@ -94,7 +97,7 @@ open class AVPlayerItemAccessLogEvent: NSObject, @unchecked Sendable {
         indicatedBitrate = record.indicatedBitrate
         indicatedAverageBitrate = record.indicatedAverageBitrate
         switchBitrate = record.switchBitrate
-        numberOfDroppedVideoFrames = -1
+        numberOfDroppedVideoFrames = record.droppedFrames
         startupTime = record.startupTime
         downloadOverdue = record.overdue
         playbackType = "VOD"

@@ -87,6 +87,7 @@ extension AVPlayer {
             // Seek first: the engine then opens at the target, and never shows the frame at
             // zero first (even when the open work outruns this thread).
             if let pending { startSeek(pending, on: item) }
+            item.state.withLock { $0.openStartedAt = $0.openStartedAt ?? ThreadCondition.monotonicNow() }
             engine.start()
         }
     }
@@ -150,6 +151,10 @@ extension AVPlayerItem {
         }
         publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = media.seekableRanges }
         if let log = media.streamingLog { state.withLock { $0.streamingLog = log } }
+        state.withLock { state in
+            guard state.startupSeconds == nil, let began = state.openStartedAt else { return }
+            state.startupSeconds = ThreadCondition.monotonicNow() - began
+        }
         state.withLock { $0.programDates = media.programDates }
         publish(\AVPlayerItem.status) { $0.status = .readyToPlay }
     }

@@ -21,6 +21,10 @@ struct ItemState {
     var streamingLog: StreamingLog?
     /// The wall-clock dates of the item's HLS timeline, when its playlist has them.
     var programDates: ProgramDateMap?
+    /// When a player first started opening the item (monotonic seconds), and the seconds from
+    /// then until it was ready to play (the access log's `startupTime`).
+    var openStartedAt: Double?
+    var startupSeconds: Double?
     /// Stalls while the item played: how many, their seconds so far, and when the one going
     /// on began (monotonic seconds).
     var stallCount = 0

@@ -26,6 +26,7 @@ final class StreamingLog: Sendable {
         var indicatedAverageBitrate = -1.0
         var switchBitrate = -1.0
         var startupTime = -1.0
+        var droppedFrames = -1
         var overdue = 0
 
         var rateDeviation: Double {

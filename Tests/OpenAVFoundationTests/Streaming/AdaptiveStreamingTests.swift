@@ -176,6 +176,27 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test func theAccessLogAccountsForWhatWasWatched() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let events = try #require(item.accessLog()?.events)
+        #expect(!events.isEmpty)
+        // Every second of the clip is watched once, across however many variants played.
+        let watched = events.map(\.durationWatched).reduce(0, +)
+        #expect(abs(watched - AdaptiveMedia.duration) < 0.1, "\(events.map(\.durationWatched))")
+        #expect(events.allSatisfy { $0.durationWatched >= 0 })
+        #expect(events[0].startupTime >= 0 && events[0].startupTime < 30)
+        #expect(events.dropFirst().allSatisfy { $0.startupTime == 0 })
+        #expect(events.last?.numberOfDroppedVideoFrames == 0, "an untimed run drops nothing")
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func aVariantWhosePlaylistIsMissingIsLeftOut() async throws {
         let folder = try AdaptiveMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
