@@ -65,6 +65,9 @@ static int (*real_SDL_SetTextureScaleMode)(SDL_Texture * texture, SDL_ScaleMode 
 static int (*real_SDL_SetWindowFullscreen)(SDL_Window * window, Uint32 flags);
 static void (*real_SDL_SetWindowMinimumSize)(SDL_Window * window, int min_w, int min_h);
 static void (*real_SDL_SetWindowSize)(SDL_Window * window, int w, int h);
+static void (*real_SDL_SetWindowPosition)(SDL_Window * window, int x, int y);
+static int (*real_SDL_GetWindowDisplayIndex)(SDL_Window * window);
+static int (*real_SDL_GetDisplayUsableBounds)(int displayIndex, SDL_Rect * rect);
 static void (*real_SDL_SetWindowTitle)(SDL_Window * window, const char *title);
 static int (*real_SDL_ShowCursor)(int toggle);
 static void (*real_SDL_UnlockAudioDevice)(SDL_AudioDeviceID dev);
@@ -145,6 +148,9 @@ static void load(void) {
     RESOLVE(sdl, SDL_SetWindowFullscreen);
     RESOLVE(sdl, SDL_SetWindowMinimumSize);
     RESOLVE(sdl, SDL_SetWindowSize);
+    RESOLVE(sdl, SDL_SetWindowPosition);
+    RESOLVE(sdl, SDL_GetWindowDisplayIndex);
+    RESOLVE(sdl, SDL_GetDisplayUsableBounds);
     RESOLVE(sdl, SDL_SetWindowTitle);
     RESOLVE(sdl, SDL_ShowCursor);
     RESOLVE(sdl, SDL_UnlockAudioDevice);
@@ -364,6 +370,20 @@ void SDL_SetWindowMinimumSize(SDL_Window * window, int min_w, int min_h) {
 
 void SDL_SetWindowSize(SDL_Window * window, int w, int h) {
     if (CSDL2Loader_load()) real_SDL_SetWindowSize(window, w, h);
+}
+
+void SDL_SetWindowPosition(SDL_Window * window, int x, int y) {
+    if (CSDL2Loader_load()) real_SDL_SetWindowPosition(window, x, y);
+}
+
+int SDL_GetWindowDisplayIndex(SDL_Window * window) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_GetWindowDisplayIndex(window);
+}
+
+int SDL_GetDisplayUsableBounds(int displayIndex, SDL_Rect * rect) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_GetDisplayUsableBounds(displayIndex, rect);
 }
 
 void SDL_SetWindowTitle(SDL_Window * window, const char *title) {

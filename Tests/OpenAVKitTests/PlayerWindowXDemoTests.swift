@@ -31,6 +31,13 @@ extension PlayerWindowXTests {
         #expect(
             abs(Double(first.width) / Double(first.height) - 16.0 / 9.0) < 0.05,
             "\(first.width)x\(first.height)")
+        // The 1280×720 demo opens at no more than 90 % of the screen, centred, so the title bar
+        // cannot push the control bar off the bottom edge.
+        let placed = try #require(placement(window))
+        #expect(placed.width <= 1152 && placed.height <= 720, "\(placed)")
+        #expect(placed.width >= 1100, "as large as the screen allows: \(placed)")
+        #expect(abs(placed.x - (XSession.width - placed.width) / 2) <= 12, "centred: \(placed)")
+        #expect(placed.y + placed.height <= XSession.height, "the bottom edge on screen: \(placed)")
 
         focus(window)
         session.run("xdotool", ["key", "q"])

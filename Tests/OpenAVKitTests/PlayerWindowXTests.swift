@@ -157,14 +157,20 @@ struct PlayerWindowXTests {
     }
 
     func geometry(_ window: String) -> (width: Int, height: Int)? {
+        placement(window).map { ($0.width, $0.height) }
+    }
+
+    /// The window's size and the position of its top-left corner on the screen.
+    func placement(_ window: String) -> (x: Int, y: Int, width: Int, height: Int)? {
         guard let shell = session.run("xdotool", ["getwindowgeometry", "--shell", window])?.output else { return nil }
         var values: [String: Int] = [:]
         for line in shell.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
         }
-        guard let width = values["WIDTH"], let height = values["HEIGHT"] else { return nil }
-        return (width, height)
+        guard let x = values["X"], let y = values["Y"], let width = values["WIDTH"], let height = values["HEIGHT"]
+        else { return nil }
+        return (x, y, width, height)
     }
 
     /// The window's pixels as 8-bit RGB (from a binary PPM, whose header gives the size).

@@ -130,6 +130,12 @@ public final class PlayerWindow {
         }
         SDL_SetWindowMinimumSize(window, 320, 180)
         self.window = window
+        // The size asked for, shrunk to fit the screen before the first picture.
+        if !options.fullscreen, let usable = Self.usableScreenArea(of: window) {
+            let fitted = WindowFit.size(
+                for: CGSize(width: options.width, height: options.height), usable: usable)
+            if fitted.width < Double(options.width) { Self.resize(window, to: fitted) }
+        }
         self.target = target
         self.player = player
         self.options = options
@@ -317,18 +323,30 @@ public final class PlayerWindow {
     }
 
     /// Once per item, gives the window the video's aspect (unless the user sized it or it is
-    /// fullscreen): the video's size scaled to fit 1280×720 and to be at least 640 wide.
+    /// fullscreen), sized by `WindowFit` for the screen it is on, and centres it there.
     private func fitWindowToVideo() {
         guard !userResized, !isFullscreen, let item = player.currentItem,
             ObjectIdentifier(item) != fittedItem, let size = playerLayer.displaySize(),
             item.status == .readyToPlay
         else { return }
         fittedItem = ObjectIdentifier(item)
-        var scale = min(1280 / size.width, 720 / size.height, 1)
-        if size.width * scale < 640 { scale = 640 / size.width }
-        let width = Int32((size.width * scale).rounded()), height = Int32((size.height * scale).rounded())
-        SDL_SetWindowSize(window, width, height)
+        Self.resize(window, to: WindowFit.size(for: size, usable: Self.usableScreenArea(of: window)))
         needsRedraw = true
+    }
+
+    /// The usable area (without panels) of the screen `window` is on, nil when SDL cannot say.
+    private static func usableScreenArea(of window: OpaquePointer) -> CGSize? {
+        let display = SDL_GetWindowDisplayIndex(window)
+        var bounds = SDL_Rect()
+        guard display >= 0, SDL_GetDisplayUsableBounds(display, &bounds) == 0 else { return nil }
+        return CGSize(width: Double(bounds.w), height: Double(bounds.h))
+    }
+
+    /// Sets `window`'s size and centres it on its screen.
+    private static func resize(_ window: OpaquePointer, to size: CGSize) {
+        SDL_SetWindowSize(window, Int32(size.width), Int32(size.height))
+        let centered = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
+        SDL_SetWindowPosition(window, centered, centered)
     }
 
     /// Enters or leaves fullscreen (as the f key does); the delegate hears of the change.
