@@ -66,6 +66,8 @@ static int (*real_SDL_SetWindowFullscreen)(SDL_Window * window, Uint32 flags);
 static void (*real_SDL_SetWindowMinimumSize)(SDL_Window * window, int min_w, int min_h);
 static void (*real_SDL_SetWindowSize)(SDL_Window * window, int w, int h);
 static void (*real_SDL_SetWindowPosition)(SDL_Window * window, int x, int y);
+static void (*real_SDL_EnableScreenSaver)(void);
+static void (*real_SDL_DisableScreenSaver)(void);
 static int (*real_SDL_GetWindowDisplayIndex)(SDL_Window * window);
 static int (*real_SDL_GetDisplayUsableBounds)(int displayIndex, SDL_Rect * rect);
 static void (*real_SDL_SetWindowTitle)(SDL_Window * window, const char *title);
@@ -149,6 +151,8 @@ static void load(void) {
     RESOLVE(sdl, SDL_SetWindowMinimumSize);
     RESOLVE(sdl, SDL_SetWindowSize);
     RESOLVE(sdl, SDL_SetWindowPosition);
+    RESOLVE(sdl, SDL_EnableScreenSaver);
+    RESOLVE(sdl, SDL_DisableScreenSaver);
     RESOLVE(sdl, SDL_GetWindowDisplayIndex);
     RESOLVE(sdl, SDL_GetDisplayUsableBounds);
     RESOLVE(sdl, SDL_SetWindowTitle);
@@ -374,6 +378,14 @@ void SDL_SetWindowSize(SDL_Window * window, int w, int h) {
 
 void SDL_SetWindowPosition(SDL_Window * window, int x, int y) {
     if (CSDL2Loader_load()) real_SDL_SetWindowPosition(window, x, y);
+}
+
+void SDL_EnableScreenSaver(void) {
+    if (CSDL2Loader_load()) real_SDL_EnableScreenSaver();
+}
+
+void SDL_DisableScreenSaver(void) {
+    if (CSDL2Loader_load()) real_SDL_DisableScreenSaver();
 }
 
 int SDL_GetWindowDisplayIndex(SDL_Window * window) {

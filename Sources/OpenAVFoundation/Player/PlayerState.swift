@@ -13,6 +13,8 @@ struct PlayerState {
     var engine: ItemPlayback?
     var machine = PlaybackStateMachine()
     var defaultRate: Float = 1
+    var backgroundPolicy: AVPlayerAudiovisualBackgroundPlaybackPolicy = .automatic
+    var preventsDisplaySleep = true
     var volume: Float = 1
     var isMuted = false
     /// The audio device asked for (`AVPlayer.audioOutputDeviceUniqueID`).

@@ -101,6 +101,10 @@ public final class PlayerWindow {
     private var userResized = false
     private var fittedItem: ObjectIdentifier?
     private var cursorShown = true
+    /// Minimised or hidden: pauses and resumes by the player's policy (WindowBackground.swift).
+    private(set) lazy var background = WindowBackground(player: player, events: events) { [weak self] in
+        self?.playerLayer.displaySize() != nil
+    }
 
     /// Opens a window for `player`.
     ///
@@ -204,7 +208,9 @@ public final class PlayerWindow {
                 _ = RunLoop.main.run(mode: .default, before: .distantPast)
             }
             if drawIfNeeded() || player.timeControlStatus != .paused { lastBusy = SystemHostClock.shared.now }
+            background.updateDisplaySleep()
         }
+        background.release()
         SDL_HideWindow(window)
         SDL_ShowCursor(SDL_ENABLE)
     }
@@ -245,8 +251,16 @@ public final class PlayerWindow {
                 controller.perform(command)
             }
         case SDL_WINDOWEVENT:
-            if event.window.event == UInt8(SDL_WINDOWEVENT_RESIZED.rawValue), !isFullscreen {
+            let kind = UInt32(event.window.event)
+            if kind == SDL_WINDOWEVENT_RESIZED.rawValue, !isFullscreen {
                 userResized = true
+            }
+            if kind == SDL_WINDOWEVENT_MINIMIZED.rawValue || kind == SDL_WINDOWEVENT_HIDDEN.rawValue {
+                background.enter()
+            } else if kind == SDL_WINDOWEVENT_RESTORED.rawValue || kind == SDL_WINDOWEVENT_SHOWN.rawValue
+                || kind == SDL_WINDOWEVENT_MAXIMIZED.rawValue
+            {
+                background.leave()
             }
             needsRedraw = true
         default:

@@ -32,6 +32,13 @@ public protocol PlayerWindowDelegate: AnyObject {
     func playerWindow(_ window: PlayerWindow, didChangeFullscreen isFullscreen: Bool)
     /// The user pressed the close button or q; the window is closing.
     func playerWindowDidRequestClose(_ window: PlayerWindow)
+    /// The window was minimised or hidden: what an iOS app hears as
+    /// `UIApplication.didEnterBackgroundNotification`. Playback already paused if the player's
+    /// `audiovisualBackgroundPlaybackPolicy` says so.
+    func playerWindowDidEnterBackground(_ window: PlayerWindow)
+    /// The window came back from the background (`willEnterForegroundNotification`); playback
+    /// the window paused resumes right after.
+    func playerWindowWillEnterForeground(_ window: PlayerWindow)
     /// The user asked for the playlist (the playlist button).
     func playerWindowDidRequestPlaylist(_ window: PlayerWindow)
     /// A seek the controls asked for completed (`finished` false when a later seek
@@ -52,6 +59,10 @@ extension PlayerWindowDelegate {
     public func playerWindow(_ window: PlayerWindow, didChangeFullscreen isFullscreen: Bool) {}
     /// Does nothing unless implemented.
     public func playerWindowDidRequestClose(_ window: PlayerWindow) {}
+    /// Does nothing unless implemented.
+    public func playerWindowDidEnterBackground(_ window: PlayerWindow) {}
+    /// Does nothing unless implemented.
+    public func playerWindowWillEnterForeground(_ window: PlayerWindow) {}
     /// Does nothing unless implemented.
     public func playerWindowDidRequestPlaylist(_ window: PlayerWindow) {}
     /// Does nothing unless implemented.

@@ -15,6 +15,8 @@ enum PlayerWindowEvent: Equatable, Sendable {
     case playedToEnd(error: NSError?)
     case bufferingChanged(Bool)
     case fullscreenChanged(Bool)
+    /// The window was minimised or hidden (true) or came back (false).
+    case backgroundChanged(Bool)
     case closeRequested
     case playlistRequested
     case seekFinished(CMTime, finished: Bool)
@@ -157,6 +159,12 @@ final class PlayerWindowCallbacks: Sendable {
             delegate.playerWindow(window, bufferingDidChange: buffering)
         case .fullscreenChanged(let fullscreen):
             delegate.playerWindow(window, didChangeFullscreen: fullscreen)
+        case .backgroundChanged(let background):
+            if background {
+                delegate.playerWindowDidEnterBackground(window)
+            } else {
+                delegate.playerWindowWillEnterForeground(window)
+            }
         case .closeRequested: delegate.playerWindowDidRequestClose(window)
         case .playlistRequested: delegate.playerWindowDidRequestPlaylist(window)
         case .seekFinished(let time, let finished):
