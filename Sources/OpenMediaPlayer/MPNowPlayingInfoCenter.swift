@@ -83,14 +83,19 @@ struct NowPlayingInfo: Sendable, Equatable {
         }
     }
 
-    /// Whether `other` describes the same item (a different one is a new MPRIS track).
+    /// Whether `other` describes the same item (a different one is a new MPRIS track id). An
+    /// item with an asset URL or a queue index is known by those; otherwise by its title,
+    /// artist and album (its duration may only become known later).
     func isSameItem(as other: NowPlayingInfo) -> Bool {
-        title == other.title && artist == other.artist && album == other.album && duration == other.duration
-            && queueIndex == other.queueIndex && assetURL == other.assetURL
+        if assetURL != nil || queueIndex != nil || other.assetURL != nil || other.queueIndex != nil {
+            return assetURL == other.assetURL && queueIndex == other.queueIndex
+        }
+        return title == other.title && artist == other.artist && album == other.album
     }
 
     static func == (lhs: NowPlayingInfo, rhs: NowPlayingInfo) -> Bool {
-        lhs.isSameItem(as: rhs) && lhs.artwork === rhs.artwork && lhs.elapsed == rhs.elapsed && lhs.rate == rhs.rate
+        lhs.isSameItem(as: rhs) && lhs.title == rhs.title && lhs.artist == rhs.artist && lhs.album == rhs.album
+            && lhs.duration == rhs.duration && lhs.artwork === rhs.artwork && lhs.elapsed == rhs.elapsed && lhs.rate == rhs.rate
             && lhs.defaultRate == rhs.defaultRate && lhs.setAt == rhs.setAt
     }
 

@@ -3,7 +3,8 @@
 // Concurrency: a command's targets and `isEnabled` are guarded by the command's own lock, so an
 // app may add or remove targets from any thread; handlers are only ever called on the main
 // queue (`MPRemoteCommandCenter` delivers them there). Every change tells the command center,
-// which hands the desktop a fresh snapshot of what can be controlled.
+// which hands the desktop a fresh snapshot of what can be controlled. `onChange` is set once by
+// the command center's initializer, before the command is shared, and only read afterwards.
 import Foundation
 
 /// A command the desktop can send (a media key, GNOME's or KDE's media controls, KDE Connect,
