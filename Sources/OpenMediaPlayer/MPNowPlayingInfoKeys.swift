@@ -1,5 +1,5 @@
 // Playhead: the keys of `MPNowPlayingInfoCenter.nowPlayingInfo` and the playback states, with
-// Apple's names and string values.
+// Apple's names and string values. Constants only: no state.
 
 /// The title of the item playing (a `String`; MPRIS `xesam:title`).
 public let MPMediaItemPropertyTitle = "title"

@@ -78,8 +78,8 @@ open class MPSkipIntervalCommand: MPRemoteCommand, @unchecked Sendable {
     private let intervalsLock = NSLock()
     private var intervals: [NSNumber] = []
 
-    /// The skip intervals the app offers, in seconds. The desktop's Seek with no interval of
-    /// its own uses the first one (15 s when the list is empty).
+    /// The skip intervals the app offers, in seconds. MPRIS has no such list: a desktop's
+    /// Seek always names its own offset, which arrives as the event's `interval`.
     open var preferredIntervals: [NSNumber] {
         get { intervalsLock.withLock { intervals } }
         set {

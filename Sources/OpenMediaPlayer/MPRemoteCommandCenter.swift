@@ -59,7 +59,6 @@ open class MPRemoteCommandCenter: @unchecked Sendable {
             changePosition: changePlaybackPositionCommand.isAvailable,
             skipForward: skipForwardCommand.isAvailable, skipBackward: skipBackwardCommand.isAvailable,
             changeRate: changePlaybackRateCommand.isAvailable,
-            skipInterval: (skipForwardCommand.preferredIntervals.first?.doubleValue).flatMap { $0 > 0 ? $0 : nil } ?? 15,
             rates: changePlaybackRateCommand.supportedPlaybackRates.map(\.doubleValue))
     }
 }

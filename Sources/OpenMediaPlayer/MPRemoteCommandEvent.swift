@@ -1,4 +1,6 @@
 // Playhead: what a remote command's handler receives and returns (Apple's MediaPlayer names).
+//
+// Concurrency: events are immutable once made (on the main queue, just before delivery).
 import Foundation
 
 /// What a command handler tells the sender: whether the command was carried out, and if not,

@@ -3,7 +3,7 @@
 //
 // Concurrency: stateless helpers; called only on the MPRIS server's bus thread, which owns the
 // messages they read and write.
-import CDBus
+internal import CDBus
 import Foundation
 
 /// A D-Bus value of the kinds MPRIS uses.
@@ -122,6 +122,9 @@ enum DBusWriter {
 /// Reads the arguments of a received message.
 struct DBusArguments {
     private(set) var values: [DBusValue?] = []
+
+    /// Arguments given directly (tests of the method router).
+    init(values: [DBusValue?]) { self.values = values }
 
     /// Reads every top-level argument of `message` (unsupported kinds read as nil; a variant
     /// reads as what it holds).

@@ -11,8 +11,8 @@
 //   the bus thread's poll(); nobody waits for the bus thread while holding the lock.
 // - Commands go to the main queue through `deliver` and never block it; the bus thread never
 //   waits for the main queue either: a command's reply is sent when its status comes back.
-import CDBus
-import CDBusLoader
+internal import CDBus
+internal import CDBusLoader
 import Foundation
 
 /// Serves `org.mpris.MediaPlayer2` and `org.mpris.MediaPlayer2.Player` on a bus.
@@ -145,8 +145,8 @@ final class MPRISServer: @unchecked Sendable {
         var name: String?
         if dbus_bus_register(connection, &error) != 0 {
             for candidate in [base, "\(base).instance\(getpid())"] {
-                let reply = dbus_bus_request_name(connection, candidate, 0x4, &error)
-                if reply == 1 {
+                let reply = dbus_bus_request_name(connection, candidate, UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE), &error)
+                if reply == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER {
                     name = candidate
                     break
                 }
@@ -184,7 +184,7 @@ final class MPRISServer: @unchecked Sendable {
     }
 
     private func handle(_ message: OpaquePointer) {
-        guard dbus_message_get_type(message) == 1, let memberName = dbus_message_get_member(message) else { return }
+        guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL, let memberName = dbus_message_get_member(message) else { return }
         let member = String(cString: memberName)
         let interface = dbus_message_get_interface(message).map { String(cString: $0) }
         let path = dbus_message_get_path(message).map { String(cString: $0) }

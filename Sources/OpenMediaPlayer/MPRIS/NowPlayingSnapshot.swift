@@ -15,8 +15,6 @@ struct RemoteCommandAvailability: Sendable, Equatable {
     var skipForward = false
     var skipBackward = false
     var changeRate = false
-    /// Seconds a Seek without a position target skips (the first preferred interval).
-    var skipInterval: Double = 15
     /// The rates the app supports (empty: only the current one).
     var rates: [Double] = []
 }
@@ -60,13 +58,14 @@ struct NowPlayingSnapshot: Sendable {
         return min(low, rate)...max(high, rate)
     }
 
-    /// The position in seconds at uptime `now`: the elapsed time as set, run on at the rate
-    /// while playing, within the item's length.
+    /// The position in seconds at uptime `now`: the elapsed time as set, run on while playing
+    /// at the rate given with it (1 when none was given; 0 while, say, buffering), within the
+    /// item's length.
     func position(at now: TimeInterval) -> Double {
         guard let info else { return 0 }
         var position = info.elapsed
         if playbackStatus == "Playing" {
-            position += (info.rate.flatMap { $0 > 0 ? $0 : nil } ?? 1) * max(0, now - info.setAt)
+            position += max(0, info.rate ?? 1) * max(0, now - info.setAt)
         }
         if let duration = info.duration, duration > 0 { position = min(position, duration) }
         return max(0, position)

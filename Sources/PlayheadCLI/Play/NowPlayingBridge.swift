@@ -24,7 +24,8 @@ final class NowPlayingBridge {
     /// Counts the items played so far: the current one's queue index for the desktop.
     private var itemsStarted = 0
 
-    /// Skip interval of the desktop's relative seeks without a position target, in seconds.
+    /// The skip interval offered, in seconds (MPRIS Seek names its own offset; this is what
+    /// an app on Apple platforms would show).
     static let skipInterval = 10.0
     /// The rates offered to the desktop (MinimumRate and MaximumRate are their ends).
     static let rates: [Double] = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4]
