@@ -165,6 +165,19 @@ nonisolated(unsafe) private let mainQueueKey: DispatchSpecificKey<Bool> = {
         #expect(monitor.output.contains("int64 42000000"), "\(monitor.output)")
     }
 
+    @Test func aSecondPlayerOnTheBusTakesAnInstanceName() async throws {
+        let bus = try await Self.freshBus()
+        defer { Self.finish(bus) }
+        let second = MPRISServer(address: bus.address, identity: .playhead, warn: { _ in }, deliver: { _, reply in reply(.success) })
+        second.start()
+        defer { second.stop() }
+        let named = try await offPool { SessionBus.waitUntil { second.ownedName != nil } }
+        #expect(named)
+        #expect(second.ownedName == "org.mpris.MediaPlayer2.playhead.instance\(getpid())")
+        let listed = try await offPool { bus.playerctlOutput(["-l"])?.split(separator: "\n").map(String.init) ?? [] }
+        #expect(Set(listed) == ["playhead", "playhead.instance\(getpid())"])
+    }
+
     @Test func withoutABusOneWarningLineAndNothingElse() async throws {
         let lines = Locked<[String]>([])
         MPRISService.shared.start(address: "unix:path=/nonexistent/playhead-bus", warnings: { line in

@@ -162,6 +162,33 @@ import Testing
         #expect(result.errorLines.isEmpty, "\(result.standardError)")
     }
 
+    @Test func aBusThatGoesAwayIsOneWarningLineAndPlaybackGoesOn() async throws {
+        let clip = try Self.titledClip("Bus Gone", cover: "yellow")
+        let executable = try #require(PlayheadBinary.url)
+        let bus = try await offPool { try SessionBus() }
+        defer { bus.stop() }
+        let arguments = ["play", "--headless", "--frames", "125", "--report", "json", clip.path]
+        let environment = Self.environment(bus, cache: bus.directory.appendingPathComponent("cache"))
+        let (registered, outcome) = try await offPool { () -> (Bool, SubprocessResult?) in
+            let outcome = Locked<SubprocessResult?>(nil)
+            let ended = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                outcome.withLock { $0 = try? Subprocess.run(executable, arguments, limit: 120, environment: environment) }
+                ended.signal()
+            }
+            let registered = SessionBus.waitUntil { bus.playerctlOutput(["-l"])?.contains("playhead") ?? false }
+            bus.stop()
+            _ = ended.wait(timeout: .now() + 130)
+            return (registered, outcome.withLock { $0 })
+        }
+        #expect(registered)
+        let result = try #require(outcome)
+        #expect(result.status == 0)
+        #expect(result.errorLines == ["playhead: warning: the session bus went away; media keys and desktop media controls are off"])
+        let items = try #require(try PlayheadProcess.jsonObject(result)["items"] as? [[String: Any]])
+        #expect(items.map { $0["status"] as? String } == ["completed"])
+    }
+
     @Test func anUnreachableBusIsOneWarningLineAndPlaybackGoesOn() async throws {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/playhead-test-bus"
