@@ -45,10 +45,25 @@ public final class SessionBus: @unchecked Sendable {
         return environment
     }
 
-    /// Runs `playerctl arguments...` on this bus (at most 10 s).
+    /// Runs `playerctl arguments...` on this bus (killed after 30 s; playerctl itself waits
+    /// 25 s for a reply).
     /// - Throws: ``TestSupportError`` when playerctl is missing.
     public func playerctl(_ arguments: [String]) throws -> SubprocessResult {
-        try Subprocess.run(try Subprocess.tool(named: "playerctl"), arguments, limit: 10, environment: environment)
+        try Subprocess.run(try Subprocess.tool(named: "playerctl"), arguments, limit: 30, environment: environment)
+    }
+
+    /// Calls `method` (e.g. `org.mpris.MediaPlayer2.Player.Pause`, with dbus-send's typed
+    /// `arguments` such as `int64:5000000`) on `destination`'s MPRIS object, waiting up to two
+    /// minutes for the reply: for in-process players whose handlers wait for a busy main queue
+    /// (playerctl gives up after 25 s).
+    /// - Throws: ``TestSupportError`` when dbus-send is missing.
+    public func callMPRIS(
+        _ method: String, _ arguments: [String] = [], destination: String = "org.mpris.MediaPlayer2.playhead"
+    ) throws -> SubprocessResult {
+        try Subprocess.run(
+            try Subprocess.tool(named: "dbus-send"),
+            ["--bus=\(address)", "--print-reply", "--reply-timeout=120000", "--dest=\(destination)",
+                "/org/mpris/MediaPlayer2", method] + arguments, limit: 130)
     }
 
     /// `playerctl arguments...`'s standard output, trimmed, or nil when it failed.

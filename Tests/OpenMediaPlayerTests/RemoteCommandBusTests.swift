@@ -65,12 +65,16 @@ nonisolated(unsafe) private let mainQueueKey: DispatchSpecificKey<Bool> = {
             MPNowPlayingInfoPropertyElapsedPlaybackTime: 1.0, MPNowPlayingInfoPropertyPlaybackRate: 0.0,
         ]
         let results = try await offPool { () -> [Int32] in
-            // playerctl reads CanPlay/CanPause first: wait until the bus shows the targets.
+            // The test process's main queue can be slow to reach on a busy machine, longer than
+            // playerctl waits for a reply: dbus-send waits up to two minutes.
             _ = SessionBus.waitUntil { bus.playerctlOutput(["-p", "playhead", "metadata", "title"]) == "Handlers" }
+            // playerctl prints an object path in quotes.
+            let track = (bus.playerctlOutput(["-p", "playhead", "metadata", "mpris:trackid"]) ?? "")
+                .trimmingCharacters(in: CharacterSet(charactersIn: "'"))
             return [
-                try bus.playerctl(["-p", "playhead", "play"]).status,
-                try bus.playerctl(["-p", "playhead", "pause"]).status,
-                try bus.playerctl(["-p", "playhead", "position", "12.5"]).status,
+                try bus.callMPRIS("org.mpris.MediaPlayer2.Player.Play").status,
+                try bus.callMPRIS("org.mpris.MediaPlayer2.Player.Pause").status,
+                try bus.callMPRIS("org.mpris.MediaPlayer2.Player.SetPosition", ["objpath:\(track)", "int64:12500000"]).status,
             ]
         }
         #expect(results == [0, 0, 0])
@@ -90,10 +94,7 @@ nonisolated(unsafe) private let mainQueueKey: DispatchSpecificKey<Bool> = {
         let (canPause, answer) = try await offPool { () -> (String?, SubprocessResult) in
             _ = SessionBus.waitUntil { (try? Self.property(bus, "CanPause"))?.contains("boolean false") ?? false }
             let canPause = try? Self.property(bus, "CanPause")
-            let answer = try Subprocess.run(
-                try Subprocess.tool(named: "dbus-send"),
-                ["--bus=\(bus.address)", "--print-reply", "--dest=org.mpris.MediaPlayer2.playhead",
-                    "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player.Pause"], limit: 10)
+            let answer = try bus.callMPRIS("org.mpris.MediaPlayer2.Player.Pause")
             return (canPause, answer)
         }
         #expect(canPause?.contains("boolean false") == true, "\(canPause ?? "nil")")
@@ -104,8 +105,9 @@ nonisolated(unsafe) private let mainQueueKey: DispatchSpecificKey<Bool> = {
         pause.isEnabled = true
         pause.removeTarget(nil)
         pause.addTarget { _ in .noActionableNowPlayingItem }
-        let failed = try await offPool { try bus.playerctl(["-p", "playhead", "pause"]) }
-        #expect(failed.status != 0)
+        let failed = try await offPool { try bus.callMPRIS("org.mpris.MediaPlayer2.Player.Pause") }
+        #expect(failed.status == 1)
+        #expect(failed.standardError.contains("org.freedesktop.DBus.Error.Failed"), "\(failed.standardError)")
     }
 
     @Test func nowPlayingInfoShowsInPlayerctlMetadata() async throws {
