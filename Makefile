@@ -46,8 +46,11 @@ FIXTURE_CACHE := $(or $(PLAYHEAD_FIXTURE_CACHE),$(or $(TMPDIR),/tmp)/playhead-fi
 # `make run` still plays through the real device).
 test: export SDL_VIDEODRIVER ?= dummy
 test: export SDL_AUDIODRIVER ?= dummy
+# Tests must never reach the developer's own session bus (media controls, MPRIS): the ones that
+# need a bus start a dbus-daemon of their own and pass its address to the processes they run.
+test: export DBUS_SESSION_BUS_ADDRESS :=
 
-.PHONY: deps build release run test smoke check lint lint-imports lint-format clean clean-fixtures
+.PHONY: deps build release run test smoke check lint lint-imports lint-dbus-header lint-format clean clean-fixtures
 
 deps:
 	bash scripts/install-deps.sh
@@ -72,7 +75,7 @@ smoke: release
 check: test
 	$(MAKE) --no-print-directory smoke
 
-test: deps lint-imports
+test: deps lint-imports lint-dbus-header
 	$(SWIFT) build $(SWIFTPM) --build-tests
 	bash scripts/check-ported-clients.sh $(BUILD_DIR)
 	mkdir -p $(BUILD_DIR)
@@ -93,10 +96,14 @@ test: deps lint-imports
 	fi; \
 	exit $$status
 
-lint: lint-imports lint-format
+lint: lint-imports lint-dbus-header lint-format
 
 lint-imports:
 	bash scripts/check-imports.sh
+
+# Sources/CDBus/CDBus.h declares the libdbus calls itself: checked against <dbus/dbus.h>.
+lint-dbus-header:
+	bash scripts/check-dbus-header.sh
 
 lint-format:
 	if [[ -f .swift-format ]]; then \

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OpenCoreMedia", targets: ["OpenCoreMedia"]),
         .library(name: "OpenAVFoundation", targets: ["OpenAVFoundation"]),
         .library(name: "OpenAVKit", targets: ["OpenAVKit"]),
+        .library(name: "OpenMediaPlayer", targets: ["OpenMediaPlayer"]),
         .executable(name: "playhead", targets: ["playhead"]),
     ],
     targets: [
@@ -36,6 +37,14 @@ let package = Package(
             providers: [.apt(["libpulse-dev", "pkg-config"])]
         ),
         .target(name: "CPulseLoader", dependencies: ["CPulse"]),
+        // Declarations only: the binary does not link libdbus; CDBusLoader loads it on first use.
+        // CDBus.h declares the libdbus calls itself (the real headers sit in folders only
+        // pkg-config knows); scripts/check-dbus-header.sh checks it against <dbus/dbus.h>.
+        .systemLibrary(
+            name: "CDBus",
+            providers: [.apt(["libdbus-1-dev", "dbus-daemon", "pkg-config"])]
+        ),
+        .target(name: "CDBusLoader", dependencies: ["CDBus"]),
 
         // MARK: Swift modules
         .target(name: "OpenCoreMedia"),
@@ -44,7 +53,9 @@ let package = Package(
         .target(
             name: "OpenAVKit",
             dependencies: ["OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader", "CPulse", "CPulseLoader"]),
-        .target(name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "FFmpegBridge"]),
+        .target(name: "OpenMediaPlayer", dependencies: ["CDBus", "CDBusLoader"]),
+        .target(
+            name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "OpenMediaPlayer", "FFmpegBridge"]),
         .executableTarget(name: "playhead", dependencies: ["PlayheadCLI"]),
         .target(name: "PlayheadTestSupport", dependencies: ["OpenAVFoundation", "FFmpegBridge"]),
         .executableTarget(
@@ -61,6 +72,9 @@ let package = Package(
             name: "OpenAVFoundationTests",
             dependencies: ["OpenAVFoundation", "PlayheadTestSupport"]),
         .testTarget(name: "OpenAVKitTests", dependencies: ["OpenAVKit", "PlayheadTestSupport"]),
+        .testTarget(
+            name: "OpenMediaPlayerTests",
+            dependencies: ["OpenMediaPlayer", "OpenAVFoundation", "PlayheadTestSupport"]),
         .testTarget(
             name: "PlayheadCLITests",
             dependencies: ["PlayheadCLI", "PlayheadTestSupport"],

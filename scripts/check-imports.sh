@@ -14,6 +14,7 @@ RULES=(
     "CFFmpeg|Sources/FFmpegBridge Sources/CFFmpegShims"
     "CSDL2|Sources/OpenAVKit"
     "CPulse|Sources/OpenAVKit"
+    "CDBus|Sources/OpenMediaPlayer"
 )
 SEARCH_DIRS=(Sources Tests Benchmarks Examples)
 
@@ -55,7 +56,7 @@ done
 
 if [[ "$violations" -gt 0 ]]; then
     echo "check-imports: $violations forbidden C-module import(s); route the call through" \
-        "FFmpegBridge (FFmpeg) or OpenAVKit (SDL) instead" >&2
+        "FFmpegBridge (FFmpeg), OpenAVKit (SDL, PulseAudio) or OpenMediaPlayer (D-Bus) instead" >&2
     exit 1
 fi
 echo "check-imports: C-module imports are confined to their owners"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Playhead: type-checks the ported clients in Tests/PortedClients (code written the way public
-# AVPlayer wrappers are, importing only OpenAVFoundation) in the Swift 5 and Swift 6 language
+# AVPlayer wrappers are, importing only OpenAVFoundation, and an iOS-style now-playing client
+# importing OpenMediaPlayer) in the Swift 5 and Swift 6 language
 # modes against the debug build's modules. Any error fails; warnings are allowed, as they are
 # for the same code against Apple's SDK.
 #
@@ -16,7 +17,10 @@ BIN="$BUILD_DIR/debug"
 flags=(-I "$BIN/Modules"
     -Xcc -fmodule-map-file="$BIN/CFFmpegShims.build/module.modulemap"
     -Xcc -fmodule-map-file="$ROOT/Sources/CFFmpeg/module.modulemap"
-    -Xcc -I"$ROOT/Sources/CFFmpegShims/include")
+    -Xcc -I"$ROOT/Sources/CFFmpegShims/include"
+    -Xcc -fmodule-map-file="$ROOT/Sources/CDBus/module.modulemap"
+    -Xcc -fmodule-map-file="$BIN/CDBusLoader.build/module.modulemap"
+    -Xcc -I"$ROOT/Sources/CDBusLoader/include")
 status=0
 for mode in 5 6; do
     if output="$(swiftc -typecheck -swift-version "$mode" "${flags[@]}" Tests/PortedClients/*.swift 2>&1)"; then

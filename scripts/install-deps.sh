@@ -14,13 +14,15 @@ set -euo pipefail
 # Needed to build (FFmpeg and SDL headers, pkg-config), to test (the ffmpeg/ffprobe CLIs make and
 # inspect fixtures; socat and openssl put TLS in front of the loopback HTTP server; a private
 # PulseAudio server and parec record what the sound-server output plays; mpv is measured beside
-# playhead in the window lip-sync test, which also runs on a private PipeWire server), to draw text
-# (a TrueType font) and to drive the build (make).
+# playhead in the window lip-sync test, which also runs on a private PipeWire server; dbus-daemon,
+# dbus-bin's dbus-send and dbus-monitor and playerctl run a private session bus and a real MPRIS
+# client; libdbus-1-dev's headers check Sources/CDBus/CDBus.h), to draw text (a TrueType font) and
+# to drive the build (make).
 REQUIRED_PACKAGES=(
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
     libavfilter-dev libsdl2-dev libsdl2-ttf-dev pkg-config ffmpeg fonts-dejavu-core make time xvfb openbox xdotool x11-apps imagemagick
     socat openssl python3 libpulse-dev pulseaudio pulseaudio-utils mpv pipewire pipewire-pulse wireplumber
-    libcurl4-openssl-dev
+    libcurl4-openssl-dev libdbus-1-dev dbus-daemon dbus-bin playerctl
 )
 # libcurl4-openssl-dev: the release build links FoundationNetworking (URLSession, the HLS loader)
 # statically, and that asks the linker for -lcurl.

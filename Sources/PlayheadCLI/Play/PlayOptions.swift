@@ -37,6 +37,9 @@ public struct PlayOptions: Sendable, Equatable {
     public var loop = false
     /// Open the first input paused, on its first picture (`--pause`).
     public var startsPaused = false
+    /// Offer playback to the desktop's media controls and media keys over MPRIS (off with
+    /// `--no-mpris`).
+    public var mediaControls = true
 
     /// Options for `inputs` with every default.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -68,13 +71,15 @@ public struct PlayOptions: Sendable, Equatable {
         "pause", help: "Open the first input paused on its first picture (space plays).")
     static let loopOption = CommandOption.flag(
         "loop", help: "Loop the input (or the list of inputs) until stopped, without a gap.")
+    static let noMPRISOption = CommandOption.flag(
+        "no-mpris", help: "Do not offer playback to media keys and the desktop's media controls (MPRIS).")
     static let reportOption = CommandOption.value(
         "report", valueName: "FORMAT", help: "Print a report when playback ends; FORMAT is json.")
 
     /// Every option, in help order.
     static let all = [
         headlessOption, fullscreenOption, gravityOption, noAudioOption, audioDeviceOption, audioDelayOption, untimedOption, framesOption, startOption, rateOption,
-        volumeOption, muteOption, pauseOption, loopOption, reportOption,
+        volumeOption, muteOption, pauseOption, loopOption, noMPRISOption, reportOption,
     ] + PlaySelection.options
 
     /// Reads and checks the options from parsed arguments.
@@ -98,6 +103,7 @@ public struct PlayOptions: Sendable, Equatable {
         options.muted = arguments.flag(muteOption.name)
         options.startsPaused = arguments.flag(pauseOption.name)
         options.loop = arguments.flag(loopOption.name)
+        options.mediaControls = !arguments.flag(noMPRISOption.name)
         if let frames = try arguments.value(framesOption.name, as: Int.self, expected: "a positive whole number") {
             guard frames > 0 else { throw invalid(framesOption, frames, "a positive whole number") }
             options.frameLimit = frames

@@ -30,6 +30,7 @@ final class PlaySession {
     private var keys: TerminalKeys?
     private var interrupt: DispatchSourceSignal?
     private var window: WindowHost?
+    private var nowPlaying: NowPlayingBridge?
     private let showsStatus: Bool
     /// Times the sound server went away during the run (counted on the output's thread).
     private let serverLosses = Locked(0)
@@ -70,6 +71,7 @@ final class PlaySession {
     func run() async -> [PlayReport] {
         installInterruptHandler()
         if !options.headless { await openWindow() }
+        startMediaControls()
         if showsStatus {
             keys = TerminalKeys { [weak self] key in MainActor.assumeIsolated { self?.handle(key) } }
             keys?.start()
@@ -79,6 +81,8 @@ final class PlaySession {
         statusTimer?.cancel()
         if showsStatus { console.writeOutput("\n") }
         keys?.stop()
+        nowPlaying?.stop()
+        nowPlaying = nil
         await window?.close()
         window = nil
         currentItemObservation?.invalidate()
@@ -115,6 +119,26 @@ final class PlaySession {
         case .success(let host): window = host
         case .failure(let error): noteHeadless(error.message)
         }
+    }
+
+    /// Offers the queue to the desktop's media controls and media keys (MPRIS on the session
+    /// bus) unless --no-mpris. Without a session bus address a terminal user is told once;
+    /// a bus that cannot be reached is reported once by OpenMediaPlayer itself.
+    private func startMediaControls() {
+        guard options.mediaControls else { return }
+        guard !(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty else {
+            if TerminalKeys.isInteractive {
+                console.printError("playhead: warning: no session bus; media keys and desktop media controls are off")
+            }
+            return
+        }
+        let bridge = NowPlayingBridge(player: player) { [weak self] in
+            guard let self else { return }
+            userQuit = true
+            finishCurrent?(.stopped, nil)
+        }
+        bridge.start()
+        nowPlaying = bridge
     }
 
     private func noteHeadless(_ reason: String) {

@@ -83,6 +83,8 @@ final class XSession: Sendable {
         environment["DISPLAY"] = display
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         environment.removeValue(forKey: "SDL_VIDEODRIVER")
+        // Never the developer's own session bus (MPRIS): a test that wants one passes its own.
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         // An empty value removes the variable (SDL_AUDIODRIVER, which would bypass the sound server).
         for (key, value) in extra { environment[key] = value.isEmpty ? nil : value }
         process.environment = environment

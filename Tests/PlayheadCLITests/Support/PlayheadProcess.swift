@@ -11,6 +11,9 @@ enum PlayheadProcess {
     /// Runs `playhead` with `arguments`; records an issue and returns nil when it was not built.
     ///
     /// - Parameter limit: seconds after which the run is killed and reported as `.hung`.
+    /// - Parameter environment: the child's environment; nil inherits the test's, minus
+    ///   `DBUS_SESSION_BUS_ADDRESS`, so no run ever reaches the developer's own session bus
+    ///   (tests of the desktop integration pass the address of a bus they started).
     static func run(
         _ arguments: [String], limit: Double? = nil, environment: [String: String]? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -22,6 +25,7 @@ enum PlayheadProcess {
                 sourceLocation: sourceLocation)
             return nil
         }
+        let environment = environment ?? ProcessInfo.processInfo.environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }
         return try await Subprocess.runOffPool(executable, arguments, limit: limit, environment: environment)
     }
 
