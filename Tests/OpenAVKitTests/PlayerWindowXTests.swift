@@ -47,6 +47,30 @@ struct PlayerWindowXTests {
         await run.expectCleanExit()
     }
 
+    @Test func aMinimisedWindowPausesByPolicyAndPlaysOnByDefault() async throws {
+        let clip = try Self.longClip()
+        // Two seconds of pictures (--frames 50 at 25 fps), minimised for three of them.
+        func minimisedRun(_ options: [String]) async throws -> (exitedWhileMinimised: Bool, run: PlayheadRun) {
+            let run = try #require(launch(clip, options: ["--frames", "50"] + options))
+            let window = try #require(await windowID(named: clip.lastPathComponent), "no window appeared")
+            try await Task.sleep(for: .milliseconds(300))
+            session.run("xdotool", ["windowminimize", window])
+            try await Task.sleep(for: .milliseconds(3000))
+            let exited = !run.box.process.isRunning
+            if !exited { session.run("xdotool", ["windowactivate", window]) }
+            return (exited, run)
+        }
+        let paused = try await minimisedRun(["--pause-minimized"])
+        defer { paused.run.stop() }
+        #expect(!paused.exitedWhileMinimised, "--pause-minimized holds playback while minimised")
+        // Back on screen it resumes and plays its remaining frames.
+        #expect(await paused.run.waitForExit(timeout: 10) == 0, "\(paused.run.exitDescription)")
+
+        let playing = try await minimisedRun([])
+        defer { playing.run.stop() }
+        #expect(playing.exitedWhileMinimised, "by default playback goes on while minimised")
+    }
+
     @Test func controlsHideWhenIdleReturnOnMovementAndFFillsTheScreen() async throws {
         let clip = try Self.longClip()
         let run = try #require(launch(clip))

@@ -37,6 +37,9 @@ public struct PlayOptions: Sendable, Equatable {
     public var loop = false
     /// Open the first input paused, on its first picture (`--pause`).
     public var startsPaused = false
+    /// Pause while the window is minimised or hidden, and resume when it is back
+    /// (`--pause-minimized`); by default playback goes on, as desktop players do.
+    public var pausesWhenMinimized = false
     /// Offer playback to the desktop's media controls and media keys over MPRIS (off with
     /// `--no-mpris`).
     public var mediaControls = true
@@ -71,6 +74,8 @@ public struct PlayOptions: Sendable, Equatable {
         "pause", help: "Open the first input paused on its first picture (space plays).")
     static let loopOption = CommandOption.flag(
         "loop", help: "Loop the input (or the list of inputs) until stopped, without a gap.")
+    static let pauseMinimizedOption = CommandOption.flag(
+        "pause-minimized", help: "Pause while the window is minimised or hidden; resume when it is back.")
     static let noMPRISOption = CommandOption.flag(
         "no-mpris", help: "Do not offer playback to media keys and the desktop's media controls (MPRIS).")
     static let reportOption = CommandOption.value(
@@ -79,7 +84,7 @@ public struct PlayOptions: Sendable, Equatable {
     /// Every option, in help order.
     static let all = [
         headlessOption, fullscreenOption, gravityOption, noAudioOption, audioDeviceOption, audioDelayOption, untimedOption, framesOption, startOption, rateOption,
-        volumeOption, muteOption, pauseOption, loopOption, noMPRISOption, reportOption,
+        volumeOption, muteOption, pauseOption, loopOption, pauseMinimizedOption, noMPRISOption, reportOption,
     ] + PlaySelection.options
 
     /// Reads and checks the options from parsed arguments.
@@ -104,6 +109,7 @@ public struct PlayOptions: Sendable, Equatable {
         options.startsPaused = arguments.flag(pauseOption.name)
         options.loop = arguments.flag(loopOption.name)
         options.mediaControls = !arguments.flag(noMPRISOption.name)
+        options.pausesWhenMinimized = arguments.flag(pauseMinimizedOption.name)
         if let frames = try arguments.value(framesOption.name, as: Int.self, expected: "a positive whole number") {
             guard frames > 0 else { throw invalid(framesOption, frames, "a positive whole number") }
             options.frameLimit = frames

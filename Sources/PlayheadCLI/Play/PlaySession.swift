@@ -152,6 +152,8 @@ final class PlaySession {
     private func playQueue() async -> [PlayReport] {
         player.volume = options.volume
         player.audioDelay = options.audioDelay
+        // A desktop player plays on while minimised (mpv and VLC do) unless asked to pause.
+        player.audiovisualBackgroundPlaybackPolicy = options.pausesWhenMinimized ? .pauses : .continuesIfPossible
         player.isMuted = options.muted
         player.defaultRate = options.rate
         currentItemObservation = player.observe(\.currentItem) { [weak self] player, _ in

@@ -1,0 +1,66 @@
+// Playhead: tests for WindowBackground: a minimised window pauses and resumes playback by the
+// player's audiovisualBackgroundPlaybackPolicy and tells its delegate, in order.
+import Foundation
+import OpenAVFoundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVKit
+
+@MainActor
+@Suite struct WindowBackgroundTests {
+    /// A window's background handling for a playing player, and the events it sent.
+    private func rig(
+        _ policy: AVPlayerAudiovisualBackgroundPlaybackPolicy, hasVideo: Bool
+    ) -> (WindowBackground, AVPlayer, Locked<[PlayerWindowEvent]>) {
+        let player = AVPlayer()
+        player.audiovisualBackgroundPlaybackPolicy = policy
+        player.play()
+        let sent = Locked<[PlayerWindowEvent]>([])
+        let events = PlayerWindowEvents(player: player) { event in sent.withLock { $0.append(event) } }
+        return (WindowBackground(player: player, events: events) { hasVideo }, player, sent)
+    }
+
+    @Test func pausesGoesAwayAndComesBackPlaying() {
+        let (background, player, sent) = rig(.pauses, hasVideo: true)
+        background.enter()
+        #expect(player.rate == 0, "paused in the background")
+        background.enter()  // a second minimise event changes nothing
+        background.leave()
+        #expect(player.rate == 1, "resumed on return")
+        #expect(sent.withLock { $0 } == [.backgroundChanged(true), .backgroundChanged(false)])
+    }
+
+    @Test func continuesIfPossiblePlaysOn() {
+        let (background, player, _) = rig(.continuesIfPossible, hasVideo: true)
+        background.enter()
+        #expect(player.rate == 1)
+        background.leave()
+        #expect(player.rate == 1)
+    }
+
+    @Test func automaticPausesVideoButNotSoundAlone() {
+        let (video, videoPlayer, _) = rig(.automatic, hasVideo: true)
+        video.enter()
+        #expect(videoPlayer.rate == 0)
+        let (sound, soundPlayer, _) = rig(.automatic, hasVideo: false)
+        sound.enter()
+        #expect(soundPlayer.rate == 1)
+    }
+
+    @Test func aPauseTheUserMadeIsNotUndoneOnReturn() {
+        let (background, player, _) = rig(.pauses, hasVideo: true)
+        player.pause()
+        background.enter()
+        background.leave()
+        #expect(player.rate == 0, "the window resumes only what it paused")
+    }
+
+    @Test func theDisplayIsNotHeldAwakeWithoutPlayingVideo() {
+        let (background, player, _) = rig(.pauses, hasVideo: true)
+        player.pause()
+        background.updateDisplaySleep()
+        #expect(!background.isKeepingDisplayAwake)
+        background.release()
+    }
+}
