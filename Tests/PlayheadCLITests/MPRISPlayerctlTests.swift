@@ -3,13 +3,15 @@
 //
 // Concurrency: processes run on Dispatch threads (PlayheadProcess, offPool), never on the
 // cooperative pool. Every wait polls for a state with a generous deadline; nothing measures
-// durations, so these run in the parallel pass.
+// durations. They run in the serial pass of `make test` (names with `OnASessionBus`): beside
+// the whole parallel pass, a player was once never seen on its bus (not understood yet).
 import Foundation
 import OpenAVFoundation
 import PlayheadTestSupport
 import Testing
 
-@Suite struct MPRISPlayerctlTests {
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+struct MPRISPlayerctlTestsOnASessionBus {
     /// A 60 s clip with a title, artist, album and a PNG cover (an attached picture).
     static func titledClip(_ title: String, cover color: String) throws -> URL {
         let cover = try GeneratedMedia.url(
@@ -61,7 +63,7 @@ import Testing
                 bus: bus, executable: executable, environment: Self.environment(bus, cache: cache),
                 arguments: ["play", "--headless", "--report", "json", first.path, second.path])
         }
-        #expect(seen.playing, "playerctl never saw playhead playing")
+        #expect(seen.playing, "playerctl never saw playhead playing; players: \(bus.playerctlOutput(["-l"]) ?? "none")")
         #expect(Array(seen.metadata.prefix(4)) == ["First Title", "Bus Artist", "Bus Album", "60000000"])
         let art = try #require(seen.metadata.last.flatMap { $0 }.flatMap(URL.init(string:)), "no mpris:artUrl")
         #expect(art.isFileURL && art.path.hasPrefix(cache.appendingPathComponent("playhead").path), "\(art)")

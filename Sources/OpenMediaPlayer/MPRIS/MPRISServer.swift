@@ -131,6 +131,9 @@ final class MPRISServer: @unchecked Sendable {
             var drain = [UInt8](repeating: 0, count: 64)
             while read(wake, &drain, drain.count) > 0 {}
         }
+        // A command that ended the app (Stop) still gets its answer before the name goes.
+        sendFinishedReplies()
+        dbus_connection_flush(connection)
     }
 
     /// Connects, registers with the bus and takes the player's name (an instance name when
