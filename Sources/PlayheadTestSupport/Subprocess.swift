@@ -67,7 +67,10 @@ public enum Subprocess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        // Always a copy: with none, Foundation hands posix_spawn the live `environ`, and a
+        // library that sets a variable on another thread meanwhile can move it under the copy
+        // (a test run crashed in Process.run's memmove while hundreds of children were spawned).
+        process.environment = environment ?? ProcessInfo.processInfo.environment
         process.standardInput = FileHandle.nullDevice
         let output = Pipe()
         let error = Pipe()
