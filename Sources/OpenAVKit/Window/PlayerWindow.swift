@@ -133,6 +133,9 @@ public final class PlayerWindow {
             throw error
         }
         SDL_SetWindowMinimumSize(window, 320, 180)
+        // SDL holds the screensaver off while a window is open; a player that allows display
+        // sleep lets it run.
+        if !player.preventsDisplaySleepDuringVideoPlayback { SDL_EnableScreenSaver() }
         self.window = window
         // The size asked for, shrunk to fit the screen before the first picture.
         if !options.fullscreen, let usable = Self.usableScreenArea(of: window) {
@@ -208,7 +211,6 @@ public final class PlayerWindow {
                 _ = RunLoop.main.run(mode: .default, before: .distantPast)
             }
             if drawIfNeeded() || player.timeControlStatus != .paused { lastBusy = SystemHostClock.shared.now }
-            background.updateDisplaySleep()
         }
         background.release()
         SDL_HideWindow(window)

@@ -1,9 +1,11 @@
 // Playhead: a player window in the background (minimised or hidden) and the display's sleep.
 // Apple's apps pause video when they go to the background (by `audiovisualBackgroundPlaybackPolicy`)
 // and keep the screen awake while video plays (`preventsDisplaySleepDuringVideoPlayback`); a
-// window does both here: it pauses and resumes by the policy, tells its delegate as iOS apps
-// hear `didEnterBackground` / `willEnterForeground`, and holds the screensaver off through SDL
-// (which asks the desktop over `org.freedesktop.ScreenSaver` where it can) only while video plays.
+// window pauses and resumes by the policy and tells its delegate as iOS apps hear
+// `didEnterBackground` / `willEnterForeground`. The display: SDL holds the screensaver off for
+// as long as a window is open (`updateDisplaySleep`, which would narrow that to "while video
+// plays", is not called from the window loop yet: each change is a synchronous D-Bus call on
+// the window thread, not yet shown harmless to the picture's timing).
 //
 // Concurrency: confined to the window's event-loop thread; AVPlayer's members it uses are
 // callable from any thread.
@@ -39,7 +41,6 @@ final class WindowBackground {
             pausedByBackground = true
         }
         events.note(.backgroundChanged(true))
-        updateDisplaySleep()
     }
 
     /// The window is back: tell the delegate, then resume what going away paused.
