@@ -57,17 +57,22 @@ struct ProgramDateMap: Equatable, Sendable {
     /// `+0800`, fractional seconds optional), or nil when it is not one.
     static func parseDate(_ text: String) -> Date? {
         let value = text.trimmingCharacters(in: .whitespaces)
+        return dateFormatters.lazy.compactMap { $0.date(from: value) }.first
+    }
+
+    /// The forms a tag is read in, made once (a long VOD playlist dates every segment).
+    /// Formatters only parse after this, which Foundation allows from any thread.
+    private nonisolated(unsafe) static let dateFormatters: [ISO8601DateFormatter] = {
         let base: ISO8601DateFormatter.Options = [
             .withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime, .withTimeZone,
         ]
-        for options in [
+        return [
             base.union([.withFractionalSeconds, .withColonSeparatorInTimeZone]), base.union(.withColonSeparatorInTimeZone),
             base.union(.withFractionalSeconds), base,
-        ] {
+        ].map { options in
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = options
-            if let date = formatter.date(from: value) { return date }
+            return formatter
         }
-        return nil
-    }
+    }()
 }
