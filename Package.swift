@@ -45,6 +45,12 @@ let package = Package(
             providers: [.apt(["libdbus-1-dev", "dbus-daemon", "pkg-config"])]
         ),
         .target(name: "CDBusLoader", dependencies: ["CDBus"]),
+        // Headers only: the binary does not link libass; CASSLoader loads it on first use.
+        .systemLibrary(
+            name: "CASS",
+            providers: [.apt(["libass-dev"])]
+        ),
+        .target(name: "CASSLoader", dependencies: ["CASS"]),
 
         // MARK: Swift modules
         .target(name: "OpenCoreMedia"),
@@ -52,7 +58,10 @@ let package = Package(
         .target(name: "OpenAVFoundation", dependencies: ["OpenCoreMedia", "FFmpegBridge"]),
         .target(
             name: "OpenAVKit",
-            dependencies: ["OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader", "CPulse", "CPulseLoader"]),
+            dependencies: [
+                "OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader", "CPulse", "CPulseLoader", "CASS",
+                "CASSLoader",
+            ]),
         .target(name: "OpenMediaPlayer", dependencies: ["CDBus", "CDBusLoader"]),
         .target(
             name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "OpenMediaPlayer", "FFmpegBridge"]),

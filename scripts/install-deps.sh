@@ -17,12 +17,13 @@ set -euo pipefail
 # playhead in the window lip-sync test, which also runs on a private PipeWire server; dbus-daemon,
 # dbus-bin's dbus-send and dbus-monitor and playerctl run a private session bus and a real MPRIS
 # client; libdbus-1-dev's headers check Sources/CDBus/CDBus.h), to draw text (a TrueType font) and
-# to drive the build (make).
+# to drive the build (make); libass-dev gives the headers of libass, which draws text subtitles
+# in the window (loaded on first use, like SDL).
 REQUIRED_PACKAGES=(
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
     libavfilter-dev libsdl2-dev libsdl2-ttf-dev pkg-config ffmpeg fonts-dejavu-core make time xvfb openbox xdotool x11-apps imagemagick
     socat openssl python3 libpulse-dev pulseaudio pulseaudio-utils mpv pipewire pipewire-pulse wireplumber
-    libcurl4-openssl-dev libdbus-1-dev dbus-daemon dbus-bin playerctl
+    libcurl4-openssl-dev libdbus-1-dev dbus-daemon dbus-bin playerctl libass-dev
 )
 # libcurl4-openssl-dev: the release build links FoundationNetworking (URLSession, the HLS loader)
 # statically, and that asks the linker for -lcurl.

@@ -32,10 +32,14 @@ static SDL_Window * (*real_SDL_CreateWindow)(const char *title, int x, int y, in
 static void (*real_SDL_DestroyRenderer)(SDL_Renderer * renderer);
 static void (*real_SDL_DestroyTexture)(SDL_Texture * texture);
 static void (*real_SDL_DestroyWindow)(SDL_Window * window);
+static void (*real_SDL_DisableScreenSaver)(void);
+static void (*real_SDL_EnableScreenSaver)(void);
 static void (*real_SDL_FreeSurface)(SDL_Surface * surface);
+static int (*real_SDL_GetDisplayUsableBounds)(int displayIndex, SDL_Rect * rect);
 static const char * (*real_SDL_GetError)(void);
 static int (*real_SDL_GetRendererInfo)(SDL_Renderer * renderer, SDL_RendererInfo * info);
 static int (*real_SDL_GetRendererOutputSize)(SDL_Renderer * renderer, int *w, int *h);
+static int (*real_SDL_GetWindowDisplayIndex)(SDL_Window * window);
 static void (*real_SDL_GetWindowSize)(SDL_Window * window, int *w, int *h);
 static void (*real_SDL_HideWindow)(SDL_Window * window);
 static int (*real_SDL_InitSubSystem)(Uint32 flags);
@@ -64,12 +68,8 @@ static int (*real_SDL_SetTextureBlendMode)(SDL_Texture * texture, SDL_BlendMode 
 static int (*real_SDL_SetTextureScaleMode)(SDL_Texture * texture, SDL_ScaleMode scaleMode);
 static int (*real_SDL_SetWindowFullscreen)(SDL_Window * window, Uint32 flags);
 static void (*real_SDL_SetWindowMinimumSize)(SDL_Window * window, int min_w, int min_h);
-static void (*real_SDL_SetWindowSize)(SDL_Window * window, int w, int h);
 static void (*real_SDL_SetWindowPosition)(SDL_Window * window, int x, int y);
-static void (*real_SDL_EnableScreenSaver)(void);
-static void (*real_SDL_DisableScreenSaver)(void);
-static int (*real_SDL_GetWindowDisplayIndex)(SDL_Window * window);
-static int (*real_SDL_GetDisplayUsableBounds)(int displayIndex, SDL_Rect * rect);
+static void (*real_SDL_SetWindowSize)(SDL_Window * window, int w, int h);
 static void (*real_SDL_SetWindowTitle)(SDL_Window * window, const char *title);
 static int (*real_SDL_ShowCursor)(int toggle);
 static void (*real_SDL_UnlockAudioDevice)(SDL_AudioDeviceID dev);
@@ -117,10 +117,14 @@ static void load(void) {
     RESOLVE(sdl, SDL_DestroyRenderer);
     RESOLVE(sdl, SDL_DestroyTexture);
     RESOLVE(sdl, SDL_DestroyWindow);
+    RESOLVE(sdl, SDL_DisableScreenSaver);
+    RESOLVE(sdl, SDL_EnableScreenSaver);
     RESOLVE(sdl, SDL_FreeSurface);
+    RESOLVE(sdl, SDL_GetDisplayUsableBounds);
     RESOLVE(sdl, SDL_GetError);
     RESOLVE(sdl, SDL_GetRendererInfo);
     RESOLVE(sdl, SDL_GetRendererOutputSize);
+    RESOLVE(sdl, SDL_GetWindowDisplayIndex);
     RESOLVE(sdl, SDL_GetWindowSize);
     RESOLVE(sdl, SDL_HideWindow);
     RESOLVE(sdl, SDL_InitSubSystem);
@@ -149,12 +153,8 @@ static void load(void) {
     RESOLVE(sdl, SDL_SetTextureScaleMode);
     RESOLVE(sdl, SDL_SetWindowFullscreen);
     RESOLVE(sdl, SDL_SetWindowMinimumSize);
-    RESOLVE(sdl, SDL_SetWindowSize);
     RESOLVE(sdl, SDL_SetWindowPosition);
-    RESOLVE(sdl, SDL_EnableScreenSaver);
-    RESOLVE(sdl, SDL_DisableScreenSaver);
-    RESOLVE(sdl, SDL_GetWindowDisplayIndex);
-    RESOLVE(sdl, SDL_GetDisplayUsableBounds);
+    RESOLVE(sdl, SDL_SetWindowSize);
     RESOLVE(sdl, SDL_SetWindowTitle);
     RESOLVE(sdl, SDL_ShowCursor);
     RESOLVE(sdl, SDL_UnlockAudioDevice);
@@ -222,8 +222,21 @@ void SDL_DestroyWindow(SDL_Window * window) {
     if (CSDL2Loader_load()) real_SDL_DestroyWindow(window);
 }
 
+void SDL_DisableScreenSaver(void) {
+    if (CSDL2Loader_load()) real_SDL_DisableScreenSaver();
+}
+
+void SDL_EnableScreenSaver(void) {
+    if (CSDL2Loader_load()) real_SDL_EnableScreenSaver();
+}
+
 void SDL_FreeSurface(SDL_Surface * surface) {
     if (CSDL2Loader_load()) real_SDL_FreeSurface(surface);
+}
+
+int SDL_GetDisplayUsableBounds(int displayIndex, SDL_Rect * rect) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_GetDisplayUsableBounds(displayIndex, rect);
 }
 
 const char * SDL_GetError(void) {
@@ -239,6 +252,11 @@ int SDL_GetRendererInfo(SDL_Renderer * renderer, SDL_RendererInfo * info) {
 int SDL_GetRendererOutputSize(SDL_Renderer * renderer, int *w, int *h) {
     if (!CSDL2Loader_load()) return -1;
     return real_SDL_GetRendererOutputSize(renderer, w, h);
+}
+
+int SDL_GetWindowDisplayIndex(SDL_Window * window) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_GetWindowDisplayIndex(window);
 }
 
 void SDL_GetWindowSize(SDL_Window * window, int *w, int *h) {
@@ -372,30 +390,12 @@ void SDL_SetWindowMinimumSize(SDL_Window * window, int min_w, int min_h) {
     if (CSDL2Loader_load()) real_SDL_SetWindowMinimumSize(window, min_w, min_h);
 }
 
-void SDL_SetWindowSize(SDL_Window * window, int w, int h) {
-    if (CSDL2Loader_load()) real_SDL_SetWindowSize(window, w, h);
-}
-
 void SDL_SetWindowPosition(SDL_Window * window, int x, int y) {
     if (CSDL2Loader_load()) real_SDL_SetWindowPosition(window, x, y);
 }
 
-void SDL_EnableScreenSaver(void) {
-    if (CSDL2Loader_load()) real_SDL_EnableScreenSaver();
-}
-
-void SDL_DisableScreenSaver(void) {
-    if (CSDL2Loader_load()) real_SDL_DisableScreenSaver();
-}
-
-int SDL_GetWindowDisplayIndex(SDL_Window * window) {
-    if (!CSDL2Loader_load()) return -1;
-    return real_SDL_GetWindowDisplayIndex(window);
-}
-
-int SDL_GetDisplayUsableBounds(int displayIndex, SDL_Rect * rect) {
-    if (!CSDL2Loader_load()) return -1;
-    return real_SDL_GetDisplayUsableBounds(displayIndex, rect);
+void SDL_SetWindowSize(SDL_Window * window, int w, int h) {
+    if (CSDL2Loader_load()) real_SDL_SetWindowSize(window, w, h);
 }
 
 void SDL_SetWindowTitle(SDL_Window * window, const char *title) {

@@ -16,6 +16,11 @@ package final class SubtitleDecoder: @unchecked Sendable {
     package let streamIndex: Int
     /// The ASS script header FFmpeg made for the stream (styles, PlayResX/Y); nil when none.
     package let assHeader: String?
+    /// True for ASS/SSA streams, whose header carries their own styles and script size; the
+    /// other text codecs get FFmpeg's default header and the player's own look.
+    package let isStyled: Bool
+    /// The fonts attached to the container (for styled subtitles that name them).
+    package let fonts: [EmbeddedFont]
     /// The canvas size bitmaps are placed on, from the codec (0 when it does not say).
     private let fallbackCanvas: (Int, Int)
 
@@ -35,6 +40,8 @@ package final class SubtitleDecoder: @unchecked Sendable {
         } else {
             assHeader = nil
         }
+        isStyled = context.codec_id == AV_CODEC_ID_ASS || context.codec_id == AV_CODEC_ID_SSA
+        fonts = isStyled ? demuxer.embeddedFonts() : []
         var canvas = (Int(context.width), Int(context.height))
         if canvas.0 <= 0 || canvas.1 <= 0 {
             // The video's size is what DVD and DVB pictures are placed on.

@@ -18,6 +18,8 @@ package enum SubtitleFileReader {
         package var assHeader: String?
         /// Every event in file order.
         package var events: [SubtitleEvent]
+        /// True for ASS/SSA files, which style themselves.
+        package var isStyled = false
     }
 
     /// The most events read from one file, so a huge or hostile file cannot exhaust memory.
@@ -62,8 +64,10 @@ package enum SubtitleFileReader {
                 events[index].end = events[index].end.map { $0 + shift }
             }
         }
-        return Contents(
+        var contents = Contents(
             codecName: stream.codecName, language: stream.language, assHeader: decoder.assHeader,
             events: events)
+        contents.isStyled = decoder.isStyled
+        return contents
     }
 }

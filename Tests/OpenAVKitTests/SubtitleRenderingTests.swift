@@ -206,7 +206,7 @@ import Testing
         layer.frame = CGRect(x: 0, y: 0, width: 400, height: 300)
         #expect(!selection.handle(.letter("k")), "other keys stay with the controls")
         #expect(selection.handle(.letter("a")))
-        #expect(selection.needsRedraw)
+        #expect(selection.needsRedraw(over: layer))
         selection.drawMessage(over: layer)
         #expect(
             pixels(target, in: CGRect(x: 10, y: 20, width: 150, height: 40), step: 1).contains(

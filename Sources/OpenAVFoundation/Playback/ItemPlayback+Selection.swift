@@ -64,7 +64,7 @@ extension ItemPlayback {
             do throws(MediaFailure) {
                 let contents = try SubtitleFileReader.read(
                     try MediaLocation(url: url), timeout: timeout)
-                store.setHeader(contents.assHeader, version: version)
+                store.setHeader(contents.assHeader, isStyled: contents.isStyled, version: version)
                 store.add(contents.events, version: version)
             } catch {
                 // An unreadable subtitle file shows nothing; playback goes on.

@@ -55,7 +55,9 @@ struct StreamRouter {
         let decoder =
             subtitleStreams.contains(stream)
             ? demuxer.makeSubtitleDecoder(streamIndex: stream) : nil
-        pipeline.switchboard.cues.reset(version: legibleVersion, header: decoder?.assHeader)
+        pipeline.switchboard.cues.reset(
+            version: legibleVersion, header: decoder?.assHeader, isStyled: decoder?.isStyled ?? false,
+            fonts: decoder?.fonts ?? [])
         guard let decoder else { return }
         subtitleDecoder = decoder
         // Cues from just before the playhead up to the read position show at once.

@@ -14,6 +14,8 @@ final class SubtitleCueStore: Sendable {
         var version = 0
         var script = ASSScript(header: nil)
         var cues: [StoredCue] = []
+        /// The text track as a script, for renderers that draw it themselves.
+        var log = SubtitleScriptLog()
     }
 
     struct StoredCue {
@@ -33,19 +35,31 @@ final class SubtitleCueStore: Sendable {
 
     /// Forgets every cue and starts collecting for selection `version`; ignored when a later
     /// version already started (the main queue and the demux thread may race to reset).
-    func reset(version: Int, header: String?) {
+    func reset(version: Int, header: String?, isStyled: Bool = false, fonts: [EmbeddedFont] = []) {
         state.withLock { state in
             guard version >= state.version else { return }
             state.version = version
             state.script = ASSScript(header: header)
             state.cues = []
+            state.log = SubtitleScriptLog(header: header, isStyled: isStyled, fonts: fonts)
         }
         changed.wake()
     }
 
     /// Sets the ASS header for `version` (styles and coordinate space of later events).
-    func setHeader(_ header: String?, version: Int) {
-        state.withLock { if $0.version == version { $0.script = ASSScript(header: header) } }
+    func setHeader(_ header: String?, isStyled: Bool = false, version: Int) {
+        state.withLock { state in
+            guard state.version == version else { return }
+            state.script = ASSScript(header: header)
+            state.log.header = header
+            state.log.isStyled = isStyled
+            state.log.revision += 1
+        }
+    }
+
+    /// What changed in the script since `cursor` (see `AVPlayerItem.subtitleScript`).
+    func scriptChange(since cursor: SubtitleScriptCursor) -> SubtitleScriptChange? {
+        state.withLock { $0.log.change(since: cursor, selection: $0.version) }
     }
 
     /// The selection version the store collects for.
@@ -56,7 +70,10 @@ final class SubtitleCueStore: Sendable {
         guard !events.isEmpty else { return }
         state.withLock { state in
             guard state.version == version else { return }
-            for event in events { Self.add(event, to: &state) }
+            for event in events {
+                Self.add(event, to: &state)
+                state.log.add(event, openLimit: Self.openCueLimit)
+            }
             if state.cues.count > Self.maximumCues {
                 state.cues.removeFirst(state.cues.count - Self.maximumCues)
             }

@@ -2,6 +2,7 @@
 //
 // Concurrency: pictures are immutable and may be read from any thread.
 import FFmpegBridge
+import OpenCoreMedia
 
 /// A picture a player layer can draw.
 protocol DisplayablePicture: AnyObject, Sendable {
@@ -19,9 +20,18 @@ protocol DisplayablePicture: AnyObject, Sendable {
     ) rethrows -> R
     /// The picture converted to RGBA, or nil when that fails.
     func convertedToRGBA(using scaler: Scaler) -> (any DisplayablePicture)?
+    /// When the picture shows on the item timeline; nil when it has no time (test pictures).
+    var presentationTime: CMTime? { get }
+}
+
+extension DisplayablePicture {
+    /// No time.
+    var presentationTime: CMTime? { nil }
 }
 
 extension VideoFrame: DisplayablePicture {
+    var presentationTime: CMTime? { pts.isNumeric ? pts : nil }
+
     func convertedToRGBA(using scaler: Scaler) -> (any DisplayablePicture)? {
         converted(to: .rgba, using: scaler)
     }

@@ -299,7 +299,7 @@ public final class PlayerWindow {
         if extras.takeNeedsRedraw() { needsRedraw = true }
         let overlayChanged = overlayNeedsDrawing(state)
         guard needsRedraw || overlayChanged || scene != lastScene || generation != lastGeneration
-            || mediaSelection.needsRedraw
+            || mediaSelection.needsRedraw(over: playerLayer)
         else { return false }
         fitWindowToVideo()
         needsRedraw = false

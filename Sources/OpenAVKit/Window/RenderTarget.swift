@@ -67,3 +67,22 @@ final class RenderTarget {
         return (UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF))
     }
 }
+
+extension RenderTarget {
+    /// Reads the whole target as rows of red, green, blue bytes (screenshots and tests).
+    func rgbPixels() -> (width: Int, height: Int, rgb: [UInt8]) {
+        let (width, height) = outputSize
+        var argb = [UInt32](repeating: 0, count: width * height)
+        argb.withUnsafeMutableBytes { bytes in
+            _ = SDL_RenderReadPixels(
+                renderer, nil, SDL_PIXELFORMAT_ARGB8888.rawValue, bytes.baseAddress, Int32(width * 4))
+        }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        for (index, value) in argb.enumerated() {
+            rgb[index * 3] = UInt8((value >> 16) & 0xFF)
+            rgb[index * 3 + 1] = UInt8((value >> 8) & 0xFF)
+            rgb[index * 3 + 2] = UInt8(value & 0xFF)
+        }
+        return (width, height, rgb)
+    }
+}

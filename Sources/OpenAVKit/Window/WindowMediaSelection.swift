@@ -10,6 +10,9 @@ final class WindowMediaSelection {
     private let player: AVPlayer
     private let overlay = SubtitleOverlay()
     private let subtitles: SubtitleRenderer
+    /// Text subtitles through libass (the plain `subtitles` renderer draws pictures, the key
+    /// notes, and text only when libass is unavailable).
+    let text: WindowTextSubtitles
     private let controls: SelectionControls
     private let renderer: OpaquePointer
     private var drawnVersion = -1
@@ -23,6 +26,7 @@ final class WindowMediaSelection {
         self.player = player
         self.renderer = renderer
         subtitles = SubtitleRenderer(renderer: renderer)
+        text = WindowTextSubtitles(player: player, renderer: renderer)
         controls = SelectionControls(player: player)
     }
 
@@ -35,10 +39,12 @@ final class WindowMediaSelection {
         return true
     }
 
-    /// True when the subtitles showing changed since they were last drawn.
-    var needsRedraw: Bool {
+    /// True when the subtitles showing over `layer` changed since they were last drawn.
+    func needsRedraw(over layer: AVPlayerLayer) -> Bool {
         overlay.follow(player.currentItem)
-        return overlay.current.version != drawnVersion || messageDrawn != (visibleMessage != nil)
+        let textChanged = text.update(over: layer)
+        return textChanged || overlay.current.version != drawnVersion
+            || messageDrawn != (visibleMessage != nil)
     }
 
     /// The note to show now, if any.
@@ -65,12 +71,20 @@ final class WindowMediaSelection {
         overlay.follow(player.currentItem)
         let (cues, version) = overlay.current
         drawnVersion = version
-        guard !cues.isEmpty, !overlay.isSuppressed else { return }
+        guard !overlay.isSuppressed else { return }
+        text.draw()
+        // With libass drawing the text, the plain renderer draws only the pictures.
+        let plain = text.isActive ? cues.filter { !$0.bitmaps.isEmpty }.map { cue -> AVSubtitleCue in
+            var pictures = cue
+            pictures.runs = []
+            return pictures
+        } : cues
+        guard !plain.isEmpty else { return }
         let rect =
             layer.displaySize().map {
                 VideoGeometry.videoRect(content: $0, in: layer.frame, gravity: layer.videoGravity)
             } ?? layer.frame
-        subtitles.draw(cues, in: rect.intersection(layer.frame), above: layer.frame.maxY - inset)
+        subtitles.draw(plain, in: rect.intersection(layer.frame), above: layer.frame.maxY - inset)
     }
 
     /// Draws chapter ticks on the seek slider `track`.

@@ -1,0 +1,99 @@
+// Playhead: the window's text subtitles drawn by libass: follows the player's current item,
+// feeds its subtitle script to the libass renderer, renders at the time of the picture on
+// screen (minus the subtitle delay) and draws the result over the video's rectangle.
+//
+// Concurrency: confined to the window's thread, like the window itself. The item's script is
+// read through `AVPlayerItem.subtitleScript(since:)`, which locks the engine's cue store.
+internal import CSDL2
+import Foundation
+import OpenAVFoundation
+
+/// Text subtitles through libass; inactive (the plain renderer draws text) until a script
+/// with dialogue arrives, and for good when libass cannot be loaded.
+final class WindowTextSubtitles {
+    private let player: AVPlayer
+    private let renderer: OpaquePointer
+    private let texture: SubtitlePictureTexture
+    /// made when the first dialogue arrives, so runs without text subtitles never load libass
+    private var libass: LibassRenderer?
+    private var libassUnavailable = false
+    private weak var item: AVPlayerItem?
+    /// Where the video's frame starts on screen, in points, and pixels per point.
+    private var frameOrigin = CGPoint.zero
+    private var scale: CGFloat = 1
+
+    /// Seconds subtitles show later than their times (negative: earlier).
+    var delay = 0.0
+    /// The user's look for plain formats and scale for all (the item's text style rules go on top).
+    var appearance = SubtitleAppearance()
+
+    init(player: AVPlayer, renderer: OpaquePointer) {
+        self.player = player
+        self.renderer = renderer
+        texture = SubtitlePictureTexture(renderer: renderer)
+    }
+
+    /// True when libass draws text subtitles (the plain renderer then draws only pictures).
+    var isActive: Bool { libass?.hasTrack == true }
+
+    /// Brings the subtitle picture up to date for `layer`; true when it changed.
+    func update(over layer: AVPlayerLayer) -> Bool {
+        let current = player.currentItem
+        if current !== item {
+            item = current
+            libass?.clear()
+        }
+        guard let current else { return false }
+        let change = current.subtitleScript(since: libass?.scriptCursor ?? .empty)
+        if libass == nil, !libassUnavailable, let change, Self.hasDialogue(change) {
+            libass = LibassRenderer()
+            libassUnavailable = libass == nil
+        }
+        guard let libass else { return false }
+        libass.apply(change)
+        guard let rect = videoRect(of: layer) else { return false }
+        var scaleX: Float = 1
+        var scaleY: Float = 1
+        SDL_RenderGetScale(renderer, &scaleX, &scaleY)
+        scale = CGFloat(scaleX > 0 ? scaleX : 1)
+        // Whole pixels, so libass's output lands 1:1 on the screen's pixels.
+        let left = (rect.minX * scale).rounded()
+        let top = (rect.minY * scale).rounded()
+        let width = Int((rect.maxX * scale).rounded() - left)
+        let height = Int((rect.maxY * scale).rounded() - top)
+        frameOrigin = CGPoint(x: left / scale, y: top / scale)
+        let now =
+            layer.slot.latest().picture?.presentationTime
+            ?? current.engineItemTime(atHost: SystemHostClock.shared.now)
+        guard let now else { return false }
+        let time = now - CMTime(seconds: delay, preferredTimescale: 1000)
+        let look = appearance
+        let changed = libass.render(
+            at: time, width: width, height: height, aspect: rect.width / max(1, rect.height),
+            appearance: look)
+        if changed { texture.upload(libass.picture) }
+        return changed
+    }
+
+    /// Draws the current picture (call after `update`).
+    func draw() {
+        guard isActive else { return }
+        texture.draw(frameOrigin: frameOrigin, scale: scale)
+    }
+
+    /// The video's rectangle in the layer, in points (the whole layer for audio).
+    private func videoRect(of layer: AVPlayerLayer) -> CGRect? {
+        let rect =
+            layer.displaySize().map {
+                VideoGeometry.videoRect(content: $0, in: layer.frame, gravity: layer.videoGravity)
+            } ?? layer.frame
+        return rect.width >= 1 && rect.height >= 1 ? rect : nil
+    }
+
+    private static func hasDialogue(_ change: SubtitleScriptChange) -> Bool {
+        switch change {
+        case .replace(let script): return !script.dialogues.isEmpty
+        case .append(let dialogues, _): return !dialogues.isEmpty
+        }
+    }
+}

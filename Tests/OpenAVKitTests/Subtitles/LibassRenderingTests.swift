@@ -1,0 +1,93 @@
+// Playhead: styled ASS subtitles drawn by the window's libass renderer compared with FFmpeg's
+// own libass burning (`-vf subtitles=`) of the same track into the same frames: PSNR over the
+// subtitle area. The player is paused on each frame (exact seeks), so the check does not
+// depend on the machine's speed.
+import FFmpegBridge
+import Foundation
+import OpenAVFoundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVKit
+
+@MainActor
+@Suite(.serialized) struct LibassRenderingTests {
+    /// A paused player on `clip` with its first legible option selected, and a layer on it.
+    static func pausedPlayer(_ clip: URL) async throws -> (AVPlayer, AVPlayerLayer) {
+        let asset = AVURLAsset(url: clip)
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        let item = AVPlayerItem(asset: asset)
+        item.select(group.options.first, in: group)
+        let player = AVPlayer(
+            environment: PlaybackEnvironment(makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: false),
+            playerItem: item)
+        let layer = AVPlayerLayer(player: player)
+        let ready = await Self.wait { item.status == .readyToPlay }
+        #expect(ready)
+        return (player, layer)
+    }
+
+    /// Seeks exactly to frame `number`, waits for its picture and subtitles, and draws the
+    /// layer and the libass subtitles into an offscreen target; returns its RGB bytes.
+    static func draw(
+        frame number: Int, player: AVPlayer, layer: AVPlayerLayer, width: Int, height: Int, frameRate: Int
+    ) async throws -> [UInt8] {
+        let time = CMTime(value: Int64(number), timescale: Int32(frameRate))
+        _ = await player.seek(to: time, toleranceBefore: .zero, toleranceAfter: .zero)
+        let shows = await Self.wait { layer.slot.latest().picture?.presentationTime == time }
+        #expect(shows, "frame \(number) shows")
+        let target = try RenderTarget(offscreenWidth: width, height: height)
+        layer.frame = CGRect(x: 0, y: 0, width: width, height: height)
+        let subtitles = WindowTextSubtitles(player: player, renderer: target.renderer)
+        // Cues arrive from the demux thread: wait until the script holds one showing now.
+        let arrived = await Self.wait {
+            _ = subtitles.update(over: layer)
+            return subtitles.isActive
+                && Self.dialogues(of: player).contains { $0.start <= time && time < $0.end }
+        }
+        #expect(arrived, "the subtitles of frame \(number) arrive")
+        _ = subtitles.update(over: layer)
+        VideoRenderer(target: target).draw(layer)
+        subtitles.draw()
+        return target.rgbPixels().rgb
+    }
+
+    /// Waits, letting the main queue run, until `condition` holds (false after 20 s, scaled).
+    static func wait(_ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(TestTimeouts.scaled(20))
+        while !condition() {
+            if Date() > deadline { return false }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(5)) { done.resume() }
+            }
+        }
+        return true
+    }
+
+    static func dialogues(of player: AVPlayer) -> [SubtitleDialogue] {
+        guard case .replace(let script) = player.currentItem?.subtitleScript(since: .empty) else { return [] }
+        return script.dialogues
+    }
+
+    @Test func styledASSMatchesFFmpegsLibassBurning() async throws {
+        let fixture = StyledSubtitleFixture.self
+        let clip = try fixture.clip()
+        let (player, layer) = try await Self.pausedPlayer(clip)
+        defer { player.replaceCurrentItem(with: nil) }
+        for number in fixture.frames {
+            let ours = try await Self.draw(
+                frame: number, player: player, layer: layer, width: fixture.width, height: fixture.height,
+                frameRate: fixture.frameRate)
+            let reference = try fixture.reference(clip, frame: number, withSubtitles: true)
+            let plain = try fixture.reference(clip, frame: number, withSubtitles: false)
+            let area = try #require(
+                fixture.differingArea(reference, plain), "FFmpeg draws subtitles on frame \(number)")
+            let quality = fixture.psnr(ours, reference, over: area)
+            if ProcessInfo.processInfo.environment["PLAYHEAD_DUMP_SUBTITLES"] != nil {
+                try Data(ours).write(to: fixture.folder.appendingPathComponent("ours-\(number).rgb"))
+                print("frame \(number): \(quality) dB over \(area)")
+            }
+            #expect(quality >= 30, "frame \(number): PSNR \(quality) dB over \(area)")
+        }
+    }
+}
