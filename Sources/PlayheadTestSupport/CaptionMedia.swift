@@ -17,6 +17,9 @@ public enum CaptionMedia: String, CaseIterable, Sendable {
     case quickTimeTrack
     /// MP4, 5 s: 160x120 H.264 with no captions (the control).
     case noCaptions
+    /// Matroska, 3 s: 160x120 H.264 and two SubRip tracks ("Hi" 1–2 s): the first marked
+    /// forced, the second ("eng") marked for the hearing impaired.
+    case flaggedSubtitles
 
     /// The cache sub-folder holding these files.
     public static let folderName = "captions-v1"
@@ -35,6 +38,7 @@ public enum CaptionMedia: String, CaseIterable, Sendable {
         case .mpeg2UserData: return try make("mpeg2.ts", Self.mpeg2)
         case .quickTimeTrack: return try make("c608.mov", Self.quickTime)
         case .noCaptions: return try make("plain.mp4", Self.plain)
+        case .flaggedSubtitles: return try make("flagged.mkv", Self.flagged)
         }
     }
 
@@ -88,6 +92,18 @@ public enum CaptionMedia: String, CaseIterable, Sendable {
             picture + ["-f", "scc", "-i", scc.path, "-map", "0:v", "-map", "1:s"]
                 + ["-c:v", "libx264", "-preset", "ultrafast", "-c:s", "copy"]
                 + ["-metadata:s:s:0", "language=eng", output.path])
+    }
+
+    private static func flagged(_ output: URL) throws {
+        let srt = FixtureCache.scratchFile(named: "hi.srt")
+        try Data("1\n00:00:01,000 --> 00:00:02,000\nHi\n\n".utf8).write(to: srt)
+        defer { try? FileManager.default.removeItem(at: srt) }
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=3"]
+                + ["-i", srt.path, "-i", srt.path, "-map", "0:v", "-map", "1:s", "-map", "2:s"]
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-c:s", "srt"]
+                + ["-disposition:s:0", "forced", "-disposition:s:1", "hearing_impaired"]
+                + ["-metadata:s:s:1", "language=eng", output.path])
     }
 
     private static func plain(_ output: URL) throws {

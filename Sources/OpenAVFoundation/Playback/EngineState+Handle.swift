@@ -72,11 +72,7 @@ extension EngineState {
         case .selectLegible(let source):
             selection.legible = source
             selection.legibleVersion += 1
-            // Captions in the pictures are decoded by the video thread: it feeds the new
-            // selection at once, even while paused.
-            var threads: EngineThreads = .demux
-            if case .closedCaptions = source { threads.insert(.video) }
-            return [.loadLegible(source, version: selection.legibleVersion), .wake(threads)]
+            return [.loadLegible(source, version: selection.legibleVersion), .wake(.demux)]
         case .observersNeedTime(let time):
             nextTick = time
             return []

@@ -1,10 +1,9 @@
 // Playhead: the video decode thread: packets in, frames out, exact seeks resolved here.
 //
 // Concurrency: runs on its own thread, which owns the VideoDecoder and its per-generation
-// state, and the caption feed (captions carried in the pictures, decoded here and written
-// into the cue store, which locks, while selected). Reads the exact target of a new
-// generation, the rate and the legible selection from the coordinator's state and posts the
-// landing and the end. Sleeps on `videoWake` while paused with the current generation's
+// state, and the caption feed (captions carried in the pictures, decoded here into the
+// switchboard's caption backlog, which locks). Reads the exact target of a new generation and
+// the rate from the coordinator's state and posts the landing and the end. Sleeps on `videoWake` while paused with the current generation's
 // first frame delivered.
 import FFmpegBridge
 import Foundation
@@ -43,14 +42,10 @@ extension ItemPlayback {
     func runVideoDecode(_ decoder: any VideoDecoding, _ pipeline: Pipeline) {
         var state = VideoSeekState(
             captions: pipeline.videoStream.map {
-                CaptionFeed(videoStream: $0, store: pipeline.switchboard.cues)
+                CaptionFeed(videoStream: $0, backlog: pipeline.switchboard.captions)
             })
         while !isStopped {
             if state.delivered, isPausedAt(state) {
-                // Captions selected while paused show the screen of the last frames at once.
-                if let captions = state.captions, captions.isActive {
-                    captions.follow(legibleSelection())
-                }
                 // Paused with this generation's first frame out: decoding ahead would only keep
                 // the decoder's threads busy when the next seek comes, which then waits for
                 // them. Play, a seek or stop wakes this thread.
@@ -113,11 +108,6 @@ extension ItemPlayback {
         coordinator.read { $0.isPaused(at: state.generation) }
     }
 
-    /// The legible selection and its version, for the caption feed.
-    private func legibleSelection() -> (MediaOptionSource?, Int) {
-        coordinator.read { ($0.selection.legible, $0.selection.legibleVersion) }
-    }
-
     /// True when a seek issued since `state`'s generation makes its frames worthless.
     private func isSuperseded(_ state: VideoSeekState) -> Bool {
         coordinator.read { $0.generation } != state.generation
@@ -142,7 +132,7 @@ extension ItemPlayback {
             state.previewedThrough = nil
         }
         // Every picture's captions, once each and in order, even those an exact seek skips.
-        state.captions?.take(frame, selection: legibleSelection)
+        state.captions?.take(frame)
         if let target = state.exactTarget, !state.delivered, !force,
             ExactSeekFilter.verdict(pts: frame.pts, duration: frame.duration, target: target) == .discard
         {
