@@ -134,6 +134,24 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
         return nil
     }
 
+    /// The index of the container stream the option reads: its track, or for closed
+    /// captions carried in the pictures, the video stream; nil for subtitle files. A Playhead
+    /// addition.
+    public var streamIndex: Int? {
+        switch source {
+        case .stream(let index): return index
+        case .closedCaptions(let video): return video
+        case .sidecar: return nil
+        }
+    }
+
+    /// True for closed captions carried inside the pictures of a video track (H.264/HEVC SEI,
+    /// MPEG-2 user data) rather than in a track of their own. A Playhead addition.
+    public var isCarriedInVideo: Bool {
+        if case .closedCaptions = source { return true }
+        return false
+    }
+
     /// A value identifying the option, for ``AVMediaSelectionGroup/mediaSelectionOption(withPropertyList:)``.
     public func propertyList() -> Any {
         switch source {
