@@ -23,7 +23,7 @@ final class CodecContext {
 
     init(
         demuxer: Demuxer, streamIndex: Int, type: CFFmpeg.AVMediaType, threadCount: Int32,
-        threadType: Int32
+        threadType: Int32, options: [(String, String)] = []
     ) throws(MediaFailure) {
         guard let stream = demuxer.container.stream(at: streamIndex) else {
             throw .damaged(detail: "the container has no stream \(streamIndex)")
@@ -53,6 +53,9 @@ final class CodecContext {
             // Frames that grow past the limit mid-stream are refused (and concealed) by
             // libavcodec instead of allocated.
             context.pointee.max_pixels = Int64(MediaLimits.standard.maximumPixels)
+            for (name, value) in options {
+                _ = av_opt_set(context, name, value, AV_OPT_SEARCH_CHILDREN)
+            }
             FFmpegLog.clearLastMessage()
             status = avcodec_open2(context, codec, nil)
         }
@@ -67,6 +70,37 @@ final class CodecContext {
         self.scratch = frame
         self.timeBase = stream.pointee.time_base
         self.frameRate = av_guess_frame_rate(demuxer.container.pointer, stream, nil)
+    }
+
+    /// Opens a decoder for `codecID` that no container stream describes (closed captions
+    /// carried inside the video), with packet times in `timeBase` and private `options` set
+    /// before opening.
+    init(decoderFor codecID: AVCodecID, timeBase: AVRational, options: [(String, String)])
+        throws(MediaFailure)
+    {
+        let codecName = String(cString: avcodec_get_name(codecID))
+        guard let codec = avcodec_find_decoder(codecID) else {
+            throw .unsupportedCodec(codecs: [codecName])
+        }
+        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc() else {
+            throw .io(detail: "out of memory")
+        }
+        context.pointee.pkt_timebase = timeBase
+        context.pointee.time_base = timeBase
+        for (name, value) in options {
+            _ = av_opt_set(context, name, value, AV_OPT_SEARCH_CHILDREN)
+        }
+        guard avcodec_open2(context, codec, nil) >= 0 else {
+            var owned: UnsafeMutablePointer<AVCodecContext>? = context
+            var frameOptional: UnsafeMutablePointer<AVFrame>? = frame
+            av_frame_free(&frameOptional)
+            avcodec_free_context(&owned)
+            throw .unsupportedCodec(codecs: [codecName])
+        }
+        self.pointer = context
+        self.scratch = frame
+        self.timeBase = timeBase
+        self.frameRate = AVRational(num: 0, den: 1)
     }
 
     deinit {

@@ -30,6 +30,9 @@ package final class Demuxer: @unchecked Sendable {
     private let scratch: UnsafeMutablePointer<AVPacket>
     /// owned by the demux thread: streams `readPacket()` returns (nil = all)
     private var activeStreams: Set<Int>?
+    /// owned by the demux thread: packets the caption scan read at open, returned before
+    /// reading on (`ClosedCaptionScan`); freed on a seek and in deinit
+    var heldPackets: [UnsafeMutablePointer<AVPacket>] = []
     /// Seconds a single blocking read or seek may take before it fails with `.timedOut`.
     package let timeout: Double
     /// True for http(s) inputs.
@@ -91,7 +94,13 @@ package final class Demuxer: @unchecked Sendable {
         let openBytes = location.isNetwork ? Double(interrupt.inputBytesRead) : 0
         let waitedSeconds = max(transfer?.elapsedWaiting ?? 0, 0.001)
         self.measuredBitRate = openBytes > 0 ? openBytes * 8 / waitedSeconds : nil
-        self.description = MediaInspector.describe(container)
+        let scan = ClosedCaptionScan.scan(container, timeout: timeout)
+        heldPackets = scan.held
+        var description = MediaInspector.describe(container)
+        for index in scan.captioned where description.streams.indices.contains(index) {
+            description.streams[index].hasClosedCaptions = true
+        }
+        self.description = description
         let start = container.pointer.pointee.start_time
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
         if location.inputFormat != nil { restart = RestartState(location: location) }
@@ -117,6 +126,7 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     deinit {
+        dropHeldPackets()
         var packet: UnsafeMutablePointer<AVPacket>? = scratch
         av_packet_free(&packet)
         streamed?.streaming?.close()
@@ -170,7 +180,9 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// `av_read_frame` into the scratch packet.
-    func readNextFrame() -> Int32 { av_read_frame(container.pointer, scratch) }
+    func readNextFrame() -> Int32 {
+        takeHeldPacket(into: scratch) ? 0 : av_read_frame(container.pointer, scratch)
+    }
 
     /// `readPacket()` with `readFrame` standing in for `av_read_frame` (tests drive the retry
     /// rules with it).
@@ -258,6 +270,7 @@ package final class Demuxer: @unchecked Sendable {
     ///   - latest: the latest acceptable keyframe (`.positiveInfinity` for any).
     /// - Returns: true when the read position moved.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
+        dropHeldPackets()
         if restart != nil { return restartSeek(to: target) }
         if streamed != nil { return streamedSeek(to: target) }
         let timeBase = CFFmpeg_AV_TIME_BASE_Q()

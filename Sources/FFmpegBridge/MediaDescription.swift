@@ -126,6 +126,10 @@ package struct StreamDescription: Sendable, Equatable {
     package var isForced: Bool = false
     /// True when the container marks the stream as meant for the hearing impaired (SDH).
     package var isHearingImpaired: Bool = false
+    /// True for a video stream whose pictures carry closed captions (EIA-608 in ATSC A/53
+    /// caption data: H.264/HEVC SEI or MPEG-2 user data), seen in its first pictures when
+    /// the demuxer opened (`ClosedCaptionScan`). Always false from `MediaInspector.describe`.
+    package var hasClosedCaptions: Bool = false
     /// True for cover art stored as a one-picture video stream.
     package var isAttachedPicture: Bool
     /// True when the stream carries encryption information.

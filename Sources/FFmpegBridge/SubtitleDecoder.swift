@@ -23,16 +23,29 @@ package final class SubtitleDecoder: @unchecked Sendable {
     package let fonts: [EmbeddedFont]
     /// The canvas size bitmaps are placed on, from the codec (0 when it does not say).
     private let fallbackCanvas: (Int, Int)
+    /// True for EIA-608 closed captions, decoded as they arrive (see `captionOptions`).
+    package let isClosedCaptions: Bool
+
+    /// How the caption decoder runs: FFmpeg's default holds each screen back until the next
+    /// change (to know its end), which would hand a caption over only when it goes away;
+    /// "real time" hands every change over at once. In FFmpeg 5.1 that mode stamps each
+    /// screen with the time of the change before it, so `event(from:packet:)` takes the time
+    /// of the packet that made the change instead.
+    static let captionOptions = [("real_time", "1"), ("real_time_latency_msec", "0")]
 
     /// Opens a decoder for the subtitle stream `streamIndex` of `demuxer`.
     ///
     /// - Throws: `.unsupportedCodec(codecs:)` when this FFmpeg has no decoder for it,
     ///   `.damaged` when the stream is not a subtitle stream.
     package init(demuxer: Demuxer, streamIndex: Int) throws(MediaFailure) {
+        let isCaptions =
+            demuxer.container.stream(at: streamIndex)?.pointee.codecpar.pointee.codec_id
+            == AV_CODEC_ID_EIA_608
         codec = try CodecContext(
             demuxer: demuxer, streamIndex: streamIndex, type: AVMEDIA_TYPE_SUBTITLE,
-            threadCount: 1, threadType: 0)
+            threadCount: 1, threadType: 0, options: isCaptions ? Self.captionOptions : [])
         self.streamIndex = streamIndex
+        isClosedCaptions = isCaptions
         let context = codec.pointer.pointee
         if let header = context.subtitle_header, context.subtitle_header_size > 0 {
             let bytes = UnsafeBufferPointer(start: header, count: Int(context.subtitle_header_size))
@@ -51,6 +64,27 @@ package final class SubtitleDecoder: @unchecked Sendable {
         fallbackCanvas = canvas
     }
 
+    /// Opens a caption decoder for the closed captions carried in the pictures of video
+    /// stream `videoStreamIndex` (fed with `decodeCaptions(of:)`), field 1 (CC1).
+    ///
+    /// - Throws: `.unsupportedCodec(codecs:)` when this FFmpeg has no EIA-608 decoder.
+    package init(closedCaptionsOfVideoStream videoStreamIndex: Int) throws(MediaFailure) {
+        let codec = try CodecContext(
+            decoderFor: AV_CODEC_ID_EIA_608, timeBase: AVRational(num: 1, den: 90_000),
+            options: Self.captionOptions + [("data_field", "first")])
+        self.codec = codec
+        streamIndex = videoStreamIndex
+        let context = codec.pointer.pointee
+        if let header = context.subtitle_header, context.subtitle_header_size > 0 {
+            let bytes = UnsafeBufferPointer(start: header, count: Int(context.subtitle_header_size))
+            assHeader = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        } else {
+            assHeader = nil
+        }
+        fallbackCanvas = (0, 0)
+        isClosedCaptions = true
+    }
+
     /// Decodes one packet; returns the events it completed (usually zero or one).
     package func decode(_ packet: Packet) -> [SubtitleEvent] {
         var subtitle = AVSubtitle()
@@ -66,7 +100,9 @@ package final class SubtitleDecoder: @unchecked Sendable {
 
     private func event(from subtitle: AVSubtitle, packet: Packet) -> SubtitleEvent {
         let base: CMTime
-        if subtitle.pts != CFFmpeg_AV_NOPTS_VALUE() {
+        if isClosedCaptions {
+            base = packet.pts.isNumeric ? packet.pts : packet.dts
+        } else if subtitle.pts != CFFmpeg_AV_NOPTS_VALUE() {
             base = CMTime(ffmpegMicroseconds: subtitle.pts)
         } else {
             base = packet.pts.isNumeric ? packet.pts : packet.dts

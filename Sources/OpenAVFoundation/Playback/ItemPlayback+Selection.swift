@@ -4,7 +4,9 @@
 //
 // Concurrency: `select...` commands come from any thread (the item forwards them); they are
 // posted to the coordinator, which changes the selection and wakes threads. The demux thread carries out the switch
-// (StreamRouter); subtitle files are read on a global queue into the pipeline's cue store.
+// (StreamRouter); subtitle files are read on a global queue into the pipeline's cue store;
+// captions in the pictures come from the video thread through the caption backlog, which
+// `loadLegible` (in the coordinator's section) starts or stops feeding the store.
 // The subtitle thread alone reads the cue and metadata stores for delivery and owns its
 // `MetadataDelivery`; it reports through `report`, never touching the item.
 import FFmpegBridge
@@ -51,14 +53,26 @@ extension ItemPlayback {
         loadLegible(source, version: version, into: pipeline)
     }
 
-    /// Empties the cue store for `version` and reads a subtitle file in the background. For an
+    /// Empties the cue store for `version` and reads a subtitle file in the background, or
+    /// starts the caption backlog feeding it (captions in the video's pictures). For an
     /// embedded track the demux thread resets the store (with the track's styles) and decodes
     /// its packets as they arrive.
     func loadLegible(_ source: MediaOptionSource?, version: Int, into pipeline: Pipeline) {
         let store = pipeline.switchboard.cues
-        if source?.streamIndex != nil { return }
+        let captions = pipeline.switchboard.captions
+        if source?.streamIndex != nil {
+            captions.feed(version: nil)
+            return
+        }
         store.reset(version: version, header: nil)
-        guard case .sidecar(let url) = source else { return }
+        // Captions in the pictures: the screens the video thread decoded, then each new one.
+        guard case .sidecar(let url) = source else {
+            var isCaptions = false
+            if case .closedCaptions = source { isCaptions = true }
+            captions.feed(version: isCaptions ? version : nil)
+            return
+        }
+        captions.feed(version: nil)
         let timeout = asset.inspection.limits.timeout
         DispatchQueue.global(qos: .userInitiated).async {
             do throws(MediaFailure) {

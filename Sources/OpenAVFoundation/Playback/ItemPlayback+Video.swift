@@ -1,9 +1,10 @@
 // Playhead: the video decode thread: packets in, frames out, exact seeks resolved here.
 //
 // Concurrency: runs on its own thread, which owns the VideoDecoder and its per-generation
-// state. Reads the exact target of a new generation and the rate from the coordinator's state
-// and posts the landing and the end. Sleeps on `videoWake` while paused with the current
-// generation's first frame delivered.
+// state, and the caption feed (captions carried in the pictures, decoded here into the
+// switchboard's caption backlog, which locks). Reads the exact target of a new generation and
+// the rate from the coordinator's state and posts the landing and the end. Sleeps on `videoWake` while paused with the current generation's
+// first frame delivered.
 import FFmpegBridge
 import Foundation
 
@@ -25,18 +26,24 @@ private struct VideoSeekState {
     /// The time of the first picture, shown ahead of the decoder (`previewFrame(of:)`): the
     /// decoder's own copy of it, and anything before it, is not passed on again.
     var previewedThrough: CMTime?
+    /// The thread's closed caption feed (the same object in every generation); nil without video.
+    let captions: CaptionFeed?
 
     /// The state at the start of `generation` (-1: none yet), resolving `exactSeek` if given.
-    init(generation: Int = -1, exactSeek: ExactSeekFilter? = nil) {
+    init(generation: Int = -1, exactSeek: ExactSeekFilter? = nil, captions: CaptionFeed?) {
         self.generation = generation
         self.exactSeek = exactSeek
         self.exactTarget = exactSeek?.target
+        self.captions = captions
     }
 }
 
 extension ItemPlayback {
     func runVideoDecode(_ decoder: any VideoDecoding, _ pipeline: Pipeline) {
-        var state = VideoSeekState()
+        var state = VideoSeekState(
+            captions: pipeline.videoStream.map {
+                CaptionFeed(videoStream: $0, backlog: pipeline.switchboard.captions)
+            })
         while !isStopped {
             if state.delivered, isPausedAt(state) {
                 // Paused with this generation's first frame out: decoding ahead would only keep
@@ -56,14 +63,17 @@ extension ItemPlayback {
                 post(.videoEnded(generation: ended))
                 waitForNewGeneration(after: ended, on: videoWake)
                 decoder.flush()
-                state = VideoSeekState()
+                state = VideoSeekState(captions: state.captions)
                 continue
             }
             if item.generation != state.generation {
                 decoder.flush()
+                state.captions?.seeked()
                 let (target, end) = coordinator.read { ($0.exactTarget(of: item.generation), $0.duration) }
                 state = VideoSeekState(
-                    generation: item.generation, exactSeek: target.map { ExactSeekFilter(target: $0, end: end) })
+                    generation: item.generation,
+                    exactSeek: target.map { ExactSeekFilter(target: $0, end: end) },
+                    captions: state.captions)
             }
             let packet = item.element
             if !state.delivered, state.exactTarget == nil, let first = decoder.previewFrame(of: packet) {
@@ -121,6 +131,8 @@ extension ItemPlayback {
             if frame.pts <= previewed { return }
             state.previewedThrough = nil
         }
+        // Every picture's captions, once each and in order, even those an exact seek skips.
+        state.captions?.take(frame)
         if let target = state.exactTarget, !state.delivered, !force,
             ExactSeekFilter.verdict(pts: frame.pts, duration: frame.duration, target: target) == .discard
         {

@@ -5,7 +5,7 @@
 // thread took them out: the audio thread) and the recent packets of those tracks (appended by
 // the demux thread, taken by the audio thread on a switch). Deciding where an audio packet
 // goes and switching happen under the same lock, so no packet of the new track is lost in
-// between. The cue and metadata stores lock internally.
+// between. The cue and metadata stores and the caption backlog lock internally.
 import FFmpegBridge
 import Foundation
 import Synchronization
@@ -42,8 +42,12 @@ final class StreamSwitchboard: Sendable {
     /// Timed metadata read so far; shares the cue store's wake-up (one thread delivers both).
     let metadata: TimedMetadataStore
 
+    /// Closed caption screens decoded from the video's pictures, fed to `cues` when selected.
+    let captions: CaptionBacklog
+
     init() {
         metadata = TimedMetadataStore(changed: cues.changed)
+        captions = CaptionBacklog(store: cues)
     }
 
     /// Sets the playing audio stream and the decoders of the others (open work, before the

@@ -6,7 +6,8 @@ import Foundation
 
 extension AVAsset {
     /// The characteristics that have selection groups: `.audible` when the asset has audio,
-    /// `.legible` when it has subtitle tracks or subtitle files beside it. Blocks until loaded.
+    /// `.legible` when it has subtitle tracks, closed captions or subtitle files beside it.
+    /// Blocks until loaded.
     public var availableMediaCharacteristicsWithMediaSelectionOptions: [AVMediaCharacteristic] {
         contentsWaiting(for: "availableMediaCharacteristicsWithMediaSelectionOptions")?
             .selectionGroups.map(\.characteristic) ?? []
@@ -119,19 +120,23 @@ enum SelectionGroups {
                     characteristic: .audible, options: audio, defaultOption: audio[preferred]))
         }
         var legible = description.tracks.filter { $0.kind == .subtitle }.map { stream in
+            let isCaptions = stream.codecName == "eia_608"
             var traits: Set<AVMediaCharacteristic> = [.legible]
             if stream.isForced { traits.insert(.containsOnlyForcedSubtitles) }
-            if stream.isHearingImpaired {
-                traits.formUnion([
-                    .transcribesSpokenDialogForAccessibility,
-                    .describesMusicAndSoundForAccessibility,
-                ])
-            }
+            if stream.isHearingImpaired || isCaptions { traits.formUnion(accessibilityTraits) }
             return AVMediaSelectionOption(
-                mediaType: .subtitle, source: .stream(stream.index), languageCode: stream.language,
-                title: stream.title, codecName: stream.codecName,
+                mediaType: isCaptions ? .closedCaption : .subtitle, source: .stream(stream.index),
+                languageCode: stream.language, title: stream.title, codecName: stream.codecName,
                 isPlayable: stream.decoderAvailable,
                 characteristics: traits)
+        }
+        // Captions inside the pictures of a video track (H.264/HEVC SEI, MPEG-2 user data).
+        legible += description.tracks.filter { $0.kind == .video && $0.hasClosedCaptions }.map {
+            AVMediaSelectionOption(
+                mediaType: .closedCaption, source: .closedCaptions(videoStream: $0.index),
+                languageCode: nil, title: nil, codecName: "eia_608",
+                isPlayable: $0.decoderAvailable,
+                characteristics: accessibilityTraits.union([.legible]))
         }
         // HLS subtitle renditions: WebVTT media playlists, read like subtitle files.
         legible += description.subtitleRenditions.compactMap { rendition in
@@ -161,6 +166,12 @@ enum SelectionGroups {
         }
         return groups
     }
+
+    /// What closed captions and SDH subtitles are for: the words spoken, and the music and
+    /// sounds described, for people who cannot hear them.
+    static let accessibilityTraits: Set<AVMediaCharacteristic> = [
+        .transcribesSpokenDialogForAccessibility, .describesMusicAndSoundForAccessibility,
+    ]
 
     static func codecName(forSidecar url: URL) -> String {
         switch url.pathExtension.lowercased() {

@@ -8,6 +8,8 @@ enum MediaOptionSource: Hashable, Sendable {
     case stream(Int)
     /// A subtitle file (found next to the media or given explicitly).
     case sidecar(URL)
+    /// The closed captions (CC1) carried in the pictures of the video stream with this index.
+    case closedCaptions(videoStream: Int)
 
     /// The stream index, for embedded options.
     var streamIndex: Int? {
@@ -17,13 +19,14 @@ enum MediaOptionSource: Hashable, Sendable {
 }
 
 /// One option of an ``AVMediaSelectionGroup``: an audio track in one language, a subtitle
-/// track, or a subtitle file found beside the media.
+/// track, closed captions, or a subtitle file found beside the media.
 ///
 /// Select it for playback with `AVPlayerItem.select(_:in:)`.
 ///
 /// - Important: Immutable; thread-safe. Two options are equal when they name the same media.
 open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
-    /// The media type: `.audio` for audible options, `.subtitle` for legible ones.
+    /// The media type: `.audio` for audible options, `.subtitle` for legible ones,
+    /// `.closedCaption` for EIA-608 captions (a caption track, or captions in the video).
     public let mediaType: AVMediaType
     /// Whether the option can be played (its codec has a decoder here).
     public let isPlayable: Bool
@@ -80,7 +83,8 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
     public var locale: Locale? { extendedLanguageTag.map(Locale.init(identifier:)) }
 
     /// A name to show people, in the current locale: the language ("English"), marked
-    /// "Forced" or "SDH" when the track is, or the title when there is no language.
+    /// "Forced" or "SDH" when the track is, or the title when there is no language. Closed
+    /// captions are "English CC" with a language, else "CC1" (their channel).
     public var displayName: String { displayName(with: Locale.current) }
 
     /// The display name in `locale`'s language.
@@ -93,11 +97,17 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
             }
         } else if let title, !title.isEmpty {
             name = title
+        } else if mediaType == .closedCaption {
+            return "CC1"
         } else {
             switch source {
             case .stream(let index): name = "Track \(index + 1)"
             case .sidecar(let url): name = url.lastPathComponent
+            case .closedCaptions: name = "CC1"
             }
+        }
+        if mediaType == .closedCaption {
+            return name == "CC1" ? name : name + " CC"
         }
         if characteristics.contains(.containsOnlyForcedSubtitles) { name += " Forced" }
         if characteristics.contains(.describesMusicAndSoundForAccessibility) { name += " SDH" }
@@ -124,11 +134,30 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
         return nil
     }
 
+    /// The index of the container stream the option reads: its track, or for closed
+    /// captions carried in the pictures, the video stream; nil for subtitle files. A Playhead
+    /// addition.
+    public var streamIndex: Int? {
+        switch source {
+        case .stream(let index): return index
+        case .closedCaptions(let video): return video
+        case .sidecar: return nil
+        }
+    }
+
+    /// True for closed captions carried inside the pictures of a video track (H.264/HEVC SEI,
+    /// MPEG-2 user data) rather than in a track of their own. A Playhead addition.
+    public var isCarriedInVideo: Bool {
+        if case .closedCaptions = source { return true }
+        return false
+    }
+
     /// A value identifying the option, for ``AVMediaSelectionGroup/mediaSelectionOption(withPropertyList:)``.
     public func propertyList() -> Any {
         switch source {
         case .stream(let index): return "stream:\(index)"
         case .sidecar(let url): return "sidecar:\(url.absoluteString)"
+        case .closedCaptions(let video): return "captions:\(video)"
         }
     }
 

@@ -1,7 +1,8 @@
 // Playhead: the decoded cues of the selected subtitle track, looked up by item time.
 //
 // Concurrency: one per playing item (in its Pipeline). Writers: the demux thread (embedded
-// tracks) or a background queue (subtitle files) add cues; the subtitle thread reads them.
+// tracks), the video thread (captions in the pictures) or a background queue (subtitle
+// files) add cues; the subtitle thread reads them.
 // All state is behind `state` (a lock); `changed` wakes the subtitle thread after writes.
 import FFmpegBridge
 import Foundation

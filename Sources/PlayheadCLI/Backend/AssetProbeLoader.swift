@@ -22,6 +22,14 @@ public enum AssetProbeLoader {
             tracks: tracks.map(track),
             metadata: metadata.compactMap(entry),
             hasProtectedContent: isProtected)
+        if let legible = try await asset.loadMediaSelectionGroup(for: .legible) {
+            summary.captions = legible.options.filter { $0.mediaType == .closedCaption }.map {
+                ProbeSummary.Caption(
+                    name: $0.displayName(with: Locale(identifier: "en")), codec: $0.codecName,
+                    streamIndex: $0.streamIndex, inVideo: $0.isCarriedInVideo,
+                    language: $0.extendedLanguageTag)
+            }
+        }
         summary.chapters = chapters.map { group in
             ProbeSummary.Chapter(
                 title: group.items.first { $0.commonKey == .commonKeyTitle }?.stringValue ?? "",

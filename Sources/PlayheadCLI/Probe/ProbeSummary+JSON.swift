@@ -5,7 +5,8 @@ extension ProbeSummary {
     ///
     /// Keys, in order: `duration`, `isPlayable`, `format`, `formatDescription`,
     /// `bitRate`, `hasProtectedContent`, `tracks`, `metadata`, `chapters` (each
-    /// `{title, start, end}` in seconds; empty when none). Unknown values are
+    /// `{title, start, end}` in seconds; empty when none), `captions` (each
+    /// `{name, codec, stream, inVideo, language}`; empty when none). Unknown values are
     /// `null`. `metadata` maps each key to its value; if a key repeats, the values
     /// are joined with `"; "` under the key's first position.
     public var jsonValue: JSONValue {
@@ -28,6 +29,13 @@ extension ProbeSummary {
             "metadata": .object(metadataObject),
             "chapters": .array(chapters.map { chapter in
                 ["title": .string(chapter.title), "start": JSONValue(chapter.start), "end": JSONValue(chapter.end)]
+            }),
+            "captions": .array(captions.map { caption in
+                [
+                    "name": .string(caption.name), "codec": .string(caption.codec),
+                    "stream": JSONValue(caption.streamIndex), "inVideo": .bool(caption.inVideo),
+                    "language": JSONValue(caption.language),
+                ]
             }),
         ]
     }

@@ -32,6 +32,10 @@ extension ProbeSummary {
             lines.append("Chapters:")
             lines.append(contentsOf: chapterLines)
         }
+        if !captions.isEmpty {
+            lines.append("Captions:")
+            lines.append(contentsOf: captionLines)
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -69,6 +73,16 @@ extension ProbeSummary {
     var chapterLines: [String] {
         chapters.enumerated().map { index, chapter in
             "  #\(index + 1)  \(MediaText.clock(chapter.start)) - \(MediaText.clock(chapter.end))  \(chapter.title)"
+        }
+    }
+
+    /// `  CC1  eia_608  in video stream 0` lines, one per caption option, names aligned.
+    var captionLines: [String] {
+        let width = captions.map(\.name.count).max() ?? 0
+        return captions.map { caption in
+            var line = "  " + Self.padded(caption.name, width) + "  \(caption.codec)  \(caption.carriage)"
+            if let language = caption.language { line += "  [\(language)]" }
+            return line
         }
     }
 

@@ -23,6 +23,8 @@ public struct ProbeSummary: Sendable, Equatable {
     public var hasProtectedContent: Bool
     /// The chapters in time order (empty when there are none).
     public var chapters: [Chapter] = []
+    /// The closed caption options, in the legible group's order (empty when there are none).
+    public var captions: [Caption] = []
 
     /// Creates a summary.
     public init(
@@ -141,6 +143,37 @@ public struct ProbeSummary: Sendable, Equatable {
             self.title = title
             self.start = start
             self.end = end
+        }
+    }
+
+    // MARK: - Caption
+
+    /// One closed caption option: EIA-608 in a track of its own or inside the video.
+    public struct Caption: Sendable, Equatable {
+        /// The name a player shows, such as `"CC1"` or `"English CC"`.
+        public var name: String
+        /// The codec, `"eia_608"`.
+        public var codec: String
+        /// The stream that carries the captions: the caption track, or the video stream.
+        public var streamIndex: Int?
+        /// True when the captions are inside the video's pictures.
+        public var inVideo: Bool
+        /// The language as a BCP 47 tag, when known.
+        public var language: String?
+
+        /// Creates a caption entry.
+        public init(name: String, codec: String, streamIndex: Int?, inVideo: Bool, language: String? = nil) {
+            self.name = name
+            self.codec = codec
+            self.streamIndex = streamIndex
+            self.inVideo = inVideo
+            self.language = language
+        }
+
+        /// Where the captions are, as the text report says it: `in video stream 0`, `stream 1`.
+        public var carriage: String {
+            let stream = streamIndex.map { " \($0)" } ?? ""
+            return inVideo ? "in video stream\(stream)" : "stream\(stream)"
         }
     }
 }
