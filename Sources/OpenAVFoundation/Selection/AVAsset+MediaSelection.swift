@@ -107,7 +107,7 @@ enum SelectionGroups {
                 mediaType: .audio, source: .stream(stream.index), languageCode: stream.language,
                 title: stream.title, codecName: stream.codecName,
                 isPlayable: stream.decoderAvailable,
-                characteristics: [.audible])
+                characteristics: [.audible], isFlaggedDefault: stream.isDefault)
         }
         if !audio.isEmpty {
             let streams = description.tracks.filter { $0.kind == .audio }
@@ -131,7 +131,7 @@ enum SelectionGroups {
                 mediaType: .subtitle, source: .stream(stream.index), languageCode: stream.language,
                 title: stream.title, codecName: stream.codecName,
                 isPlayable: stream.decoderAvailable,
-                characteristics: traits)
+                characteristics: traits, isFlaggedDefault: stream.isDefault)
         }
         // HLS subtitle renditions: WebVTT media playlists, read like subtitle files.
         legible += description.subtitleRenditions.compactMap { rendition in
@@ -141,7 +141,7 @@ enum SelectionGroups {
             return AVMediaSelectionOption(
                 mediaType: .subtitle, source: .sidecar(url), languageCode: rendition.language,
                 title: rendition.name, codecName: "webvtt", isPlayable: true,
-                characteristics: traits)
+                characteristics: traits, isFlaggedDefault: rendition.isDefault)
         }
         legible += sidecars.map { file in
             var traits: Set<AVMediaCharacteristic> = [.legible]

@@ -11,10 +11,11 @@ public struct PlaySelection: Sendable, Equatable {
     public var subtitleLanguage: String?
     /// Show the subtitles in this file.
     public var subtitleFile: String?
-    /// Show no subtitles, not even forced ones.
+    /// Show no subtitles, not even the track flagged as default or a forced one.
     public var noSubtitles = false
 
-    /// No preference: the default audio track, subtitles off unless a track is forced.
+    /// No preference: the default audio track and the subtitle track flagged as default (else
+    /// a forced one; else none).
     public init() {}
 
     static let audioLanguageOption = CommandOption.value(
@@ -28,7 +29,7 @@ public struct PlaySelection: Sendable, Equatable {
     static let subtitleFileOption = CommandOption.value(
         "sub", valueName: "FILE", help: "Show the subtitles in FILE (SubRip, WebVTT, ASS/SSA).")
     static let noSubtitlesOption = CommandOption.flag(
-        "no-sub", help: "Show no subtitles, not even forced ones.")
+        "no-sub", help: "Show no subtitles, not even the default or forced track.")
 
     /// The options, in help order.
     static let options = [
@@ -81,7 +82,8 @@ public struct PlaySelection: Sendable, Equatable {
         return nil
     }
 
-    /// True when nothing was asked for (the item plays with its defaults, with no extra loading).
+    /// True when nothing was asked for: the default audio track, and the subtitle track the
+    /// container flags as default (else a forced one).
     var isDefault: Bool { self == PlaySelection() }
 
     /// The asset for `url`, offering the `--sub` file as an extra subtitle option.
@@ -92,10 +94,11 @@ public struct PlaySelection: Sendable, Equatable {
             options: [AVURLAssetPlayheadSubtitleFilesKey: [URL(fileURLWithPath: subtitleFile)]])
     }
 
-    /// Loads the item's selection groups and selects what was asked for. Returns one warning per
-    /// request that nothing matched (the item then plays with its default).
+    /// Loads the item's selection groups and selects what was asked for; without a subtitle
+    /// option, the subtitle track the container flags as default (as mpv and VLC do; Apple's
+    /// API leaves subtitles off). Returns one warning per request that nothing matched (the
+    /// item then plays with the default).
     func apply(to item: AVPlayerItem) async -> [String] {
-        guard !isDefault else { return [] }
         var warnings: [String] = []
         let asset = item.asset
         if let language = audioLanguage {
@@ -106,26 +109,31 @@ public struct PlaySelection: Sendable, Equatable {
                 warnings.append("no audio track in language \(language)")
             }
         }
-        guard subtitleLanguage != nil || subtitleFile != nil || noSubtitles else { return warnings }
         let group = try? await asset.loadMediaSelectionGroup(for: .legible)
-        if noSubtitles {
-            if let group { item.select(nil, in: group) }
-        } else if let file = subtitleFile {
+        let choice = subtitleChoice(in: group)
+        if let warning = choice.warning { warnings.append(warning) }
+        if let group, choice.option != nil || noSubtitles { item.select(choice.option, in: group) }
+        return warnings
+    }
+
+    /// The subtitle option to show from `group` (nil: none) and a warning when the one asked
+    /// for is missing. `--no-sub` shows none; `--sub` and `--sub-lang` come first; otherwise,
+    /// and when they match nothing, the option the container flags as default, else a forced one.
+    func subtitleChoice(in group: AVMediaSelectionGroup?)
+        -> (option: AVMediaSelectionOption?, warning: String?)
+    {
+        if noSubtitles { return (nil, nil) }
+        var warning: String?
+        if let file = subtitleFile {
             let wanted = URL(fileURLWithPath: file).standardizedFileURL.path
             let option = group?.options.first { $0.fileURL?.standardizedFileURL.path == wanted }
-            if let group, let option {
-                item.select(option, in: group)
-            } else {
-                warnings.append("cannot read subtitles \(file)")
-            }
+            if let option { return (option, nil) }
+            warning = "cannot read subtitles \(file)"
         } else if let language = subtitleLanguage {
-            if let group, let option = Self.match(group, language) {
-                item.select(option, in: group)
-            } else {
-                warnings.append("no subtitles in language \(language)")
-            }
+            if let group, let option = Self.match(group, language) { return (option, nil) }
+            warning = "no subtitles in language \(language)"
         }
-        return warnings
+        return (group?.flaggedDefaultOption, warning)
     }
 
     /// The first playable option of `group` in `language`.

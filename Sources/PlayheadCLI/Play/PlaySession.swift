@@ -108,7 +108,9 @@ final class PlaySession {
         windowOptions.fullscreen = options.fullscreen
         windowOptions.videoGravity = options.gravity
         if options.inputs.isEmpty { windowOptions.title = AVURLAsset.builtInDemoTitle }
-        let opened = await WindowHost.open(player: player, options: windowOptions) { [weak self] in
+        let opened = await WindowHost.open(
+            player: player, options: windowOptions, subtitleStyle: options.subtitleStyle
+        ) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
                 self.userQuit = true
