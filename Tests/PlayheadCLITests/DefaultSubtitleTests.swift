@@ -21,66 +21,91 @@ import Testing
         #expect(group.flaggedDefaultOption?.extendedLanguageTag == "fr")
     }
 
-    @Test func withoutOptionsTheCLISelectsTheFlaggedTrack() async throws {
-        let item = AVPlayerItem(url: try SelectionMedia.secondSubtitleDefault.url())
-        #expect(await PlaySelection().apply(to: item).isEmpty)
+    /// `url`'s item with `selection` applied, current on a player set up as `playhead play`
+    /// sets it up, once the player holds it and its asset is loaded; and the warnings.
+    func playheadItem(_ url: URL, _ selection: PlaySelection = PlaySelection()) async throws
+        -> (player: AVPlayer, item: AVPlayerItem, group: AVMediaSelectionGroup, warnings: [String])
+    {
+        let player = AVPlayer()
+        player.showsFlaggedDefaultSubtitles = selection.showsFlaggedDefaultSubtitles
+        let item = AVPlayerItem(asset: selection.asset(for: url))
+        let warnings = await selection.apply(to: item)
+        player.replaceCurrentItem(with: item)
         let group = try await legibleGroup(item)
-        #expect(item.currentMediaSelection.selectedMediaOption(in: group)?.extendedLanguageTag == "fr")
+        for _ in 0..<500 where player.currentItem !== item { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(player.currentItem === item)
+        return (player, item, group, warnings)
+    }
+
+    @Test func withoutOptionsTheCLISelectsTheFlaggedTrack() async throws {
+        let run = try await playheadItem(try SelectionMedia.secondSubtitleDefault.url())
+        #expect(run.warnings.isEmpty)
+        #expect(run.item.currentMediaSelection.selectedMediaOption(in: run.group)?.extendedLanguageTag == "fr")
+        run.player.replaceCurrentItem(with: nil)
     }
 
     @Test func noSubSelectsNothing() async throws {
         var selection = PlaySelection()
         selection.noSubtitles = true
-        let item = AVPlayerItem(url: try SelectionMedia.secondSubtitleDefault.url())
-        #expect(await selection.apply(to: item).isEmpty)
-        let group = try await legibleGroup(item)
-        #expect(item.currentMediaSelection.selectedMediaOption(in: group) == nil)
-        #expect(selection.subtitleChoice(in: group).option == nil)
+        #expect(!selection.showsFlaggedDefaultSubtitles)
+        let run = try await playheadItem(try SelectionMedia.secondSubtitleDefault.url(), selection)
+        #expect(run.warnings.isEmpty)
+        #expect(run.item.currentMediaSelection.selectedMediaOption(in: run.group) == nil)
+        run.player.replaceCurrentItem(with: nil)
     }
 
     @Test func aLanguageAskedForComesFirstAndAMissingOneFallsBackToTheFlaggedTrack() async throws {
         let url = try SelectionMedia.secondSubtitleDefault.url()
         var english = PlaySelection()
         english.subtitleLanguage = "eng"
-        let item = AVPlayerItem(url: url)
-        #expect(await english.apply(to: item).isEmpty)
-        let group = try await legibleGroup(item)
-        #expect(item.currentMediaSelection.selectedMediaOption(in: group)?.extendedLanguageTag == "en")
+        let chosen = try await playheadItem(url, english)
+        #expect(chosen.warnings.isEmpty)
+        #expect(chosen.item.currentMediaSelection.selectedMediaOption(in: chosen.group)?.extendedLanguageTag == "en")
+        chosen.player.replaceCurrentItem(with: nil)
 
         var german = PlaySelection()
         german.subtitleLanguage = "de"
-        let fallback = AVPlayerItem(url: url)
-        #expect(await german.apply(to: fallback) == ["no subtitles in language de"])
-        #expect(fallback.currentMediaSelection.selectedMediaOption(in: group)?.extendedLanguageTag == "fr")
+        let fallback = try await playheadItem(url, german)
+        #expect(fallback.warnings == ["no subtitles in language de"])
+        #expect(
+            fallback.item.currentMediaSelection.selectedMediaOption(in: fallback.group)?.extendedLanguageTag == "fr")
+        fallback.player.replaceCurrentItem(with: nil)
     }
 
     @Test func theAPIKeepsSubtitlesOffUnlessSelected() async throws {
-        let item = AVPlayerItem(url: try SelectionMedia.secondSubtitleDefault.url())
+        let url = try SelectionMedia.secondSubtitleDefault.url()
+        let item = AVPlayerItem(url: url)
         let group = try await legibleGroup(item)
         #expect(group.defaultOption == nil)
         #expect(item.currentMediaSelection.selectedMediaOption(in: group) == nil)
         #expect(item.asset.preferredMediaSelection.selectedMediaOption(in: group) == nil)
+        // A plain player (the flag is off by default) leaves them off too.
+        let player = AVPlayer(playerItem: item)
+        #expect(!player.showsFlaggedDefaultSubtitles)
+        for _ in 0..<500 where player.currentItem !== item { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(item.currentMediaSelection.selectedMediaOption(in: group) == nil)
+        player.replaceCurrentItem(with: nil)
     }
 
     @Test func anHLSRenditionWithDefaultYesIsTheFlaggedTrack() async throws {
         let url = try SelectionMedia.hlsWithSubtitles.url()
         let playlist = try String(contentsOf: url, encoding: .utf8)
         #expect(playlist.contains("DEFAULT=YES"))
-        let item = AVPlayerItem(url: url)
-        let group = try await legibleGroup(item)
-        #expect(group.options.first?.isFlaggedDefault == true)
-        #expect(group.defaultOption == nil)
-        #expect(await PlaySelection().apply(to: item).isEmpty)
-        #expect(item.currentMediaSelection.selectedMediaOption(in: group)?.fileURL?.lastPathComponent == "out_0_vtt.m3u8")
+        let run = try await playheadItem(url)
+        #expect(run.group.options.first?.isFlaggedDefault == true)
+        #expect(run.group.defaultOption == nil)
+        #expect(
+            run.item.currentMediaSelection.selectedMediaOption(in: run.group)?.fileURL?.lastPathComponent
+                == "out_0_vtt.m3u8")
+        run.player.replaceCurrentItem(with: nil)
     }
 
-    @Test func aFileWithoutFlaggedSubtitlesStaysWithTheForcedDefault() async throws {
-        // The sidecar clip's subtitle files carry no flag: nothing is selected.
-        let item = AVPlayerItem(url: try SelectionMedia.sidecarClip.url())
-        #expect(await PlaySelection().apply(to: item).isEmpty)
-        let group = try await legibleGroup(item)
-        #expect(group.flaggedDefaultOption == nil)
-        #expect(item.currentMediaSelection.selectedMediaOption(in: group) == nil)
+    @Test func subtitleFilesCarryNoFlag() async throws {
+        // The sidecar clip's subtitle files are not flagged: nothing is selected.
+        let run = try await playheadItem(try SelectionMedia.sidecarClip.url())
+        #expect(run.group.flaggedDefaultOption == nil)
+        #expect(run.item.currentMediaSelection.selectedMediaOption(in: run.group) == nil)
+        run.player.replaceCurrentItem(with: nil)
     }
 
     @Test func playingTheFlaggedFileHeadlessCompletes() async throws {

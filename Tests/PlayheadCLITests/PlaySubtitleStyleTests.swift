@@ -41,7 +41,7 @@ import Testing
             _ = try parse(["--sub-scale", "0", "a.mkv"])
             Issue.record("accepted")
         } catch let error as UsageError {
-            #expect(error.message == "invalid value '0.0' for option '--sub-scale': expected a factor from 0.1 to 10")
+            #expect(error.message == "invalid value '0' for option '--sub-scale': expected a factor from 0.1 to 10")
         } catch {
             Issue.record("\(error)")
         }

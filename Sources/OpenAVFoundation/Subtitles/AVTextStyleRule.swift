@@ -78,7 +78,8 @@ open class AVTextStyleRule: NSObject, NSCopying, @unchecked Sendable {
         return (value as? NSArray).map { $0.map { $0 } }
     }
 
-    open override var hash: Int { textSelector.hashValue ^ textMarkupAttributes.count }
+    /// A hash from the selector and the attribute names (equal rules hash alike).
+    open override var hash: Int { textSelector.hashValue ^ textMarkupAttributes.keys.sorted().hashValue }
 
     /// Key of a rule's attributes in its property-list form.
     private static let attributesKey = "textMarkupAttributes"

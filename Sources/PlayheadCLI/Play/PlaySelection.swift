@@ -82,9 +82,13 @@ public struct PlaySelection: Sendable, Equatable {
         return nil
     }
 
-    /// True when nothing was asked for: the default audio track, and the subtitle track the
-    /// container flags as default (else a forced one).
+    /// True when nothing was asked for: the item plays the default audio track and the player
+    /// shows the subtitle track flagged as default (else a forced one), with no extra loading.
     var isDefault: Bool { self == PlaySelection() }
+
+    /// Whether the player should show the subtitle track the container flags as default when
+    /// no other is chosen (as mpv and VLC do; Apple's API leaves subtitles off): unless --no-sub.
+    var showsFlaggedDefaultSubtitles: Bool { !noSubtitles }
 
     /// The asset for `url`, offering the `--sub` file as an extra subtitle option.
     func asset(for url: URL) -> AVURLAsset {
@@ -94,11 +98,11 @@ public struct PlaySelection: Sendable, Equatable {
             options: [AVURLAssetPlayheadSubtitleFilesKey: [URL(fileURLWithPath: subtitleFile)]])
     }
 
-    /// Loads the item's selection groups and selects what was asked for; without a subtitle
-    /// option, the subtitle track the container flags as default (as mpv and VLC do; Apple's
-    /// API leaves subtitles off). Returns one warning per request that nothing matched (the
-    /// item then plays with the default).
+    /// Loads the item's selection groups and selects what was asked for. Returns one warning per
+    /// request that nothing matched (the item then plays with the player's automatic choice:
+    /// for subtitles, the flagged track on a player that shows it).
     func apply(to item: AVPlayerItem) async -> [String] {
+        guard !isDefault else { return [] }
         var warnings: [String] = []
         let asset = item.asset
         if let language = audioLanguage {
@@ -109,31 +113,26 @@ public struct PlaySelection: Sendable, Equatable {
                 warnings.append("no audio track in language \(language)")
             }
         }
+        guard subtitleLanguage != nil || subtitleFile != nil || noSubtitles else { return warnings }
         let group = try? await asset.loadMediaSelectionGroup(for: .legible)
-        let choice = subtitleChoice(in: group)
-        if let warning = choice.warning { warnings.append(warning) }
-        if let group, choice.option != nil || noSubtitles { item.select(choice.option, in: group) }
-        return warnings
-    }
-
-    /// The subtitle option to show from `group` (nil: none) and a warning when the one asked
-    /// for is missing. `--no-sub` shows none; `--sub` and `--sub-lang` come first; otherwise,
-    /// and when they match nothing, the option the container flags as default, else a forced one.
-    func subtitleChoice(in group: AVMediaSelectionGroup?)
-        -> (option: AVMediaSelectionOption?, warning: String?)
-    {
-        if noSubtitles { return (nil, nil) }
-        var warning: String?
-        if let file = subtitleFile {
+        if noSubtitles {
+            if let group { item.select(nil, in: group) }
+        } else if let file = subtitleFile {
             let wanted = URL(fileURLWithPath: file).standardizedFileURL.path
             let option = group?.options.first { $0.fileURL?.standardizedFileURL.path == wanted }
-            if let option { return (option, nil) }
-            warning = "cannot read subtitles \(file)"
+            if let group, let option {
+                item.select(option, in: group)
+            } else {
+                warnings.append("cannot read subtitles \(file)")
+            }
         } else if let language = subtitleLanguage {
-            if let group, let option = Self.match(group, language) { return (option, nil) }
-            warning = "no subtitles in language \(language)"
+            if let group, let option = Self.match(group, language) {
+                item.select(option, in: group)
+            } else {
+                warnings.append("no subtitles in language \(language)")
+            }
         }
-        return (group?.flaggedDefaultOption, warning)
+        return warnings
     }
 
     /// The first playable option of `group` in `language`.

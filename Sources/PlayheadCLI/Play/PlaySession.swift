@@ -154,6 +154,8 @@ final class PlaySession {
     private func playQueue() async -> [PlayReport] {
         player.volume = options.volume
         player.audioDelay = options.audioDelay
+        // Desktop players show the subtitle track the file flags as default; --no-sub does not.
+        player.showsFlaggedDefaultSubtitles = options.selection.showsFlaggedDefaultSubtitles
         // A desktop player plays on while minimised (mpv and VLC do) unless asked to pause.
         player.audiovisualBackgroundPlaybackPolicy = options.pausesWhenMinimized ? .pauses : .continuesIfPossible
         player.isMuted = options.muted

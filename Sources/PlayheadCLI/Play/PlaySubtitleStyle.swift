@@ -38,7 +38,7 @@ public struct PlaySubtitleStyle: Sendable, Equatable {
         let delayExpected = "seconds from -\(Int(delayLimit)) to \(Int(delayLimit))"
         if let delay = try arguments.value(delayOption.name, as: Double.self, expected: delayExpected) {
             guard delay.isFinite, abs(delay) <= delayLimit else {
-                throw invalid(delayOption, "\(delay)", delayExpected)
+                throw invalid(delayOption, arguments.value(delayOption.name) ?? "\(delay)", delayExpected)
             }
             style.delay = delay
         }
@@ -52,7 +52,9 @@ public struct PlaySubtitleStyle: Sendable, Equatable {
         }
         let scaleExpected = "a factor from 0.1 to 10"
         if let scale = try arguments.value(scaleOption.name, as: Double.self, expected: scaleExpected) {
-            guard scaleRange.contains(scale) else { throw invalid(scaleOption, "\(scale)", scaleExpected) }
+            guard scaleRange.contains(scale) else {
+                throw invalid(scaleOption, arguments.value(scaleOption.name) ?? "\(scale)", scaleExpected)
+            }
             style.scale = scale
         }
         return style
