@@ -29,6 +29,9 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     /// An HLS master playlist (6 s, 2 s segments, MPEG-TS video and AAC) with one WebVTT
     /// subtitle rendition, LANGUAGE "en", holding ``subRip``'s cues.
     case hlsWithSubtitles
+    /// Matroska, 5 s: 160x120 video and two SubRip tracks holding ``subRip``'s cues, "eng"
+    /// (not flagged default) then "fre", flagged default (`-disposition:s:1 default`).
+    case secondSubtitleDefault
 
     /// The cache sub-folder holding these files.
     public static let folderName = "selection-v1"
@@ -101,6 +104,7 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
             return try make("bitmap/dvb.ts") { try bitmapSubtitles($0, codec: "dvbsub") }
         case .pgsSubtitles: return try make("bitmap/pgs.mkv", pgsSubtitles)
         case .hlsWithSubtitles: return try make("hls/master.m3u8", hls)
+        case .secondSubtitleDefault: return try make("default/second-default.mkv", secondDefault)
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in
                 try FFmpeg.run(Self.tone(440, seconds: 5) + ["-c:a", "pcm_s16le", output.path])
@@ -198,6 +202,16 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
                 + ["-master_pl_name", output.lastPathComponent]
                 + ["-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en"]
                 + [folder.appendingPathComponent("out_%v.m3u8").path])
+    }
+
+    private func secondDefault(_ output: URL) throws {
+        let srt = try Self.scratch(Self.subRip, "s.srt")
+        defer { try? FileManager.default.removeItem(at: srt) }
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=5", "-i", srt.path, "-i", srt.path]
+                + ["-map", "0:v", "-map", "1:s", "-map", "2:s", "-c:v", "libx264", "-preset", "ultrafast"]
+                + ["-c:s", "srt", "-metadata:s:s:0", "language=eng", "-metadata:s:s:1", "language=fre"]
+                + ["-disposition:s:0", "0", "-disposition:s:1", "default", output.path])
     }
 
     private func twoLanguages(_ output: URL) throws {

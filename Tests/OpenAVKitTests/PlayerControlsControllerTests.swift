@@ -284,9 +284,10 @@ import Testing
             (.down, .changeVolume(by: -0.1)), (.letter("m"), .toggleMute), (.letter("f"), .toggleFullscreen),
             (.escape, .leaveFullscreen), (.leftBracket, .slower), (.rightBracket, .faster),
             (.period, .stepFrame(forward: true)), (.comma, .stepFrame(forward: false)), (.letter("q"), .quit),
+            (.letter("z"), .changeSubtitleDelay(by: -0.1)), (.letter("x"), .changeSubtitleDelay(by: 0.1)),
         ]
         for (key, command) in expected { #expect(ControlCommand.bound(to: key) == command, "\(key)") }
-        #expect(ControlCommand.bound(to: .letter("z")) == nil)
+        #expect(ControlCommand.bound(to: .letter("y")) == nil)
         #expect(ControlCommand.wheel(notches: 2) == .changeVolume(by: 0.1))
         #expect(ControlCommand.wheel(notches: 0) == nil)
     }

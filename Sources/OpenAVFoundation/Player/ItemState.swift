@@ -57,6 +57,9 @@ struct ItemState {
     var timedMetadata: [AVMetadataItem]?
     /// The item's timebase, made when it first joins a player.
     var timebase: ItemTimebase?
+    /// The app's subtitle styling (`textStyleRules`) and the look it works out to.
+    var textStyleRules: [AVTextStyleRule]?
+    var subtitleAppearance = SubtitleAppearance()
 }
 
 /// One seek request, as the player tracks it until its completion handler runs.

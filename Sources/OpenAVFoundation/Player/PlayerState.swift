@@ -28,6 +28,9 @@ struct PlayerState {
     var selectionCriteria: [AVMediaCharacteristic: AVPlayerMediaSelectionCriteria] = [:]
     /// Whether automatic selections follow `selectionCriteria`.
     var appliesMediaSelectionCriteriaAutomatically = true
+    /// Whether automatic selection shows the subtitle track the container flags as default
+    /// (`AVPlayer.showsFlaggedDefaultSubtitles`).
+    var showsFlaggedDefaultSubtitles = false
     var timeObservers: [TimeObserver] = []
     /// The item time when time observers were last evaluated.
     var lastObservedTime: CMTime = .invalid

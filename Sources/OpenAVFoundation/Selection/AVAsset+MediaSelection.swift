@@ -108,7 +108,7 @@ enum SelectionGroups {
                 mediaType: .audio, source: .stream(stream.index), languageCode: stream.language,
                 title: stream.title, codecName: stream.codecName,
                 isPlayable: stream.decoderAvailable,
-                characteristics: [.audible])
+                characteristics: [.audible], isFlaggedDefault: stream.isDefault)
         }
         if !audio.isEmpty {
             let streams = description.tracks.filter { $0.kind == .audio }
@@ -128,7 +128,7 @@ enum SelectionGroups {
                 mediaType: isCaptions ? .closedCaption : .subtitle, source: .stream(stream.index),
                 languageCode: stream.language, title: stream.title, codecName: stream.codecName,
                 isPlayable: stream.decoderAvailable,
-                characteristics: traits)
+                characteristics: traits, isFlaggedDefault: stream.isDefault)
         }
         // Captions inside the pictures of a video track (H.264/HEVC SEI, MPEG-2 user data).
         legible += description.tracks.filter { $0.kind == .video && $0.hasClosedCaptions }.map {
@@ -146,7 +146,7 @@ enum SelectionGroups {
             return AVMediaSelectionOption(
                 mediaType: .subtitle, source: .sidecar(url), languageCode: rendition.language,
                 title: rendition.name, codecName: "webvtt", isPlayable: true,
-                characteristics: traits)
+                characteristics: traits, isFlaggedDefault: rendition.isDefault)
         }
         legible += sidecars.map { file in
             var traits: Set<AVMediaCharacteristic> = [.legible]

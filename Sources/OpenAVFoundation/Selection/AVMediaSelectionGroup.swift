@@ -127,3 +127,13 @@ enum LanguageMatch {
         return LanguageTags.bcp47(lowered) ?? lowered
     }
 }
+
+extension AVMediaSelectionGroup {
+    /// What a desktop player shows when nobody asked for anything: the first playable option
+    /// the container (or HLS playlist) flags as default, else ``defaultOption`` (for subtitles a
+    /// forced track, else nil). Apple's automatic selection ignores the flag for subtitles, so
+    /// items keep ``defaultOption``; the `playhead` CLI selects this one.
+    package var flaggedDefaultOption: AVMediaSelectionOption? {
+        options.first { $0.isFlaggedDefault && $0.isPlayable } ?? defaultOption
+    }
+}

@@ -45,15 +45,22 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
     /// True for bitmap subtitles (PGS, DVB, DVD). A Playhead addition.
     public let isBitmapSubtitle: Bool
 
+    /// True when the container (or the HLS playlist, `DEFAULT=YES`) flags this track as the
+    /// one to play by default. Apple's API does not select flagged subtitles by itself; the CLI
+    /// shows them, as desktop players do.
+    package let isFlaggedDefault: Bool
+
     let source: MediaOptionSource
     let characteristics: Set<AVMediaCharacteristic>
     let title: String?
 
     init(
         mediaType: AVMediaType, source: MediaOptionSource, languageCode: String?, title: String?,
-        codecName: String, isPlayable: Bool, characteristics: Set<AVMediaCharacteristic>
+        codecName: String, isPlayable: Bool, characteristics: Set<AVMediaCharacteristic>,
+        isFlaggedDefault: Bool = false
     ) {
         self.mediaType = mediaType
+        self.isFlaggedDefault = isFlaggedDefault
         self.source = source
         self.extendedLanguageTag = languageCode.flatMap(LanguageTags.bcp47)
         self.title = title

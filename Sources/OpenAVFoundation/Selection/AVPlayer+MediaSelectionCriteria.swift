@@ -41,7 +41,23 @@ extension AVPlayer {
     nonisolated var selectionCriteriaSnapshot: SelectionCriteriaSnapshot {
         state.withLock {
             SelectionCriteriaSnapshot(
-                criteria: $0.selectionCriteria, appliesAutomatically: $0.appliesMediaSelectionCriteriaAutomatically)
+                criteria: $0.selectionCriteria, appliesAutomatically: $0.appliesMediaSelectionCriteriaAutomatically,
+                prefersFlaggedDefault: $0.showsFlaggedDefaultSubtitles)
+        }
+    }
+
+    /// Whether items whose subtitles were left to automatic selection show the subtitle track
+    /// the container (or the HLS playlist, `DEFAULT=YES`) flags as default, as desktop players
+    /// do, instead of Apple's choice (off unless a track is forced). False by default; the
+    /// `playhead` CLI sets it unless `--no-sub`. Criteria that fit still come first.
+    nonisolated package var showsFlaggedDefaultSubtitles: Bool {
+        get { state.withLock { $0.showsFlaggedDefaultSubtitles } }
+        set {
+            let changed = state.withLock { state -> Bool in
+                defer { state.showsFlaggedDefaultSubtitles = newValue }
+                return state.showsFlaggedDefaultSubtitles != newValue
+            }
+            if changed { reapplyAutomaticSelection() }
         }
     }
 
@@ -66,7 +82,7 @@ extension AVPlayerItem {
         let engine = state.withLock { state -> ItemPlayback? in
             for group in asset.loadedSelectionGroups where state.mediaSelection[group.characteristic] == nil {
                 let source = criteria.automaticOption(in: group)?.source
-                let previous = state.automaticSelection[group.characteristic] ?? group.defaultOption?.source
+                let previous = state.automaticSelection[group.characteristic] ?? criteria.fallbackOption(in: group)?.source
                 guard source != previous else { continue }
                 state.automaticSelection[group.characteristic] = .some(source)
                 moved.append((group.characteristic, source))

@@ -75,15 +75,24 @@ open class AVPlayerMediaSelectionCriteria: NSObject, @unchecked Sendable {
 struct SelectionCriteriaSnapshot: @unchecked Sendable {
     var criteria: [AVMediaCharacteristic: AVPlayerMediaSelectionCriteria] = [:]
     var appliesAutomatically = true
+    /// Fall back on the option the container flags as default rather than `defaultOption`
+    /// (the player's `showsFlaggedDefaultSubtitles`).
+    var prefersFlaggedDefault = false
 
     /// The option automatic selection picks in `group`: the criteria's choice when they apply
-    /// and fit, else the group's default.
+    /// and fit, else ``fallbackOption(in:)``.
     func automaticOption(in group: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
         if appliesAutomatically, let criteria = criteria[group.characteristic],
             let chosen = criteria.choose(in: group)
         {
             return chosen
         }
-        return group.defaultOption
+        return fallbackOption(in: group)
+    }
+
+    /// The group's default option; for subtitles on a player that shows flagged tracks, the
+    /// track the container flags as default first.
+    func fallbackOption(in group: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
+        prefersFlaggedDefault && group.characteristic == .legible ? group.flaggedDefaultOption : group.defaultOption
     }
 }

@@ -41,6 +41,8 @@ struct ControlsScene: Equatable, Sendable {
     var volumeIndicator: VolumeIndicator? = nil
     /// The audio delay ("Audio delay +50 ms"), for a moment after it changes.
     var audioDelayText: String? = nil
+    /// The subtitle delay ("Subtitle delay: +0.3 s"), for a moment after z or x changes it.
+    var subtitleDelayText: String? = nil
 }
 
 /// Clock-style time labels.

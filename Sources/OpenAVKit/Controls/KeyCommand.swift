@@ -25,6 +25,8 @@ enum ControlCommand: Equatable, Sendable {
     case slower, faster
     /// Shift the sound against the picture by this many seconds.
     case changeAudioDelay(by: Double)
+    /// Show subtitles this many seconds later (negative: earlier), as mpv's z and x do.
+    case changeSubtitleDelay(by: Double)
     case stepFrame(forward: Bool)
     case quit
 
@@ -48,6 +50,8 @@ enum ControlCommand: Equatable, Sendable {
         case .letter("q"): return .quit
         case .minus: return .changeAudioDelay(by: -0.05)
         case .equals: return .changeAudioDelay(by: 0.05)
+        case .letter("z"): return .changeSubtitleDelay(by: -0.1)
+        case .letter("x"): return .changeSubtitleDelay(by: 0.1)
         default: return nil
         }
     }

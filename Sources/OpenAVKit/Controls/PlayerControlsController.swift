@@ -29,6 +29,10 @@ final class PlayerControlsController: PlaybackStateObserving {
     private(set) var volumeChangedAt: Double?
     /// When the audio delay last changed (for its indicator).
     private(set) var audioDelayChangedAt: Double?
+    /// Seconds the window shows subtitles later than their times (z and x; negative: earlier).
+    var subtitleDelay: Double = 0
+    /// When z or x last changed the subtitle delay (for its indicator).
+    private(set) var subtitleDelayChangedAt: Double?
 
     /// A controller acting on `actions`, timing the auto-hide with `clock`, for a window of
     /// `size`.
@@ -92,7 +96,7 @@ final class PlayerControlsController: PlaybackStateObserving {
             durationText: labels.duration, playedFraction: played, bufferedFractions: buffered,
             isMuted: state.isMuted, volume: state.volume, speedText: Self.speedText(state.speed),
             isFullscreen: state.isFullscreen, isScrubbing: scrub != nil, volumeIndicator: volumeIndicator,
-            audioDelayText: audioDelayText)
+            audioDelayText: audioDelayText, subtitleDelayText: subtitleDelayText)
     }
 
     // MARK: - Input
@@ -175,6 +179,9 @@ final class PlayerControlsController: PlaybackStateObserving {
             actions.setAudioDelay(min(5, max(-5, delay)))
             state.audioDelay = min(5, max(-5, delay))
             audioDelayChangedAt = clock.now
+        case .changeSubtitleDelay(let change):
+            subtitleDelay = SubtitleDelay.adjusted(subtitleDelay, by: change)
+            subtitleDelayChangedAt = clock.now
         case .toggleFullscreen:
             actions.setFullscreen(!state.isFullscreen)
         case .leaveFullscreen:

@@ -22,7 +22,7 @@ extension PlayerControlsController {
     /// volume or mute command, with the state the player reports.
     var volumeIndicator: VolumeIndicator? {
         guard let shownAt = volumeChangedAt, (clock.now - shownAt) < VolumeIndicator.showDuration,
-            shownAt > (audioDelayChangedAt ?? -.infinity)
+            shownAt > (audioDelayChangedAt ?? -.infinity), shownAt > (subtitleDelayChangedAt ?? -.infinity)
         else { return nil }
         return VolumeIndicator(level: state.volume, isMuted: state.isMuted)
     }
@@ -30,10 +30,10 @@ extension PlayerControlsController {
 
 extension PlayerControlsController {
     /// "Audio delay +50 ms", shown for `VolumeIndicator.showDuration` seconds after `-` or `=`
-    /// changed it (and not while the volume indicator is newer).
+    /// changed it (and not while the volume or subtitle delay indicator is newer).
     var audioDelayText: String? {
         guard let shownAt = audioDelayChangedAt, (clock.now - shownAt) < VolumeIndicator.showDuration,
-            shownAt >= (volumeChangedAt ?? -.infinity)
+            shownAt >= (volumeChangedAt ?? -.infinity), shownAt >= (subtitleDelayChangedAt ?? -.infinity)
         else { return nil }
         let milliseconds = Int((state.audioDelay * 1000).rounded())
         return "Audio delay \(milliseconds > 0 ? "+" : "")\(milliseconds) ms"

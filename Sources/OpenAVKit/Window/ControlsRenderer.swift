@@ -32,7 +32,7 @@ final class ControlsRenderer {
     func draw(_ scene: ControlsScene, layout: ControlsLayout) {
         drawCenter(scene.center, layout: layout)
         if let indicator = scene.volumeIndicator { drawVolumeIndicator(indicator, layout: layout) }
-        if let text = scene.audioDelayText { drawIndicatorText(text, layout: layout) }
+        if let text = scene.audioDelayText ?? scene.subtitleDelayText { drawIndicatorText(text, layout: layout) }
         guard scene.barsVisible else { return }
         drawTopBar(scene, layout: layout)
         drawBottomBar(scene, layout: layout)

@@ -22,7 +22,7 @@ import OpenAVFoundation
 ///
 /// Keys: space or k play/pause, ←/→ seek 5 s, j/l seek 10 s, ↑/↓ volume, m mute,
 /// f fullscreen, Esc leave fullscreen, [ and ] speed, `.` and `,` step a frame while paused,
-/// `-` and `=` the audio delay in 50 ms steps,
+/// `-` and `=` the audio delay in 50 ms steps, z and x the subtitle delay in 0.1 s steps,
 /// q quit, PageDown/PageUp next/previous chapter, a next audio language, s next subtitles
 /// (then off). The mouse wheel changes the volume; a double click toggles fullscreen.
 ///
@@ -79,7 +79,7 @@ public final class PlayerWindow {
     let target: RenderTarget
     private let video: VideoRenderer
     private let controlsRenderer: ControlsRenderer
-    private let controller: PlayerControlsController
+    let controller: PlayerControlsController
     let bridge: AVPlayerControlsBridge
     let events: PlayerWindowEvents
     let callbacks = PlayerWindowCallbacks()
@@ -88,6 +88,8 @@ public final class PlayerWindow {
     /// The state a custom overlay last drew.
     var lastOverlayState: PlaybackState?
     private let mediaSelection: WindowMediaSelection
+    /// The look subtitles are drawn with (PlayerWindow+Subtitles.swift).
+    var subtitleLook = SubtitleAppearance()
     private let wake: WakeSignal
     /// The playlist panel and the slider preview (WindowExtras.swift).
     private var extras: WindowExtras!
@@ -374,30 +376,5 @@ public final class PlayerWindow {
             events.note(.fullscreenChanged(fullscreen))
         }
         needsRedraw = true
-    }
-
-    // MARK: - Keys
-
-    /// The player key for an SDL key code.
-    private static func keyInput(_ code: SDL_Keycode) -> PlayerKeyInput? {
-        switch Int(code) {
-        case Int(SDLK_SPACE.rawValue): return .space
-        case Int(SDLK_LEFT.rawValue): return .left
-        case Int(SDLK_RIGHT.rawValue): return .right
-        case Int(SDLK_UP.rawValue): return .up
-        case Int(SDLK_DOWN.rawValue): return .down
-        case Int(SDLK_ESCAPE.rawValue): return .escape
-        case Int(SDLK_LEFTBRACKET.rawValue): return .leftBracket
-        case Int(SDLK_RIGHTBRACKET.rawValue): return .rightBracket
-        case Int(SDLK_PERIOD.rawValue): return .period
-        case Int(SDLK_COMMA.rawValue): return .comma
-        case Int(SDLK_PAGEUP.rawValue): return .pageUp
-        case Int(SDLK_PAGEDOWN.rawValue): return .pageDown
-        case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): return .minus
-        case Int(SDLK_EQUALS.rawValue), Int(SDLK_PLUS.rawValue), Int(SDLK_KP_PLUS.rawValue): return .equals
-        case Int(SDLK_a.rawValue)...Int(SDLK_z.rawValue):
-            return .letter(Character(UnicodeScalar(UInt8(code))))
-        default: return nil
-        }
     }
 }

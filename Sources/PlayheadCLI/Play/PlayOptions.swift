@@ -33,6 +33,8 @@ public struct PlayOptions: Sendable, Equatable {
     public var reportJSON = false
     /// Which audio language and subtitles to play (`--audio-lang`, `--sub-lang`, `--sub`, `--no-sub`).
     public var selection = PlaySelection()
+    /// When and how the window draws subtitles (`--sub-delay`, `--sub-font`, `--sub-scale`).
+    public var subtitleStyle = PlaySubtitleStyle()
     /// Play the input (or the whole queue of inputs) again and again until stopped.
     public var loop = false
     /// Open the first input paused, on its first picture (`--pause`).
@@ -85,7 +87,7 @@ public struct PlayOptions: Sendable, Equatable {
     static let all = [
         headlessOption, fullscreenOption, gravityOption, noAudioOption, audioDeviceOption, audioDelayOption, untimedOption, framesOption, startOption, rateOption,
         volumeOption, muteOption, pauseOption, loopOption, pauseMinimizedOption, noMPRISOption, reportOption,
-    ] + PlaySelection.options
+    ] + PlaySelection.options + PlaySubtitleStyle.options
 
     /// Reads and checks the options from parsed arguments.
     static func from(_ arguments: ParsedArguments, inputs: [String]) throws(UsageError) -> PlayOptions {
@@ -137,6 +139,7 @@ public struct PlayOptions: Sendable, Equatable {
             options.reportJSON = true
         }
         options.selection = try PlaySelection.from(arguments)
+        options.subtitleStyle = try PlaySubtitleStyle.from(arguments)
         return options
     }
 

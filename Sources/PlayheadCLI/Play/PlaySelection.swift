@@ -11,10 +11,11 @@ public struct PlaySelection: Sendable, Equatable {
     public var subtitleLanguage: String?
     /// Show the subtitles in this file.
     public var subtitleFile: String?
-    /// Show no subtitles, not even forced ones.
+    /// Show no subtitles, not even the track flagged as default or a forced one.
     public var noSubtitles = false
 
-    /// No preference: the default audio track, subtitles off unless a track is forced.
+    /// No preference: the default audio track and the subtitle track flagged as default (else
+    /// a forced one; else none).
     public init() {}
 
     static let audioLanguageOption = CommandOption.value(
@@ -28,7 +29,7 @@ public struct PlaySelection: Sendable, Equatable {
     static let subtitleFileOption = CommandOption.value(
         "sub", valueName: "FILE", help: "Show the subtitles in FILE (SubRip, WebVTT, ASS/SSA).")
     static let noSubtitlesOption = CommandOption.flag(
-        "no-sub", help: "Show no subtitles, not even forced ones.")
+        "no-sub", help: "Show no subtitles, not even the default or forced track.")
 
     /// The options, in help order.
     static let options = [
@@ -81,8 +82,13 @@ public struct PlaySelection: Sendable, Equatable {
         return nil
     }
 
-    /// True when nothing was asked for (the item plays with its defaults, with no extra loading).
+    /// True when nothing was asked for: the item plays the default audio track and the player
+    /// shows the subtitle track flagged as default (else a forced one), with no extra loading.
     var isDefault: Bool { self == PlaySelection() }
+
+    /// Whether the player should show the subtitle track the container flags as default when
+    /// no other is chosen (as mpv and VLC do; Apple's API leaves subtitles off): unless --no-sub.
+    var showsFlaggedDefaultSubtitles: Bool { !noSubtitles }
 
     /// The asset for `url`, offering the `--sub` file as an extra subtitle option.
     func asset(for url: URL) -> AVURLAsset {
@@ -93,7 +99,8 @@ public struct PlaySelection: Sendable, Equatable {
     }
 
     /// Loads the item's selection groups and selects what was asked for. Returns one warning per
-    /// request that nothing matched (the item then plays with its default).
+    /// request that nothing matched (the item then plays with the player's automatic choice:
+    /// for subtitles, the flagged track on a player that shows it).
     func apply(to item: AVPlayerItem) async -> [String] {
         guard !isDefault else { return [] }
         var warnings: [String] = []

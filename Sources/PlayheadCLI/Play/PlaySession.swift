@@ -108,7 +108,9 @@ final class PlaySession {
         windowOptions.fullscreen = options.fullscreen
         windowOptions.videoGravity = options.gravity
         if options.inputs.isEmpty { windowOptions.title = AVURLAsset.builtInDemoTitle }
-        let opened = await WindowHost.open(player: player, options: windowOptions) { [weak self] in
+        let opened = await WindowHost.open(
+            player: player, options: windowOptions, subtitleStyle: options.subtitleStyle
+        ) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
                 self.userQuit = true
@@ -152,6 +154,8 @@ final class PlaySession {
     private func playQueue() async -> [PlayReport] {
         player.volume = options.volume
         player.audioDelay = options.audioDelay
+        // Desktop players show the subtitle track the file flags as default; --no-sub does not.
+        player.showsFlaggedDefaultSubtitles = options.selection.showsFlaggedDefaultSubtitles
         // A desktop player plays on while minimised (mpv and VLC do) unless asked to pause.
         player.audiovisualBackgroundPlaybackPolicy = options.pausesWhenMinimized ? .pauses : .continuesIfPossible
         player.isMuted = options.muted

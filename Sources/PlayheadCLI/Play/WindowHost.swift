@@ -30,16 +30,20 @@ final class WindowHost: Sendable {
     /// Opens a window for `player` on a new thread.
     ///
     /// - Parameters:
+    ///   - subtitleStyle: the subtitle delay, font and scale the window starts with.
     ///   - onClosed: runs on the main queue when the window closes by itself (the user quit).
     /// - Returns: the running window, or the reason it could not open.
     static func open(
-        player: AVPlayer, options: PlayerWindow.Options, onClosed: @escaping @Sendable () -> Void
+        player: AVPlayer, options: PlayerWindow.Options, subtitleStyle: PlaySubtitleStyle = PlaySubtitleStyle(),
+        onClosed: @escaping @Sendable () -> Void
     ) async -> Result<WindowHost, SDLError> {
         let host = WindowHost()
         return await withCheckedContinuation { opened in
             let thread = Thread {
                 do throws(SDLError) {
                     let window = try PlayerWindow(player: player, options: options)
+                    window.subtitleDelay = subtitleStyle.delay
+                    window.subtitleAppearance = subtitleStyle.appearance
                     host.state.withLock { $0.handle = window.closeHandle }
                     opened.resume(returning: .success(host))
                     window.run()

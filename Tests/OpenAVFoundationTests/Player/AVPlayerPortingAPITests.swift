@@ -194,6 +194,35 @@ extension AVPlayerPortingAPITests {
         let _: KeyPath<AVPlayerItem, [AVMetadataItem]?> = \.timedMetadata
         let _: [AVMetadataKeySpace] = [.id3, .icy]
         let _: [AVMetadataIdentifier] = [.id3MetadataTitleDescription, .icyMetadataStreamTitle]
+        let _: ([String: Any]) -> AVTextStyleRule? = AVTextStyleRule.init(textMarkupAttributes:)
+        let _: ([String: Any], String?) -> AVTextStyleRule? = AVTextStyleRule.init(textMarkupAttributes:textSelector:)
+        let _: AVTextStyleRule? = AVTextStyleRule(textMarkupAttributes: [:], textSelector: nil)
+        let _: KeyPath<AVTextStyleRule, [String: Any]> = \.textMarkupAttributes
+        let _: KeyPath<AVTextStyleRule, String?> = \.textSelector
+        let _: ([AVTextStyleRule]) -> Any = AVTextStyleRule.propertyList(for:)
+        let _: (Any) -> [AVTextStyleRule]? = AVTextStyleRule.textStyleRules(fromPropertyList:)
+        let _: ReferenceWritableKeyPath<AVPlayerItem, [AVTextStyleRule]?> = \.textStyleRules
+        let _: [String] = [
+            kCMTextMarkupAttribute_BackgroundColorARGB, kCMTextMarkupAttribute_CharacterBackgroundColorARGB,
+            kCMTextMarkupAttribute_FontFamilyName, kCMTextMarkupAttribute_FontFamilyNameList,
+            kCMTextMarkupAttribute_GenericFontFamilyName,
+            kCMTextMarkupAttribute_BaseFontSizePercentageRelativeToVideoHeight, kCMTextMarkupAttribute_RelativeFontSize,
+            kCMTextMarkupAttribute_VerticalLayout, kCMTextMarkupAttribute_Alignment,
+            kCMTextMarkupAttribute_TextPositionPercentageRelativeToWritingDirection,
+            kCMTextMarkupAttribute_OrthogonalLinePositionPercentageRelativeToWritingDirection,
+            kCMTextMarkupAttribute_WritingDirectionSizePercentage, kCMTextMarkupAttribute_CharacterEdgeStyle,
+            kCMTextMarkupCharacterEdgeStyle_None, kCMTextMarkupCharacterEdgeStyle_Raised,
+            kCMTextMarkupCharacterEdgeStyle_Depressed, kCMTextMarkupCharacterEdgeStyle_Uniform,
+            kCMTextMarkupCharacterEdgeStyle_DropShadow, kCMTextMarkupGenericFontName_Default,
+            kCMTextMarkupGenericFontName_Serif, kCMTextMarkupGenericFontName_SansSerif,
+            kCMTextMarkupGenericFontName_Monospace, kCMTextMarkupGenericFontName_ProportionalSerif,
+            kCMTextMarkupGenericFontName_ProportionalSansSerif, kCMTextMarkupGenericFontName_MonospaceSerif,
+            kCMTextMarkupGenericFontName_MonospaceSansSerif, kCMTextMarkupGenericFontName_Casual,
+            kCMTextMarkupGenericFontName_Cursive, kCMTextMarkupGenericFontName_Fantasy,
+            kCMTextMarkupGenericFontName_SmallCapital, kCMTextMarkupAlignmentType_Start,
+            kCMTextMarkupAlignmentType_Middle, kCMTextMarkupAlignmentType_End, kCMTextMarkupAlignmentType_Left,
+            kCMTextMarkupAlignmentType_Right, kCMTextVerticalLayout_LeftToRight, kCMTextVerticalLayout_RightToLeft,
+        ]
         #expect(AVMetadataFormat.id3Metadata.rawValue == "org.id3")
         #expect(AVPlayer.RateDidChangeReason.setRateCalled.rawValue == "AVPlayerRateDidChangeReasonSetRateCalled")
     }
