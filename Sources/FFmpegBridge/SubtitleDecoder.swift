@@ -83,6 +83,8 @@ package final class SubtitleDecoder: @unchecked Sendable {
         }
         fallbackCanvas = (0, 0)
         isClosedCaptions = true
+        isStyled = false
+        fonts = []
     }
 
     /// Decodes one packet; returns the events it completed (usually zero or one).

@@ -27,8 +27,9 @@ final class LibassRenderer {
     /// What the track was built with: the header's inputs.
     private var builtLook: (appearance: SubtitleAppearance, aspect: Double)?
     private var frame = (width: 0, height: 0)
+    private var storage = (width: 0, height: 0)
     private var fontScale = 1.0
-    private var storage: [UInt8] = []
+    private var pixels: [UInt8] = []
     private var needsRender = true
 
     /// A renderer, or nil (with the reason in `loadFailure`) when libass cannot be loaded.
@@ -46,7 +47,6 @@ final class LibassRenderer {
         self.renderer = renderer
         playhead_ass_quiet_messages(library)
         ass_set_extract_fonts(library, 1)
-        ass_set_hinting(renderer, ASS_HINTING_NONE)
         // Fontconfig finds the fonts styles name; sans-serif when none matches.
         ass_set_fonts(renderer, nil, "sans-serif", Int32(ASS_FONTPROVIDER_AUTODETECT.rawValue), nil, 1)
     }
@@ -100,9 +100,11 @@ final class LibassRenderer {
 
     /// Rasterises the subtitles showing at `time` for a `width` x `height` pixel frame (the
     /// video's rectangle on screen) of a video with display aspect `aspect`; `appearance`
-    /// styles plain formats and scales all. True when `picture` changed.
+    /// styles plain formats and scales all; `videoSize` is the video's own pixel size (libass
+    /// scales some effects by it, as VSFilter does). True when `picture` changed.
     func render(
-        at time: CMTime, width: Int, height: Int, aspect: Double, appearance: SubtitleAppearance
+        at time: CMTime, width: Int, height: Int, aspect: Double, videoSize: (width: Int, height: Int)?,
+        appearance: SubtitleAppearance
     ) -> Bool {
         guard let script, width > 0, height > 0, time.isNumeric else {
             let had = !picture.isEmpty
@@ -117,6 +119,12 @@ final class LibassRenderer {
         if frame != (width, height) {
             frame = (width, height)
             ass_set_frame_size(renderer, Int32(width), Int32(height))
+            needsRender = true
+        }
+        let stored = videoSize ?? (width, height)
+        if storage != stored, stored.width > 0, stored.height > 0 {
+            storage = stored
+            ass_set_storage_size(renderer, Int32(stored.width), Int32(stored.height))
             needsRender = true
         }
         if fontScale != appearance.scale {
@@ -143,7 +151,7 @@ final class LibassRenderer {
             next = image.next
         }
         let flattened = SubtitleBitmapCompositor.flatten(
-            masks, frameWidth: width, frameHeight: height, reusing: &storage)
+            masks, frameWidth: width, frameHeight: height, reusing: &pixels)
         let differs = flattened != picture
         picture = flattened
         return differs

@@ -300,6 +300,9 @@ public final class PlayerWindow {
         let generation = content.generation
         if extras.takeNeedsRedraw() { needsRedraw = true }
         let overlayChanged = overlayNeedsDrawing(state)
+        let subtitleLook = subtitleRendering
+        mediaSelection.text.delay = subtitleLook.delay
+        mediaSelection.text.appearance = subtitleLook.appearance
         guard needsRedraw || overlayChanged || scene != lastScene || generation != lastGeneration
             || mediaSelection.needsRedraw(over: playerLayer)
         else { return false }

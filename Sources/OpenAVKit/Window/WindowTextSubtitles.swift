@@ -24,7 +24,8 @@ final class WindowTextSubtitles {
 
     /// Seconds subtitles show later than their times (negative: earlier).
     var delay = 0.0
-    /// The user's look for plain formats and scale for all (the item's text style rules go on top).
+    /// The look for plain formats and the scale for all: the window's `subtitleRendering`
+    /// (the item's text style rules with the user's choices over them).
     var appearance = SubtitleAppearance()
 
     init(player: AVPlayer, renderer: OpaquePointer) {
@@ -62,15 +63,13 @@ final class WindowTextSubtitles {
         let width = Int((rect.maxX * scale).rounded() - left)
         let height = Int((rect.maxY * scale).rounded() - top)
         frameOrigin = CGPoint(x: left / scale, y: top / scale)
-        let now =
-            layer.slot.latest().picture?.presentationTime
-            ?? current.engineItemTime(atHost: SystemHostClock.shared.now)
+        let picture = layer.slot.latest().picture
+        let now = picture?.presentationTime ?? current.engineItemTime(atHost: SystemHostClock.shared.now)
         guard let now else { return false }
         let time = now - CMTime(seconds: delay, preferredTimescale: 1000)
-        let look = appearance
         let changed = libass.render(
             at: time, width: width, height: height, aspect: rect.width / max(1, rect.height),
-            appearance: look)
+            videoSize: picture.map { ($0.width, $0.height) }, appearance: appearance)
         if changed { texture.upload(libass.picture) }
         return changed
     }

@@ -90,4 +90,26 @@ import Testing
             #expect(quality >= 30, "frame \(number): PSNR \(quality) dB over \(area)")
         }
     }
+
+    @Test func aStyleNamingAnAttachedFontDrawsWithThatFont() async throws {
+        let fixture = StyledSubtitleFixture.self
+        let clip = try fixture.fontClip(attached: true)
+        let (player, layer) = try await Self.pausedPlayer(clip)
+        defer { player.replaceCurrentItem(with: nil) }
+        let ours = try await Self.draw(
+            frame: 20, player: player, layer: layer, width: fixture.width, height: fixture.height,
+            frameRate: fixture.frameRate)
+        let reference = try fixture.referenceWithFontFolder(clip, script: "font-attached", frame: 20)
+        let plain = try fixture.reference(clip, frame: 20, withSubtitles: false)
+        let fallback = try fixture.reference(try fixture.fontClip(attached: false), frame: 20, withSubtitles: true)
+        let area = try #require(fixture.differingArea(reference, plain))
+        let withFont = fixture.psnr(ours, reference, over: area)
+        let againstFallback = fixture.psnr(ours, fallback, over: area)
+        if ProcessInfo.processInfo.environment["PLAYHEAD_DUMP_SUBTITLES"] != nil {
+            try Data(ours).write(to: fixture.folder.appendingPathComponent("ours-font.rgb"))
+            try Data(fallback).write(to: fixture.folder.appendingPathComponent("fallback-font.rgb"))
+        }
+        #expect(withFont >= 30, "PSNR \(withFont) dB against FFmpeg with the attached font")
+        #expect(againstFallback < 20, "PSNR \(againstFallback) dB against the fallback font: it should differ")
+    }
 }

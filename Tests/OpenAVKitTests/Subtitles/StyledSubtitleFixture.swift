@@ -45,18 +45,67 @@ enum StyledSubtitleFixture {
     }
 
     /// A 4-second 640x360 clip (a dark blue-grey picture) with the script as its subtitle track.
-    static func clip() throws -> URL {
+    static func clip() throws -> URL { try clip(named: "styled", script: script) }
+
+    /// A line styled with the font family "PlayheadTestMono", which only the attachment of
+    /// `fontClip(attached: true)` provides.
+    static let fontScript = script.replacingOccurrences(
+        of: "Style: Default,DejaVu Sans,28", with: "Style: Default,PlayheadTestMono,28"
+    ).components(separatedBy: "Dialogue:")[0]
+        + "Dialogue: 0,0:00:00.00,0:00:04.00,Default,,0,0,0,,Attached font: Wmi 0123 iiii WWWW\n"
+
+    /// A clip whose style names a font found only in its attachment (or, with `attached`
+    /// false, nowhere, so renderers fall back).
+    static func fontClip(attached: Bool) throws -> URL {
+        try clip(named: attached ? "font-attached" : "font-missing", script: fontScript, font: attached)
+    }
+
+    /// DejaVu Sans Mono renamed "PlayheadTestMono" (same-length names, so the tables stay
+    /// valid): a font fontconfig cannot know.
+    static func renamedFont() throws -> URL {
+        let url = folder.appendingPathComponent("PlayheadTestMono.ttf")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")))
+        for (old, new) in [("DejaVu Sans Mono", "PlayheadTestMono")] {
+            for (from, to) in [(Array(old.utf8), Array(new.utf8)), (utf16(old), utf16(new))] {
+                var index = 0
+                while index + from.count <= bytes.count {
+                    if bytes[index] == from[0], Array(bytes[index..<index + from.count]) == from {
+                        bytes.replaceSubrange(index..<index + from.count, with: to)
+                        index += from.count
+                    } else {
+                        index += 1
+                    }
+                }
+            }
+        }
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    private static func utf16(_ text: String) -> [UInt8] {
+        text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    }
+
+    private static func clip(named name: String, script: String, font: Bool = false) throws -> URL {
         try lock.withLock {
-            let url = folder.appendingPathComponent("styled.mkv")
+            let url = folder.appendingPathComponent("\(name).mkv")
             if FileManager.default.fileExists(atPath: url.path) { return url }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let ass = folder.appendingPathComponent("styled.ass")
+            let ass = folder.appendingPathComponent("\(name).ass")
             try Data(script.utf8).write(to: ass)
-            try ffmpeg([
-                "-f", "lavfi", "-i", "color=c=0x304050:s=\(width)x\(height):r=\(frameRate):d=4",
-                "-i", ass.path, "-map", "0:v", "-map", "1:s", "-c:v", "libx264", "-pix_fmt", "yuv420p",
-                "-g", "25", "-c:s", "ass", url.path,
-            ])
+            let attachment =
+                font
+                ? ["-attach", try renamedFont().path, "-metadata:s:t:0", "mimetype=application/x-truetype-font"]
+                : []
+            try ffmpeg(
+                [
+                    "-f", "lavfi", "-i", "color=c=0x304050:s=\(width)x\(height):r=\(frameRate):d=4",
+                    "-i", ass.path,
+                ] + attachment + [
+                    "-map", "0:v", "-map", "1:s", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "25",
+                    "-c:s", "ass", url.path,
+                ])
             return url
         }
     }
@@ -75,6 +124,28 @@ enum StyledSubtitleFixture {
                 "-f", "rawvideo", "-pix_fmt", "rgb24", output.path,
             ])
         }
+        return [UInt8](try Data(contentsOf: output))
+    }
+
+    /// Frame `number` of `clip` with FFmpeg's `ass` filter burning the script `name`.ass,
+    /// taking fonts from a folder that holds only the renamed test font. (FFmpeg's
+    /// `subtitles` filter hands attachments to libass after setting up its font lookup, and
+    /// libass then draws them a little narrower, about 2 px over a 480 px line; mpv, like
+    /// Playhead, hands them over first.)
+    static func referenceWithFontFolder(_ clip: URL, script name: String, frame number: Int) throws -> [UInt8] {
+        let fonts = folder.appendingPathComponent("fonts")
+        try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
+        let font = fonts.appendingPathComponent("PlayheadTestMono.ttf")
+        if !FileManager.default.fileExists(atPath: font.path) {
+            try FileManager.default.copyItem(at: try renamedFont(), to: font)
+        }
+        let output = folder.appendingPathComponent("ref-fonts-\(name)-\(number).rgb")
+        let ass = folder.appendingPathComponent("\(name).ass")
+        try ffmpeg([
+            "-i", clip.path, "-vf",
+            "format=rgb24,ass=filename=\(ass.path):fontsdir=\(fonts.path),select=eq(n\\,\(number))",
+            "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", output.path,
+        ])
         return [UInt8](try Data(contentsOf: output))
     }
 
