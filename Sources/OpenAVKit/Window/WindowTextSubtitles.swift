@@ -74,6 +74,9 @@ final class WindowTextSubtitles {
         return changed
     }
 
+    /// The picture libass drew last, in frame pixels (empty when none or inactive).
+    var currentPicture: SubtitlePicture { libass?.picture ?? .empty }
+
     /// Draws the current picture (call after `update`).
     func draw() {
         guard isActive else { return }

@@ -27,29 +27,42 @@ import Testing
         return (player, layer)
     }
 
-    /// Seeks exactly to frame `number`, waits for its picture and subtitles, and draws the
-    /// layer and the libass subtitles into an offscreen target; returns its RGB bytes.
+    /// What one draw produced: the target's RGB bytes and libass's picture.
+    struct Drawn {
+        var rgb: [UInt8]
+        var picture: SubtitlePicture
+    }
+
+    /// Seeks exactly to frame `number`, waits for its picture and for subtitles (one showing
+    /// at the frame's time minus the delay, when `expectsText`), and draws the layer and the
+    /// libass subtitles into a `width` x `height` point offscreen target with `pointScale`
+    /// pixels a point. `configure` sets the delay and look before drawing.
     static func draw(
-        frame number: Int, player: AVPlayer, layer: AVPlayerLayer, width: Int, height: Int, frameRate: Int
-    ) async throws -> [UInt8] {
+        frame number: Int, player: AVPlayer, layer: AVPlayerLayer, width: Int, height: Int, frameRate: Int,
+        pointScale: Int = 1, expectsText: Bool = true, configure: (WindowTextSubtitles) -> Void = { _ in }
+    ) async throws -> Drawn {
         let time = CMTime(value: Int64(number), timescale: Int32(frameRate))
         _ = await player.seek(to: time, toleranceBefore: .zero, toleranceAfter: .zero)
         let shows = await Self.wait { layer.slot.latest().picture?.presentationTime == time }
         #expect(shows, "frame \(number) shows")
-        let target = try RenderTarget(offscreenWidth: width, height: height)
+        let target = try RenderTarget(offscreenWidth: width * pointScale, height: height * pointScale)
+        target.setPointScale(Float(pointScale))
         layer.frame = CGRect(x: 0, y: 0, width: width, height: height)
         let subtitles = WindowTextSubtitles(player: player, renderer: target.renderer)
-        // Cues arrive from the demux thread: wait until the script holds one showing now.
+        configure(subtitles)
+        let shown = time - CMTime(seconds: subtitles.delay, preferredTimescale: 1000)
+        // Cues arrive from the demux or video thread: wait until the script holds one showing
+        // then (or any, when nothing should show).
         let arrived = await Self.wait {
             _ = subtitles.update(over: layer)
             return subtitles.isActive
-                && Self.dialogues(of: player).contains { $0.start <= time && time < $0.end }
+                && (!expectsText || Self.dialogues(of: player).contains { $0.start <= shown && shown < $0.end })
         }
         #expect(arrived, "the subtitles of frame \(number) arrive")
         _ = subtitles.update(over: layer)
         VideoRenderer(target: target).draw(layer)
         subtitles.draw()
-        return target.rgbPixels().rgb
+        return Drawn(rgb: target.rgbPixels().rgb, picture: subtitles.currentPicture)
     }
 
     /// Waits, letting the main queue run, until `condition` holds (false after 20 s, scaled).
@@ -77,7 +90,8 @@ import Testing
         for number in fixture.frames {
             let ours = try await Self.draw(
                 frame: number, player: player, layer: layer, width: fixture.width, height: fixture.height,
-                frameRate: fixture.frameRate)
+                frameRate: fixture.frameRate
+            ).rgb
             let reference = try fixture.reference(clip, frame: number, withSubtitles: true)
             let plain = try fixture.reference(clip, frame: number, withSubtitles: false)
             let area = try #require(
@@ -98,7 +112,8 @@ import Testing
         defer { player.replaceCurrentItem(with: nil) }
         let ours = try await Self.draw(
             frame: 20, player: player, layer: layer, width: fixture.width, height: fixture.height,
-            frameRate: fixture.frameRate)
+            frameRate: fixture.frameRate
+        ).rgb
         let reference = try fixture.referenceWithFontFolder(clip, script: "font-attached", frame: 20)
         let plain = try fixture.reference(clip, frame: 20, withSubtitles: false)
         let fallback = try fixture.reference(try fixture.fontClip(attached: false), frame: 20, withSubtitles: true)
