@@ -25,7 +25,7 @@ package struct EmbeddedFont: Sendable, Equatable {
     package static let totalLimit = 256 << 20
 
     /// True when the attachment is a font, by its MIME type or, failing that, its extension.
-    static func isFont(fileName: String, mimeType: String?) -> Bool {
+    package static func isFont(fileName: String, mimeType: String?) -> Bool {
         if let mime = mimeType?.lowercased(),
             mime.hasPrefix("font/") || mime.contains("truetype") || mime.contains("opentype")
                 || mime.contains("font-woff") || mime == "application/vnd.ms-opentype"

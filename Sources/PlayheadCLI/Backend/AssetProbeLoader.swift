@@ -30,6 +30,9 @@ public enum AssetProbeLoader {
                     language: $0.extendedLanguageTag)
             }
         }
+        summary.fonts = try await asset.loadAttachedFonts().map {
+            ProbeSummary.Font(fileName: $0.fileName, mimeType: $0.mimeType)
+        }
         summary.chapters = chapters.map { group in
             ProbeSummary.Chapter(
                 title: group.items.first { $0.commonKey == .commonKeyTitle }?.stringValue ?? "",

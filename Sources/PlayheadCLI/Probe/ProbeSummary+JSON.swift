@@ -6,7 +6,8 @@ extension ProbeSummary {
     /// Keys, in order: `duration`, `isPlayable`, `format`, `formatDescription`,
     /// `bitRate`, `hasProtectedContent`, `tracks`, `metadata`, `chapters` (each
     /// `{title, start, end}` in seconds; empty when none), `captions` (each
-    /// `{name, codec, stream, inVideo, language}`; empty when none). Unknown values are
+    /// `{name, codec, stream, inVideo, language}`; empty when none), `fonts` (each
+    /// `{fileName, mimeType}`: the container's attached fonts). Unknown values are
     /// `null`. `metadata` maps each key to its value; if a key repeats, the values
     /// are joined with `"; "` under the key's first position.
     public var jsonValue: JSONValue {
@@ -36,6 +37,9 @@ extension ProbeSummary {
                     "stream": JSONValue(caption.streamIndex), "inVideo": .bool(caption.inVideo),
                     "language": JSONValue(caption.language),
                 ]
+            }),
+            "fonts": .array(fonts.map { font in
+                ["fileName": .string(font.fileName), "mimeType": JSONValue(font.mimeType)]
             }),
         ]
     }

@@ -36,6 +36,10 @@ extension ProbeSummary {
             lines.append("Captions:")
             lines.append(contentsOf: captionLines)
         }
+        if !fonts.isEmpty {
+            lines.append("Fonts:")
+            lines.append(contentsOf: fonts.map { "  \($0.fileName)" + ($0.mimeType.map { "  (\($0))" } ?? "") })
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -25,6 +25,8 @@ public struct ProbeSummary: Sendable, Equatable {
     public var chapters: [Chapter] = []
     /// The closed caption options, in the legible group's order (empty when there are none).
     public var captions: [Caption] = []
+    /// The fonts attached to the container (Matroska), which styled subtitles may name.
+    public var fonts: [Font] = []
 
     /// Creates a summary.
     public init(
@@ -147,6 +149,20 @@ public struct ProbeSummary: Sendable, Equatable {
     }
 
     // MARK: - Caption
+
+    /// One font attached to the container.
+    public struct Font: Sendable, Equatable {
+        /// The attachment's file name, such as `"Kaiti.ttf"`.
+        public var fileName: String
+        /// Its MIME type, when the container gives one.
+        public var mimeType: String?
+
+        /// Creates a font entry.
+        public init(fileName: String, mimeType: String? = nil) {
+            self.fileName = fileName
+            self.mimeType = mimeType
+        }
+    }
 
     /// One closed caption option: EIA-608 in a track of its own or inside the video.
     public struct Caption: Sendable, Equatable {
