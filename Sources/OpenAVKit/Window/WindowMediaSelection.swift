@@ -72,7 +72,7 @@ final class WindowMediaSelection {
         let (cues, version) = overlay.current
         drawnVersion = version
         guard !overlay.isSuppressed else { return }
-        text.draw()
+        text.draw(above: layer.frame.maxY - inset)
         // With libass drawing the text, the plain renderer draws only the pictures.
         let plain = text.isActive ? cues.filter { !$0.bitmaps.isEmpty }.map { cue -> AVSubtitleCue in
             var pictures = cue

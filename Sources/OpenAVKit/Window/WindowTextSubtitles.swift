@@ -21,6 +21,8 @@ final class WindowTextSubtitles {
     /// Where the video's frame starts on screen, in points, and pixels per point.
     private var frameOrigin = CGPoint.zero
     private var scale: CGFloat = 1
+    /// The frame's height in pixels.
+    private var frameHeight: CGFloat = 0
 
     /// Seconds subtitles show later than their times (negative: earlier).
     var delay = 0.0
@@ -63,6 +65,7 @@ final class WindowTextSubtitles {
         let width = Int((rect.maxX * scale).rounded() - left)
         let height = Int((rect.maxY * scale).rounded() - top)
         frameOrigin = CGPoint(x: left / scale, y: top / scale)
+        frameHeight = CGFloat(height)
         let picture = layer.slot.latest().picture
         let now = picture?.presentationTime ?? current.engineItemTime(atHost: SystemHostClock.shared.now)
         guard let now else { return false }
@@ -77,10 +80,23 @@ final class WindowTextSubtitles {
     /// The picture libass drew last, in frame pixels (empty when none or inactive).
     var currentPicture: SubtitlePicture { libass?.picture ?? .empty }
 
-    /// Draws the current picture (call after `update`).
-    func draw() {
+    /// Draws the current picture (call after `update`); subtitles at the bottom of the video
+    /// are lifted to stay above `limit` (the top of the control bar while it shows), as the
+    /// plain renderer does.
+    func draw(above limit: CGFloat = .infinity) {
         guard isActive else { return }
-        texture.draw(frameOrigin: frameOrigin, scale: scale)
+        texture.draw(frameOrigin: CGPoint(x: frameOrigin.x, y: frameOrigin.y - lift(above: limit)), scale: scale)
+    }
+
+    /// How far to move the picture up so its bottom clears `limit`, in points: only for a
+    /// picture in the lower third of the frame, at most its own top's distance from the frame top.
+    func lift(above limit: CGFloat) -> CGFloat {
+        let picture = currentPicture
+        guard !picture.isEmpty, limit.isFinite, frameHeight > 0 else { return 0 }
+        let top = frameOrigin.y + CGFloat(picture.y) / scale
+        let bottom = frameOrigin.y + CGFloat(picture.y + picture.height) / scale
+        guard bottom > limit, top - frameOrigin.y > frameHeight / scale * 2 / 3 else { return 0 }
+        return min(bottom - limit + 4, max(0, top - frameOrigin.y))
     }
 
     /// The video's rectangle in the layer, in points (the whole layer for audio).
