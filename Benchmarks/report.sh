@@ -150,6 +150,19 @@ TABLE
   end or start meanwhile count for the time they lived. No audio on either side: SDL's audio
   thread runs on while its device is paused, mpv's null output does not, so with sound the row
   would compare audio outputs rather than players.
+- **Karaoke subtitles** (issue 18): `karaoke-1080p30`, 30 s of 1080p30 H.264 (x264 medium)
+  with a dense karaoke ASS track muxed into Matroska (`Benchmarks/karaoke.py`: six lines on
+  screen at every moment in five styles with outlines, shadows and blur, syllables timed with
+  `\k`, `\kf` and `\ko`, a new event about every 0.3 s; the `\kf` sweeps change the picture
+  on every frame). `playhead play --fullscreen --no-audio --no-mpris --sub-lang jpn F` in a
+  window on a private 1920x1080 Xvfb (libass draws at the video's full size) against the same
+  with `--no-sub`; `ffmpeg -an -i F -vf subtitles=F -f null -` against `ffmpeg -an -i F -f
+  null -`. CPU is user + system seconds of the process from `/usr/bin/time` (the X server's
+  own time is not counted, on either side of our pair), median of 3 interleaved rounds; the
+  cost row is each side's median with subtitles minus its median without. Playhead plays in
+  real time, ffmpeg decodes as fast as it can; both decode every frame, so CPU seconds are
+  compared, not wall time. Dropped frames come from `--report json` of the runs with
+  subtitles. `Benchmarks/compare subtitles` runs only these rows.
 METHOD
         if [[ -s Benchmarks/notes.md ]]; then
             printf '\n'

@@ -1,6 +1,6 @@
 // Playhead: the one owner of libass: keeps an ASS track in step with the selected text
-// subtitle track's script and rasterises it, at a given time and pixel size, into one RGBA
-// picture the window blends over the video.
+// subtitle track's script and rasterises it, at a given time and pixel size, into an RGBA
+// picture (the rectangles the subtitles cover) the window blends over the video.
 //
 // Concurrency: confined to the window's thread (created, fed, rendered and freed there).
 // libass state (library, renderer, track) is owned by this object and freed in deinit.
@@ -29,7 +29,8 @@ final class LibassRenderer {
     private var frame = (width: 0, height: 0)
     private var storage = (width: 0, height: 0)
     private var fontScale = 1.0
-    private var pixels: [UInt8] = []
+    /// The masks of the last render (kept for their capacity).
+    private var masks: [SubtitleMask] = []
     private var needsRender = true
 
     /// A renderer, or nil (with the reason in `loadFailure`) when libass cannot be loaded.
@@ -95,7 +96,7 @@ final class LibassRenderer {
         script = nil
         cursor = .empty
         builtLook = nil
-        picture = .empty
+        picture.pieces.removeAll(keepingCapacity: true)
     }
 
     /// Rasterises the subtitles showing at `time` for a `width` x `height` pixel frame (the
@@ -108,7 +109,8 @@ final class LibassRenderer {
     ) -> Bool {
         guard let script, width > 0, height > 0, time.isNumeric else {
             let had = !picture.isEmpty
-            picture = .empty
+            picture.pieces.removeAll(keepingCapacity: true)
+            needsRender = true  // draw again once there is something to draw into
             return had
         }
         if builtLook == nil || builtLook?.appearance != appearance
@@ -136,9 +138,10 @@ final class LibassRenderer {
         var changed: Int32 = 0
         let milliseconds = Int64((time.seconds * 1000).rounded(.down))
         let images = ass_render_frame(renderer, track, milliseconds, &changed)
+        // libass compares its images with the last frame's: unchanged (0) means the same picture.
         guard changed != 0 || needsRender else { return false }
         needsRender = false
-        var masks: [SubtitleMask] = []
+        masks.removeAll(keepingCapacity: true)
         var next = images
         while let image = next?.pointee {
             if let bitmap = image.bitmap {
@@ -150,11 +153,9 @@ final class LibassRenderer {
             }
             next = image.next
         }
-        let flattened = SubtitleBitmapCompositor.flatten(
-            masks, frameWidth: width, frameHeight: height, reusing: &pixels)
-        let differs = flattened != picture
-        picture = flattened
-        return differs
+        let wasEmpty = picture.isEmpty
+        SubtitleBitmapCompositor.flatten(masks, frameWidth: width, frameHeight: height, into: &picture)
+        return !(wasEmpty && picture.isEmpty)
     }
 
     // MARK: - Track

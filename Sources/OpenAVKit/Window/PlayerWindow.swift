@@ -303,8 +303,11 @@ public final class PlayerWindow {
         let subtitleLook = subtitleRendering
         mediaSelection.text.delay = subtitleLook.delay
         mediaSelection.text.appearance = subtitleLook.appearance
+        // Always brought up to date (not only when nothing else asks for a redraw): it feeds
+        // and renders libass, whose picture must follow every new video frame.
+        let subtitlesChanged = mediaSelection.needsRedraw(over: playerLayer)
         guard needsRedraw || overlayChanged || scene != lastScene || generation != lastGeneration
-            || mediaSelection.needsRedraw(over: playerLayer)
+            || subtitlesChanged
         else { return false }
         fitWindowToVideo()
         needsRedraw = false

@@ -85,18 +85,24 @@ final class WindowTextSubtitles {
     /// plain renderer does.
     func draw(above limit: CGFloat = .infinity) {
         guard isActive else { return }
-        texture.draw(frameOrigin: CGPoint(x: frameOrigin.x, y: frameOrigin.y - lift(above: limit)), scale: scale)
+        let raise = lift(above: limit)
+        texture.draw(frameOrigin: frameOrigin, scale: scale) { self.isLow($0) ? raise : 0 }
     }
 
-    /// How far to move the picture up so its bottom clears `limit`, in points: only for a
-    /// picture in the lower third of the frame, at most its own top's distance from the frame top.
+    /// True when `piece` starts in the lower third of the frame (a subtitle at the bottom).
+    private func isLow(_ piece: SubtitlePicture.Piece) -> Bool {
+        CGFloat(piece.y) > frameHeight * 2 / 3
+    }
+
+    /// How far to move the subtitles in the lower third of the frame up so their bottom
+    /// clears `limit`, in points (never above their frame's top).
     func lift(above limit: CGFloat) -> CGFloat {
-        let picture = currentPicture
-        guard !picture.isEmpty, limit.isFinite, frameHeight > 0 else { return 0 }
-        let top = frameOrigin.y + CGFloat(picture.y) / scale
-        let bottom = frameOrigin.y + CGFloat(picture.y + picture.height) / scale
-        guard bottom > limit, top - frameOrigin.y > frameHeight / scale * 2 / 3 else { return 0 }
-        return min(bottom - limit + 4, max(0, top - frameOrigin.y))
+        let low = currentPicture.pieces.filter(isLow)
+        guard limit.isFinite, let top = low.map(\.y).min(), let bottom = low.map({ $0.y + $0.height }).max()
+        else { return 0 }
+        let overlap = frameOrigin.y + CGFloat(bottom) / scale - limit
+        guard overlap > 0 else { return 0 }
+        return min(overlap + 4, CGFloat(top) / scale)
     }
 
     /// The video's rectangle in the layer, in points (the whole layer for audio).
