@@ -156,6 +156,10 @@ extension AVPlayerItem {
             state.startupSeconds = ThreadCondition.monotonicNow() - began
         }
         state.withLock { $0.programDates = media.programDates }
+        // The engine may have started before the asset's selection groups were known (a
+        // fresh item played at once): give it the automatic choices now (a forced track, or
+        // the flagged default track where the player shows it).
+        reapplyAutomaticSelection()
         publish(\AVPlayerItem.status) { $0.status = .readyToPlay }
     }
 

@@ -82,7 +82,15 @@ extension AVPlayerItem {
         let engine = state.withLock { state -> ItemPlayback? in
             for group in asset.loadedSelectionGroups where state.mediaSelection[group.characteristic] == nil {
                 let source = criteria.automaticOption(in: group)?.source
-                let previous = state.automaticSelection[group.characteristic] ?? criteria.fallbackOption(in: group)?.source
+                let previous: MediaOptionSource?
+                if let known = state.automaticSelection[group.characteristic] {
+                    previous = known
+                } else if state.engine != nil, group.characteristic == .legible {
+                    // The engine started before the asset's groups were known: it shows none.
+                    previous = nil
+                } else {
+                    previous = criteria.fallbackOption(in: group)?.source
+                }
                 guard source != previous else { continue }
                 state.automaticSelection[group.characteristic] = .some(source)
                 moved.append((group.characteristic, source))
