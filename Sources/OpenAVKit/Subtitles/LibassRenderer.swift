@@ -2,7 +2,8 @@
 // subtitle track's script and rasterises it, at a given time and pixel size, into an RGBA
 // picture (the rectangles the subtitles cover) the window blends over the video.
 //
-// Concurrency: confined to the window's thread (created, fed, rendered and freed there).
+// Concurrency: made on any thread (the window makes it on a background queue), then confined
+// to the window's thread (fed, rendered and freed there).
 // libass state (library, renderer, track) is owned by this object and freed in deinit.
 internal import CASS
 internal import CASSLoader

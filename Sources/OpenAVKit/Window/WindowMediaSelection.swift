@@ -74,7 +74,7 @@ final class WindowMediaSelection {
         guard !overlay.isSuppressed else { return }
         text.draw(above: layer.frame.maxY - inset)
         // With libass drawing the text, the plain renderer draws only the pictures.
-        let plain = text.isActive ? cues.filter { !$0.bitmaps.isEmpty }.map { cue -> AVSubtitleCue in
+        let plain = text.handlesText ? cues.filter { !$0.bitmaps.isEmpty }.map { cue -> AVSubtitleCue in
             var pictures = cue
             pictures.runs = []
             return pictures

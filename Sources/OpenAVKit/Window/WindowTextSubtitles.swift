@@ -2,8 +2,11 @@
 // feeds its subtitle script to the libass renderer, renders at the time of the picture on
 // screen (minus the subtitle delay) and draws the result over the video's rectangle.
 //
-// Concurrency: confined to the window's thread, like the window itself. The item's script is
-// read through `AVPlayerItem.subtitleScript(since:)`, which locks the engine's cue store.
+// Concurrency: confined to the window's thread, like the window itself, except that the
+// libass renderer is made on a background queue (loading libass and setting up fontconfig
+// takes tens of milliseconds, a dropped frame on the window's thread) and handed over once
+// through `handOff` (a lock); from then on only the window's thread touches it. The item's
+// script is read through `AVPlayerItem.subtitleScript(since:)`, which locks the cue store.
 internal import CSDL2
 import Foundation
 import OpenAVFoundation
@@ -17,6 +20,10 @@ final class WindowTextSubtitles {
     /// made when the first dialogue arrives, so runs without text subtitles never load libass
     private var libass: LibassRenderer?
     private var libassUnavailable = false
+    /// True while the renderer is being made in the background.
+    private var preparing = false
+    /// Where the background queue leaves the renderer it made (nil inside: libass unavailable).
+    private let handOff = Locked<RendererBox?>(nil)
     private weak var item: AVPlayerItem?
     /// Where the video's frame starts on screen, in points, and pixels per point.
     private var frameOrigin = CGPoint.zero
@@ -39,6 +46,10 @@ final class WindowTextSubtitles {
     /// True when libass draws text subtitles (the plain renderer then draws only pictures).
     var isActive: Bool { libass?.hasTrack == true }
 
+    /// True when text subtitles are libass's to draw: drawing, or about to once it is loaded
+    /// (the plain renderer then leaves the text alone rather than flash it unstyled).
+    var handlesText: Bool { isActive || (preparing && !libassUnavailable) }
+
     /// Brings the subtitle picture up to date for `layer`; true when it changed.
     func update(over layer: AVPlayerLayer) -> Bool {
         let current = player.currentItem
@@ -48,9 +59,8 @@ final class WindowTextSubtitles {
         }
         guard let current else { return false }
         let change = current.subtitleScript(since: libass?.scriptCursor ?? .empty)
-        if libass == nil, !libassUnavailable, let change, Self.hasDialogue(change) {
-            libass = LibassRenderer()
-            libassUnavailable = libass == nil
+        if libass == nil, !libassUnavailable {
+            prepareRenderer(for: change)
         }
         guard let libass else { return false }
         libass.apply(change)
@@ -114,10 +124,41 @@ final class WindowTextSubtitles {
         return rect.width >= 1 && rect.height >= 1 ? rect : nil
     }
 
-    private static func hasDialogue(_ change: SubtitleScriptChange) -> Bool {
+    /// Starts making the renderer in the background once a text track is selected (its
+    /// header or first dialogue is known), and takes it over when it is made.
+    private func prepareRenderer(for change: SubtitleScriptChange?) {
+        if preparing {
+            guard let made = handOff.withLock({ box -> RendererBox? in defer { box = nil }; return box }) else {
+                return
+            }
+            preparing = false
+            libass = made.renderer
+            libassUnavailable = made.renderer == nil
+            return
+        }
+        guard let change, Self.selectsText(change) else { return }
+        preparing = true
+        let handOff = handOff
+        DispatchQueue.global(qos: .userInitiated).async {
+            let box = RendererBox(renderer: LibassRenderer())
+            handOff.withLock { $0 = box }
+            // Wakes the window's loop, which drains the main queue, to take it over.
+            DispatchQueue.main.async {}
+        }
+    }
+
+    /// True when `change` says a text track is selected.
+    private static func selectsText(_ change: SubtitleScriptChange) -> Bool {
         switch change {
-        case .replace(let script): return !script.dialogues.isEmpty
+        case .replace(let script): return script.header != nil || !script.dialogues.isEmpty
         case .append(let dialogues, _): return !dialogues.isEmpty
         }
     }
+}
+
+/// Carries a renderer made on a background queue to the window's thread, which alone uses it
+/// afterwards.
+private final class RendererBox: @unchecked Sendable {
+    let renderer: LibassRenderer?
+    init(renderer: LibassRenderer?) { self.renderer = renderer }
 }

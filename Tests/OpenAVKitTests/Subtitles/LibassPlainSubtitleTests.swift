@@ -74,24 +74,12 @@ import Testing
     @Test func bottomSubtitlesAreLiftedAboveTheControlBar() async throws {
         let (player, layer) = try await Rendering.pausedPlayer(try CaptionMedia.h264SEI.url())
         defer { player.replaceCurrentItem(with: nil) }
-        var lifted: CGFloat = 0
-        var untouched: CGFloat = -1
-        var bottom: CGFloat = 0
-        _ = try await Rendering.draw(
-            frame: 35, player: player, layer: layer, width: 640, height: 480, frameRate: Self.frameRate
-        ) { subtitles in
-            // Read after the draw's update through the same object.
-            DispatchQueue.main.async {
-                let picture = subtitles.currentPicture
-                bottom = CGFloat(picture.y + picture.height)
-                untouched = subtitles.lift(above: 480)
-                lifted = subtitles.lift(above: 400)
-            }
-        }
-        let settled = await Rendering.wait { untouched >= 0 }
-        #expect(settled)
-        #expect(untouched == 0, "no bar: the subtitle stays where libass put it")
+        let drawn = try await Rendering.draw(
+            frame: 35, player: player, layer: layer, width: 640, height: 480, frameRate: Self.frameRate)
+        let bottom = CGFloat(drawn.picture.y + drawn.picture.height)
+        #expect(drawn.subtitles.lift(above: 480) == 0, "no bar: the subtitle stays where libass put it")
         #expect(bottom > 400, "the caption sits in the bottom 80 px")
+        let lifted = drawn.subtitles.lift(above: 400)
         #expect(bottom - lifted <= 400, "lifted \(lifted) pt so its bottom (\(bottom)) clears the bar")
     }
 

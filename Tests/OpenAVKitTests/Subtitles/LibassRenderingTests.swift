@@ -31,6 +31,8 @@ import Testing
     struct Drawn {
         var rgb: [UInt8]
         var picture: SubtitlePicture
+        /// The window part that drew (kept with its last picture).
+        var subtitles: WindowTextSubtitles
     }
 
     /// Seeks exactly to frame `number`, waits for its picture and for subtitles (one showing
@@ -62,7 +64,7 @@ import Testing
         _ = subtitles.update(over: layer)
         VideoRenderer(target: target).draw(layer)
         subtitles.draw()
-        return Drawn(rgb: target.rgbPixels().rgb, picture: subtitles.currentPicture)
+        return Drawn(rgb: target.rgbPixels().rgb, picture: subtitles.currentPicture, subtitles: subtitles)
     }
 
     /// Waits, letting the main queue run, until `condition` holds (false after 20 s, scaled).
