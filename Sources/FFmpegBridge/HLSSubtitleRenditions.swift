@@ -1,5 +1,6 @@
 // Playhead: the subtitle renditions (EXT-X-MEDIA TYPE=SUBTITLES) of an HLS master playlist,
-// which FFmpeg 5.1's HLS demuxer does not expose as streams.
+// which FFmpeg 5.1's HLS demuxer does not expose as streams (the closed caption renditions are
+// parsed from the same text, in HLSCaptionRenditions.swift).
 // Concurrency: `read` runs on the inspecting thread, which owns the container; parsing is pure.
 internal import CFFmpeg
 internal import CFFmpegShims
@@ -36,13 +37,16 @@ package enum HLSSubtitleRenditions {
     /// The largest playlist read (a master playlist is a few kilobytes).
     static let maximumBytes = 1 << 20
 
-    /// The subtitle renditions of the HLS master playlist `container` was opened from; empty for
-    /// other formats, media playlists and unreadable playlists.
-    static func read(_ container: FormatContext, timeout: Double) -> [SubtitleRendition] {
+    /// The subtitle renditions and the closed caption declaration of the HLS master playlist
+    /// `container` was opened from; empty and nil for other formats, media playlists and
+    /// unreadable playlists.
+    static func read(_ container: FormatContext, timeout: Double)
+        -> (subtitles: [SubtitleRendition], captions: HLSCaptionDeclaration?)
+    {
         let context = container.pointer.pointee
         guard let format = context.iformat, String(cString: format.pointee.name) == "hls",
             let urlPointer = context.url
-        else { return [] }
+        else { return ([], nil) }
         let url = String(cString: urlPointer)
         var options: OpaquePointer? = nil
         if let whitelist = context.protocol_whitelist {
@@ -54,7 +58,7 @@ package enum HLSSubtitleRenditions {
         var io: UnsafeMutablePointer<AVIOContext>? = nil
         container.interrupt.expire(after: timeout)
         guard avio_open2(&io, url, AVIO_FLAG_READ, &callback, &options) >= 0, let opened = io else {
-            return []
+            return ([], nil)
         }
         defer { avio_closep(&io) }
         var bytes: [UInt8] = []
@@ -69,7 +73,8 @@ package enum HLSSubtitleRenditions {
         let base = URL(
             string: url.hasPrefix("file:") && !url.hasPrefix("file://")
                 ? "file://" + url.dropFirst(5) : url)
-        return parse(String(decoding: bytes, as: UTF8.self), base: base)
+        let text = String(decoding: bytes, as: UTF8.self)
+        return (parse(text, base: base), parseCaptions(text))
     }
 
     /// The `EXT-X-MEDIA:TYPE=SUBTITLES` entries of a master playlist, URIs made absolute

@@ -29,6 +29,9 @@ package struct MediaDescription: Sendable, Equatable {
     package var chapters: [MediaChapter] = []
     /// The subtitle renditions of an HLS master playlist (empty for everything else).
     package var subtitleRenditions: [SubtitleRendition] = []
+    /// What an HLS master playlist says about closed captions in its video (named renditions,
+    /// or `CLOSED-CAPTIONS=NONE`); nil when it says nothing and for everything else.
+    package var hlsCaptions: HLSCaptionDeclaration?
     /// For a local file, the names of the files beside it whose name starts with its own
     /// (without extension) and a dot: where subtitle files are looked for. Listed while
     /// inspecting, so no later caller touches the disk.

@@ -69,7 +69,8 @@ package enum MediaInspector {
             description.duration = longestStreamDuration(description.streams) ?? .indefinite
         }
         description.chapters = chapters(of: container, offset: description.startTime)
-        description.subtitleRenditions = HLSSubtitleRenditions.read(container, timeout: 5)
+        (description.subtitleRenditions, description.hlsCaptions) = HLSSubtitleRenditions.read(
+            container, timeout: 5)
         description.neighbourFileNames = neighbours(of: context.url.map { String(cString: $0) })
         description.artwork = (0..<container.streamCount).compactMap { index in
             container.stream(at: index).flatMap(StreamDescriber.artwork(of:))

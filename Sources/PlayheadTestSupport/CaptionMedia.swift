@@ -1,5 +1,5 @@
-// Playhead: generated media with EIA-608 closed captions: in H.264 SEI, in MPEG-2 user data,
-// and as a QuickTime caption track ('c608').
+// Playhead: generated media with EIA-608 closed captions: in H.264 SEI (MP4, and HLS with a
+// named caption rendition), in MPEG-2 user data, and as a QuickTime caption track ('c608').
 // Concurrency: files are made at most once per machine under FixtureCache's lock.
 import Foundation
 
@@ -15,6 +15,11 @@ public enum CaptionMedia: String, CaseIterable, Sendable {
     /// QuickTime, 5 s: 160x120 H.264 video and a 'c608' caption track (from an SCC file),
     /// language "eng".
     case quickTimeTrack
+    /// HLS: ``h264SEI``'s video and audio remuxed unchanged into MPEG-TS segments
+    /// (`hls/media.m3u8`), under a master playlist (`hls/master.m3u8`, the URL) whose variant
+    /// names the CLOSED-CAPTIONS group "cc": CC1 named "English", LANGUAGE "en", DEFAULT and
+    /// AUTOSELECT, with the two accessibility characteristics. Serve the folder over HTTP.
+    case hlsSEI
     /// MP4, 5 s: 160x120 H.264 with no captions (the control).
     case noCaptions
     /// Matroska, 3 s: 160x120 H.264 and two SubRip tracks ("Hi" 1–2 s): the first marked
@@ -37,6 +42,7 @@ public enum CaptionMedia: String, CaseIterable, Sendable {
         case .h264SEI: return try make("sei.mp4", Self.h264SEI)
         case .mpeg2UserData: return try make("mpeg2.ts", Self.mpeg2)
         case .quickTimeTrack: return try make("c608.mov", Self.quickTime)
+        case .hlsSEI: return try make("hls/master.m3u8", Self.hls)
         case .noCaptions: return try make("plain.mp4", Self.plain)
         case .flaggedSubtitles: return try make("flagged.mkv", Self.flagged)
         }
@@ -104,6 +110,30 @@ public enum CaptionMedia: String, CaseIterable, Sendable {
                 + ["-c:v", "libx264", "-preset", "ultrafast", "-c:s", "srt"]
                 + ["-disposition:s:0", "forced", "-disposition:s:1", "hearing_impaired"]
                 + ["-metadata:s:s:1", "language=eng", output.path])
+    }
+
+    /// The master playlist of ``hlsSEI``.
+    public static let hlsMasterPlaylist = """
+        #EXTM3U
+        #EXT-X-VERSION:4
+        #EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="English",LANGUAGE="en",INSTREAM-ID="CC1",\
+        DEFAULT=YES,AUTOSELECT=YES,\
+        CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound"
+        #EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=160x120,CODECS="avc1.42c00c,mp4a.40.2",\
+        CLOSED-CAPTIONS="cc"
+        media.m3u8
+
+        """
+
+    private static func hls(_ output: URL) throws {
+        let folder = output.deletingLastPathComponent()
+        let source = try CaptionMedia.h264SEI.url().path
+        let segments = folder.appendingPathComponent("seg%d.ts").path
+        try FFmpeg.run(
+            ["-i", source, "-c", "copy", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]
+                + ["-hls_segment_filename", segments]
+                + [folder.appendingPathComponent("media.m3u8").path])
+        try Data(hlsMasterPlaylist.utf8).write(to: output)
     }
 
     private static func plain(_ output: URL) throws {

@@ -1,5 +1,5 @@
-// Playhead: `playhead probe` lists closed captions (in the video's pictures and as a caption
-// track), as text and JSON, run as a process.
+// Playhead: `playhead probe` lists closed captions (in the video's pictures, named by an HLS
+// playlist, and as a caption track), as text and JSON, run as a process.
 
 import Foundation
 import PlayheadCLI
@@ -37,6 +37,25 @@ struct ProbeCaptionsTests {
         #expect(captions.first?["stream"] as? Int == 1)
         #expect(captions.first?["inVideo"] as? Bool == false)
         #expect(captions.first?["language"] as? String == "en")
+    }
+
+    @Test func captionsAnHLSPlaylistNamesAreListedByNameWithTheirLanguage() async throws {
+        let master = try CaptionMedia.hlsSEI.url()
+        let server = try LoopbackHTTPServer(root: master.deletingLastPathComponent())
+        defer { server.stop() }
+        let url = server.url(for: master.lastPathComponent).absoluteString
+        guard let text = try await PlayheadProcess.run(["probe", url]) else { return }
+        #expect(text.status == 0, "\(text.standardError)")
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        let heading = try #require(lines.firstIndex(of: "Captions:"))
+        #expect(lines.dropFirst(heading + 1).first == "  English  eia_608  in video stream 0  [en]")
+
+        guard let result = try await PlayheadProcess.run(["probe", "--json", url]) else { return }
+        let json = try PlayheadProcess.jsonObject(result)
+        let captions = try #require(json["captions"] as? [[String: Any]])
+        #expect(captions.map { $0["name"] as? String } == ["English"])
+        #expect(captions.first?["language"] as? String == "en")
+        #expect(captions.first?["inVideo"] as? Bool == true)
     }
 
     @Test func mediaWithoutCaptionsPrintsNoCaptionsSection() async throws {

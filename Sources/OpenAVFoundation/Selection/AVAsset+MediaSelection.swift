@@ -1,4 +1,5 @@
-// Playhead: an asset's media selection groups (audio languages, subtitle tracks and files).
+// Playhead: an asset's media selection groups (audio languages, subtitle tracks and files,
+// closed captions).
 // Concurrency: groups are built once per loaded asset (AssetContents) and immutable; the
 // synchronous getters block until the asset is loaded.
 import FFmpegBridge
@@ -130,14 +131,7 @@ enum SelectionGroups {
                 isPlayable: stream.decoderAvailable,
                 characteristics: traits, isFlaggedDefault: stream.isDefault)
         }
-        // Captions inside the pictures of a video track (H.264/HEVC SEI, MPEG-2 user data).
-        legible += description.tracks.filter { $0.kind == .video && $0.hasClosedCaptions }.map {
-            AVMediaSelectionOption(
-                mediaType: .closedCaption, source: .closedCaptions(videoStream: $0.index),
-                languageCode: nil, title: nil, codecName: "eia_608",
-                isPlayable: $0.decoderAvailable,
-                characteristics: accessibilityTraits.union([.legible]))
-        }
+        legible += captionsInVideo(description)
         // HLS subtitle renditions: WebVTT media playlists, read like subtitle files.
         legible += description.subtitleRenditions.compactMap { rendition in
             guard let url = URL(string: rendition.url) else { return nil }
@@ -165,6 +159,52 @@ enum SelectionGroups {
                     characteristic: .legible, options: legible, defaultOption: forced))
         }
         return groups
+    }
+
+    /// The caption channels Playhead decodes from the pictures: FFmpeg's caption decoder
+    /// gives the first channel of the first field.
+    static let decodableInstreamIDs: Set<String> = ["CC1"]
+
+    /// Captions inside the pictures of a video track (H.264/HEVC SEI, MPEG-2 user data).
+    ///
+    /// An HLS master playlist's word wins: `CLOSED-CAPTIONS=NONE` offers none, and its caption
+    /// renditions are offered with their NAME, LANGUAGE and CHARACTERISTICS whether or not the
+    /// first pictures showed caption data yet (in the first captioned video stream, else the
+    /// first video stream). DEFAULT=YES does not flag them: captions come on when someone asks
+    /// for them, as on Apple's players. Renditions of channels Playhead cannot decode (CC2–CC4,
+    /// CEA-708 services) are left out; when none is left, the pictures decide, as without a
+    /// playlist: one unnamed "CC1" per video stream whose first pictures carry caption data.
+    static func captionsInVideo(_ description: MediaDescription) -> [AVMediaSelectionOption] {
+        let videos = description.tracks.filter { $0.kind == .video }
+        let traits = accessibilityTraits.union([.legible])
+        var declared: [CaptionRendition] = []
+        switch description.hlsCaptions {
+        case .noCaptions?: return []
+        case .renditions(let renditions)?:
+            declared = renditions.filter { decodableInstreamIDs.contains($0.instreamID) }
+        case nil: break
+        }
+        guard !declared.isEmpty,
+            let video = videos.first(where: \.hasClosedCaptions) ?? videos.first
+        else {
+            return videos.filter(\.hasClosedCaptions).map {
+                AVMediaSelectionOption(
+                    mediaType: .closedCaption, source: .closedCaptions(videoStream: $0.index),
+                    languageCode: nil, title: nil, codecName: "eia_608",
+                    isPlayable: $0.decoderAvailable, characteristics: traits)
+            }
+        }
+        // One option per video stream (the channel is CC1): the first decodable rendition.
+        let rendition = declared[0]
+        return [
+            AVMediaSelectionOption(
+                mediaType: .closedCaption, source: .closedCaptions(videoStream: video.index),
+                languageCode: rendition.language, title: rendition.name, codecName: "eia_608",
+                isPlayable: video.decoderAvailable,
+                characteristics: traits.union(
+                    rendition.characteristics.map(AVMediaCharacteristic.init(rawValue:))),
+                sourceName: rendition.name)
+        ]
     }
 
     /// What closed captions and SDH subtitles are for: the words spoken, and the music and

@@ -53,13 +53,17 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
     let source: MediaOptionSource
     let characteristics: Set<AVMediaCharacteristic>
     let title: String?
+    /// The name the source gives the option for people to read (an HLS rendition's NAME),
+    /// shown as it is in every locale, as Apple shows it; nil: the name is made up.
+    let sourceName: String?
 
     init(
         mediaType: AVMediaType, source: MediaOptionSource, languageCode: String?, title: String?,
         codecName: String, isPlayable: Bool, characteristics: Set<AVMediaCharacteristic>,
-        isFlaggedDefault: Bool = false
+        isFlaggedDefault: Bool = false, sourceName: String? = nil
     ) {
         self.mediaType = mediaType
+        self.sourceName = sourceName
         self.isFlaggedDefault = isFlaggedDefault
         self.source = source
         self.extendedLanguageTag = languageCode.flatMap(LanguageTags.bcp47)
@@ -91,11 +95,13 @@ open class AVMediaSelectionOption: NSObject, @unchecked Sendable {
 
     /// A name to show people, in the current locale: the language ("English"), marked
     /// "Forced" or "SDH" when the track is, or the title when there is no language. Closed
-    /// captions are "English CC" with a language, else "CC1" (their channel).
+    /// captions are "English CC" with a language, else "CC1" (their channel). Closed captions
+    /// an HLS playlist names (`EXT-X-MEDIA` NAME) are shown by that name as it is.
     public var displayName: String { displayName(with: Locale.current) }
 
-    /// The display name in `locale`'s language.
+    /// The display name in `locale`'s language (a name the source gives is not translated).
     public func displayName(with locale: Locale) -> String {
+        if let sourceName, !sourceName.isEmpty { return sourceName }
         var name: String
         if let tag = extendedLanguageTag {
             name = locale.localizedString(forIdentifier: tag) ?? tag
