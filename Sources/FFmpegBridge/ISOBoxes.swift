@@ -92,6 +92,7 @@ package struct BoxedMetadataKey: Sendable, Equatable {
     /// type name.
     package var dataType: [UInt8]
 
+    /// A key with these fields.
     package init(
         localID: UInt32, namespace: String, keyValue: [UInt8], dataTypeNamespace: UInt32? = nil,
         dataType: [UInt8] = []
