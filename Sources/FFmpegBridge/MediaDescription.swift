@@ -141,6 +141,10 @@ package struct StreamDescription: Sendable, Equatable {
     package var displayMatrix: [Int32]?
     /// Stream-level tags in FFmpeg's order (keys lowercased).
     package var tags: [MediaTag]
+    /// For an MP4/QuickTime timed metadata track (codec tag 'mebx'), the keys its sample
+    /// description declares, read from the movie box (FFmpeg keeps them nowhere); empty for
+    /// every other stream, and when the input could not be read for them.
+    package var boxedMetadataKeys: [BoxedMetadataKey] = []
 
     /// Clockwise rotation in degrees (0, 90, 180 or 270 for the usual cases), from the
     /// display matrix; 0 when there is none.

@@ -47,8 +47,15 @@ package enum MediaInspector {
 
     static func describe(_ container: FormatContext) -> MediaDescription {
         let context = container.pointer.pointee
-        let streams = (0..<container.streamCount).compactMap { index in
+        var streams = (0..<container.streamCount).compactMap { index in
             container.stream(at: index).map { StreamDescriber.describe($0, index: index) }
+        }
+        if streams.contains(where: { $0.codecTag == "mebx" }) {
+            // Keyed by the container's track IDs, which the streams carry until renumbered.
+            let tables = container.boxedMetadataKeys(timeout: 5)
+            for index in streams.indices where streams[index].codecTag == "mebx" {
+                streams[index].boxedMetadataKeys = tables[streams[index].trackID] ?? []
+            }
         }
         let tags = MediaTagReader.tags(of: context.metadata)
         var description = MediaDescription(

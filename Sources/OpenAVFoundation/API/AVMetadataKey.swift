@@ -77,6 +77,13 @@ public struct AVMetadataKeySpace: RawRepresentable, Hashable, Sendable {
     public static let id3 = AVMetadataKeySpace("org.id3")
     /// Shoutcast/Icecast stream metadata ("icy").
     public static let icy = AVMetadataKeySpace("icy")
+    /// QuickTime metadata keys: reverse-DNS names such as "com.apple.quicktime.title", as
+    /// MP4/QuickTime timed metadata tracks declare them ("mdta").
+    public static let quickTimeMetadata = AVMetadataKeySpace("mdta")
+    /// QuickTime user data: four-character codes ("udta").
+    public static let quickTimeUserData = AVMetadataKeySpace("udta")
+    /// ISO base media user data: four-character codes ("uiso").
+    public static let isoUserData = AVMetadataKeySpace("uiso")
 }
 
 /// A key space and key together, written "keySpace/key".

@@ -1,6 +1,7 @@
 // Playhead: AVPlayerItemMetadataOutput, which hands an item's timed metadata (ID3 tags in
-// MPEG-TS and HLS, Shoutcast/Icecast titles) to the app as playback reaches it, and the
-// deprecated `AVPlayerItem.timedMetadata` that older players observe.
+// MPEG-TS and HLS, Shoutcast/Icecast titles, MP4 timed metadata tracks) to the app as
+// playback reaches it, and the deprecated `AVPlayerItem.timedMetadata` that older players
+// observe.
 //
 // Concurrency: outputs are added to an item from any thread (the item's lock). The engine's
 // subtitle thread reports groups; the player hops them to the main queue, and each output

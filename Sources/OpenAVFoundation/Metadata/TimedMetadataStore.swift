@@ -1,6 +1,6 @@
 // Playhead: the timed metadata groups an item's demux thread has read (ID3 frames of a
-// `timed_id3` stream, ICY titles of a Shoutcast stream), kept for the subtitle thread to
-// deliver as playback reaches them.
+// `timed_id3` stream, ICY titles of a Shoutcast stream, samples of an MP4 'mebx' track),
+// kept for the subtitle thread to deliver as playback reaches them.
 //
 // Concurrency: all state is behind `groups` (a lock). The demux thread adds; the subtitle
 // thread reads and is woken through `changed` (the cue store's signal, since it waits on one).

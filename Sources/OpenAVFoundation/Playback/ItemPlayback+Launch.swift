@@ -68,13 +68,16 @@ extension ItemPlayback {
     /// Starts playback from scripted parts instead of opening the asset (tests drive the
     /// engine with stand-ins for the demuxer and decoders): reports `.opened` at once.
     func start(scripted parts: WorkerParts) {
-        guard launch(parts, silentAudio: environment.makeAudioOutput == nil, isNetwork: parts.source.isNetwork) != nil
+        guard
+            let pipeline = launch(
+                parts, silentAudio: environment.makeAudioOutput == nil, isNetwork: parts.source.isNetwork)
         else { return }
         let duration = parts.description.duration
-        report(.opened(
+        reportOpened(
             OpenedMedia(
                 duration: duration, presentationSize: .zero, tracks: [],
-                seekableRanges: duration.isNumeric ? [CMTimeRange(start: .zero, duration: duration)] : [])))
+                seekableRanges: duration.isNumeric ? [CMTimeRange(start: .zero, duration: duration)] : []),
+            pipeline: pipeline)
         updateAudioOutput()
     }
 

@@ -104,7 +104,7 @@ extension ItemPlayback {
                     return report(.failed(.io(detail: error?.localizedDescription ?? key), duringPlayback: false))
                 }
             }
-            report(.opened(opened))
+            reportOpened(opened, pipeline: pipeline)
             updateAudioOutput()
         }
     }

@@ -96,7 +96,11 @@ extension ItemPlayback {
         while !isStopped {
             let now = clock.now
             let (rate, generation, time) = coordinator.read { ($0.rate, $0.generation, $0.itemTime(atHost: now)) }
-            if let (groups, flushed) = metadata.due(at: time, generation: generation) {
+            // Held back until the item's tracks are out (`reportOpened`), so a group at the very
+            // start names its track too.
+            if openedReported.load(ordering: .acquiring),
+                let (groups, flushed) = metadata.due(at: time, generation: generation)
+            {
                 report(.timedMetadata(groups, flushed: flushed))
             }
             let active = store.cues(at: time)

@@ -91,6 +91,9 @@ final class ItemPlayback: Sendable {
     let outbox = Locked(NewsOutbox())
     /// Wake-ups of the engine's threads (`sleep(until:on:)`), counted atomically.
     private let wakeUpCount = Atomic<Int>(0)
+    /// Set once `.opened` has been reported. The subtitle thread holds timed metadata back
+    /// until then, so the item's tracks are published before a group names its track.
+    let openedReported = Atomic<Bool>(false)
 
     init(
         asset: AVAsset, settings: Settings, environment: PlaybackEnvironment,
@@ -345,5 +348,12 @@ final class ItemPlayback: Sendable {
     func report(_ event: PlaybackEvent) {
         guard !isStopped else { return }
         send(event)
+    }
+
+    /// Reports `.opened`, then lets the subtitle thread deliver timed metadata (queued after it).
+    func reportOpened(_ media: OpenedMedia, pipeline: Pipeline) {
+        report(.opened(media))
+        openedReported.store(true, ordering: .releasing)
+        pipeline.switchboard.cues.changed.wake()
     }
 }

@@ -1,7 +1,7 @@
 // Playhead: the demux thread's routing of packets to the video queue, the selected audio track
 // (through the switchboard, which keeps recent packets of the others for a switch), the
-// selected subtitle track, which it decodes into the cue store, and timed ID3 and ICY
-// metadata, which it reads into the metadata store.
+// selected subtitle track, which it decodes into the cue store, and timed metadata (ID3,
+// ICY, and MP4 'mebx' tracks), which it reads into the metadata store.
 //
 // Concurrency: a value owned by the demux thread (like the Demuxer it makes subtitle decoders
 // from). It reads the selection from `control` and writes cues and metadata groups into the
@@ -20,6 +20,9 @@ struct StreamRouter {
     let subtitleStreams: Set<Int>
     /// Timed ID3 streams, read into the timed metadata store.
     let metadataStreams: Set<Int>
+    /// MP4/QuickTime timed metadata ('mebx') streams whose keys are known, with their keys
+    /// by local ID, read into the timed metadata store.
+    let boxedMetadataStreams: [Int: [UInt32: BoxedMetadataKey]]
     /// The last ICY metadata packet seen (Shoutcast titles arrive inside the HTTP body).
     private var icyPacket: String?
     private var legibleVersion = -1
@@ -33,11 +36,17 @@ struct StreamRouter {
         subtitleStreams = Set(tracks.filter { $0.kind == .subtitle }.map(\.index))
         metadataStreams = Set(
             description.tracks.filter { $0.kind == .data && $0.codecName == "timed_id3" }.map(\.index))
+        var boxed: [Int: [UInt32: BoxedMetadataKey]] = [:]
+        for track in description.tracks where track.kind == .data && !track.boxedMetadataKeys.isEmpty {
+            boxed[track.index] = Dictionary(
+                track.boxedMetadataKeys.map { ($0.localID, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        boxedMetadataStreams = boxed
     }
 
     /// The streams the demuxer must read: video plus every switchable track.
     func activeStreams(video: Int?, audio: Int?) -> Set<Int> {
-        var streams = audioStreams.union(subtitleStreams).union(metadataStreams)
+        var streams = audioStreams.union(subtitleStreams).union(metadataStreams).union(boxedMetadataStreams.keys)
         if let video { streams.insert(video) }
         if let audio { streams.insert(audio) }
         return streams
@@ -81,6 +90,12 @@ struct StreamRouter {
         if metadataStreams.contains(index) {
             pipeline.switchboard.metadata.add(
                 ID3TagReader.items(packet.bytes, time: packet.pts, duration: packet.duration),
+                at: packet.pts, duration: packet.duration)
+            return nil
+        }
+        if let keys = boxedMetadataStreams[index] {
+            pipeline.switchboard.metadata.add(
+                BoxedMetadataReader.items(packet.bytes, keys: keys, time: packet.pts, duration: packet.duration),
                 at: packet.pts, duration: packet.duration)
             return nil
         }
