@@ -49,6 +49,60 @@ extension PlayerWindowXTests {
             "the cue shows for about its 2 s (\(last - first) s)")
     }
 
+    /// An ASS file whose style asks for 72-unit text on a 360-line script: libass draws
+    /// capitals about 50 px tall in the 640x360 window; the plain renderer, which ignores
+    /// style sizes, about 16 px. Checked while the clip plays, where libass must be drawing.
+    @Test func styledASSIsDrawnByLibassWhilePlaying() async throws {
+        let (clip, _) = try Self.subtitleClip()
+        let ass = clip.deletingLastPathComponent().appendingPathComponent("styled-big.ass")
+        try Data(
+            """
+            [Script Info]
+            ScriptType: v4.00+
+            PlayResX: 640
+            PlayResY: 360
+
+            [V4+ Styles]
+            Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding
+            Style: Default,DejaVu Sans,72,&H00FFFFFF,&H000000FF,&H00000000,&H00000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,20,1
+
+            [Events]
+            Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+            Dialogue: 0,0:00:00.50,0:00:08.50,Default,,0,0,0,,HIGH
+
+            """.utf8
+        ).write(to: ass)
+        let binary = try #require(
+            Self.playheadBinary, "playhead executable not found; set PLAYHEAD_BINARY")
+        let box = try #require(
+            XSession.launch(
+                binary, ["--no-audio", "--sub", ass.path, clip.path], display: session.display,
+                environment: ["SDL_AUDIODRIVER": "dummy"]))
+        let run = PlayheadRun(box: box)
+        defer { run.stop() }
+        let window = try #require(await windowID(named: clip.lastPathComponent), "no window appeared")
+        session.run("xdotool", ["mousemove", "2", "2"])
+        var tallest = 0
+        let start = Date()
+        while Date().timeIntervalSince(start) < 7, tallest < 40 {
+            if let shot = screenshot(window), !Self.barsShown(shot), Self.showsClip(shot) {
+                tallest = max(tallest, Self.whiteRows(shot))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(tallest >= 40, "white text \(tallest) px tall: libass draws the style's size")
+    }
+
+    /// How many rows of the window's lower half hold white pixels.
+    static func whiteRows(_ shot: Screenshot) -> Int {
+        (shot.height / 2..<shot.height).filter { y in
+            stride(from: 0, to: shot.width, by: 2).contains { x in
+                let pixel = shot.pixel(x: x, y: y)
+                return pixel.red > 220 && pixel.green > 220 && pixel.blue > 220
+            }
+        }.count
+    }
+
     /// True when the window's centre shows the clip's dark blue.
     static func showsClip(_ shot: Screenshot) -> Bool {
         let pixel = shot.pixel(x: shot.width / 2, y: shot.height / 2)
