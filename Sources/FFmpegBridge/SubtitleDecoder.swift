@@ -47,12 +47,7 @@ package final class SubtitleDecoder: @unchecked Sendable {
         self.streamIndex = streamIndex
         isClosedCaptions = isCaptions
         let context = codec.pointer.pointee
-        if let header = context.subtitle_header, context.subtitle_header_size > 0 {
-            let bytes = UnsafeBufferPointer(start: header, count: Int(context.subtitle_header_size))
-            assHeader = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        } else {
-            assHeader = nil
-        }
+        assHeader = Self.assHeader(of: context)
         isStyled = context.codec_id == AV_CODEC_ID_ASS || context.codec_id == AV_CODEC_ID_SSA
         fonts = isStyled ? demuxer.embeddedFonts() : []
         var canvas = (Int(context.width), Int(context.height))
@@ -75,16 +70,18 @@ package final class SubtitleDecoder: @unchecked Sendable {
         self.codec = codec
         streamIndex = videoStreamIndex
         let context = codec.pointer.pointee
-        if let header = context.subtitle_header, context.subtitle_header_size > 0 {
-            let bytes = UnsafeBufferPointer(start: header, count: Int(context.subtitle_header_size))
-            assHeader = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        } else {
-            assHeader = nil
-        }
+        assHeader = Self.assHeader(of: context)
         fallbackCanvas = (0, 0)
         isClosedCaptions = true
         isStyled = false
         fonts = []
+    }
+
+    /// The ASS header FFmpeg made for the decoder (`subtitle_header`), nil when none.
+    private static func assHeader(of context: AVCodecContext) -> String? {
+        guard let header = context.subtitle_header, context.subtitle_header_size > 0 else { return nil }
+        let bytes = UnsafeBufferPointer(start: header, count: Int(context.subtitle_header_size))
+        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// Decodes one packet; returns the events it completed (usually zero or one).
