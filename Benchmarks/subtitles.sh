@@ -90,7 +90,7 @@ measure_subtitles() {
     local round ours_with=() ours_without=() theirs_with=() theirs_without=() drops="" shown=""
     local cpu dropped presented dropped_without drops_without=""
     for round in $(seq "$SUBTITLE_RUNS"); do
-        read -r cpu dropped presented < <(subtitle_window_run "$path" --sub-lang jpn)
+        read -r cpu dropped presented < <(subtitle_window_run "$path")
         ours_with+=("$cpu")
         drops="$drops $dropped"
         shown="$shown $presented"
