@@ -87,7 +87,7 @@ public final class PlayerWindow {
     var overlayCanvas: OverlayCanvas?
     /// The state a custom overlay last drew.
     var lastOverlayState: PlaybackState?
-    private let mediaSelection: WindowMediaSelection
+    let mediaSelection: WindowMediaSelection
     /// The look subtitles are drawn with (PlayerWindow+Subtitles.swift).
     var subtitleLook = SubtitleAppearance()
     private let wake: WakeSignal
@@ -232,6 +232,8 @@ public final class PlayerWindow {
         switch SDL_EventType(type) {
         case SDL_QUIT:
             running = false
+        case SDL_KEYDOWN where isScreenshotKey(event.key.keysym):
+            takeScreenshot()
         case SDL_KEYDOWN:
             if let key = Self.keyInput(event.key.keysym.sym), !overlayTook(.key(key)), !mediaSelection.handle(key),
                 let command = ControlCommand.bound(to: key)

@@ -39,6 +39,11 @@ final class WindowMediaSelection {
         return true
     }
 
+    /// Shows `text` at the top left for a while, as a key's note.
+    func note(_ text: String) {
+        message = (text, SystemHostClock.shared.now + Self.messageDuration)
+    }
+
     /// True when the subtitles showing over `layer` changed since they were last drawn.
     func needsRedraw(over layer: AVPlayerLayer) -> Bool {
         overlay.follow(player.currentItem)

@@ -23,7 +23,7 @@ public enum PlayCommand {
                 controls; keys: space/k pause, left/right seek 5 s, j/l 10 s, up/down volume, \
                 m mute, f fullscreen, [ ] speed, . and , step a frame while paused, \
                 PageDown/PageUp next/previous chapter, a next audio language, s next \
-                subtitles, z/x subtitles 0.1 s earlier/later, q quits. The subtitle track the \
+                subtitles, z/x subtitles 0.1 s earlier/later, Shift+S screenshot, q quits. The subtitle track the \
                 file flags as default (else a forced one) shows unless --sub or --sub-lang \
                 picks another or --no-sub turns subtitles off; --sub-delay, --sub-font and \
                 --sub-scale change when and how the window draws them. \
