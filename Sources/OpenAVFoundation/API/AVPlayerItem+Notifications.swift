@@ -79,8 +79,11 @@ private func postInOrder(_ name: NSNotification.Name, object: AnyObject, userInf
 /// Posts item notifications in order when the main thread is not the poster.
 private let notificationQueue = DispatchQueue(label: "playhead.notifications")
 
-/// Carries a non-Sendable reference to the main queue.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+/// Carries a non-Sendable value across a queue hop whose two sides never touch it at once
+/// (to the main queue, or from a worker that made it to the one thread that uses it next).
+package struct UncheckedBox<Value>: @unchecked Sendable {
+    /// The value carried.
+    package let value: Value
+    /// Boxes `value`.
+    package init(_ value: Value) { self.value = value }
 }

@@ -16,7 +16,7 @@ extension PlayerWindow {
     /// Writes the picture on screen beside the media (or in Pictures) and notes the file name.
     func takeScreenshot() {
         let media = (player.currentItem?.asset as? AVURLAsset)?.url
-        let selection = UncheckedWindowPart(mediaSelection)
+        let selection = UncheckedBox(mediaSelection)
         let started = WindowScreenshot.take(
             playerLayer.slot.latest().picture, media: media, at: player.currentTime()
         ) { outcome in
@@ -28,11 +28,4 @@ extension PlayerWindow {
         if !started { mediaSelection.note("Screenshot: no picture") }
         needsRedraw = true
     }
-}
-
-/// Carries a window part into a main-queue block; only the window's thread (which drains the
-/// main queue) touches it.
-struct UncheckedWindowPart<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

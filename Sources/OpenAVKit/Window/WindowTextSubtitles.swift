@@ -23,7 +23,7 @@ final class WindowTextSubtitles {
     /// True while the renderer is being made in the background.
     private var preparing = false
     /// Where the background queue leaves the renderer it made (nil inside: libass unavailable).
-    private let handOff = Locked<RendererBox?>(nil)
+    private let handOff = Locked<UncheckedBox<LibassRenderer?>?>(nil)
     private weak var item: AVPlayerItem?
     /// Where the video's frame starts on screen, in points, and pixels per point.
     private var frameOrigin = CGPoint.zero
@@ -128,19 +128,19 @@ final class WindowTextSubtitles {
     /// header or first dialogue is known), and takes it over when it is made.
     private func prepareRenderer(for change: SubtitleScriptChange?) {
         if preparing {
-            guard let made = handOff.withLock({ box -> RendererBox? in defer { box = nil }; return box }) else {
+            guard let made = handOff.withLock({ box -> UncheckedBox<LibassRenderer?>? in defer { box = nil }; return box }) else {
                 return
             }
             preparing = false
-            libass = made.renderer
-            libassUnavailable = made.renderer == nil
+            libass = made.value
+            libassUnavailable = made.value == nil
             return
         }
         guard let change, Self.selectsText(change) else { return }
         preparing = true
         let handOff = handOff
         DispatchQueue.global(qos: .userInitiated).async {
-            let box = RendererBox(renderer: LibassRenderer())
+            let box = UncheckedBox(LibassRenderer())
             handOff.withLock { $0 = box }
             // Wakes the window's loop, which drains the main queue, to take it over.
             DispatchQueue.main.async {}
@@ -154,11 +154,4 @@ final class WindowTextSubtitles {
         case .append(let dialogues, _): return !dialogues.isEmpty
         }
     }
-}
-
-/// Carries a renderer made on a background queue to the window's thread, which alone uses it
-/// afterwards.
-private final class RendererBox: @unchecked Sendable {
-    let renderer: LibassRenderer?
-    init(renderer: LibassRenderer?) { self.renderer = renderer }
 }
