@@ -24,6 +24,7 @@ extension ItemPlayback {
         // The item time of the picture up, and what reverse play remembers.
         var shownTime = CMTime.invalid
         var reverse = ReverseProgress()
+        var lead = DisplayLead()
         let clock = environment.hostClock
         while !isStopped {
             refreshBuffer()
@@ -86,8 +87,9 @@ extension ItemPlayback {
                 let current = state.time(atHost: now)
                 // (The audio clock reads no further than the audio rendered: the lead is added
                 // to the time now rather than asked of the clock.)
-                let lead = displayLead() * rate
-                let due = current.isNumeric && lead > 0 ? current + CMTime(seconds: lead, preferredTimescale: 1_000_000) : current
+                lead.follow(displayLead())
+                let early = lead.seconds * rate
+                let due = current.isNumeric && early > 0 ? current + CMTime(seconds: early, preferredTimescale: 1_000_000) : current
                 if !frame.pts.isNumeric || frame.pts <= due {
                     _ = pipeline.videoFrames.tryTake()
                     if let next = pipeline.videoFrames.peek(), next.generation == generation,
@@ -99,6 +101,7 @@ extension ItemPlayback {
                     }
                     let time = frame.pts.isNumeric ? frame.pts : due
                     present(frame, at: time, pipeline, measuresSync: true)
+                    lead.notePresented()
                     shownTime = time
                     lastPresentHost = now
                     tick(current, generation: generation, host: now, last: &lastTickHost, force: true)
@@ -194,5 +197,34 @@ extension ItemPlayback {
         guard due.isNumeric, rate > 0 else { return .infinity }
         guard current.isNumeric else { return .infinity }
         return max((due - current).seconds / rate, 0.001)
+    }
+}
+
+/// How early the presentation thread hands frames over, following the sinks' measured display
+/// delay. A longer delay is taken on a step per frame shown, never at once: a window's first
+/// measurements jump from 0 to tens of milliseconds, and moving every due time that much at once
+/// would make two frames due together and drop one. A shorter delay applies at once (frames
+/// then wait a little longer, which drops nothing).
+///
+/// Owned by the presentation thread (a local of its loop).
+struct DisplayLead {
+    /// The most the lead grows per frame shown: a small part of a frame even at 120 fps, so
+    /// the frame after the one just shown is never due before its turn.
+    static let stepPerFrame = 0.002
+    /// Seconds frames are handed over early.
+    private(set) var seconds = 0.0
+    /// The lead measured last (what `seconds` moves toward).
+    private var target = 0.0
+
+    /// Takes the sinks' current display delay: a smaller one applies now, a larger one is
+    /// approached as frames are shown.
+    mutating func follow(_ measured: Double) {
+        target = max(measured, 0)
+        if target < seconds { seconds = target }
+    }
+
+    /// A frame was shown at the current lead: the lead may grow one step toward the target.
+    mutating func notePresented() {
+        seconds = min(target, seconds + Self.stepPerFrame)
     }
 }
