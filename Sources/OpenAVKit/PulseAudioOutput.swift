@@ -104,6 +104,14 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         standIn?.stop()
     }
 
+    /// True while a server stream plays (not the silent stand-in of a lost server): its queued
+    /// audio can be overwritten.
+    package var rewritesQueuedAudio: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stream != nil && standIn == nil
+    }
+
     package func discardBuffered() {
         lock.lock()
         defer { lock.unlock() }

@@ -239,8 +239,13 @@ final class PulseStream: @unchecked Sendable {
             source.render(
                 into: UnsafeMutableBufferPointer(start: data.bindMemory(to: Float.self, capacity: count), count: count),
                 hostTime: SystemHostClock.shared.now)
-            guard pa_stream_write(stream, data, bytes, nil, 0, PA_SEEK_RELATIVE) == 0 else { return }
-            remaining -= bytes
+            // Re-made audio (a rate change) replaces audio queued here but not played yet: it is
+            // written that far back, and as much again is rendered after it, so none of the old
+            // audio is left beyond the new write position (what the server already played of
+            // the span is dropped by the server itself).
+            let rewind = source.takeRewindFrames() * frameBytes
+            guard pa_stream_write(stream, data, bytes, nil, -Int64(rewind), PA_SEEK_RELATIVE) == 0 else { return }
+            remaining += rewind - bytes
         }
     }
 

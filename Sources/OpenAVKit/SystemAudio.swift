@@ -93,4 +93,9 @@ final class FallbackAudioOutput: AudioOutput, @unchecked Sendable {
     func stop() { current.stop() }
     func close() { current.close() }
     func discardBuffered() { current.discardBuffered() }
+    func stopAfterPlayingOut(timeout: Double) { current.stopAfterPlayingOut(timeout: timeout) }
+    var isRenderingWhileStopped: Bool { current.isRenderingWhileStopped }
+    var playsOutWhenClosed: Bool { current.playsOutWhenClosed }
+    func followCurrentItem() { current.followCurrentItem() }
+    var rewritesQueuedAudio: Bool { current.rewritesQueuedAudio }
 }

@@ -6,7 +6,8 @@
 // - `render` runs on the device's real-time thread, one call at a time. It reads the two slots
 //   (atomics holding unretained ring pointers), may move `next` into `current` (compare and
 //   exchange, so a change the control side made meanwhile wins), and keeps `renderCalls` odd
-//   while it runs. It never locks, allocates or waits.
+//   while it runs. It never locks, allocates or waits. `rewind` is its own: written by a
+//   call, read and cleared by `takeRewindFrames()` on the same thread right after it.
 // - The control side (`SharedAudioDevice`, under its lock) stores rings in the slots and keeps
 //   a strong reference to each ring it stored until `waitUntilReleased(_:)` shows the callback
 //   cannot be using it any more.
@@ -25,6 +26,8 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
     private let renderCalls = Atomic<Int>(0)
     private let handOffs = Atomic<Int>(0)
     private let latencyBits = Atomic<UInt64>(Double(0).bitPattern)
+    /// Owned by the render thread: what the last call goes back over (its first ring's rewind).
+    private var rewind = 0
 
     /// A source with both slots empty (it renders silence).
     package init(format: AudioOutputFormat) {
@@ -41,6 +44,7 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         let channels = format.channelCount
         let frames = buffer.count / channels
         let latency = Double(bitPattern: latencyBits.load(ordering: .relaxed))
+        rewind = 0
         var offset = 0
         // At most one hand-over per ring per call; the bound keeps a pathological queue of
         // empty, ended rings from spinning.
@@ -52,6 +56,10 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
             let seconds = Double(offset) / Double(format.sampleRate)
             // A ring taking over mid-call plays at once: waiting to prime it would be a gap.
             let filled = ring.renderCountingFrames(into: part, hostTime: hostTime + seconds, primes: offset == 0)
+            // Only a call that starts with re-made audio goes back (a ring taking over mid-call
+            // follows what came before it).
+            let back = ring.takeRewindFrames()
+            if offset == 0 { rewind = back }
             offset += filled
             guard offset < frames, ring.hasPlayedToEnd else { return }
             let next = nextBits.exchange(0, ordering: .acquiringAndReleasing)
@@ -67,6 +75,13 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         if offset < frames, let base = buffer.baseAddress {
             (base + offset * channels).update(repeating: 0, count: (frames - offset) * channels)
         }
+    }
+
+    /// What the last call goes back over: the rewind of the ring it started with. Render
+    /// thread, right after the call.
+    package func takeRewindFrames() -> Int {
+        defer { rewind = 0 }
+        return rewind
     }
 
     /// Remembers the output's latency; each ring learns it as it is rendered.

@@ -41,6 +41,18 @@ package protocol AudioRenderSource: AnyObject, Sendable {
     /// Tells the source how long after a callback's `hostTime` its first frame is heard. Outputs
     /// call this before starting and whenever their estimate changes. Callable from any thread.
     func setOutputLatency(_ seconds: Double)
+
+    /// Frames the audio of the last ``render(into:hostTime:)`` call goes back over: it replaces
+    /// that much of what earlier calls rendered (re-made audio after a rate change starts
+    /// behind what was rendered, where the output has not played yet). Reading it clears it.
+    /// Outputs that can overwrite their queued audio (``AudioOutput/rewritesQueuedAudio``) write
+    /// the call's audio that far back. Real-time thread, right after the render call.
+    func takeRewindFrames() -> Int
+}
+
+extension AudioRenderSource {
+    /// Sources that never re-make rendered audio go back over nothing.
+    package func takeRewindFrames() -> Int { 0 }
 }
 
 /// An audio device (or a stand-in) that pulls frames from a render source.
@@ -98,6 +110,11 @@ package protocol AudioOutput: AnyObject, Sendable {
     /// The engine is held as the next item of a queue with its audio ready: a shared device
     /// goes on to its source the moment the current item's audio ends.
     func followCurrentItem()
+
+    /// True when the output can overwrite audio it holds but has not played (a sound server's
+    /// stream): a rate change then re-makes the audio from just ahead of what is heard, not
+    /// from the end of what the output holds. Any thread.
+    var rewritesQueuedAudio: Bool { get }
 }
 
 extension AudioOutput {
@@ -112,6 +129,8 @@ extension AudioOutput {
     package var playsOutWhenClosed: Bool { false }
     /// One output per item: nothing to follow.
     package func followCurrentItem() {}
+    /// What an output took from its source is played as it is.
+    package var rewritesQueuedAudio: Bool { false }
 }
 
 /// Why an audio output could not be used.

@@ -32,6 +32,7 @@ extension AudioRingBuffer {
     package func renderCountingFrames(
         into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double, primes: Bool = true
     ) -> Int {
+        pendingRewind = 0
         guard let destination = buffer.baseAddress else { return 0 }
         let channels = format.channelCount
         let frames = buffer.count / channels
@@ -42,6 +43,7 @@ extension AudioRingBuffer {
             discardStale()
             destination.update(repeating: 0, count: buffer.count)
             lastCallEndedInGap = true
+            silenceSincePlayed += frames
             return 0
         }
         // Loaded after `available`: a chunk written after a splice began is seen with it.
@@ -59,6 +61,8 @@ extension AudioRingBuffer {
         if lead > 0 { destination.update(repeating: 0, count: lead * channels) }
 
         var filled = lead
+        var lastEpoch = playedEpoch
+        var lastRate = playedRate
         var firstMedia = CMTime.invalid
         var firstRate = 0.0
         var firstGeneration = current
@@ -81,7 +85,10 @@ extension AudioRingBuffer {
                 firstMedia = mediaTime(of: marker, offset: headOffset)
                 firstRate = playbackRate(of: marker)
                 firstGeneration = marker.generation
+                if lead == 0 { pendingRewind = rewind(toPlay: marker, from: firstMedia) }
             }
+            lastEpoch = marker.epoch
+            lastRate = playbackRate(of: marker)
             copyOut(from: readPosition, frames: count, to: destination + filled * channels, gain)
             filled += count
             readPosition += count
@@ -103,11 +110,16 @@ extension AudioRingBuffer {
             (destination + filled * channels).update(
                 repeating: 0, count: buffer.count - filled * channels)
         }
-        if filled > lead { renderedFrames.wrappingAdd(filled - lead, ordering: .relaxed) }
         if filled > lead {
+            renderedFrames.wrappingAdd(filled - lead, ordering: .relaxed)
+            (playedEpoch, playedRate, silenceSincePlayed) = (lastEpoch, lastRate, frames - filled)
+            // Audio that goes back over queued audio is heard that much sooner.
             publishClock(
                 media: firstMedia, rate: firstRate, frames: filled - lead, generation: firstGeneration,
-                host: heardAt + Double(lead) / Double(format.sampleRate))
+                host: heardAt + Double(lead - pendingRewind) / Double(format.sampleRate))
+        } else if !isPaused {
+            // (A paused ring's silence is not queued audio: outputs stop for a pause.)
+            silenceSincePlayed += frames
         }
         if filled < frames && !isPaused && lead < frames && playedGeneration == current
             && endedGeneration.load(ordering: .acquiring) != current
@@ -116,6 +128,27 @@ extension AudioRingBuffer {
         }
         lastCallEndedInGap = filled < frames
         return filled
+    }
+
+    /// Frames the call goes back over when it starts with re-made audio (a newer splice
+    /// epoch) whose media time is before the end of what the last calls rendered: the old
+    /// audio from that time on, and the silence rendered after it. The output writes the call
+    /// that far back if it can (``AudioOutput/rewritesQueuedAudio``); at most a second.
+    private func rewind(toPlay marker: ChunkMarker, from start: CMTime) -> Int {
+        guard marker.epoch > playedEpoch, marker.generation == playedGeneration, start.isNumeric,
+            renderedEndGeneration.load(ordering: .relaxed) == marker.generation, playedRate > 0
+        else { return 0 }
+        let behind = Double(bitPattern: renderedEndBits.load(ordering: .relaxed)) - start.seconds
+        guard behind > 1e-6 else { return 0 }
+        let frames = Int((behind / playedRate * Double(format.sampleRate)).rounded()) + silenceSincePlayed
+        return min(frames, format.sampleRate)
+    }
+
+    /// What the last render call goes back over (see ``AudioRenderSource/takeRewindFrames()``);
+    /// 0 once read. Consumer side, right after the call.
+    package func takeRewindFrames() -> Int {
+        defer { pendingRewind = 0 }
+        return pendingRewind
     }
 
     /// True when the producer marked the end of the current generation and every frame of it

@@ -8,6 +8,8 @@ import Synchronization
 //   real-time callback, one call at a time; `discardStale` also from whoever holds the output
 //   stopped (no callback can run then). It never locks, allocates, awaits or decodes; it only reads preallocated
 //   storage, moves `readFrame`/`markerRead`, and publishes the clock through `clockPublisher`.
+//   Its own plain fields (`headOffset`, `played*`, `pendingRewind`, ...) are touched by it alone;
+//   `takeRewindFrames()` belongs to it too (called right after a render).
 // - Indices are `Atomic<Int>` frame/marker counters that only grow; a producer's release store
 //   of `markerWrite` publishes the samples and marker written before it.
 // - Settings (`volume`, `isMuted`, `isPaused`, output latency) and readers (`audioClock`,
@@ -76,6 +78,10 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     var clockFloor = CMTime.invalid  // owned by the consumer: start of the current audible run
     var lastCallEndedInGap = true  // owned by the consumer: previous call inserted silence
     var playedGeneration = Int.min  // owned by the consumer: generation of the last played frame
+    var playedEpoch = 0  // owned by the consumer: splice epoch of the last played frame
+    var playedRate = 1.0  // owned by the consumer: media seconds per second of that frame's chunk
+    var silenceSincePlayed = 0  // owned by the consumer: silent frames rendered after that frame
+    var pendingRewind = 0  // owned by the consumer: what the last render call goes back over
 
     /// Allocates the ring. Nothing is allocated after this.
     /// - Parameters:
@@ -298,6 +304,10 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         clockFloor = .invalid
         lastCallEndedInGap = true
         playedGeneration = .min
+        playedEpoch = currentEpoch.load(ordering: .relaxed)
+        playedRate = 1
+        silenceSincePlayed = 0
+        pendingRewind = 0
         clockPublisher.publish(nil)
         atomicMemoryFence(ordering: .sequentiallyConsistent)
     }

@@ -223,6 +223,10 @@ package final class SharedAudioDevice: @unchecked Sendable {
     /// The output's latency (0 while closed).
     var outputLatency: Double { withLock { $0.output?.outputLatency ?? 0 } }
 
+    /// True when the output can overwrite the audio it holds (see
+    /// ``AudioOutput/rewritesQueuedAudio``); false while closed.
+    var rewritesQueuedAudio: Bool { withLock { $0.output?.rewritesQueuedAudio ?? false } }
+
     /// The output's name.
     var outputName: String { withLock { $0.output?.name ?? "closed" } }
 

@@ -86,6 +86,9 @@ package final class SharedAudioLane: AudioOutput, @unchecked Sendable {
         if let ring = attachedRing { device.follow(ring) }
     }
 
+    /// Whether the output playing this lane can overwrite the audio it holds.
+    package var rewritesQueuedAudio: Bool { ownOutput?.rewritesQueuedAudio ?? device.rewritesQueuedAudio }
+
     /// An ended item's last audio is played out by the device when the lane closes.
     package var playsOutWhenClosed: Bool { ownOutput == nil }
 

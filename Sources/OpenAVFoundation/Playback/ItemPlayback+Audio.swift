@@ -48,7 +48,7 @@ extension ItemPlayback {
             // re-makes what is queued from just ahead of what plays, so it is heard at once.
             let tempo = coordinator.read { $0.audioTempo }
             if settings.keepsPitch, abs(tempo - converter.tempo) > 1e-9,
-                !respliceAtTempo(tempo, converter, ring, generation: generation, &splice)
+                !respliceAtTempo(tempo, converter, ring, generation: generation, &splice, pipeline)
             {
                 converter.setTempo(tempo)
             }

@@ -38,7 +38,9 @@ struct AudioSplice {
     /// Keeps `frame` for a re-make, dropping frames that played out before `played` (seconds).
     mutating func keep(_ frame: AudioFrame, played: Double?) {
         recent.append(frame)
-        let horizon = (played ?? -.infinity) - 0.2
+        // Kept from well behind what the output took: a sound server still holds up to a few
+        // hundred milliseconds of media that a rate change re-makes.
+        let horizon = (played ?? -.infinity) - 0.6
         let stale = recent.prefix { $0.pts.isNumeric && ($0.pts + $0.duration).seconds < horizon }.count
         // Never more than a few seconds' worth, whatever the output does.
         let excess = max(0, recent.count - 400)

@@ -1,7 +1,10 @@
 // Playhead: a rate change heard at once. Audio already converted at the old tempo waits in the
-// ring (up to a quarter second); the audio thread re-makes it from the decoded frames it kept,
-// at the new tempo, from a point 50 ms ahead of what plays, and the ring goes from the old audio
-// to the new at that media time (AudioRingBuffer+Splice.swift): no gap, no repeat.
+// ring (up to a quarter second) and, on a sound server, in the server's own buffer; the audio
+// thread re-makes it from the decoded frames it kept, at the new tempo, from a point 50 ms ahead
+// of what plays, and the ring goes from the old audio to the new at that media time
+// (AudioRingBuffer+Splice.swift): no gap, no repeat. An output that can overwrite what it holds
+// (a sound server's stream) gets the new audio from 50 ms ahead of what is heard, written back
+// over its queued audio (the ring's rewind); others from 50 ms past what they took already.
 //
 // Concurrency: the audio thread only; it owns the converter, the kept frames (in its
 // AudioSplice) and the ring's producer side.
@@ -18,11 +21,15 @@ extension ItemPlayback {
     /// caller then just sets the tempo for what comes next.
     func respliceAtTempo(
         _ tempo: Double, _ converter: AudioConverter, _ ring: AudioRingBuffer, generation: Int,
-        _ splice: inout AudioSplice
+        _ splice: inout AudioSplice, _ pipeline: Pipeline
     ) -> Bool {
-        guard let played = ring.renderedEndSeconds(ofGeneration: generation), splice.writtenEnd.isNumeric else {
+        guard let rendered = ring.renderedEndSeconds(ofGeneration: generation), splice.writtenEnd.isNumeric else {
             return false
         }
+        // What the listener hears now, when the output can replace what it holds.
+        let heard = outputRewritesQueuedAudio(pipeline)
+            ? ring.audioClock(atHost: environment.hostClock.now).map { $0.seconds } : nil
+        let played = min(heard ?? rendered, rendered)
         var cut = played + Self.tempoSpliceLead * converter.tempo
         // The last splice's point is not reached yet: re-make from there again, so its old
         // audio and its re-made audio never both play.
@@ -43,5 +50,11 @@ extension ItemPlayback {
         }
         splice.endRemake()
         return true
+    }
+
+    /// True when the item's audio output can overwrite the audio it holds (a sound server's
+    /// stream); asked once per rate change.
+    private func outputRewritesQueuedAudio(_ pipeline: Pipeline) -> Bool {
+        pipeline.audioOutput?.rewritesQueuedAudio ?? false
     }
 }

@@ -34,6 +34,42 @@ extension EngineTests {
             #expect(ring.bufferedFrames == 0, "the old audio was skipped, not kept")
         }
 
+        @Test func reMadeAudioBehindWhatWasRenderedGoesBackOverItOnce() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            ring.setOutputLatency(0.02)
+            #expect(ring.write(ramp(1, 20), media: .zero))
+            #expect(ring.render(frames: 12, hostTime: 1) == ramp(1, 12))
+            #expect(ring.takeRewindFrames() == 0, "plain audio goes back over nothing")
+            // Two calls' worth of silence after it (the producer was late).
+            ring.beginSplice(atSeconds: 0.004)
+            #expect(ring.render(frames: 2, hostTime: 1.012) == [0, 0])
+            #expect(ring.takeRewindFrames() == 0)
+            // Re-made at twice the speed from 4 ms of media: the output holds the old audio of
+            // 4...12 ms (8 frames) and the 2 silent frames after it.
+            #expect(ring.write(ramp(101, 10), media: ms(4), rate: 2))
+            #expect(ring.render(frames: 4, hostTime: 1.014) == ramp(101, 4))
+            #expect(ring.takeRewindFrames() == 10)
+            #expect(ring.takeRewindFrames() == 0, "read once")
+            // Heard 10 frames sooner than a call's first frame normally is.
+            let snapshot = ring.clockSnapshot
+            #expect(snapshot?.media == ms(4) && snapshot?.rate == 2)
+            #expect(snapshot.map { abs($0.host - (1.014 + 0.02 - 0.010)) < 1e-9 } == true)
+            #expect(ring.render(frames: 2, hostTime: 1.018) == [105, 106])
+            #expect(ring.takeRewindFrames() == 0, "the rest of the re-made audio follows on")
+        }
+
+        @Test func aSpliceAheadOfWhatWasRenderedGoesBackOverNothing() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(ring.write(ramp(1, 20), media: .zero))
+            #expect(ring.render(frames: 5) == ramp(1, 5))
+            ring.beginSplice(atSeconds: 0.008)
+            #expect(ring.write(ramp(101, 6), media: ms(8), rate: 2))
+            #expect(ring.render(frames: 3) == [6, 7, 8])
+            #expect(ring.takeRewindFrames() == 0)
+            #expect(ring.render(frames: 3) == [101, 102, 103])
+            #expect(ring.takeRewindFrames() == 0, "the new audio starts where the old stopped")
+        }
+
         @Test func theRenderedEndIsOnlyTrustedForItsOwnGeneration() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
             #expect(ring.write(ramp(1, 4), media: .zero))

@@ -1,0 +1,133 @@
+// Playhead: a rate change on a real PulseAudio server is heard at once, not after the audio
+// the server already holds at the old tempo has played. The clip is a chirp whose pitch tells
+// the media time; the sink's monitor is recorded, and the moment the heard media starts to run
+// at the new rate is found by fitting the media time over host time before and after.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+@testable import OpenAVKit
+
+@MainActor
+@Suite struct PulseRateChangeTests {
+    /// The chirp's pitch: 300 Hz at 0 s, rising 1000 Hz per second of media.
+    static let baseFrequency = 300.0, sweep = 1000.0
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aRateChangeIsHeardWithinATenthOfASecondOnASoundServer() async throws {
+        let clip = try GeneratedMedia.url(
+            named: "chirp-4s", fileExtension: "mkv",
+            ffmpeg: [
+                "-f", "lavfi", "-i",
+                "aevalsrc=0.5*sin(2*PI*(\(Self.baseFrequency)*t+\(Self.sweep / 2)*t*t)):s=48000:d=4",
+                "-c:a", "pcm_s16le",
+            ])
+        let server = try await offPool { try PulseAudioServer() }
+        defer { server.stop() }
+        let recording = try await offPool { try MonitorRecording(server: server) }
+        let output = PulseAudioOutput(server: server.address)
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let item = AVPlayerItem(url: clip)
+        let player = AVPlayer(environment: environment, playerItem: item)
+        player.play()
+        await waitInRealTime(seconds: 10) { item.currentTime().seconds >= 1.4 }
+        let changedAt = SystemHostClock.shared.now
+        player.rate = 2
+        await waitInRealTime(seconds: 10) { item.currentTime().seconds >= 3.6 }
+        player.pause()
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let heard = recording.stop()
+        player.replaceCurrentItem(with: nil)
+
+        let points = Self.mediaOverHost(heard.samples, sampleRate: recording.sampleRate, startHost: heard.startHost)
+        let before = Self.line(points.filter { $0.host > changedAt - 0.9 && $0.host < changedAt - 0.05 })
+        let after = Self.line(points.filter { $0.host > changedAt + 0.4 && $0.host < changedAt + 0.9 })
+        let (slowSlope, fastSlope) = (before.slope, after.slope)
+        #expect(abs(slowSlope - 1) < 0.1, "media per second before the change: \(slowSlope)")
+        #expect(abs(fastSlope - 2) < 0.2, "media per second after the change: \(fastSlope)")
+        // Where the two runs meet: the moment the new rate was heard.
+        let kink = (before.intercept - after.intercept) / (fastSlope - slowSlope)
+        let late = kink - changedAt
+        print("rate change heard \(Int((late * 1000).rounded())) ms after the call")
+        #expect(late < 0.1, "the old tempo went on for \(Int((late * 1000).rounded())) ms")
+        #expect(late > -0.01, "not before the call: \(late)")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aRateSetAsPlayStartsIsHeardFromTheFirstMomentOnASoundServer() async throws {
+        let clip = try GeneratedMedia.url(
+            named: "chirp-4s", fileExtension: "mkv",
+            ffmpeg: [
+                "-f", "lavfi", "-i",
+                "aevalsrc=0.5*sin(2*PI*(\(Self.baseFrequency)*t+\(Self.sweep / 2)*t*t)):s=48000:d=4",
+                "-c:a", "pcm_s16le",
+            ])
+        let server = try await offPool { try PulseAudioServer() }
+        defer { server.stop() }
+        let recording = try await offPool { try MonitorRecording(server: server) }
+        let output = PulseAudioOutput(server: server.address)
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let item = AVPlayerItem(url: clip)
+        let player = AVPlayer(environment: environment, playerItem: item)
+        await waitInRealTime(seconds: 10) { item.status == .readyToPlay }
+        // The audio ahead is made while paused (at the rate play would run at: 1).
+        try await Task.sleep(nanoseconds: 500_000_000)
+        player.play()
+        player.rate = 2
+        await waitInRealTime(seconds: 10) { item.currentTime().seconds >= 2 }
+        player.pause()
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let heard = recording.stop()
+        player.replaceCurrentItem(with: nil)
+
+        let points = Self.mediaOverHost(heard.samples, sampleRate: recording.sampleRate, startHost: heard.startHost)
+        let start = try #require(points.first?.host)
+        let opening = Self.line(points.filter { $0.host > start + 0.02 && $0.host < start + 0.3 })
+        #expect(abs(opening.slope - 2) < 0.25, "media per second in the first 0.3 s heard: \(opening.slope)")
+    }
+
+    /// (host time, media time) for each 10 ms of the recording that holds the chirp: the
+    /// media time read from the pitch, measured by counting zero crossings.
+    static func mediaOverHost(_ samples: [Float], sampleRate: Int, startHost: Double) -> [(host: Double, media: Double)] {
+        let window = sampleRate / 100
+        var points: [(host: Double, media: Double)] = []
+        var start = 0
+        while start + window <= samples.count {
+            let slice = samples[start..<(start + window)]
+            if slice.contains(where: { abs($0) > 0.1 }) {
+                var crossings = 0
+                var previous = slice.first ?? 0
+                for sample in slice.dropFirst() {
+                    if (previous < 0) != (sample < 0) { crossings += 1 }
+                    previous = sample
+                }
+                let frequency = Double(crossings) / 2 / (Double(window) / Double(sampleRate))
+                let host = startHost + (Double(start) + Double(window) / 2) / Double(sampleRate)
+                points.append((host, (frequency - baseFrequency) / sweep))
+            }
+            start += window
+        }
+        return points
+    }
+
+    /// The least-squares line through `points` (media over host).
+    static func line(_ points: [(host: Double, media: Double)]) -> (slope: Double, intercept: Double) {
+        let count = Double(max(points.count, 1))
+        let meanHost = points.map(\.host).reduce(0, +) / count
+        let meanMedia = points.map(\.media).reduce(0, +) / count
+        let spread = points.map { ($0.host - meanHost) * ($0.host - meanHost) }.reduce(0, +)
+        let together = points.map { ($0.host - meanHost) * ($0.media - meanMedia) }.reduce(0, +)
+        let slope = spread > 0 ? together / spread : 0
+        return (slope, meanMedia - slope * meanHost)
+    }
+}
+
+/// Waits (real time, the main queue free) until `condition` holds or `seconds` pass.
+@MainActor
+private func waitInRealTime(seconds: Double, _ condition: @MainActor () -> Bool) async {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() && Date() < deadline {
+        try? await Task.sleep(nanoseconds: 10_000_000)
+    }
+}
