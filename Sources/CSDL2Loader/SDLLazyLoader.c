@@ -61,6 +61,7 @@ static void (*real_SDL_RenderPresent)(SDL_Renderer * renderer);
 static int (*real_SDL_RenderReadPixels)(SDL_Renderer * renderer, const SDL_Rect * rect, Uint32 format, void *pixels, int pitch);
 static int (*real_SDL_RenderSetClipRect)(SDL_Renderer * renderer, const SDL_Rect * rect);
 static int (*real_SDL_RenderSetScale)(SDL_Renderer * renderer, float scaleX, float scaleY);
+static SDL_bool (*real_SDL_SetHint)(const char *name, const char *value);
 static void (*real_SDL_SetMainReady)(void);
 static int (*real_SDL_SetRenderDrawBlendMode)(SDL_Renderer * renderer, SDL_BlendMode blendMode);
 static int (*real_SDL_SetRenderDrawColor)(SDL_Renderer * renderer, Uint8 r, Uint8 g, Uint8 b, Uint8 a);
@@ -146,6 +147,7 @@ static void load(void) {
     RESOLVE(sdl, SDL_RenderReadPixels);
     RESOLVE(sdl, SDL_RenderSetClipRect);
     RESOLVE(sdl, SDL_RenderSetScale);
+    RESOLVE(sdl, SDL_SetHint);
     RESOLVE(sdl, SDL_SetMainReady);
     RESOLVE(sdl, SDL_SetRenderDrawBlendMode);
     RESOLVE(sdl, SDL_SetRenderDrawColor);
@@ -355,6 +357,11 @@ int SDL_RenderSetClipRect(SDL_Renderer * renderer, const SDL_Rect * rect) {
 int SDL_RenderSetScale(SDL_Renderer * renderer, float scaleX, float scaleY) {
     if (!CSDL2Loader_load()) return -1;
     return real_SDL_RenderSetScale(renderer, scaleX, scaleY);
+}
+
+SDL_bool SDL_SetHint(const char *name, const char *value) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_SetHint(name, value);
 }
 
 void SDL_SetMainReady(void) {

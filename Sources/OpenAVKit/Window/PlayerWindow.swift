@@ -103,9 +103,11 @@ public final class PlayerWindow {
     private var userResized = false
     private var fittedItem: ObjectIdentifier?
     private var cursorShown = true
+    /// Keeps the display awake through the installed `DisplaySleep` inhibitor (nil: SDL's way).
+    private let displaySleepHold: (any DisplaySleepHold)?
     /// Minimised or hidden: pauses and resumes by the player's policy (WindowBackground.swift).
-    private(set) lazy var background = WindowBackground(player: player, events: events) { [weak self] in
-        self?.playerLayer.displaySize() != nil
+    private(set) lazy var background = WindowBackground(player: player, events: events, hold: displaySleepHold) {
+        [weak self] in self?.playerLayer.displaySize() != nil
     }
 
     /// Opens a window for `player`.
@@ -113,6 +115,9 @@ public final class PlayerWindow {
     /// - Throws: `SDLError` when there is no display or SDL cannot make a window or renderer.
     /// - Important: Create and `run()` the window on the same thread.
     public init(player: AVPlayer, options: Options = Options()) throws(SDLError) {
+        let hold = DisplaySleep.makeHold(reason: "Playing video")
+        // With a hold of our own SDL must not hold the screensaver off by itself.
+        if hold != nil { SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1") }
         try SDLSubsystem.startVideo()
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
@@ -135,9 +140,14 @@ public final class PlayerWindow {
             throw error
         }
         SDL_SetWindowMinimumSize(window, 320, 180)
-        // SDL holds the screensaver off while a window is open; a player that allows display
-        // sleep lets it run.
-        if !player.preventsDisplaySleepDuringVideoPlayback { SDL_EnableScreenSaver() }
+        // Without a hold, SDL holds the screensaver off while a window is open (a player that
+        // allows display sleep lets it run); with one, the hold keeps it off while video plays.
+        if hold != nil || !player.preventsDisplaySleepDuringVideoPlayback {
+            SDL_EnableScreenSaver()
+        } else {
+            SDL_DisableScreenSaver()
+        }
+        displaySleepHold = hold
         self.window = window
         // The size asked for, shrunk to fit the screen before the first picture.
         if !options.fullscreen, let usable = Self.usableScreenArea(of: window) {
@@ -213,6 +223,7 @@ public final class PlayerWindow {
                 _ = RunLoop.main.run(mode: .default, before: .distantPast)
             }
             if drawIfNeeded() || player.timeControlStatus != .paused { lastBusy = SystemHostClock.shared.now }
+            background.updateDisplaySleep()
         }
         background.release()
         SDL_HideWindow(window)

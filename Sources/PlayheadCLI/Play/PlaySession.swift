@@ -91,6 +91,8 @@ final class PlaySession {
         // before the process exits.
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
+                // The window's last UnInhibit reaches the bus before the process exits.
+                DisplaySleepBridge.flush()
                 _ = LingeringAudio.waitUntilQuiet(timeout: 1)
                 continuation.resume()
             }
@@ -104,6 +106,10 @@ final class PlaySession {
             noteHeadless("no display ($DISPLAY and $WAYLAND_DISPLAY are unset)")
             return
         }
+        // The screensaver is held off while video plays (not while paused), through the
+        // desktop's screensaver service when there is a session bus; --allow-screensaver: never.
+        player.preventsDisplaySleepDuringVideoPlayback = !options.allowsScreensaver
+        DisplaySleepBridge.install()
         var windowOptions = PlayerWindow.Options()
         windowOptions.fullscreen = options.fullscreen
         windowOptions.videoGravity = options.gravity
