@@ -37,6 +37,7 @@ static void (*real_SDL_EnableScreenSaver)(void);
 static void (*real_SDL_FreeSurface)(SDL_Surface * surface);
 static int (*real_SDL_GetDisplayUsableBounds)(int displayIndex, SDL_Rect * rect);
 static const char * (*real_SDL_GetError)(void);
+static SDL_Keymod (*real_SDL_GetModState)(void);
 static int (*real_SDL_GetRendererInfo)(SDL_Renderer * renderer, SDL_RendererInfo * info);
 static int (*real_SDL_GetRendererOutputSize)(SDL_Renderer * renderer, int *w, int *h);
 static int (*real_SDL_GetWindowDisplayIndex)(SDL_Window * window);
@@ -77,6 +78,7 @@ static void (*real_SDL_UnlockAudioDevice)(SDL_AudioDeviceID dev);
 static int (*real_SDL_UpdateTexture)(SDL_Texture * texture, const SDL_Rect * rect, const void *pixels, int pitch);
 static int (*real_SDL_UpdateYUVTexture)(SDL_Texture * texture, const SDL_Rect * rect, const Uint8 *Yplane, int Ypitch, const Uint8 *Uplane, int Upitch, const Uint8 *Vplane, int Vpitch);
 static int (*real_SDL_WaitEventTimeout)(SDL_Event * event, int timeout);
+static void (*real_SDL_free)(void *mem);
 static void (*real_TTF_CloseFont)(TTF_Font *font);
 static int (*real_TTF_Init)(void);
 static TTF_Font * (*real_TTF_OpenFont)(const char *file, int ptsize);
@@ -123,6 +125,7 @@ static void load(void) {
     RESOLVE(sdl, SDL_FreeSurface);
     RESOLVE(sdl, SDL_GetDisplayUsableBounds);
     RESOLVE(sdl, SDL_GetError);
+    RESOLVE(sdl, SDL_GetModState);
     RESOLVE(sdl, SDL_GetRendererInfo);
     RESOLVE(sdl, SDL_GetRendererOutputSize);
     RESOLVE(sdl, SDL_GetWindowDisplayIndex);
@@ -163,6 +166,7 @@ static void load(void) {
     RESOLVE(sdl, SDL_UpdateTexture);
     RESOLVE(sdl, SDL_UpdateYUVTexture);
     RESOLVE(sdl, SDL_WaitEventTimeout);
+    RESOLVE(sdl, SDL_free);
     RESOLVE(ttf, TTF_CloseFont);
     RESOLVE(ttf, TTF_Init);
     RESOLVE(ttf, TTF_OpenFont);
@@ -244,6 +248,11 @@ int SDL_GetDisplayUsableBounds(int displayIndex, SDL_Rect * rect) {
 const char * SDL_GetError(void) {
     if (!CSDL2Loader_load()) return loadError;
     return real_SDL_GetError();
+}
+
+SDL_Keymod SDL_GetModState(void) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_GetModState();
 }
 
 int SDL_GetRendererInfo(SDL_Renderer * renderer, SDL_RendererInfo * info) {
@@ -431,6 +440,10 @@ int SDL_UpdateYUVTexture(SDL_Texture * texture, const SDL_Rect * rect, const Uin
 int SDL_WaitEventTimeout(SDL_Event * event, int timeout) {
     if (!CSDL2Loader_load()) return -1;
     return real_SDL_WaitEventTimeout(event, timeout);
+}
+
+void SDL_free(void *mem) {
+    if (CSDL2Loader_load()) real_SDL_free(mem);
 }
 
 void TTF_CloseFont(TTF_Font *font) {

@@ -24,7 +24,8 @@ import OpenAVFoundation
 /// f fullscreen, Esc leave fullscreen, [ and ] speed, `.` and `,` step a frame while paused,
 /// `-` and `=` the audio delay in 50 ms steps, z and x the subtitle delay in 0.1 s steps,
 /// q quit, PageDown/PageUp next/previous chapter, a next audio language, s next subtitles
-/// (then off). The mouse wheel changes the volume; a double click toggles fullscreen.
+/// (then off). The mouse wheel changes the volume; a double click toggles fullscreen. Files
+/// and URLs dropped on the window go to the delegate (`playerWindow(_:didReceive:)`).
 ///
 /// A host app hears what happens through `delegate` and may replace the control overlay with
 /// its own (`controlsOverlay`); see docs/custom-controls.md.
@@ -103,6 +104,8 @@ public final class PlayerWindow {
     private var userResized = false
     private var fittedItem: ObjectIdentifier?
     private var cursorShown = true
+    /// The items of the drop in progress (PlayerWindow+Drop.swift).
+    var droppedURLs: [URL] = []
     /// Keeps the display awake through the installed `DisplaySleep` inhibitor (nil: SDL's way).
     private let displaySleepHold: (any DisplaySleepHold)?
     /// Minimised or hidden: pauses and resumes by the player's policy (WindowBackground.swift).
@@ -267,6 +270,8 @@ public final class PlayerWindow {
             if !overlayTook(.wheel(notches: notches)), let command = ControlCommand.wheel(notches: notches) {
                 controller.perform(command)
             }
+        case SDL_DROPBEGIN, SDL_DROPFILE, SDL_DROPTEXT, SDL_DROPCOMPLETE:
+            handleDrop(event)
         case SDL_WINDOWEVENT:
             let kind = UInt32(event.window.event)
             if kind == SDL_WINDOWEVENT_RESIZED.rawValue, !isFullscreen {

@@ -17,13 +17,17 @@ final class PlaySession {
     let player: AVQueuePlayer
     let sink = FrameCountingSink()
     /// The watches of the current and the next item, by item.
-    private var watches: [ObjectIdentifier: ItemWatch] = [:]
+    var watches: [ObjectIdentifier: ItemWatch] = [:]
     /// The watch of the item on screen (whose frames the sink counts).
     private var shownWatch: ItemWatch?
     /// Every watch in queue order (the order reports come in).
-    private var ordered: [ItemWatch] = []
+    var ordered: [ItemWatch] = []
+    /// Where the queue is in `ordered` (the item playing or about to).
+    var position = 0
+    /// What one pass of the queue plays: the inputs, changed by drops on the window.
+    lazy var passInputs = PlayInput.list(options)
     private var currentItemObservation: NSKeyValueObservation?
-    private var finishCurrent: ((PlayReport.Status, String?) -> Void)?
+    var finishCurrent: ((PlayReport.Status, String?) -> Void)?
     private var userQuit = false
     private var stalls = 0
     private var statusTimer: DispatchSourceTimer?
@@ -115,7 +119,8 @@ final class PlaySession {
         windowOptions.videoGravity = options.gravity
         if options.inputs.isEmpty { windowOptions.title = AVURLAsset.builtInDemoTitle }
         let opened = await WindowHost.open(
-            player: player, options: windowOptions, subtitleStyle: options.subtitleStyle
+            player: player, options: windowOptions, subtitleStyle: options.subtitleStyle,
+            onDrop: { [weak self] drop in MainActor.assumeIsolated { self?.play(drop) } }
         ) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
@@ -171,7 +176,7 @@ final class PlaySession {
         }
         var reports: [PlayReport] = []
         var looping = options.loop
-        var position = 0
+        position = 0
         var startsPaused = options.startsPaused
         await queuePass()
         while position < ordered.count {
@@ -207,14 +212,17 @@ final class PlaySession {
     /// Queues one pass over the inputs (the built-in demo when there are none), with the
     /// audio and subtitle choices applied to each item.
     private func queuePass() async {
-        for input in PlayInput.list(options) {
-            let next = watch(input)
-            for warning in await options.selection.apply(to: next.item) {
-                console.printError("playhead: \(input.name): \(warning)")
-            }
-            player.insert(next.item, after: nil)
-            ordered.append(next)
+        for input in passInputs { await enqueue(input) }
+    }
+
+    /// Adds `input` at the end of the queue, with the audio and subtitle choices applied.
+    func enqueue(_ input: PlayInput) async {
+        let next = watch(input)
+        for warning in await options.selection.apply(to: next.item) {
+            console.printError("playhead: \(input.name): \(warning)")
         }
+        player.insert(next.item, after: nil)
+        ordered.append(next)
     }
 
     /// A watch for a new item playing `input`, seeked to --start when given.
