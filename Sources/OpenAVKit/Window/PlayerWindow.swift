@@ -48,13 +48,22 @@ public final class PlayerWindow {
         public init() {}
     }
 
-    /// Lets other threads close a window.
+    /// Lets other threads close a window, or show a short note in it.
     public final class CloseHandle: Sendable {
         fileprivate let wake: WakeSignal
+        /// protected by its mutex: the note to show next
+        fileprivate let pendingMessage = Locked<String?>(nil)
         fileprivate init(wake: WakeSignal) { self.wake = wake }
 
         /// Asks the window's loop to stop; `run()` returns soon after. Thread-safe.
         public func close() { wake.requestClose() }
+
+        /// Shows `text` at the top left of the window for two seconds, as the window's own
+        /// key notes ("Resuming at 12:34"). Thread-safe.
+        public func showMessage(_ text: String) {
+            pendingMessage.withLock { $0 = text }
+            wake.pictureArrived()
+        }
     }
 
     /// The player shown.
@@ -222,6 +231,10 @@ public final class PlayerWindow {
             }
             if wake.isCloseRequested { running = false }
             guard running else { break }
+            if let text = closeHandle.pendingMessage.withLock({ text in defer { text = nil }; return text }) {
+                mediaSelection.note(text)
+                needsRedraw = true
+            }
             if Thread.isMainThread {
                 _ = RunLoop.main.run(mode: .default, before: .distantPast)
             }

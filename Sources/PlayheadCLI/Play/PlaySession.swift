@@ -33,7 +33,11 @@ final class PlaySession {
     private var statusTimer: DispatchSourceTimer?
     private var keys: TerminalKeys?
     private var interrupt: DispatchSourceSignal?
-    private var window: WindowHost?
+    private(set) var window: WindowHost?
+    /// Where inputs were left, for --resume (PlaySession+Resume.swift).
+    lazy var resume = ResumeKeeper(console: console)
+    /// Items seeked to a remembered position, not yet announced: their input and position.
+    var resumedItems: [ObjectIdentifier: (String, Double)] = [:]
     private var nowPlaying: NowPlayingBridge?
     private let showsStatus: Bool
     /// Times the sound server went away during the run (counted on the output's thread).
@@ -82,6 +86,7 @@ final class PlaySession {
             startStatusLine()
         }
         let reports = await playQueue()
+        if recordsPositions { resume.save() }
         statusTimer?.cancel()
         if showsStatus { console.writeOutput("\n") }
         keys?.stop()
@@ -231,11 +236,13 @@ final class PlaySession {
         if let start = options.start {
             item.seek(to: CMTime(seconds: start, preferredTimescale: 1_000_000), toleranceBefore: .zero, toleranceAfter: .zero)
         }
+        applyResumePosition(input, to: item)
         let name = input.name
         let warn: (String) -> Void = { [unowned self] text in console.printError("playhead: \(name): \(text)") }
         let watch = ItemWatch(input: input.name, item: item, warn: warn) { [unowned self] watch, status, error in
             report(for: watch, status: status, error: error)
         }
+        watch.playInput = input
         watches[ObjectIdentifier(item)] = watch
         return watch
     }
@@ -245,6 +252,7 @@ final class PlaySession {
     private func currentItemChanged(to item: AVPlayerItem?) {
         if let shownWatch, shownWatch.framesPresented == nil { shownWatch.framesPresented = sink.count }
         shownWatch = item.flatMap { watches[ObjectIdentifier($0)] }
+        if let item { announceResume(of: item) }
         // Items the queue moved past without finishing (a jump from the window's playlist)
         // end here: completed when they were at their end, else stopped.
         if let shownWatch, let index = ordered.firstIndex(where: { $0 === shownWatch }) {
@@ -278,6 +286,7 @@ final class PlaySession {
             videoFramesPresented: options.frameLimit.map { min($0, frames) } ?? frames,
             videoFramesDropped: statistics.videoFramesDropped,
             audioSeconds: statistics.audioSeconds, stalls: watch.stalls)
+        rememberPosition(watch, status: status, position: report.position, duration: report.duration)
         report.audioUnderruns = statistics.audioUnderruns
         report.stallSeconds = item.stallSeconds
         report.variant = item.streamingSummary.map {

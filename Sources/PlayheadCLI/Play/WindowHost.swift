@@ -70,6 +70,11 @@ final class WindowHost: Sendable {
         }
     }
 
+    /// Shows a short note in the window (nothing once it is closing).
+    func showMessage(_ text: String) {
+        state.withLock { $0.handle }?.showMessage(text)
+    }
+
     /// Closes the window (if the user has not already) and waits until it is gone.
     func close() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
