@@ -17,19 +17,28 @@ public final class CHelper: @unchecked Sendable {
     /// `packages` (e.g. `["dbus-1"]`, `["x11"]`).
     /// - Throws: ``TestSupportError`` when no compiler, no pkg-config package or the build fails.
     public init(name: String, source: String, packages: [String]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-c-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playhead-c-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         executable = directory.appendingPathComponent(name)
         do {
             let file = directory.appendingPathComponent(name + ".c")
             try Data(source.utf8).write(to: file)
-            let flags = try Subprocess.run(try Subprocess.tool(named: "pkg-config"), ["--cflags", "--libs"] + packages, limit: 30)
-            guard flags.ending == .exited(0) else { throw TestSupportError("pkg-config \(packages): \(flags.errorText)") }
-            let compiler = try (try? Subprocess.tool(named: "cc")) ?? Subprocess.tool(named: "clang")
-            let arguments = ["-std=gnu11", "-O1", "-o", executable.path, file.path]
+            let flags = try Subprocess.run(
+                try Subprocess.tool(named: "pkg-config"), ["--cflags", "--libs"] + packages,
+                limit: 30)
+            guard flags.ending == .exited(0) else {
+                throw TestSupportError("pkg-config \(packages): \(flags.errorText)")
+            }
+            let compiler =
+                try (try? Subprocess.tool(named: "cc")) ?? Subprocess.tool(named: "clang")
+            let arguments =
+                ["-std=gnu11", "-O1", "-o", executable.path, file.path]
                 + flags.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init)
             let built = try Subprocess.run(compiler, arguments, limit: 120)
-            guard built.ending == .exited(0) else { throw TestSupportError("cannot compile \(name): \(built.errorText)") }
+            guard built.ending == .exited(0) else {
+                throw TestSupportError("cannot compile \(name): \(built.errorText)")
+            }
         } catch {
             remove()
             throw error

@@ -25,13 +25,16 @@ public final class FakeScreenSaver: @unchecked Sendable {
         log = helper.directory.appendingPathComponent("calls.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         do {
-            pid = try DetachedProcess.spawn(helper.executable.path, [bus.address, log.path], environment: [:])
+            pid = try DetachedProcess.spawn(
+                helper.executable.path, [bus.address, log.path], environment: [:])
         } catch {
             helper.remove()
             throw error
         }
         let log = self.log
-        guard SessionBus.waitUntil(10, { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").hasPrefix("ready") })
+        guard
+            SessionBus.waitUntil(
+                10, { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").hasPrefix("ready") })
         else {
             stop()
             throw TestSupportError("the fake screensaver service did not take its name within 10 s")
@@ -46,8 +49,12 @@ public final class FakeScreenSaver: @unchecked Sendable {
             guard fields.count >= 2, let cookie = UInt32(fields[1]) else { return nil }
             if fields[0] == "uninhibit" { return .unInhibit(cookie: cookie) }
             guard fields[0] == "inhibit", fields.count == 3 else { return nil }
-            let names = fields[2].split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            return .inhibit(cookie: cookie, application: names.first ?? "", reason: names.count > 1 ? names[1] : "")
+            let names = fields[2].split(
+                separator: "|", maxSplits: 1, omittingEmptySubsequences: false
+            ).map(String.init)
+            return .inhibit(
+                cookie: cookie, application: names.first ?? "",
+                reason: names.count > 1 ? names[1] : "")
         }
     }
 

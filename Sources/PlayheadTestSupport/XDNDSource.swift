@@ -18,11 +18,14 @@ public final class XDNDSource: @unchecked Sendable {
 
     /// Drops `uris` (one text/uri-list) on `window` (an X window id) at root position `x`,`y`
     /// on `display`. True when the window accepted the drop and said it was finished.
-    public func drop(_ uris: [URL], on window: String, x: Int, y: Int, display: String) throws -> Bool {
+    public func drop(_ uris: [URL], on window: String, x: Int, y: Int, display: String) throws
+        -> Bool
+    {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
         let list = uris.map(\.absoluteString).joined(separator: "\r\n") + "\r\n"
-        let result = try Subprocess.run(helper.executable, [window, "\(x)", "\(y)", list], limit: 20, environment: environment)
+        let result = try Subprocess.run(
+            helper.executable, [window, "\(x)", "\(y)", list], limit: 20, environment: environment)
         return result.ending == .exited(0)
     }
 

@@ -15,8 +15,11 @@ import Testing
             """
         #expect(
             PlayerWindowDrop.urls(inText: text).map(\.absoluteString) == [
-                "https://example.com/movie.mp4", "file:///home/me/Film%20One.mkv", "file:///srv/media/clip.webm",
+                "https://example.com/movie.mp4", "file:///home/me/Film%20One.mkv",
+                "file:///srv/media/clip.webm",
             ])
-        #expect(PlayerWindowDrop.urls(inText: "file:///home/me/Film%20One.mkv").first?.path == "/home/me/Film One.mkv")
+        #expect(
+            PlayerWindowDrop.urls(inText: "file:///home/me/Film%20One.mkv").first?.path
+                == "/home/me/Film One.mkv")
     }
 }

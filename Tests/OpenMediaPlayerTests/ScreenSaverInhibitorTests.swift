@@ -17,7 +17,10 @@ import Testing
         var calls: [String] { lock.withLock { log } }
         func inhibit(application: String, reason: String) -> UInt32? {
             lock.withLock {
-                guard answers else { log.append("inhibit failed"); return nil }
+                guard answers else {
+                    log.append("inhibit failed")
+                    return nil
+                }
                 defer { next += 1 }
                 log.append("inhibit \(next) \(application): \(reason)")
                 return next
@@ -29,10 +32,13 @@ import Testing
         }
     }
 
-    private func inhibitor(_ recorder: Recorder, warnings: NSMutableArray = []) -> ScreenSaverInhibitor {
+    private func inhibitor(_ recorder: Recorder, warnings: NSMutableArray = [])
+        -> ScreenSaverInhibitor
+    {
         let box = UncheckedWarnings(warnings)
         return ScreenSaverInhibitor(
-            address: "unix:path=/unused", application: "Test", settle: 3600, makeTransport: { _ in recorder },
+            address: "unix:path=/unused", application: "Test", settle: 3600,
+            makeTransport: { _ in recorder },
             warn: { line in box.add(line) })
     }
 
@@ -48,7 +54,9 @@ import Testing
         hold.setActive(false)
         hold.setActive(true)
         inhibitor.flush()
-        #expect(recorder.calls == ["inhibit 1 Test: Playing video"], "pauses and plays inside the settle time cancel out")
+        #expect(
+            recorder.calls == ["inhibit 1 Test: Playing video"],
+            "pauses and plays inside the settle time cancel out")
         #expect(inhibitor.heldCookies == [1])
         hold.setActive(false)
         inhibitor.flush()
@@ -101,7 +109,8 @@ import Testing
     @Test func noBusAddressMeansNoHold() {
         let recorder = Recorder()
         let inhibitor = ScreenSaverInhibitor(
-            address: "", application: "Test", settle: 1, makeTransport: { _ in recorder }, warn: { _ in })
+            address: "", application: "Test", settle: 1, makeTransport: { _ in recorder },
+            warn: { _ in })
         #expect(inhibitor.hold(reason: "x") == nil)
     }
 }

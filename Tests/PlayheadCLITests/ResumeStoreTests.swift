@@ -10,7 +10,8 @@ import Testing
 @Suite struct ResumeStoreTests {
     /// A private folder, removed afterwards.
     private func withFolder(_ body: (URL) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-resume-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playhead-resume-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try body(folder)
@@ -20,7 +21,9 @@ import Testing
         try withFolder { folder in
             var store = ResumeStore(file: folder.appendingPathComponent("resume.json"), limit: 3)
             for index in 0..<5 {
-                store.record("/m/\(index).mp4", position: 30, duration: 100, now: Date(timeIntervalSince1970: Double(index)))
+                store.record(
+                    "/m/\(index).mp4", position: 30, duration: 100,
+                    now: Date(timeIntervalSince1970: Double(index)))
             }
             #expect(store.entries.map(\.key) == ["/m/4.mp4", "/m/3.mp4", "/m/2.mp4"])
             store.record("/m/2.mp4", position: 40, duration: 100)  // seen again: to the front
@@ -56,10 +59,16 @@ import Testing
             #expect(store.save() == nil, "the folder is made")
             store.record("/m/two.mp4", position: 50, duration: 100)
             #expect(store.save() == nil)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == ["resume.json"])
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            #expect(
+                try FileManager.default.contentsOfDirectory(
+                    atPath: file.deletingLastPathComponent().path) == ["resume.json"])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
             #expect(object["version"] as? Int == 1)
-            #expect((object["entries"] as? [[String: Any]])?.compactMap { $0["key"] as? String } == ["/m/two.mp4", "/m/one.mp4"])
+            #expect(
+                (object["entries"] as? [[String: Any]])?.compactMap { $0["key"] as? String } == [
+                    "/m/two.mp4", "/m/one.mp4",
+                ])
         }
     }
 
@@ -70,7 +79,10 @@ import Testing
             var store = ResumeStore(file: file)
             let loaded = store.load()
             let warning = try #require(loaded)
-            #expect(warning == "playhead: warning: \(file.path): not a resume state file; resume positions start afresh")
+            #expect(
+                warning
+                    == "playhead: warning: \(file.path): not a resume state file; resume positions start afresh"
+            )
             #expect(store.entries.isEmpty)
             store.record("/m/one.mp4", position: 30, duration: 100)
             #expect(store.save() == nil)
@@ -81,9 +93,12 @@ import Testing
     }
 
     @Test func theDefaultFileFollowsXDGStateHome() {
-        #expect(ResumeStore.defaultFile(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).path == "/s/playhead/resume.json")
-        #expect(ResumeStore.defaultFile(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]).path
-            == "/h/.local/state/playhead/resume.json")
+        #expect(
+            ResumeStore.defaultFile(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).path
+                == "/s/playhead/resume.json")
+        #expect(
+            ResumeStore.defaultFile(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]).path
+                == "/h/.local/state/playhead/resume.json")
         #expect(ResumeKeeper.clock(75.9) == "01:15")
         #expect(ResumeKeeper.clock(3725) == "1:02:05")
     }
@@ -91,16 +106,25 @@ import Testing
     @Test func aRunStoppedPartwayIsResumedByTheNextRunWithResume() async throws {
         let clip = try GeneratedMedia.url(
             named: "resume-clip", fileExtension: "mp4",
-            ffmpeg: ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=20", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-resume-\(UUID().uuidString)")
+            ffmpeg: [
+                "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=20", "-c:v", "libx264",
+                "-pix_fmt", "yuv420p",
+            ])
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playhead-resume-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
-        var environment = ProcessInfo.processInfo.environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }
+        var environment = ProcessInfo.processInfo.environment.filter {
+            $0.key != "DBUS_SESSION_BUS_ADDRESS"
+        }
         environment["XDG_STATE_HOME"] = state.path
 
         // 25 frames from 8 s, then it stops: 9 s of 20 are remembered.
         let first = try #require(
             try await PlayheadProcess.run(
-                ["play", "--untimed", "--resume", "--start", "8", "--frames", "25", "--report", "json", clip.path],
+                [
+                    "play", "--untimed", "--resume", "--start", "8", "--frames", "25", "--report",
+                    "json", clip.path,
+                ],
                 limit: 120, environment: environment))
         #expect(first.status == 0, "\(first.errorText)")
         #expect(first.errorLines.isEmpty, "nothing to resume the first time: \(first.errorLines)")
@@ -111,12 +135,18 @@ import Testing
 
         let second = try #require(
             try await PlayheadProcess.run(
-                ["play", "--untimed", "--resume", "--frames", "1", "--report", "json", clip.path], limit: 120,
+                ["play", "--untimed", "--resume", "--frames", "1", "--report", "json", clip.path],
+                limit: 120,
                 environment: environment))
         #expect(second.status == 0, "\(second.errorText)")
-        #expect(second.errorLines == ["playhead: \(clip.path): resuming at \(ResumeKeeper.clock(remembered))"])
-        let items = try #require(try PlayheadProcess.jsonObject(second)["items"] as? [[String: Any]])
+        #expect(
+            second.errorLines == [
+                "playhead: \(clip.path): resuming at \(ResumeKeeper.clock(remembered))"
+            ])
+        let items = try #require(
+            try PlayheadProcess.jsonObject(second)["items"] as? [[String: Any]])
         let position = try #require(items.first?["position"] as? Double)
-        #expect(abs(position - remembered) < 0.2, "resumed at \(position), remembered \(remembered)")
+        #expect(
+            abs(position - remembered) < 0.2, "resumed at \(position), remembered \(remembered)")
     }
 }

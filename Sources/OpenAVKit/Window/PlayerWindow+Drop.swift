@@ -26,7 +26,8 @@ public struct PlayerWindowDrop: Sendable, Equatable {
         text.split(whereSeparator: \.isNewline).compactMap { line in
             let entry = line.trimmingCharacters(in: .whitespaces)
             if entry.hasPrefix("/") { return URL(fileURLWithPath: entry) }
-            guard !entry.hasPrefix("#"), let url = URL(string: entry), let scheme = url.scheme, !scheme.isEmpty,
+            guard !entry.hasPrefix("#"), let url = URL(string: entry), let scheme = url.scheme,
+                !scheme.isEmpty,
                 url.isFileURL || url.host != nil
             else { return nil }
             return url

@@ -30,42 +30,6 @@ import OpenAVFoundation
 /// A host app hears what happens through `delegate` and may replace the control overlay with
 /// its own (`controlsOverlay`); see docs/custom-controls.md.
 public final class PlayerWindow {
-    /// How the window starts.
-    public struct Options: Sendable {
-        /// Start fullscreen.
-        public var fullscreen = false
-        /// How the video fits the window.
-        public var videoGravity: AVLayerVideoGravity = .resizeAspect
-        /// Draw the control overlay.
-        public var showsControls = true
-        /// The window title; nil names it after the item (metadata title, else file name).
-        public var title: String?
-        /// The initial size in pixels (the window adopts the video's aspect once it plays).
-        public var width = 960
-        public var height = 540
-
-        /// The default options.
-        public init() {}
-    }
-
-    /// Lets other threads close a window, or show a short note in it.
-    public final class CloseHandle: Sendable {
-        fileprivate let wake: WakeSignal
-        /// protected by its mutex: the note to show next
-        fileprivate let pendingMessage = Locked<String?>(nil)
-        fileprivate init(wake: WakeSignal) { self.wake = wake }
-
-        /// Asks the window's loop to stop; `run()` returns soon after. Thread-safe.
-        public func close() { wake.requestClose() }
-
-        /// Shows `text` at the top left of the window for two seconds, as the window's own
-        /// key notes ("Resuming at 12:34"). Thread-safe.
-        public func showMessage(_ text: String) {
-            pendingMessage.withLock { $0 = text }
-            wake.pictureArrived()
-        }
-    }
-
     /// The player shown.
     public let player: AVPlayer
     /// The layer that draws the player's video; change its `videoGravity` at will.

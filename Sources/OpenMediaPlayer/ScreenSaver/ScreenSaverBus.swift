@@ -43,7 +43,8 @@ final class ScreenSaverBus: ScreenSaverTransport {
         guard let reply = call("Inhibit", arguments: [application, reason]) else { return nil }
         defer { dbus_message_unref(reply) }
         var iter = DBusMessageIter()
-        guard dbus_message_iter_init(reply, &iter) != 0, dbus_message_iter_get_arg_type(&iter) == DBusType.uint32
+        guard dbus_message_iter_init(reply, &iter) != 0,
+            dbus_message_iter_get_arg_type(&iter) == DBusType.uint32
         else { return nil }
         var cookie: UInt32 = 0
         dbus_message_iter_get_basic(&iter, &cookie)
@@ -58,9 +59,12 @@ final class ScreenSaverBus: ScreenSaverTransport {
 
     /// Calls `method` with string arguments (or one cookie) and returns the method's reply,
     /// nil on an error reply, a time-out or no connection.
-    private func call(_ method: String, arguments: [String] = [], cookie: UInt32? = nil) -> OpaquePointer? {
+    private func call(_ method: String, arguments: [String] = [], cookie: UInt32? = nil)
+        -> OpaquePointer?
+    {
         guard let connection = connected(),
-            let message = dbus_message_new_method_call(Self.service, Self.objectPath, Self.service, method)
+            let message = dbus_message_new_method_call(
+                Self.service, Self.objectPath, Self.service, method)
         else { return nil }
         defer { dbus_message_unref(message) }
         var iter = DBusMessageIter()
@@ -73,7 +77,9 @@ final class ScreenSaverBus: ScreenSaverTransport {
             guard appended else { return nil }
         }
         if var cookie {
-            guard dbus_message_iter_append_basic(&iter, DBusType.uint32, &cookie) != 0 else { return nil }
+            guard dbus_message_iter_append_basic(&iter, DBusType.uint32, &cookie) != 0 else {
+                return nil
+            }
         }
         var error = DBusError()
         dbus_error_init(&error)

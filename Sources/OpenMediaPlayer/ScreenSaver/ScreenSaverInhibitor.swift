@@ -28,7 +28,8 @@ import Foundation
 public final class ScreenSaverInhibitor: @unchecked Sendable {
     /// The inhibitor for the session bus, naming the application "Playhead".
     public static let shared = ScreenSaverInhibitor(
-        address: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"], application: "Playhead")
+        address: ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"],
+        application: "Playhead")
 
     /// The line printed (once) when the screensaver service cannot be reached.
     static let unreachableWarning =
@@ -71,7 +72,8 @@ public final class ScreenSaverInhibitor: @unchecked Sendable {
     /// The full form: tests pass a transport of their own and a long `settle`.
     init(
         address: String?, application: String, settle: Double,
-        makeTransport: @escaping (String) -> any ScreenSaverTransport, warn: @escaping @Sendable (String) -> Void
+        makeTransport: @escaping (String) -> any ScreenSaverTransport,
+        warn: @escaping @Sendable (String) -> Void
     ) {
         self.address = address
         self.application = application
@@ -155,10 +157,13 @@ public final class ScreenSaverInhibitor: @unchecked Sendable {
     private func giveUp() {
         let holds = entries.values.compactMap(\.hold)
         let first = lock.withLock { () -> Bool in
-            defer { unreachable = true; warned = true }
+            defer {
+                unreachable = true
+                warned = true
+            }
             return !warned
         }
-        holds.forEach { $0.fallBack() }
+        for hold in holds { hold.fallBack() }
         if first { warn(Self.unreachableWarning) }
     }
 
@@ -201,7 +206,10 @@ public final class ScreenSaverHold: @unchecked Sendable {
     /// Lets go now; later `setActive` calls are ignored.
     public func release() {
         let first = lock.withLock { () -> Bool in
-            defer { released = true; wanted = false }
+            defer {
+                released = true
+                wanted = false
+            }
             return !released
         }
         if first { inhibitor.schedule(id, now: true) }

@@ -57,28 +57,36 @@ final class ResumeKeeper {
         let total = Int(max(0, seconds).rounded(.down))
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0
-            ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%02d:%02d", minutes, rest)
+            ? String(format: "%d:%02d:%02d", hours, minutes, rest)
+            : String(format: "%02d:%02d", minutes, rest)
     }
 }
 
 extension PlaySession {
     /// Seeks a new item of `input` to its remembered position (with --resume and no --start).
     func applyResumePosition(_ input: PlayInput, to item: AVPlayerItem) {
-        guard options.resume, options.start == nil, let position = resume.position(for: input) else { return }
-        item.seek(to: CMTime(seconds: position, preferredTimescale: 1_000_000), toleranceBefore: .zero, toleranceAfter: .zero)
+        guard options.resume, options.start == nil, let position = resume.position(for: input)
+        else { return }
+        item.seek(
+            to: CMTime(seconds: position, preferredTimescale: 1_000_000), toleranceBefore: .zero,
+            toleranceAfter: .zero)
         resumedItems[ObjectIdentifier(item)] = (input.name, position)
     }
 
     /// A resumed item comes on: say where it starts.
     func announceResume(of item: AVPlayerItem) {
-        guard let (name, position) = resumedItems.removeValue(forKey: ObjectIdentifier(item)) else { return }
+        guard let (name, position) = resumedItems.removeValue(forKey: ObjectIdentifier(item)) else {
+            return
+        }
         let clock = ResumeKeeper.clock(position)
         console.printError("playhead: \(name): resuming at \(clock)")
         window?.showMessage("Resuming at \(clock)")
     }
 
     /// Remembers where an item stopped or ended (a failed one is left as it was).
-    func rememberPosition(_ watch: ItemWatch, status: PlayReport.Status, position: Double, duration: Double?) {
+    func rememberPosition(
+        _ watch: ItemWatch, status: PlayReport.Status, position: Double, duration: Double?
+    ) {
         guard recordsPositions, status != .failed, let input = watch.playInput else { return }
         resume.record(input, position: position, duration: duration)
     }

@@ -134,7 +134,14 @@ final class PlaySession {
             }
         }
         switch opened {
-        case .success(let host): window = host
+        case .success(let host):
+            window = host
+            // Without a session bus, SDL's behaviour: held off while the window is open.
+            if !options.allowsScreensaver, TerminalKeys.isInteractive,
+                (ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
+            {
+                console.printError("playhead: warning: no session bus; the screensaver is held off while the window is open")
+            }
         case .failure(let error): noteHeadless(error.message)
         }
     }

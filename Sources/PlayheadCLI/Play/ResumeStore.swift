@@ -48,13 +48,16 @@ struct ResumeStore: Equatable {
 
     /// `$XDG_STATE_HOME/playhead/resume.json` (an absolute XDG_STATE_HOME only, as the XDG
     /// specification says), else `$HOME/.local/state/playhead/resume.json`.
-    static func defaultFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    static func defaultFile(environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> URL
+    {
         let base: URL
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = URL(fileURLWithPath: state, isDirectory: true)
         } else {
             let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/state", isDirectory: true)
+            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+                ".local/state", isDirectory: true)
         }
         return base.appendingPathComponent("playhead/resume.json")
     }
@@ -73,10 +76,13 @@ struct ResumeStore: Equatable {
             guard FileManager.default.fileExists(atPath: file.path) else { return nil }
             return "playhead: warning: \(file.path): cannot be read; resume positions start afresh"
         }
-        guard let parsed = try? JSONDecoder().decode(File.self, from: data), parsed.version == 1 else {
-            return "playhead: warning: \(file.path): not a resume state file; resume positions start afresh"
+        guard let parsed = try? JSONDecoder().decode(File.self, from: data), parsed.version == 1
+        else {
+            return
+                "playhead: warning: \(file.path): not a resume state file; resume positions start afresh"
         }
-        entries = Array(parsed.entries.filter { $0.position.isFinite && $0.position >= 0 }.prefix(limit))
+        entries = Array(
+            parsed.entries.filter { $0.position.isFinite && $0.position >= 0 }.prefix(limit))
         return nil
     }
 
@@ -92,7 +98,8 @@ struct ResumeStore: Equatable {
         let before = entries
         entries.removeAll { $0.key == key }
         if Self.isWorthResuming(position: position, duration: duration) {
-            entries.insert(Entry(key: key, position: position, savedAt: now.timeIntervalSince1970), at: 0)
+            entries.insert(
+                Entry(key: key, position: position, savedAt: now.timeIntervalSince1970), at: 0)
             if entries.count > limit { entries.removeLast(entries.count - limit) }
         }
         if entries != before { isDirty = true }
@@ -127,7 +134,8 @@ struct ResumeStore: Equatable {
             return nil
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            return "playhead: warning: cannot save resume positions to \(file.path): \(error.localizedDescription)"
+            return
+                "playhead: warning: cannot save resume positions to \(file.path): \(error.localizedDescription)"
         }
     }
 }
