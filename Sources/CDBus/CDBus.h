@@ -1,6 +1,6 @@
 // Playhead: the part of libdbus (the reference D-Bus client library, libdbus-1.so.3) that
-// OpenMediaPlayer's MPRIS server calls, headers only. The binary does not link libdbus:
-// CDBusLoader defines these functions and loads the library on first use.
+// OpenMediaPlayer's MPRIS server and screensaver inhibitor call, headers only. The binary does
+// not link libdbus: CDBusLoader defines these functions and loads the library on first use.
 //
 // Why declarations of our own rather than <dbus/dbus.h>: libdbus installs its headers under
 // /usr/include/dbus-1.0 plus an architecture folder (/usr/lib/<triplet>/dbus-1.0/include),
@@ -76,6 +76,8 @@ dbus_bool_t dbus_connection_read_write(DBusConnection *connection, int timeout_m
 DBusMessage *dbus_connection_pop_message(DBusConnection *connection);
 dbus_bool_t dbus_connection_send(DBusConnection *connection, DBusMessage *message, dbus_uint32_t *client_serial);
 void dbus_connection_flush(DBusConnection *connection);
+DBusMessage *dbus_connection_send_with_reply_and_block(
+    DBusConnection *connection, DBusMessage *message, int timeout_milliseconds, DBusError *error);
 dbus_bool_t dbus_connection_get_is_connected(DBusConnection *connection);
 dbus_bool_t dbus_connection_get_unix_fd(DBusConnection *connection, int *fd);
 void dbus_connection_close(DBusConnection *connection);
@@ -89,6 +91,7 @@ dbus_bool_t dbus_message_get_no_reply(DBusMessage *message);
 DBusMessage *dbus_message_new_method_return(DBusMessage *method_call);
 DBusMessage *dbus_message_new_error(DBusMessage *reply_to, const char *error_name, const char *error_message);
 DBusMessage *dbus_message_new_signal(const char *path, const char *iface, const char *name);
+DBusMessage *dbus_message_new_method_call(const char *bus_name, const char *path, const char *iface, const char *method);
 DBusMessage *dbus_message_ref(DBusMessage *message);
 void dbus_message_unref(DBusMessage *message);
 

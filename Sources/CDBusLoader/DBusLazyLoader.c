@@ -43,6 +43,9 @@ static char loadError[256] = "";
         (DBusConnection *connection, DBusMessage *message, dbus_uint32_t *client_serial), \
         (connection, message, client_serial), 0) \
     V(dbus_connection_flush, (DBusConnection *connection), (connection)) \
+    X(DBusMessage *, dbus_connection_send_with_reply_and_block, \
+        (DBusConnection *connection, DBusMessage *message, int timeout_milliseconds, DBusError *error), \
+        (connection, message, timeout_milliseconds, error), NULL) \
     X(dbus_bool_t, dbus_connection_get_is_connected, (DBusConnection *connection), (connection), 0) \
     X(dbus_bool_t, dbus_connection_get_unix_fd, (DBusConnection *connection, int *fd), (connection, fd), 0) \
     V(dbus_connection_close, (DBusConnection *connection), (connection)) \
@@ -58,6 +61,9 @@ static char loadError[256] = "";
         (reply_to, error_name, error_message), NULL) \
     X(DBusMessage *, dbus_message_new_signal, (const char *path, const char *iface, const char *name), \
         (path, iface, name), NULL) \
+    X(DBusMessage *, dbus_message_new_method_call, \
+        (const char *bus_name, const char *path, const char *iface, const char *method), \
+        (bus_name, path, iface, method), NULL) \
     X(DBusMessage *, dbus_message_ref, (DBusMessage *message), (message), NULL) \
     V(dbus_message_unref, (DBusMessage *message), (message)) \
     X(dbus_bool_t, dbus_message_iter_init, (DBusMessage *message, DBusMessageIter *iter), (message, iter), 0) \

@@ -37,6 +37,7 @@ static void (*real_SDL_EnableScreenSaver)(void);
 static void (*real_SDL_FreeSurface)(SDL_Surface * surface);
 static int (*real_SDL_GetDisplayUsableBounds)(int displayIndex, SDL_Rect * rect);
 static const char * (*real_SDL_GetError)(void);
+static SDL_Keymod (*real_SDL_GetModState)(void);
 static int (*real_SDL_GetRendererInfo)(SDL_Renderer * renderer, SDL_RendererInfo * info);
 static int (*real_SDL_GetRendererOutputSize)(SDL_Renderer * renderer, int *w, int *h);
 static int (*real_SDL_GetWindowDisplayIndex)(SDL_Window * window);
@@ -61,6 +62,7 @@ static void (*real_SDL_RenderPresent)(SDL_Renderer * renderer);
 static int (*real_SDL_RenderReadPixels)(SDL_Renderer * renderer, const SDL_Rect * rect, Uint32 format, void *pixels, int pitch);
 static int (*real_SDL_RenderSetClipRect)(SDL_Renderer * renderer, const SDL_Rect * rect);
 static int (*real_SDL_RenderSetScale)(SDL_Renderer * renderer, float scaleX, float scaleY);
+static SDL_bool (*real_SDL_SetHint)(const char *name, const char *value);
 static void (*real_SDL_SetMainReady)(void);
 static int (*real_SDL_SetRenderDrawBlendMode)(SDL_Renderer * renderer, SDL_BlendMode blendMode);
 static int (*real_SDL_SetRenderDrawColor)(SDL_Renderer * renderer, Uint8 r, Uint8 g, Uint8 b, Uint8 a);
@@ -76,6 +78,7 @@ static void (*real_SDL_UnlockAudioDevice)(SDL_AudioDeviceID dev);
 static int (*real_SDL_UpdateTexture)(SDL_Texture * texture, const SDL_Rect * rect, const void *pixels, int pitch);
 static int (*real_SDL_UpdateYUVTexture)(SDL_Texture * texture, const SDL_Rect * rect, const Uint8 *Yplane, int Ypitch, const Uint8 *Uplane, int Upitch, const Uint8 *Vplane, int Vpitch);
 static int (*real_SDL_WaitEventTimeout)(SDL_Event * event, int timeout);
+static void (*real_SDL_free)(void *mem);
 static void (*real_TTF_CloseFont)(TTF_Font *font);
 static int (*real_TTF_Init)(void);
 static TTF_Font * (*real_TTF_OpenFont)(const char *file, int ptsize);
@@ -122,6 +125,7 @@ static void load(void) {
     RESOLVE(sdl, SDL_FreeSurface);
     RESOLVE(sdl, SDL_GetDisplayUsableBounds);
     RESOLVE(sdl, SDL_GetError);
+    RESOLVE(sdl, SDL_GetModState);
     RESOLVE(sdl, SDL_GetRendererInfo);
     RESOLVE(sdl, SDL_GetRendererOutputSize);
     RESOLVE(sdl, SDL_GetWindowDisplayIndex);
@@ -146,6 +150,7 @@ static void load(void) {
     RESOLVE(sdl, SDL_RenderReadPixels);
     RESOLVE(sdl, SDL_RenderSetClipRect);
     RESOLVE(sdl, SDL_RenderSetScale);
+    RESOLVE(sdl, SDL_SetHint);
     RESOLVE(sdl, SDL_SetMainReady);
     RESOLVE(sdl, SDL_SetRenderDrawBlendMode);
     RESOLVE(sdl, SDL_SetRenderDrawColor);
@@ -161,6 +166,7 @@ static void load(void) {
     RESOLVE(sdl, SDL_UpdateTexture);
     RESOLVE(sdl, SDL_UpdateYUVTexture);
     RESOLVE(sdl, SDL_WaitEventTimeout);
+    RESOLVE(sdl, SDL_free);
     RESOLVE(ttf, TTF_CloseFont);
     RESOLVE(ttf, TTF_Init);
     RESOLVE(ttf, TTF_OpenFont);
@@ -242,6 +248,11 @@ int SDL_GetDisplayUsableBounds(int displayIndex, SDL_Rect * rect) {
 const char * SDL_GetError(void) {
     if (!CSDL2Loader_load()) return loadError;
     return real_SDL_GetError();
+}
+
+SDL_Keymod SDL_GetModState(void) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_GetModState();
 }
 
 int SDL_GetRendererInfo(SDL_Renderer * renderer, SDL_RendererInfo * info) {
@@ -357,6 +368,11 @@ int SDL_RenderSetScale(SDL_Renderer * renderer, float scaleX, float scaleY) {
     return real_SDL_RenderSetScale(renderer, scaleX, scaleY);
 }
 
+SDL_bool SDL_SetHint(const char *name, const char *value) {
+    if (!CSDL2Loader_load()) return -1;
+    return real_SDL_SetHint(name, value);
+}
+
 void SDL_SetMainReady(void) {
     if (CSDL2Loader_load()) real_SDL_SetMainReady();
 }
@@ -424,6 +440,10 @@ int SDL_UpdateYUVTexture(SDL_Texture * texture, const SDL_Rect * rect, const Uin
 int SDL_WaitEventTimeout(SDL_Event * event, int timeout) {
     if (!CSDL2Loader_load()) return -1;
     return real_SDL_WaitEventTimeout(event, timeout);
+}
+
+void SDL_free(void *mem) {
+    if (CSDL2Loader_load()) real_SDL_free(mem);
 }
 
 void TTF_CloseFont(TTF_Font *font) {

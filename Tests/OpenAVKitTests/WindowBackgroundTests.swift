@@ -11,14 +11,14 @@ import Testing
 @Suite struct WindowBackgroundTests {
     /// A window's background handling for a playing player, and the events it sent.
     private func rig(
-        _ policy: AVPlayerAudiovisualBackgroundPlaybackPolicy, hasVideo: Bool
+        _ policy: AVPlayerAudiovisualBackgroundPlaybackPolicy, hasVideo: Bool, hold: (any DisplaySleepHold)? = nil
     ) -> (WindowBackground, AVPlayer, Locked<[PlayerWindowEvent]>) {
         let player = AVPlayer()
         player.audiovisualBackgroundPlaybackPolicy = policy
         player.play()
         let sent = Locked<[PlayerWindowEvent]>([])
         let events = PlayerWindowEvents(player: player) { event in sent.withLock { $0.append(event) } }
-        return (WindowBackground(player: player, events: events) { hasVideo }, player, sent)
+        return (WindowBackground(player: player, events: events, hold: hold) { hasVideo }, player, sent)
     }
 
     @Test func pausesGoesAwayAndComesBackPlaying() {
@@ -63,4 +63,33 @@ import Testing
         #expect(!background.isKeepingDisplayAwake)
         background.release()
     }
+
+    @Test func aHoldHearsOnlyChangesAndIsReleasedOnClose() {
+        let hold = RecordingHold()
+        let (background, player, _) = rig(.pauses, hasVideo: true, hold: hold)
+        player.pause()
+        background.updateDisplaySleep()
+        background.updateDisplaySleep()  // unchanged: not told again
+        #expect(hold.calls.withLock { $0 } == ["active false"])
+        background.release()
+        #expect(hold.calls.withLock { $0 } == ["active false", "release"])
+    }
+
+    @Test func aHoldThatFallsBackIsNotAskedAgain() {
+        let hold = RecordingHold()
+        hold.fallingBack.withLock { $0 = true }
+        let (background, player, _) = rig(.pauses, hasVideo: true, hold: hold)
+        player.pause()
+        background.updateDisplaySleep()
+        #expect(hold.calls.withLock { $0 }.isEmpty, "SDL's behaviour instead")
+    }
+}
+
+/// A display-sleep hold that records what the window asked of it.
+private final class RecordingHold: DisplaySleepHold {
+    let calls = Locked<[String]>([])
+    let fallingBack = Locked(false)
+    func setActive(_ active: Bool) { calls.withLock { $0.append("active \(active)") } }
+    func release() { calls.withLock { $0.append("release") } }
+    var isFallingBack: Bool { fallingBack.withLock { $0 } }
 }

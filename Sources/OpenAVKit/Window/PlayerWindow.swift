@@ -24,38 +24,12 @@ import OpenAVFoundation
 /// f fullscreen, Esc leave fullscreen, [ and ] speed, `.` and `,` step a frame while paused,
 /// `-` and `=` the audio delay in 50 ms steps, z and x the subtitle delay in 0.1 s steps,
 /// q quit, PageDown/PageUp next/previous chapter, a next audio language, s next subtitles
-/// (then off). The mouse wheel changes the volume; a double click toggles fullscreen.
+/// (then off). The mouse wheel changes the volume; a double click toggles fullscreen. Files
+/// and URLs dropped on the window go to the delegate (`playerWindow(_:didReceive:)`).
 ///
 /// A host app hears what happens through `delegate` and may replace the control overlay with
 /// its own (`controlsOverlay`); see docs/custom-controls.md.
 public final class PlayerWindow {
-    /// How the window starts.
-    public struct Options: Sendable {
-        /// Start fullscreen.
-        public var fullscreen = false
-        /// How the video fits the window.
-        public var videoGravity: AVLayerVideoGravity = .resizeAspect
-        /// Draw the control overlay.
-        public var showsControls = true
-        /// The window title; nil names it after the item (metadata title, else file name).
-        public var title: String?
-        /// The initial size in pixels (the window adopts the video's aspect once it plays).
-        public var width = 960
-        public var height = 540
-
-        /// The default options.
-        public init() {}
-    }
-
-    /// Lets other threads close a window.
-    public final class CloseHandle: Sendable {
-        fileprivate let wake: WakeSignal
-        fileprivate init(wake: WakeSignal) { self.wake = wake }
-
-        /// Asks the window's loop to stop; `run()` returns soon after. Thread-safe.
-        public func close() { wake.requestClose() }
-    }
-
     /// The player shown.
     public let player: AVPlayer
     /// The layer that draws the player's video; change its `videoGravity` at will.
@@ -103,9 +77,13 @@ public final class PlayerWindow {
     private var userResized = false
     private var fittedItem: ObjectIdentifier?
     private var cursorShown = true
+    /// The items of the drop in progress (PlayerWindow+Drop.swift).
+    var droppedURLs: [URL] = []
+    /// Keeps the display awake through the installed `DisplaySleep` inhibitor (nil: SDL's way).
+    private let displaySleepHold: (any DisplaySleepHold)?
     /// Minimised or hidden: pauses and resumes by the player's policy (WindowBackground.swift).
-    private(set) lazy var background = WindowBackground(player: player, events: events) { [weak self] in
-        self?.playerLayer.displaySize() != nil
+    private(set) lazy var background = WindowBackground(player: player, events: events, hold: displaySleepHold) {
+        [weak self] in self?.playerLayer.displaySize() != nil
     }
 
     /// Opens a window for `player`.
@@ -113,6 +91,9 @@ public final class PlayerWindow {
     /// - Throws: `SDLError` when there is no display or SDL cannot make a window or renderer.
     /// - Important: Create and `run()` the window on the same thread.
     public init(player: AVPlayer, options: Options = Options()) throws(SDLError) {
+        let hold = DisplaySleep.makeHold(reason: "Playing video")
+        // With a hold of our own SDL must not hold the screensaver off by itself.
+        if hold != nil { SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1") }
         try SDLSubsystem.startVideo()
         var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if options.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
@@ -135,9 +116,14 @@ public final class PlayerWindow {
             throw error
         }
         SDL_SetWindowMinimumSize(window, 320, 180)
-        // SDL holds the screensaver off while a window is open; a player that allows display
-        // sleep lets it run.
-        if !player.preventsDisplaySleepDuringVideoPlayback { SDL_EnableScreenSaver() }
+        // Without a hold, SDL holds the screensaver off while a window is open (a player that
+        // allows display sleep lets it run); with one, the hold keeps it off while video plays.
+        if hold != nil || !player.preventsDisplaySleepDuringVideoPlayback {
+            SDL_EnableScreenSaver()
+        } else {
+            SDL_DisableScreenSaver()
+        }
+        displaySleepHold = hold
         self.window = window
         // The size asked for, shrunk to fit the screen before the first picture.
         if !options.fullscreen, let usable = Self.usableScreenArea(of: window) {
@@ -209,10 +195,15 @@ public final class PlayerWindow {
             }
             if wake.isCloseRequested { running = false }
             guard running else { break }
+            if let text = closeHandle.pendingMessage.withLock({ text in defer { text = nil }; return text }) {
+                mediaSelection.note(text)
+                needsRedraw = true
+            }
             if Thread.isMainThread {
                 _ = RunLoop.main.run(mode: .default, before: .distantPast)
             }
             if drawIfNeeded() || player.timeControlStatus != .paused { lastBusy = SystemHostClock.shared.now }
+            background.updateDisplaySleep()
         }
         background.release()
         SDL_HideWindow(window)
@@ -256,6 +247,8 @@ public final class PlayerWindow {
             if !overlayTook(.wheel(notches: notches)), let command = ControlCommand.wheel(notches: notches) {
                 controller.perform(command)
             }
+        case SDL_DROPBEGIN, SDL_DROPFILE, SDL_DROPTEXT, SDL_DROPCOMPLETE:
+            handleDrop(event)
         case SDL_WINDOWEVENT:
             let kind = UInt32(event.window.event)
             if kind == SDL_WINDOWEVENT_RESIZED.rawValue, !isFullscreen {

@@ -1,5 +1,5 @@
 // Playhead: the callbacks a host app receives from a player window (ready to play, played to
-// end, buffering, fullscreen, close and playlist buttons, seeks, playback status).
+// end, buffering, fullscreen, close and playlist buttons, drops, seeks, playback status).
 //
 // Concurrency: every method is called on the main queue. When the window runs on the main
 // thread (the usual case), the window passed in may be used freely there; when it runs on a
@@ -41,6 +41,10 @@ public protocol PlayerWindowDelegate: AnyObject {
     func playerWindowWillEnterForeground(_ window: PlayerWindow)
     /// The user asked for the playlist (the playlist button).
     func playerWindowDidRequestPlaylist(_ window: PlayerWindow)
+    /// Files or URLs were dropped on the window (`drop.appends`: Shift was held, the usual
+    /// sign for "add to the queue" rather than "play this instead"). The window plays nothing
+    /// by itself: the app decides.
+    func playerWindow(_ window: PlayerWindow, didReceive drop: PlayerWindowDrop)
     /// A seek the controls asked for completed (`finished` false when a later seek
     /// superseded it).
     func playerWindow(_ window: PlayerWindow, didSeekTo time: CMTime, finished: Bool)
@@ -65,6 +69,8 @@ extension PlayerWindowDelegate {
     public func playerWindowWillEnterForeground(_ window: PlayerWindow) {}
     /// Does nothing unless implemented.
     public func playerWindowDidRequestPlaylist(_ window: PlayerWindow) {}
+    /// Does nothing unless implemented.
+    public func playerWindow(_ window: PlayerWindow, didReceive drop: PlayerWindowDrop) {}
     /// Does nothing unless implemented.
     public func playerWindow(_ window: PlayerWindow, didSeekTo time: CMTime, finished: Bool) {}
     /// Does nothing unless implemented.

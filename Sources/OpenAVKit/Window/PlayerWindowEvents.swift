@@ -19,6 +19,8 @@ enum PlayerWindowEvent: Equatable, Sendable {
     case backgroundChanged(Bool)
     case closeRequested
     case playlistRequested
+    /// Files or URLs were dropped on the window.
+    case dropped(PlayerWindowDrop)
     case seekFinished(CMTime, finished: Bool)
     case statusChanged(PlaybackState.Status)
 }
@@ -167,6 +169,7 @@ final class PlayerWindowCallbacks: Sendable {
             }
         case .closeRequested: delegate.playerWindowDidRequestClose(window)
         case .playlistRequested: delegate.playerWindowDidRequestPlaylist(window)
+        case .dropped(let drop): delegate.playerWindow(window, didReceive: drop)
         case .seekFinished(let time, let finished):
             delegate.playerWindow(window, didSeekTo: time, finished: finished)
         case .statusChanged(let status):

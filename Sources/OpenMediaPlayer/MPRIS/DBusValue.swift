@@ -49,6 +49,7 @@ enum DBusType {
     static let invalid: Int32 = 0
     static let boolean = code("b")
     static let int64 = code("x")
+    static let uint32 = code("u")
     static let double = code("d")
     static let string = code("s")
     static let objectPath = code("o")

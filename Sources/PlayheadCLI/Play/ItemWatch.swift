@@ -12,6 +12,8 @@ final class ItemWatch {
     let input: String
     /// The item playing it.
     let item: AVPlayerItem
+    /// What the item plays (for resume positions).
+    var playInput: PlayInput?
     /// Stall notifications seen for the item.
     private(set) var stalls = 0
     /// Frames the sink counted while the item was current, once it stopped being current.

@@ -45,6 +45,10 @@ public struct PlayOptions: Sendable, Equatable {
     /// Offer playback to the desktop's media controls and media keys over MPRIS (off with
     /// `--no-mpris`).
     public var mediaControls = true
+    /// Start each input where it was left (`--resume`), and remember where it stops.
+    public var resume = false
+    /// Let the screensaver and display sleep run while video plays (`--allow-screensaver`).
+    public var allowsScreensaver = false
 
     /// Options for `inputs` with every default.
     public init(inputs: [String]) { self.inputs = inputs }
@@ -80,13 +84,18 @@ public struct PlayOptions: Sendable, Equatable {
         "pause-minimized", help: "Pause while the window is minimised or hidden; resume when it is back.")
     static let noMPRISOption = CommandOption.flag(
         "no-mpris", help: "Do not offer playback to media keys and the desktop's media controls (MPRIS).")
+    static let resumeOption = CommandOption.flag(
+        "resume", help: "Start each input where it was left (remembered in ~/.local/state/playhead).")
+    static let allowScreensaverOption = CommandOption.flag(
+        "allow-screensaver", help: "Let the screensaver and display sleep run while video plays.")
     static let reportOption = CommandOption.value(
         "report", valueName: "FORMAT", help: "Print a report when playback ends; FORMAT is json.")
 
     /// Every option, in help order.
     static let all = [
-        headlessOption, fullscreenOption, gravityOption, noAudioOption, audioDeviceOption, audioDelayOption, untimedOption, framesOption, startOption, rateOption,
-        volumeOption, muteOption, pauseOption, loopOption, pauseMinimizedOption, noMPRISOption, reportOption,
+        headlessOption, fullscreenOption, gravityOption, noAudioOption, audioDeviceOption, audioDelayOption, untimedOption, framesOption, startOption, resumeOption, rateOption,
+        volumeOption, muteOption, pauseOption, loopOption, pauseMinimizedOption, noMPRISOption,
+        allowScreensaverOption, reportOption,
     ] + PlaySelection.options + PlaySubtitleStyle.options
 
     /// Reads and checks the options from parsed arguments.
@@ -112,6 +121,8 @@ public struct PlayOptions: Sendable, Equatable {
         options.loop = arguments.flag(loopOption.name)
         options.mediaControls = !arguments.flag(noMPRISOption.name)
         options.pausesWhenMinimized = arguments.flag(pauseMinimizedOption.name)
+        options.allowsScreensaver = arguments.flag(allowScreensaverOption.name)
+        options.resume = arguments.flag(resumeOption.name)
         if let frames = try arguments.value(framesOption.name, as: Int.self, expected: "a positive whole number") {
             guard frames > 0 else { throw invalid(framesOption, frames, "a positive whole number") }
             options.frameLimit = frames

@@ -17,19 +17,27 @@ final class PlaySession {
     let player: AVQueuePlayer
     let sink = FrameCountingSink()
     /// The watches of the current and the next item, by item.
-    private var watches: [ObjectIdentifier: ItemWatch] = [:]
+    var watches: [ObjectIdentifier: ItemWatch] = [:]
     /// The watch of the item on screen (whose frames the sink counts).
     private var shownWatch: ItemWatch?
     /// Every watch in queue order (the order reports come in).
-    private var ordered: [ItemWatch] = []
+    var ordered: [ItemWatch] = []
+    /// Where the queue is in `ordered` (the item playing or about to).
+    var position = 0
+    /// What one pass of the queue plays: the inputs, changed by drops on the window.
+    lazy var passInputs = PlayInput.list(options)
     private var currentItemObservation: NSKeyValueObservation?
-    private var finishCurrent: ((PlayReport.Status, String?) -> Void)?
+    var finishCurrent: ((PlayReport.Status, String?) -> Void)?
     private var userQuit = false
     private var stalls = 0
     private var statusTimer: DispatchSourceTimer?
     private var keys: TerminalKeys?
     private var interrupt: DispatchSourceSignal?
-    private var window: WindowHost?
+    private(set) var window: WindowHost?
+    /// Where inputs were left, for --resume (PlaySession+Resume.swift).
+    lazy var resume = ResumeKeeper(console: console)
+    /// Items seeked to a remembered position, not yet announced: their input and position.
+    var resumedItems: [ObjectIdentifier: (String, Double)] = [:]
     private var nowPlaying: NowPlayingBridge?
     private let showsStatus: Bool
     /// Times the sound server went away during the run (counted on the output's thread).
@@ -78,6 +86,7 @@ final class PlaySession {
             startStatusLine()
         }
         let reports = await playQueue()
+        if recordsPositions { resume.save() }
         statusTimer?.cancel()
         if showsStatus { console.writeOutput("\n") }
         keys?.stop()
@@ -91,6 +100,8 @@ final class PlaySession {
         // before the process exits.
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
+                // The window's last UnInhibit reaches the bus before the process exits.
+                DisplaySleepBridge.flush()
                 _ = LingeringAudio.waitUntilQuiet(timeout: 1)
                 continuation.resume()
             }
@@ -104,12 +115,17 @@ final class PlaySession {
             noteHeadless("no display ($DISPLAY and $WAYLAND_DISPLAY are unset)")
             return
         }
+        // The screensaver is held off while video plays (not while paused), through the
+        // desktop's screensaver service when there is a session bus; --allow-screensaver: never.
+        player.preventsDisplaySleepDuringVideoPlayback = !options.allowsScreensaver
+        DisplaySleepBridge.install()
         var windowOptions = PlayerWindow.Options()
         windowOptions.fullscreen = options.fullscreen
         windowOptions.videoGravity = options.gravity
         if options.inputs.isEmpty { windowOptions.title = AVURLAsset.builtInDemoTitle }
         let opened = await WindowHost.open(
-            player: player, options: windowOptions, subtitleStyle: options.subtitleStyle
+            player: player, options: windowOptions, subtitleStyle: options.subtitleStyle,
+            onDrop: { [weak self] drop in MainActor.assumeIsolated { self?.play(drop) } }
         ) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
@@ -118,7 +134,14 @@ final class PlaySession {
             }
         }
         switch opened {
-        case .success(let host): window = host
+        case .success(let host):
+            window = host
+            // Without a session bus, SDL's behaviour: held off while the window is open.
+            if !options.allowsScreensaver, TerminalKeys.isInteractive,
+                (ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
+            {
+                console.printError("playhead: warning: no session bus; the screensaver is held off while the window is open")
+            }
         case .failure(let error): noteHeadless(error.message)
         }
     }
@@ -165,7 +188,7 @@ final class PlaySession {
         }
         var reports: [PlayReport] = []
         var looping = options.loop
-        var position = 0
+        position = 0
         var startsPaused = options.startsPaused
         await queuePass()
         while position < ordered.count {
@@ -201,14 +224,17 @@ final class PlaySession {
     /// Queues one pass over the inputs (the built-in demo when there are none), with the
     /// audio and subtitle choices applied to each item.
     private func queuePass() async {
-        for input in PlayInput.list(options) {
-            let next = watch(input)
-            for warning in await options.selection.apply(to: next.item) {
-                console.printError("playhead: \(input.name): \(warning)")
-            }
-            player.insert(next.item, after: nil)
-            ordered.append(next)
+        for input in passInputs { await enqueue(input) }
+    }
+
+    /// Adds `input` at the end of the queue, with the audio and subtitle choices applied.
+    func enqueue(_ input: PlayInput) async {
+        let next = watch(input)
+        for warning in await options.selection.apply(to: next.item) {
+            console.printError("playhead: \(input.name): \(warning)")
         }
+        player.insert(next.item, after: nil)
+        ordered.append(next)
     }
 
     /// A watch for a new item playing `input`, seeked to --start when given.
@@ -217,11 +243,13 @@ final class PlaySession {
         if let start = options.start {
             item.seek(to: CMTime(seconds: start, preferredTimescale: 1_000_000), toleranceBefore: .zero, toleranceAfter: .zero)
         }
+        applyResumePosition(input, to: item)
         let name = input.name
         let warn: (String) -> Void = { [unowned self] text in console.printError("playhead: \(name): \(text)") }
         let watch = ItemWatch(input: input.name, item: item, warn: warn) { [unowned self] watch, status, error in
             report(for: watch, status: status, error: error)
         }
+        watch.playInput = input
         watches[ObjectIdentifier(item)] = watch
         return watch
     }
@@ -231,6 +259,7 @@ final class PlaySession {
     private func currentItemChanged(to item: AVPlayerItem?) {
         if let shownWatch, shownWatch.framesPresented == nil { shownWatch.framesPresented = sink.count }
         shownWatch = item.flatMap { watches[ObjectIdentifier($0)] }
+        if let item { announceResume(of: item) }
         // Items the queue moved past without finishing (a jump from the window's playlist)
         // end here: completed when they were at their end, else stopped.
         if let shownWatch, let index = ordered.firstIndex(where: { $0 === shownWatch }) {
@@ -264,6 +293,7 @@ final class PlaySession {
             videoFramesPresented: options.frameLimit.map { min($0, frames) } ?? frames,
             videoFramesDropped: statistics.videoFramesDropped,
             audioSeconds: statistics.audioSeconds, stalls: watch.stalls)
+        rememberPosition(watch, status: status, position: report.position, duration: report.duration)
         report.audioUnderruns = statistics.audioUnderruns
         report.stallSeconds = item.stallSeconds
         report.variant = item.streamingSummary.map {

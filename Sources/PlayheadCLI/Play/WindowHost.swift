@@ -18,8 +18,12 @@ final class WindowHost: Sendable {
 
     /// protected by its mutex
     private let state = Locked(State())
+    /// The window's delegate (held here: the window holds it weakly).
+    private let drops: DropForwarder
 
-    private init() {}
+    private init(onDrop: @escaping @Sendable (PlayerWindowDrop) -> Void) {
+        drops = DropForwarder(onDrop: onDrop)
+    }
 
     /// True when the environment names a display ($DISPLAY or $WAYLAND_DISPLAY).
     static var displayMayExist: Bool {
@@ -31,19 +35,22 @@ final class WindowHost: Sendable {
     ///
     /// - Parameters:
     ///   - subtitleStyle: the subtitle delay, font and scale the window starts with.
+    ///   - onDrop: runs on the main queue when files or URLs are dropped on the window.
     ///   - onClosed: runs on the main queue when the window closes by itself (the user quit).
     /// - Returns: the running window, or the reason it could not open.
     static func open(
         player: AVPlayer, options: PlayerWindow.Options, subtitleStyle: PlaySubtitleStyle = PlaySubtitleStyle(),
+        onDrop: @escaping @Sendable (PlayerWindowDrop) -> Void = { _ in },
         onClosed: @escaping @Sendable () -> Void
     ) async -> Result<WindowHost, SDLError> {
-        let host = WindowHost()
+        let host = WindowHost(onDrop: onDrop)
         return await withCheckedContinuation { opened in
             let thread = Thread {
                 do throws(SDLError) {
                     let window = try PlayerWindow(player: player, options: options)
                     window.subtitleDelay = subtitleStyle.delay
                     window.subtitleAppearance = subtitleStyle.appearance
+                    window.delegate = host.drops
                     host.state.withLock { $0.handle = window.closeHandle }
                     opened.resume(returning: .success(host))
                     window.run()
@@ -63,6 +70,11 @@ final class WindowHost: Sendable {
         }
     }
 
+    /// Shows a short note in the window (nothing once it is closing).
+    func showMessage(_ text: String) {
+        state.withLock { $0.handle }?.showMessage(text)
+    }
+
     /// Closes the window (if the user has not already) and waits until it is gone.
     func close() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -79,4 +91,11 @@ final class WindowHost: Sendable {
             handle.close()
         }
     }
+}
+
+/// Passes the window's drops on (the only delegate call `playhead play` needs).
+private final class DropForwarder: PlayerWindowDelegate, Sendable {
+    private let onDrop: @Sendable (PlayerWindowDrop) -> Void
+    init(onDrop: @escaping @Sendable (PlayerWindowDrop) -> Void) { self.onDrop = onDrop }
+    func playerWindow(_ window: PlayerWindow, didReceive drop: PlayerWindowDrop) { onDrop(drop) }
 }

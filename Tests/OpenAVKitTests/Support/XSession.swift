@@ -85,6 +85,11 @@ final class XSession: Sendable {
         environment.removeValue(forKey: "SDL_VIDEODRIVER")
         // Never the developer's own session bus (MPRIS): a test that wants one passes its own.
         environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        // Resume positions (which window runs record) go to a private folder, not the
+        // developer's ~/.local/state.
+        let stateFolder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("playhead-x-state-\(UUID().uuidString)")
+        environment["XDG_STATE_HOME"] = stateFolder.path
         // An empty value removes the variable (SDL_AUDIODRIVER, which would bypass the sound server).
         for (key, value) in extra { environment[key] = value.isEmpty ? nil : value }
         process.environment = environment
@@ -95,7 +100,7 @@ final class XSession: Sendable {
         FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         process.standardError = (try? FileHandle(forWritingTo: errorLog)) ?? FileHandle.nullDevice
         do { try process.run() } catch { return nil }
-        return Process.Box(process, errorLog: errorLog)
+        return Process.Box(process, errorLog: errorLog, stateFolder: stateFolder)
     }
 
     /// Runs a tool on `display` and returns its status and standard output; a tool still
@@ -141,11 +146,16 @@ extension Process {
         let process: Process
         /// Where the process's standard error goes, when kept.
         let errorLog: URL?
-        init(_ process: Process, errorLog: URL? = nil) {
+        /// The process's XDG_STATE_HOME, when private.
+        let stateFolder: URL?
+        init(_ process: Process, errorLog: URL? = nil, stateFolder: URL? = nil) {
             self.process = process
             self.errorLog = errorLog
+            self.stateFolder = stateFolder
         }
-        deinit { if let errorLog { try? FileManager.default.removeItem(at: errorLog) } }
+        deinit {
+            for url in [errorLog, stateFolder].compactMap({ $0 }) { try? FileManager.default.removeItem(at: url) }
+        }
     }
 }
 

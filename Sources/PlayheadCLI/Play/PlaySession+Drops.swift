@@ -1,0 +1,35 @@
+// Playhead: files and URLs dropped on `playhead play`'s window: a plain drop plays them instead
+// of what plays (the rest of the queue is dropped too), a drop with Shift held adds them to the
+// end of the queue, as VLC's and mpv's windows do.
+//
+// Concurrency: main actor (the window's drop arrives on the main queue).
+import Foundation
+import OpenAVFoundation
+import OpenAVKit
+
+extension PlaySession {
+    /// Plays a drop: appended with Shift, else instead of the current item and the rest.
+    func play(_ drop: PlayerWindowDrop) {
+        let inputs = drop.urls.map { PlayInput.given($0.isFileURL ? $0.path : $0.absoluteString) }
+        guard !inputs.isEmpty else { return }
+        if drop.appends {
+            passInputs += inputs
+        } else {
+            passInputs = inputs
+            // What was queued after the current item goes; the current one stops below.
+            if position + 1 < ordered.count {
+                for dropped in ordered[(position + 1)...] {
+                    player.remove(dropped.item)
+                    dropped.stopObserving()
+                    watches[ObjectIdentifier(dropped.item)] = nil
+                }
+                ordered.removeSubrange((position + 1)...)
+            }
+        }
+        Task { @MainActor in
+            for input in inputs { await enqueue(input) }
+            // Stopping the current item moves the queue on to the first dropped one.
+            if !drop.appends { finishCurrent?(.stopped, nil) }
+        }
+    }
+}
