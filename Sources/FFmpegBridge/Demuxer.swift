@@ -47,7 +47,11 @@ package final class Demuxer: @unchecked Sendable {
     /// MP3 encoder delay), in AV_TIME_BASE units; 0 for containers that start at or before
     /// zero. Packets are shifted back by it so the item timeline starts at zero, as the
     /// asset's duration and track time ranges assume; seeks add it back.
-    private let timelineOffset: Int64
+    /// For a streamed input, the offset of the section being read (see Demuxer+Sections.swift).
+    var timelineOffset: Int64
+    /// owned by the demux thread: how a streamed input's sections map onto the item timeline;
+    /// nil for other inputs.
+    var sections: SectionState?
     /// owned by the demux thread: how a synthesised input (the built-in demo) seeks; nil for
     /// files and URLs.
     var restart: RestartState?
@@ -105,6 +109,9 @@ package final class Demuxer: @unchecked Sendable {
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
         if location.inputFormat != nil { restart = RestartState(location: location) }
         streamed = location.streaming == nil ? nil : location
+        if let input = location.streaming {
+            sections = Self.sectionState(container, opening: input.openingSection, startOffset: timelineOffset)
+        }
     }
 
     /// Why the open container is refused under `limits` (a demuxer opened for inspection,
@@ -199,6 +206,7 @@ package final class Demuxer: @unchecked Sendable {
             let status = readFrame()
             if status >= 0 {
                 let index = Int(scratch.pointee.stream_index)
+                if sections != nil { applySection(to: scratch) }
                 if let activeStreams, !activeStreams.contains(index) {
                     av_packet_unref(scratch)
                     armed = false
@@ -234,6 +242,11 @@ package final class Demuxer: @unchecked Sendable {
             // early end to most demuxers; over the network it is an error, not the end.
             if let failure = networkReadFailure(status) { return .failure(failure) }
             if status == FFmpegError.endOfFile || avio_feof(container.pointer.pointee.pb) != 0 {
+                // A streamed input goes on with its next section, read by a fresh container.
+                if streamed != nil, openNextSection() {
+                    armed = false
+                    continue
+                }
                 return .endOfFile
             }
             if let io = container.pointer.pointee.pb, io.pointee.error < 0 {

@@ -1,10 +1,14 @@
-// Playhead: Playhead's own HLS loader for multivariant VOD streams of MPEG-TS segments, clear
-// or AES-128 encrypted (decrypted through FFmpegBridge's libavutil AES). It fetches the segments
-// itself, one variant per segment chosen by `VariantAdaptation` from the measured throughput
-// and the media buffered ahead, and hands their bytes in order to libavformat's MPEG-TS demuxer
-// (through FFmpegBridge's `StreamingInput`). A variant switch lands on a segment boundary: the
-// demuxer reads the new variant's segment right after the old one's, and the decoder follows
-// the new parameters at its first keyframe.
+// Playhead: Playhead's own HLS loader for multivariant VOD streams of MPEG-TS or fragmented
+// MP4 (`EXT-X-MAP`) segments, clear or AES-128 encrypted (decrypted through FFmpegBridge's
+// libavutil AES). It fetches the segments itself, one variant per segment chosen by
+// `VariantAdaptation` from the measured throughput and the media buffered ahead, and hands
+// their bytes in order to libavformat's own demuxers (through FFmpegBridge's `StreamingInput`).
+// A variant switch lands on a segment boundary: an MPEG-TS demuxer reads the new variant's
+// segment right after the old one's, and the decoder follows the new parameters at its first
+// keyframe. The bytes come in sections, each read by a fresh container: a new section starts
+// at an `EXT-X-DISCONTINUITY` (timestamps start again), at a new initialisation section, and
+// at every switch between fragmented-MP4 variants; it begins with its initialisation section
+// (fetched once per map and kept).
 //
 // Concurrency: all mutable state is in `state`, guarded by `condition` (an NSCondition): the
 // loader thread appends chunks and waits while the buffer is full; the demux thread reads
@@ -27,6 +31,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         let start: Double
         let duration: Double
         let variant: Int
+        /// Which section it belongs to (a new number where a fresh container must read on),
+        /// and the discontinuity sequence of its segment.
+        let section: Int
+        let timeline: Int
     }
 
     private struct State {
@@ -34,6 +42,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var readOffset = 0
         var nextSegment = 0
         var generation = 0
+        /// The section the demuxer's container reads (nil: whichever comes first).
+        var readSection: Int?
         /// Item seconds the demuxer has read up to, and the loader has fetched up to.
         var readPosition = 0.0
         var fetchedEnd = 0.0
@@ -50,13 +60,16 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var bufferAhead = HLSStreamLoader.bufferAhead
     }
 
-    let probeName = "stream.ts"
+    let probeName: String
     var duration: Double? { timeline.duration }
+    let openingSection: StreamingSection
     /// The variants, ascending by bandwidth, with the media playlist of each once loaded.
     let variants: [HLSVariant]
     private var playlists: [HLSMediaPlaylist?]
     /// AES-128 keys fetched so far, by URL (the loader thread's).
     private var keys: [URL: Data] = [:]
+    /// Initialisation sections fetched so far (the loader thread's; a few variants' worth).
+    private var initialisations: [HLSMap: Data] = [:]
     /// The first-loaded variant's playlist: the segment times every variant shares.
     let timeline: HLSMediaPlaylist
     private let fetcher: HTTPFetcher
@@ -83,6 +96,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         playlists = Array(repeating: nil, count: variants.count)
         playlists[startVariant] = startPlaylist
         timeline = startPlaylist
+        probeName = startPlaylist.initialisation == nil ? "stream.ts" : "stream.mp4"
+        let first = startPlaylist.segments.first
+        openingSection = StreamingSection(timeline: first?.discontinuitySequence ?? 0, start: first?.start ?? 0)
         self.fetcher = fetcher
         self.secure = secure
         limits = (options.maximumPlaylistBytes, options.maximumSegmentBytes)
@@ -140,6 +156,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             guard !state.chunks.isEmpty else { return .waiting }
         }
         let chunk = state.chunks[0]
+        // The container reading this section stops at its end; `nextSection()` moves on.
+        if let section = state.readSection, chunk.section != section { return .end }
+        state.readSection = chunk.section
         let count = min(buffer.count, chunk.data.count - state.readOffset)
         chunk.data.withUnsafeBytes { raw in
             buffer.baseAddress!.copyMemory(from: raw.baseAddress! + state.readOffset, byteCount: count)
@@ -156,9 +175,18 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         return .bytes(count)
     }
 
-    func restart(at seconds: Double) -> Bool {
-        guard let index = timeline.segmentIndex(at: seconds) else { return false }
+    func nextSection() -> StreamingSection? {
         condition.lock()
+        defer { condition.unlock() }
+        guard let chunk = state.chunks.first, chunk.section != state.readSection else { return nil }
+        state.readSection = chunk.section
+        return StreamingSection(timeline: chunk.timeline, start: chunk.start)
+    }
+
+    func restart(at seconds: Double) -> StreamingSection? {
+        guard let index = timeline.segmentIndex(at: seconds) else { return nil }
+        condition.lock()
+        state.readSection = nil
         state.generation += 1
         state.chunks = []
         state.readOffset = 0
@@ -169,7 +197,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         state.failure = nil
         condition.broadcast()
         condition.unlock()
-        return true
+        let segment = timeline.segments[index]
+        return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start)
     }
 
     func close() {
@@ -239,6 +268,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var failures = 0
         // Variants whose playlist could not be loaded are not tried again.
         var unusable = Set<Int>()
+        // What the last chunk delivered was (a new generation starts a new section anyway).
+        var last: (generation: Int, section: Int, variant: Int, map: HLSMap?, timeline: Int)?
+        var sections = 0
         while let job = nextJob() {
             let segment = timeline.segments[job.segment]
             var choice = current
@@ -264,6 +296,21 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             if choice != current { log.switched(to: variants[choice], estimate: estimator.estimate) }
             current = choice
             let piece = playlist.segments[index]
+            // A fresh container reads on after a restart, a discontinuity, a new initialisation
+            // section or a switch between fragmented-MP4 variants; it needs the section first.
+            let startsSection =
+                last.map {
+                    $0.generation != job.generation || $0.timeline != segment.discontinuitySequence
+                        || $0.map != piece.map || ($0.variant != choice && piece.map != nil)
+                } ?? true
+            var header = Data()
+            if startsSection, let map = piece.map {
+                guard let bytes = initialisation(map, variant: choice) else {
+                    skip(job)
+                    continue
+                }
+                header = bytes
+            }
             let allowed = adaptation.allowed(under: job.caps)
             let expected = Int(adaptation.candidates[choice].plannedRate * piece.duration / 8)
             var progress = (received: 0, elapsed: 0.0)
@@ -288,7 +335,13 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                     skip(job)
                     continue
                 }
-                deliver(Chunk(data: bytes, start: segment.start, duration: segment.duration, variant: choice),
+                if startsSection { sections += 1 }
+                last = (job.generation, sections, choice, piece.map, segment.discontinuitySequence)
+                deliver(
+                    Chunk(
+                        data: header.isEmpty ? bytes : header + bytes, start: segment.start,
+                        duration: segment.duration, variant: choice, section: sections,
+                        timeline: segment.discontinuitySequence),
                     generation: job.generation)
             case .failure(.cancelled):
                 continue
@@ -340,13 +393,31 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         return plain
     }
 
+    /// The bytes of initialisation section `map` of variant `variant`, fetched on first use
+    /// (and counted in the access log); nil, with an error-log event, when they cannot be had.
+    private func initialisation(_ map: HLSMap, variant: Int) -> Data? {
+        if let bytes = initialisations[map] { return bytes }
+        let result = fetcher.fetch(map.url, range: map.byteRange, secure: secure, limit: limits.segment, timeout: timeout)
+        switch result {
+        case .success(let resource):
+            log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: 0,
+                from: variants[variant], estimate: 0)
+            if initialisations.count >= 16 { initialisations = [:] }
+            initialisations[map] = resource.data
+            return resource.data
+        case .failure(let failure):
+            log.error(uri: map.url, failure: failure)
+            return nil
+        }
+    }
+
     /// The media playlist of variant `index`, fetched on first use; nil when it cannot be.
     private func mediaPlaylist(_ index: Int) -> HLSMediaPlaylist? {
         if let playlist = playlists[index] { return playlist }
         let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
         guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
             case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
-            playlist.isEnded, !playlist.hasUnsupportedKey, playlist.initialisation == nil
+            playlist.isEnded, !playlist.hasUnsupportedKey
         else {
             if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
             return nil
