@@ -19,6 +19,17 @@ extension AdaptiveMedia {
         }
     }
 
+    /// `low` and `mid` of the ladder as fragmented MP4 in one file per variant, 3 s in 1 s
+    /// segments: `ladder/<name>/all.mp4`, whose playlist names the initialisation section and
+    /// every segment as byte ranges (`EXT-X-MAP:...,BYTERANGE`, `EXT-X-BYTERANGE`).
+    public static func singleFileFolder() throws -> URL {
+        try FixtureCache.file(named: "adaptive-fmp4-single-v1") { folder in
+            try make(
+                in: folder, duration: 3, segment: 1, variants: Array(variants.prefix(2)),
+                extra: ["-hls_segment_type", "fmp4", "-hls_flags", "single_file"], segmentName: "all.mp4")
+        }
+    }
+
     /// Seconds of each of the two pieces of the discontinuity ladder.
     public static let pieceDuration = 3.0
 

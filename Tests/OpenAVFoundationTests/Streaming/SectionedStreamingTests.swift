@@ -121,6 +121,38 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test func byteRangesNameTheInitialisationSectionAndTheSegmentsOfOneFile() async throws {
+        let folder = try AdaptiveMedia.singleFileFolder()
+        let playlist = try String(contentsOf: folder.appendingPathComponent("ladder/low/index.m3u8"), encoding: .utf8)
+        #expect(playlist.contains("#EXT-X-MAP:URI=\"all.mp4\",BYTERANGE="), "the fixture names its map by range")
+        let reference = try referencePictures([folder.appendingPathComponent("ladder/low/all.mp4")])
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        item.preferredPeakBitRate = 300_000
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(item.accessLog() != nil, "Playhead's loader streamed it, not libavformat")
+        let frames = sink.frames
+        #expect(frames.count == 75, "\(frames.count) pictures")
+        #expect(frames.allSatisfy { reference[millis($0.pts)] == $0.frame.checksum() }, "the file's own pictures")
+        // The initialisation section once, then each segment: four ranges of the one file.
+        let ranges = server.requests.filter { $0.path == "/ladder/low/all.mp4" }.map(\.range)
+        #expect(ranges.count == 4 && ranges.allSatisfy { $0?.hasPrefix("bytes=") == true }, "\(ranges)")
+        #expect(ranges.first == "bytes=0-\(Self.mapLength(playlist) - 1)")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    /// The length in the playlist's `EXT-X-MAP` `BYTERANGE`.
+    private static func mapLength(_ playlist: String) -> Int {
+        let line = playlist.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MAP:") } ?? ""
+        let value = line.split(separator: "BYTERANGE=\"").last?.prefix { $0.isNumber } ?? ""
+        return Int(value) ?? -1
+    }
+
     @Test func aDiscontinuityKeepsTheItemTimeContinuousAcrossTheJoin() async throws {
         let folder = try AdaptiveMedia.discontinuityFolder()
         let server = try LoopbackHTTPServer(root: folder)
