@@ -261,7 +261,8 @@ package final class Demuxer: @unchecked Sendable {
 
     /// True when the input can seek (a local file or a server that honours ranges).
     package var isSeekable: Bool {
-        if let streamed { return streamed.streaming?.duration != nil }
+        // A streamed input starts again at any segment (a live one within its window).
+        if streamed != nil { return true }
         let context = container.pointer.pointee
         if (context.ctx_flags & AVFMTCTX_UNSEEKABLE) != 0 { return false }
         guard let io = context.pb else { return context.iformat?.pointee.read_seek != nil }

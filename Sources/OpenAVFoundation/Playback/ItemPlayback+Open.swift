@@ -127,11 +127,24 @@ extension ItemPlayback {
             size = turned
                 ? CGSize(width: track.naturalSize.height, height: track.naturalSize.width) : track.naturalSize
         }
-        let seekable = description.duration.isNumeric
+        var seekable = description.duration.isNumeric
             ? [CMTimeRange(start: .zero, duration: description.duration)] : []
+        var duration = description.duration
+        // A live HLS stream has no length; what can be sought is its window.
+        if let window = streamLoader.withLock({ $0 })?.liveWindow {
+            duration = .indefinite
+            seekable = [Self.timeRange(window)]
+        }
         return OpenedMedia(
-            duration: description.duration, presentationSize: size, tracks: tracks,
+            duration: duration, presentationSize: size, tracks: tracks,
             seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log, programDates: dates)
+    }
+
+    /// `window` (seconds) as a time range.
+    static func timeRange(_ window: ClosedRange<Double>) -> CMTimeRange {
+        CMTimeRange(
+            start: CMTime(seconds: window.lowerBound, preferredTimescale: 1000),
+            end: CMTime(seconds: window.upperBound, preferredTimescale: 1000))
     }
 
     /// Takes over Playhead's HLS loader when it streams `demuxer`'s input: the full buffer
@@ -140,6 +153,12 @@ extension ItemPlayback {
         guard let loader = demuxer.streamingInput as? HLSStreamLoader else { return }
         streamLoader.withLock { $0 = loader }
         loader.log.setNewEntryHandler { [weak self] entry in self?.report(.streamingLogEntry(entry)) }
+        if loader.isLive {
+            loader.setWindowHandler { [weak self, weak loader] window in
+                let edge = loader?.liveEdge ?? window.lowerBound
+                self?.report(.liveWindow(Self.timeRange(window), edge: CMTime(seconds: edge, preferredTimescale: 1000)))
+            }
+        }
         loader.activate(
             caps: VariantAdaptation.Caps(
                 peakBitRate: settings.preferredPeakBitRate,

@@ -26,6 +26,9 @@ enum PlaybackEvent: Sendable {
     case timedMetadata([AVTimedMetadataGroup], flushed: Bool)
     /// The HLS loader's access or error log gained an event.
     case streamingLogEntry(StreamingLog.Entry)
+    /// A live HLS playlist was reloaded: its window on the item timeline, and the live edge
+    /// (three target durations before the window's end).
+    case liveWindow(CMTimeRange, edge: CMTime)
 }
 
 /// What the engine learned when it opened an item.

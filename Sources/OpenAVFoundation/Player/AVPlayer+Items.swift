@@ -134,6 +134,8 @@ extension AVPlayer {
             item.deliverTimedMetadata(groups, flushed: flushed)
         case .streamingLogEntry(let entry):
             item.post(entry == .access ? AVPlayerItem.newAccessLogEntryNotification : AVPlayerItem.newErrorLogEntryNotification)
+        case .liveWindow(let window, let edge):
+            followLiveWindow(window, edge: edge, item: item)
         }
     }
 }

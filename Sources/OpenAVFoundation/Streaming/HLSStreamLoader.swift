@@ -26,7 +26,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     static let attempts = 3
 
     /// A fetched segment waiting to be read.
-    private struct Chunk {
+    struct Chunk {
         let data: Data
         let start: Double
         let duration: Double
@@ -37,7 +37,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         let timeline: Int
     }
 
-    private struct State {
+    struct State {
         var chunks: [Chunk] = []
         var readOffset = 0
         var nextSegment = 0
@@ -58,30 +58,40 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var activated = false
         /// Seconds to fetch past the playhead once activated.
         var bufferAhead = HLSStreamLoader.bufferAhead
+        /// The segments on one timeline (a live playlist's grow with its reloads).
+        var timeline: HLSLiveTimeline
+        /// A live playlist's next reload, and its last change (nil for VOD).
+        var nextReload: Date?
+        var lastChange = Date()
     }
 
     let probeName: String
-    var duration: Double? { timeline.duration }
+    /// The playlist's length for VOD; nil for a live playlist (even once it ends).
+    let duration: Double?
+    /// True when the playlist was live (no `EXT-X-ENDLIST`) when opened.
+    let isLive: Bool
     let openingSection: StreamingSection
     /// The variants, ascending by bandwidth, with the media playlist of each once loaded.
     let variants: [HLSVariant]
-    private var playlists: [HLSMediaPlaylist?]
+    var playlists: [HLSMediaPlaylist?]
     /// AES-128 keys fetched so far, by URL (the loader thread's).
     private var keys: [URL: Data] = [:]
     /// Initialisation sections fetched so far (the loader thread's; a few variants' worth).
     private var initialisations: [HLSMap: Data] = [:]
-    /// The first-loaded variant's playlist: the segment times every variant shares.
-    let timeline: HLSMediaPlaylist
-    private let fetcher: HTTPFetcher
-    private let secure: Bool
-    private let limits: (playlist: Int, segment: Int)
-    private let timeout: Double
+    let fetcher: HTTPFetcher
+    let secure: Bool
+    let limits: (playlist: Int, segment: Int)
+    let timeout: Double
     private let server: String
-    private let condition = NSCondition()
-    private var state = State()
+    let condition = NSCondition()
+    /// Guarded by `condition`.
+    var state: State
     /// The item time playing (set once on activation, under `condition`; called by the loader
     /// thread without the lock held).
     private var playhead: (@Sendable () -> Double?)?
+    /// Called on the loader thread with a live playlist's window after every reload (set once
+    /// on activation, under `condition`).
+    var windowHandler: (@Sendable (ClosedRange<Double>) -> Void)?
     /// The access and error logs, appended by the loader thread.
     let log: StreamingLog
 
@@ -95,10 +105,21 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         self.variants = variants
         playlists = Array(repeating: nil, count: variants.count)
         playlists[startVariant] = startPlaylist
-        timeline = startPlaylist
+        isLive = !startPlaylist.isEnded
+        duration = isLive ? nil : startPlaylist.duration
+        let timeline = HLSLiveTimeline(startPlaylist)
+        state = State(timeline: timeline)
         probeName = startPlaylist.initialisation == nil ? "stream.ts" : "stream.mp4"
-        let first = startPlaylist.segments.first
+        // A live stream starts three target durations before the window's end.
+        let firstIndex = isLive ? timeline.liveEdgeIndex : 0
+        let first = timeline.segments.indices.contains(firstIndex) ? timeline.segments[firstIndex] : nil
         openingSection = StreamingSection(timeline: first?.discontinuitySequence ?? 0, start: first?.start ?? 0)
+        if isLive {
+            state.nextSegment = firstIndex
+            state.readPosition = first?.start ?? 0
+            state.fetchedEnd = state.readPosition
+            state.nextReload = Date(timeIntervalSinceNow: timeline.reloadInterval(changed: true))
+        }
         self.fetcher = fetcher
         self.secure = secure
         limits = (options.maximumPlaylistBytes, options.maximumSegmentBytes)
@@ -184,20 +205,25 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     }
 
     func restart(at seconds: Double) -> StreamingSection? {
-        guard let index = timeline.segmentIndex(at: seconds) else { return nil }
         condition.lock()
+        // A live stream starts no earlier than its window.
+        guard let found = state.timeline.segmentIndex(at: seconds) else {
+            condition.unlock()
+            return nil
+        }
+        let index = isLive ? max(found, state.timeline.windowFirst) : found
+        let segment = state.timeline.segments[index]
         state.readSection = nil
         state.generation += 1
         state.chunks = []
         state.readOffset = 0
         state.nextSegment = index
-        state.readPosition = timeline.segments[index].start
+        state.readPosition = segment.start
         state.fetchedEnd = state.readPosition
         state.loaderDone = false
         state.failure = nil
         condition.broadcast()
         condition.unlock()
-        let segment = timeline.segments[index]
         return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start)
     }
 
@@ -211,8 +237,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
 
     // MARK: The loader thread
 
-    private struct Job {
+    struct Job {
         let segment: Int
+        /// The timeline's segment at `segment` (nil: reload the live playlist instead).
+        let piece: HLSSegment?
         let generation: Int
         let buffered: Double
         let caps: VariantAdaptation.Caps
@@ -231,23 +259,37 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             condition.lock()
             defer { condition.unlock() }
             if state.closed { return nil }
+            if let reload = state.nextReload, reload <= Date() {
+                return Job(
+                    segment: state.nextSegment, piece: nil, generation: state.generation, buffered: 0,
+                    caps: state.caps, activated: state.activated)
+            }
+            // Live playback that fell behind the window goes on at the live edge (the item
+            // seeks there, or to the window's start after a pause, when it learns the window).
+            if isLive, state.nextSegment < state.timeline.windowFirst {
+                state.nextSegment = state.timeline.liveEdgeIndex
+                state.fetchedEnd = state.timeline.segments[state.nextSegment].start
+            }
             // The demuxer reads ahead of the playhead by at most its own forward buffer; a
             // playhead outside that (right after a seek, before it lands) is not used.
             let position = playing.flatMap { time in
                 time <= state.readPosition + 0.5 && time >= state.readPosition - state.bufferAhead - 5 ? time : nil
             } ?? state.readPosition
             let buffered = state.fetchedEnd - position
-            if state.nextSegment >= timeline.segments.count {
-                if !state.loaderDone {
+            if state.nextSegment >= state.timeline.segments.count {
+                if (state.timeline.isEnded || isDead) && !state.loaderDone {
                     state.loaderDone = true
                     condition.broadcast()
                 }
-            } else if buffered < (state.activated ? state.bufferAhead : timeline.targetDuration), state.failure == nil {
+            } else if buffered < (state.activated ? state.bufferAhead : state.timeline.targetDuration),
+                state.failure == nil
+            {
                 return Job(
-                    segment: state.nextSegment, generation: state.generation, buffered: buffered, caps: state.caps,
+                    segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],
+                    generation: state.generation, buffered: buffered, caps: state.caps,
                     activated: state.activated)
             }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25))
+            _ = condition.wait(until: min(Date(timeIntervalSinceNow: 0.25), state.nextReload ?? .distantFuture))
         }
     }
 
@@ -272,7 +314,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var last: (generation: Int, section: Int, variant: Int, map: HLSMap?, timeline: Int)?
         var sections = 0
         while let job = nextJob() {
-            let segment = timeline.segments[job.segment]
+            guard let segment = job.piece else {
+                reload(variant: current)
+                continue
+            }
             var choice = current
             // Before an engine takes the stream (and its caps), stay on the start variant.
             if fetched > 0, job.activated {
@@ -283,13 +328,20 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 choice = adaptation.allowed(under: job.caps).last { $0 < current } ?? 0
             }
             if unusable.contains(choice) { choice = current }
-            if choice != current, mediaPlaylist(choice) == nil {
+            if choice != current, mediaPlaylist(choice, holding: segment.sequence) == nil {
                 unusable.insert(choice)
                 choice = current
             }
-            guard let playlist = mediaPlaylist(choice),
-                let index = playlist.segmentIndex(at: segment.start + segment.duration / 2)
+            guard let playlist = mediaPlaylist(choice, holding: segment.sequence),
+                let index = isLive
+                    ? playlist.segments.firstIndex(where: { $0.sequence == segment.sequence })
+                    : playlist.segmentIndex(at: segment.start + segment.duration / 2)
             else {
+                // A live segment no variant lists any more (or yet) is passed over.
+                if isLive {
+                    skip(job)
+                    continue
+                }
                 if isCurrent(job.generation) { fail(.io(detail: "no variant playlist could be loaded")) }
                 continue
             }
@@ -412,12 +464,17 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     }
 
     /// The media playlist of variant `index`, fetched on first use; nil when it cannot be.
-    private func mediaPlaylist(_ index: Int) -> HLSMediaPlaylist? {
-        if let playlist = playlists[index] { return playlist }
+    private func mediaPlaylist(_ index: Int, holding sequence: Int? = nil) -> HLSMediaPlaylist? {
+        // A live variant's playlist is loaded again once it is older than the segment wanted.
+        if let playlist = playlists[index],
+            !isLive || sequence.map({ wanted in playlist.segments.contains { $0.sequence == wanted } }) ?? true
+        {
+            return playlist
+        }
         let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
         guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
             case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
-            playlist.isEnded, !playlist.hasUnsupportedKey
+            playlist.isEnded || isLive, !playlist.hasUnsupportedKey
         else {
             if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
             return nil
@@ -441,7 +498,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         condition.lock()
         if state.generation == job.generation {
             state.nextSegment += 1
-            state.fetchedEnd = timeline.segments[job.segment].start + timeline.segments[job.segment].duration
+            state.fetchedEnd = (job.piece?.start ?? 0) + (job.piece?.duration ?? 0)
         }
         condition.unlock()
     }

@@ -1,8 +1,8 @@
 // Playhead: deciding, before a network input is opened, whether Playhead's own HLS loader
-// streams it: a multivariant VOD playlist of MPEG-TS segments or fragmented MP4 segments with
-// `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities included, without
-// alternate renditions. Everything else (single playlists, live, SAMPLE-AES, renditions, packed
-// audio, DASH) is still read by libavformat.
+// streams it: a multivariant playlist, VOD or live, of MPEG-TS segments or fragmented MP4
+// segments with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities
+// included, without alternate renditions. Everything else (single media playlists,
+// SAMPLE-AES, renditions, packed audio, DASH) is still read by libavformat.
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
 // work), blocking it on the network; `interrupt.abort()` from any thread stops it.
@@ -101,7 +101,7 @@ enum StreamedOpen {
                 })
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
             let media = try fetchPlaylist(variants[start].url)?.0
-            guard case .media(let playlist) = media, playlist.isEnded,
+            guard case .media(let playlist) = media,
                 !playlist.hasUnsupportedKey, !playlist.segments.isEmpty,
                 !playlist.segments.contains(where: { $0.map == nil && notTransportStream($0.url) })
             else {
@@ -116,7 +116,7 @@ enum StreamedOpen {
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
                 initialEstimate: initial)
-            return (location.streamed(through: loader), ProgramDateMap(playlist))
+            return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
             fetcher.close()
             throw error

@@ -1,0 +1,28 @@
+// Playhead: a live HLS item's window, as its loader reloads the playlist: `seekableTimeRanges`
+// follows it, and playback that fell behind it moves on: to the live edge while playing, to
+// the window's start when the player was paused meanwhile.
+//
+// Concurrency: main queue (engine events are received there).
+import Foundation
+
+extension AVPlayer {
+    /// Applies a live item's new `window` (engine event, main queue); `edge` is where live
+    /// playback starts.
+    nonisolated func followLiveWindow(_ window: CMTimeRange, edge: CMTime, item: AVPlayerItem) {
+        item.publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = [window] }
+        let now = currentTime()
+        guard now.isNumeric, now < window.start,
+            item.state.withLock({ $0.pendingSeek == nil })
+        else { return }
+        if rate == 0 {
+            item.state.withLock { $0.fellBehindLiveWindowWhilePaused = true }
+            return
+        }
+        let paused = item.state.withLock { state in
+            defer { state.fellBehindLiveWindowWhilePaused = false }
+            return state.fellBehindLiveWindowWhilePaused
+        }
+        let target = paused ? window.start : max(edge, window.start)
+        item.seek(to: target, toleranceBefore: .zero, toleranceAfter: .positiveInfinity, completionHandler: nil)
+    }
+}
