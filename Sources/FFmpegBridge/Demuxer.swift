@@ -110,7 +110,11 @@ package final class Demuxer: @unchecked Sendable {
         if location.inputFormat != nil { restart = RestartState(location: location) }
         streamed = location.streaming == nil ? nil : location
         if let input = location.streaming {
-            sections = Self.sectionState(container, opening: input.openingSection, startOffset: timelineOffset)
+            let state = Self.sectionState(container, opening: input.openingSection, startOffset: timelineOffset)
+            // The first section starts at its place on the playlist's timeline (a live stream
+            // opens near its window's end).
+            timelineOffset = state.offsets[input.openingSection.timeline] ?? timelineOffset
+            sections = state
         }
     }
 

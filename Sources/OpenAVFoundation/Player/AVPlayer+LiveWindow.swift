@@ -1,6 +1,6 @@
 // Playhead: a live HLS item's window, as its loader reloads the playlist: `seekableTimeRanges`
 // follows it, and playback that fell behind it moves on: to the live edge while playing, to
-// the window's start when the player was paused meanwhile.
+// the window's start as soon as a player paused meanwhile plays again.
 //
 // Concurrency: main queue (engine events are received there).
 import Foundation
@@ -24,5 +24,18 @@ extension AVPlayer {
         }
         let target = paused ? window.start : max(edge, window.start)
         item.seek(to: target, toleranceBefore: .zero, toleranceAfter: .positiveInfinity, completionHandler: nil)
+    }
+
+    /// Before playing again: a live item whose time fell out of its window while paused moves
+    /// to the window's start (main queue).
+    nonisolated func resumeLiveAtWindowStart() {
+        guard let item = state.withLock({ $0.currentItem }),
+            let window = item.state.withLock({ state -> CMTimeRange? in
+                guard state.fellBehindLiveWindowWhilePaused else { return nil }
+                state.fellBehindLiveWindowWhilePaused = false
+                return state.seekableTimeRanges.first
+            })
+        else { return }
+        item.seek(to: window.start, toleranceBefore: .zero, toleranceAfter: .positiveInfinity, completionHandler: nil)
     }
 }

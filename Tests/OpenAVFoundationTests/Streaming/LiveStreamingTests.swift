@@ -1,0 +1,114 @@
+// Playhead: Playhead's own HLS loader on a live multivariant stream whose playlists grow one
+// one-second segment at a time (`LiveLadder`): it starts three target durations from the end,
+// reloads at the target duration (half of it while nothing changes), reports the window as
+// `seekableTimeRanges`, ends normally at `EXT-X-ENDLIST` or when the playlist stops changing,
+// and a stream paused for longer than the window resumes at the window's start.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct LiveStreamingTests {
+    private func millis(_ time: CMTime) -> Int { Int((time.seconds * 1000).rounded()) }
+
+    /// The segment numbers served, in order.
+    private func segmentNumbers(_ server: LoopbackHTTPServer) -> [Int] {
+        server.requests.map(\.path).filter { $0.hasSuffix(".ts") }.compactMap { path in
+            Int(path.split(separator: "/").last?.dropFirst(3).dropLast(3) ?? "")
+        }
+    }
+
+    @Test func aLiveStreamStartsNearTheEdgeFollowsItsWindowAndEndsAtTheEndList() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        // Segments 2...5 listed: the window is 4 s; the edge three target durations back is seg3.
+        let live = LiveLadder(server: server, window: 4, published: 6)
+        defer { live.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(item.duration.isIndefinite, "a live item has no length")
+        #expect(item.accessLog() != nil, "Playhead's loader streamed it, not libavformat")
+        let first = try #require(item.seekableTimeRanges.first?.timeRangeValue)
+        #expect(millis(first.start) == 0 && millis(first.duration) == 4000, "the window: \(first)")
+        player.play()
+        live.grow(every: 1, ending: true)
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+
+        #expect(segmentNumbers(server).first == 3, "three target durations from the end: \(segmentNumbers(server))")
+        #expect(Array(Set(segmentNumbers(server))).sorted() == Array(3...11), "every later segment once")
+        // The pictures run from the start segment (1 s after the window's start) to the last.
+        let times = sink.frames.map { millis($0.itemTime) }
+        #expect(times.count == 9 * 25, "\(times.count) pictures")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap and no repeat")
+        #expect((times.first ?? 0) >= 1000 && (times.first ?? 0) < 1100, "\(times.first ?? -1)")
+        // The window moved on with the reloads, four seconds long.
+        let window = try #require(item.seekableTimeRanges.first?.timeRangeValue)
+        #expect(millis(window.start) == 6000 && millis(window.duration) == 4000, "the last window: \(window)")
+        // Reloads: about one a second while the playlist grows, never closer than half a target
+        // (but for the playlist of a variant switched to, loaded when the switch comes).
+        let reloads = server.requests.filter { $0.path.hasPrefix("/live/") && $0.path.hasSuffix("/index.m3u8") }
+            .map(\.receivedAt)
+        let gaps = zip(reloads, reloads.dropFirst()).map { $1 - $0 }
+        let variants = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }.map { $0.split(separator: "/")[1] }
+        let switches = zip(variants, variants.dropFirst()).filter { $0 != $1 }.count
+        #expect(reloads.count >= 6 && reloads.count <= 20, "\(reloads.count) playlist requests")
+        #expect(gaps.dropFirst().filter { $0 < 0.4 }.count <= switches, "\(gaps), \(switches) switches")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aLivePlaylistThatStopsChangingEndsTheStream() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        let live = LiveLadder(server: server, window: 4, published: 6)
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil("the edge") { sink.count >= 3 * 25 - 5 }
+        let reached = LoopbackHTTPServer.now()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(live.count == 6)
+        #expect(sink.count == 3 * 25, "segments 3...5")
+        // Unchanged reloads come every half target duration until six target durations passed.
+        let reloads = server.requests.filter { $0.path.hasSuffix("/index.m3u8") && $0.receivedAt > reached }
+        #expect(reloads.count >= 8 && reloads.count <= 16, "\(reloads.count) reloads")
+        #expect(item.status == .readyToPlay)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aLiveStreamPausedLongerThanItsWindowResumesAtTheWindowsStart() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        let live = LiveLadder(server: server, window: 4, published: 6)
+        defer { live.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        player.play()
+        await waitUntil("the edge") { sink.count >= 3 * 25 - 5 }
+        player.pause()
+        let paused = player.currentTime()
+        // Six more segments while paused: the window (4 s, seg8...seg11) passes the paused time.
+        live.publish(through: 12)
+        await waitUntil(timeout: 10, "the window past the paused time") {
+            (item.seekableTimeRanges.first?.timeRangeValue.start.seconds ?? 0) > paused.seconds
+        }
+        let window = try #require(item.seekableTimeRanges.first?.timeRangeValue)
+        #expect(millis(window.start) == 6000, "\(window)")
+        sink.reset()
+        player.play()
+        await waitUntil(timeout: 10, "playing on at the window's start") {
+            sink.frames.contains { millis($0.itemTime) >= 6000 }
+        }
+        // The first picture after the pause is the window's first, not the one after the pause.
+        let times = sink.frames.map { millis($0.itemTime) }
+        #expect((times.first ?? 0) >= 6000 && (times.first ?? 0) < 6100, "at the window's start: \(times.prefix(8))")
+        player.replaceCurrentItem(with: nil)
+    }
+}
