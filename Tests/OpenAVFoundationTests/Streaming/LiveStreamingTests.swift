@@ -111,4 +111,32 @@ import Testing
         #expect((times.first ?? 0) >= 6000 && (times.first ?? 0) < 6100, "at the window's start: \(times.prefix(8))")
         player.replaceCurrentItem(with: nil)
     }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func playbackThatFallsBehindTheWindowJumpsToTheLiveEdgeInRealTime() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        let live = LiveLadder(server: server, window: 4, published: 5)
+        defer { live.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: SystemHostClock.shared), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        live.grow(every: 1, ending: false)
+        // At half speed the playhead (1 s into the 4 s window) loses half a second a second: it
+        // falls out of the window after about two seconds.
+        player.rate = 0.5
+        await waitUntil(timeout: 20, "a jump ahead") {
+            let times = sink.frames.map { millis($0.itemTime) }
+            return zip(times, times.dropFirst()).contains { $1 - $0 > 1000 }
+        }
+        let times = sink.frames.map { millis($0.itemTime) }
+        let jump = try #require(zip(times, times.dropFirst()).first { $1 - $0 > 1000 })
+        let window = try #require(item.seekableTimeRanges.first?.timeRangeValue)
+        // It lands at the live edge: three target durations before the window's end (give or
+        // take the second the window moves meanwhile).
+        #expect(jump.1 >= millis(window.end) - 4200 && jump.1 <= millis(window.end) - 2000, "\(jump), window \(window)")
+        #expect(jump.0 < millis(window.start), "it had fallen behind")
+        player.replaceCurrentItem(with: nil)
+    }
 }
