@@ -1,20 +1,21 @@
-// Playhead: Playhead's own HLS loader for multivariant VOD streams of MPEG-TS or fragmented
-// MP4 (`EXT-X-MAP`) segments, clear or AES-128 encrypted (decrypted through FFmpegBridge's
-// libavutil AES). It fetches the segments itself, one variant per segment chosen by
-// `VariantAdaptation` from the measured throughput and the media buffered ahead, and hands
+// Playhead: Playhead's own HLS loader for multivariant streams, VOD or live, of MPEG-TS or
+// fragmented MP4 (`EXT-X-MAP`) segments, clear or AES-128 encrypted (decrypted through
+// FFmpegBridge's libavutil AES). It fetches the segments itself, one variant per segment chosen
+// by `VariantAdaptation` from the measured throughput and the media buffered ahead, and hands
 // their bytes in order to libavformat's own demuxers (through FFmpegBridge's `StreamingInput`).
 // A variant switch lands on a segment boundary: an MPEG-TS demuxer reads the new variant's
 // segment right after the old one's, and the decoder follows the new parameters at its first
 // keyframe. The bytes come in sections, each read by a fresh container: a new section starts
 // at an `EXT-X-DISCONTINUITY` (timestamps start again), at a new initialisation section, and
 // at every switch between fragmented-MP4 variants; it begins with its initialisation section
-// (fetched once per map and kept).
+// (fetched once per map and kept). Live playlists: HLSStreamLoader+Live.swift.
 //
-// Concurrency: all mutable state is in `state`, guarded by `condition` (an NSCondition): the
-// loader thread appends chunks and waits while the buffer is full; the demux thread reads
-// chunks and waits while none is there; `restart`, `close` and the caps may be called from any
-// thread. The estimator, the adaptation rule, the playlists and the keys fetched are the loader
-// thread's alone. Nothing here blocks on the network except the loader thread.
+// Concurrency: all mutable state is in `state` (the timeline included), guarded by `condition`
+// (an NSCondition): the loader thread appends chunks, reloads live playlists and waits while
+// the buffer is full; the demux thread reads chunks and waits while none is there; `restart`,
+// `close` and the caps may be called from any thread. The estimator, the adaptation rule, the
+// playlists, keys and initialisation sections fetched are the loader thread's alone. Nothing
+// here blocks on the network except the loader thread.
 import FFmpegBridge
 import Foundation
 
@@ -75,9 +76,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let variants: [HLSVariant]
     var playlists: [HLSMediaPlaylist?]
     /// AES-128 keys fetched so far, by URL (the loader thread's).
-    private var keys: [URL: Data] = [:]
+    var keys: [URL: Data] = [:]
     /// Initialisation sections fetched so far (the loader thread's; a few variants' worth).
-    private var initialisations: [HLSMap: Data] = [:]
+    var initialisations: [HLSMap: Data] = [:]
     let fetcher: HTTPFetcher
     let secure: Bool
     let limits: (playlist: Int, segment: Int)
@@ -419,94 +420,5 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 }
             }
         }
-    }
-
-    /// `data` of `segment` decrypted when the segment has an AES-128 key (fetched once per key
-    /// URL); nil, with an error-log event, when the key cannot be had or does not decrypt it.
-    private func decrypted(_ data: Data, of segment: HLSSegment) -> Data? {
-        guard let key = segment.key else { return data }
-        var keyBytes = keys[key.url]
-        if keyBytes == nil {
-            switch fetcher.fetch(key.url, secure: secure, limit: 1024, timeout: timeout) {
-            case .success(let resource):
-                keyBytes = resource.data
-                keys[key.url] = resource.data
-            case .failure(let failure):
-                log.error(uri: key.url, failure: failure)
-                return nil
-            }
-        }
-        guard let keyBytes,
-            let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: key.iv(forSequence: segment.sequence))
-        else {
-            log.error(uri: segment.url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
-            return nil
-        }
-        return plain
-    }
-
-    /// The bytes of initialisation section `map` of variant `variant`, fetched on first use
-    /// (and counted in the access log); nil, with an error-log event, when they cannot be had.
-    private func initialisation(_ map: HLSMap, variant: Int) -> Data? {
-        if let bytes = initialisations[map] { return bytes }
-        let result = fetcher.fetch(map.url, range: map.byteRange, secure: secure, limit: limits.segment, timeout: timeout)
-        switch result {
-        case .success(let resource):
-            log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: 0,
-                from: variants[variant], estimate: 0)
-            if initialisations.count >= 16 { initialisations = [:] }
-            initialisations[map] = resource.data
-            return resource.data
-        case .failure(let failure):
-            log.error(uri: map.url, failure: failure)
-            return nil
-        }
-    }
-
-    /// The media playlist of variant `index`, fetched on first use; nil when it cannot be.
-    private func mediaPlaylist(_ index: Int, holding sequence: Int? = nil) -> HLSMediaPlaylist? {
-        // A live variant's playlist is loaded again once it is older than the segment wanted.
-        if let playlist = playlists[index],
-            !isLive || sequence.map({ wanted in playlist.segments.contains { $0.sequence == wanted } }) ?? true
-        {
-            return playlist
-        }
-        let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
-        guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
-            case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
-            playlist.isEnded || isLive, !playlist.hasUnsupportedKey
-        else {
-            if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
-            return nil
-        }
-        playlists[index] = playlist
-        return playlist
-    }
-
-    private func deliver(_ chunk: Chunk, generation: Int) {
-        condition.lock()
-        if state.generation == generation, !state.closed {
-            state.chunks.append(chunk)
-            state.nextSegment += 1
-            state.fetchedEnd = chunk.start + chunk.duration
-            condition.broadcast()
-        }
-        condition.unlock()
-    }
-
-    private func skip(_ job: Job) {
-        condition.lock()
-        if state.generation == job.generation {
-            state.nextSegment += 1
-            state.fetchedEnd = (job.piece?.start ?? 0) + (job.piece?.duration ?? 0)
-        }
-        condition.unlock()
-    }
-
-    private func fail(_ failure: MediaFailure) {
-        condition.lock()
-        state.failure = failure
-        condition.broadcast()
-        condition.unlock()
     }
 }
