@@ -153,6 +153,68 @@ import Testing
         return Int(value) ?? -1
     }
 
+    /// The fragmented ladder's `low` playlist with its last three segments after a second
+    /// `EXT-X-MAP` naming `map` and taken from `variant`.
+    private func serveMapChange(to map: String, segmentsOf variant: String, on server: LoopbackHTTPServer) {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:1", "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXT-X-MAP:URI=\"init.mp4\""]
+        for index in 0..<3 { lines += ["#EXTINF:1.000000,", "seg\(index).m4s"] }
+        lines.append("#EXT-X-MAP:URI=\"\(map)\"")
+        for index in 3..<6 { lines += ["#EXTINF:1.000000,", "../\(variant)/seg\(index).m4s"] }
+        lines.append("#EXT-X-ENDLIST")
+        server.setRule(
+            .content(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
+            for: "/ladder/low/index.m3u8")
+    }
+
+    @Test func aNewMapIsFedAtItsFirstSegment() async throws {
+        let folder = try AdaptiveMedia.fragmentedFolder()
+        var references: [Int: [Int: UInt64]] = [:]
+        for variant in AdaptiveMedia.variants.prefix(2) {
+            let directory = folder.appendingPathComponent("ladder/\(variant.name)")
+            references[variant.width] = try referencePictures(
+                [directory.appendingPathComponent("init.mp4")]
+                    + (0..<6).map { directory.appendingPathComponent("seg\($0).m4s") })
+        }
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        serveMapChange(to: "../mid/init.mp4", segmentsOf: "mid", on: server)
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        item.preferredPeakBitRate = 300_000  // the low playlist only
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let frames = sink.frames
+        #expect(frames.count == 150, "\(frames.count) pictures")
+        #expect(frames.prefix(75).allSatisfy { $0.frame.width == 160 } && frames.suffix(75).allSatisfy { $0.frame.width == 320 })
+        #expect(frames.allSatisfy { references[$0.frame.width]?[millis($0.pts)] == $0.frame.checksum() }, "the maps' own pictures")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { millis($1.pts) - millis($0.pts) == 40 })
+        #expect(server.requests.filter { $0.path == "/ladder/mid/init.mp4" }.count == 1)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aMapThatNamesALocalFileIsRefusedAndItsSegmentsSkipped() async throws {
+        let folder = try AdaptiveMedia.fragmentedFolder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        serveMapChange(to: "file:///etc/passwd", segmentsOf: "low", on: server)
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        item.preferredPeakBitRate = 300_000
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(sink.count == 75, "the three segments before the refused map: \(sink.count)")
+        let events = item.errorLog()?.events ?? []
+        #expect(!events.isEmpty && events.allSatisfy { $0.uri == "file:///etc/passwd" && $0.errorComment?.contains("refused") == true })
+        #expect(!server.requests.contains { $0.path.hasSuffix("/seg3.m4s") }, "no segment without its map")
+        #expect(item.status == .readyToPlay)
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func aDiscontinuityKeepsTheItemTimeContinuousAcrossTheJoin() async throws {
         let folder = try AdaptiveMedia.discontinuityFolder()
         let server = try LoopbackHTTPServer(root: folder)
