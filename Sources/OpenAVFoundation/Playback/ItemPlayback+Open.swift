@@ -130,14 +130,17 @@ extension ItemPlayback {
         var seekable = description.duration.isNumeric
             ? [CMTimeRange(start: .zero, duration: description.duration)] : []
         var duration = description.duration
+        var liveOffset: CMTime?
         // A live HLS stream has no length; what can be sought is its window.
-        if let window = streamLoader.withLock({ $0 })?.liveWindow {
+        if let loader = streamLoader.withLock({ $0 }), let window = loader.liveWindow {
             duration = .indefinite
             seekable = [Self.timeRange(window)]
+            liveOffset = loader.recommendedLiveOffset.map { CMTime(seconds: $0, preferredTimescale: 1000) }
         }
         return OpenedMedia(
             duration: duration, presentationSize: size, tracks: tracks,
-            seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log, programDates: dates)
+            seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log, programDates: dates,
+            recommendedLiveOffset: liveOffset)
     }
 
     /// `window` (seconds) as a time range.
@@ -155,8 +158,8 @@ extension ItemPlayback {
         loader.log.setNewEntryHandler { [weak self] entry in self?.report(.streamingLogEntry(entry)) }
         if loader.isLive {
             loader.setWindowHandler { [weak self, weak loader] window in
-                let edge = loader?.liveEdge ?? window.lowerBound
-                self?.report(.liveWindow(Self.timeRange(window), edge: CMTime(seconds: edge, preferredTimescale: 1000)))
+                let offset = CMTime(seconds: loader?.recommendedLiveOffset ?? 0, preferredTimescale: 1000)
+                self?.report(.liveWindow(Self.timeRange(window), recommendedOffset: offset))
             }
         }
         loader.activate(

@@ -1,15 +1,18 @@
 // Playhead: a live HLS item's window, as its loader reloads the playlist: `seekableTimeRanges`
 // follows it, and playback that fell behind it moves on: to the live edge while playing, to
-// the window's start as soon as a player paused meanwhile plays again.
+// the window's start as soon as a player paused meanwhile plays again. A configured offset from
+// the live edge (`configuredTimeOffsetFromLive`) applies when the item opens and when it falls
+// behind.
 //
 // Concurrency: main queue (engine events are received there).
 import Foundation
 
 extension AVPlayer {
-    /// Applies a live item's new `window` (engine event, main queue); `edge` is where live
-    /// playback starts.
-    nonisolated func followLiveWindow(_ window: CMTimeRange, edge: CMTime, item: AVPlayerItem) {
+    /// Applies a live item's new `window` (engine event, main queue) with Playhead's
+    /// `recommendedOffset` from its end.
+    nonisolated func followLiveWindow(_ window: CMTimeRange, recommendedOffset: CMTime, item: AVPlayerItem) {
         item.publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = [window] }
+        item.state.withLock { $0.recommendedLiveOffset = recommendedOffset }
         let now = currentTime()
         guard now.isNumeric, now < window.start,
             item.state.withLock({ $0.pendingSeek == nil })
@@ -22,8 +25,24 @@ extension AVPlayer {
             defer { state.fellBehindLiveWindowWhilePaused = false }
             return state.fellBehindLiveWindowWhilePaused
         }
-        let target = paused ? window.start : max(edge, window.start)
+        let target = paused ? window.start : liveTarget(in: window, offset: item.liveOffset ?? recommendedOffset)
         item.seek(to: target, toleranceBefore: .zero, toleranceAfter: .positiveInfinity, completionHandler: nil)
+    }
+
+    /// `offset` before `window`'s end, never before its start.
+    private nonisolated func liveTarget(in window: CMTimeRange, offset: CMTime) -> CMTime {
+        max(window.start, window.end - offset)
+    }
+
+    /// When a live item opens: moves to its configured offset from the live edge, when one is
+    /// set (main queue).
+    nonisolated func startLiveAtConfiguredOffset(_ item: AVPlayerItem) {
+        guard item.configuredTimeOffsetFromLive.isNumeric, let offset = item.liveOffset,
+            let window = item.state.withLock({ $0.seekableTimeRanges.first }), item.duration.isIndefinite
+        else { return }
+        item.seek(
+            to: liveTarget(in: window, offset: offset), toleranceBefore: .zero, toleranceAfter: .positiveInfinity,
+            completionHandler: nil)
     }
 
     /// Before playing again: a live item whose time fell out of its window while paused moves

@@ -28,12 +28,12 @@ extension HLSStreamLoader {
         return state.timeline.window
     }
 
-    /// The item time of the live edge (three target durations before the window's end); nil for VOD.
-    var liveEdge: Double? {
+    /// Seconds behind a live window's end playback starts (three target durations); nil for VOD.
+    var recommendedLiveOffset: Double? {
         guard isLive else { return nil }
         condition.lock()
         defer { condition.unlock() }
-        return state.timeline.segments.isEmpty ? nil : state.timeline.segments[state.timeline.liveEdgeIndex].start
+        return HLSLiveTimeline.edgeTargets * state.timeline.targetDuration
     }
 
     /// Calls `handler` with the window after every reload of a live playlist (the loader thread).

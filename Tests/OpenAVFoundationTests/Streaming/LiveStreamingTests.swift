@@ -61,6 +61,29 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test func aConfiguredOffsetFromLiveMovesTheStartCloserToTheEdge() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        let live = LiveLadder(server: server, window: 4, published: 6)
+        defer { live.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        #expect(!item.recommendedTimeOffsetFromLive.isValid && !item.configuredTimeOffsetFromLive.isValid)
+        item.configuredTimeOffsetFromLive = CMTime(seconds: 1, preferredTimescale: 1)
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(item.recommendedTimeOffsetFromLive == CMTime(seconds: 3, preferredTimescale: 1000), "three target durations")
+        sink.reset()
+        player.play()
+        live.grow(every: 1, ending: false)
+        await waitUntil(timeout: 10, "the edge") { sink.frames.contains { millis($0.itemTime) >= 3900 } }
+        // One second before the window's end (4 s): segment 5, at 3 s on the item's timeline.
+        let times = sink.frames.map { millis($0.itemTime) }
+        #expect((times.first ?? 0) >= 3000 && (times.first ?? 0) < 3100, "\(times.prefix(5))")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 })
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func aLivePlaylistThatStopsChangingEndsTheStream() async throws {
         let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
         defer { server.stop() }
