@@ -22,6 +22,14 @@ extension AVPlayerItem {
         state.withLock { $0.recommendedLiveOffset }
     }
 
+    /// When true, live playback that drifted behind its offset from the live edge (stalls, a
+    /// slow rate) by more than two target durations moves back to it at the next reload of the
+    /// playlist. Default false.
+    nonisolated public var automaticallyPreservesTimeOffsetFromLive: Bool {
+        get { state.withLock { $0.preservesLiveOffset } }
+        set { state.withLock { $0.preservesLiveOffset = newValue } }
+    }
+
     /// The offset in effect: the configured one, else the recommended one; nil when not live.
     nonisolated var liveOffset: CMTime? {
         state.withLock { state in

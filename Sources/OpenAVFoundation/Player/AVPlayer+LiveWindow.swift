@@ -2,7 +2,7 @@
 // follows it, and playback that fell behind it moves on: to the live edge while playing, to
 // the window's start as soon as a player paused meanwhile plays again. A configured offset from
 // the live edge (`configuredTimeOffsetFromLive`) applies when the item opens and when it falls
-// behind.
+// behind; `automaticallyPreservesTimeOffsetFromLive` brings playback that drifted back to it.
 //
 // Concurrency: main queue (engine events are received there).
 import Foundation
@@ -14,9 +14,20 @@ extension AVPlayer {
         item.publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = [window] }
         item.state.withLock { $0.recommendedLiveOffset = recommendedOffset }
         let now = currentTime()
-        guard now.isNumeric, now < window.start,
-            item.state.withLock({ $0.pendingSeek == nil })
-        else { return }
+        guard now.isNumeric, item.state.withLock({ $0.pendingSeek == nil }) else { return }
+        if now >= window.start {
+            // Inside the window: back to the offset when drifted two target durations past it.
+            let offset = item.liveOffset ?? recommendedOffset
+            let target = recommendedOffset.seconds / HLSLiveTimeline.edgeTargets
+            if rate != 0, item.automaticallyPreservesTimeOffsetFromLive,
+                (window.end - now).seconds > offset.seconds + 2 * target
+            {
+                item.seek(
+                    to: liveTarget(in: window, offset: offset), toleranceBefore: .zero,
+                    toleranceAfter: .positiveInfinity, completionHandler: nil)
+            }
+            return
+        }
         if rate == 0 {
             item.state.withLock { $0.fellBehindLiveWindowWhilePaused = true }
             return

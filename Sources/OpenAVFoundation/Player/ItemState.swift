@@ -27,6 +27,8 @@ struct ItemState {
     /// `configuredTimeOffsetFromLive` and `recommendedTimeOffsetFromLive`.
     var configuredLiveOffset: CMTime = .invalid
     var recommendedLiveOffset: CMTime = .invalid
+    /// `automaticallyPreservesTimeOffsetFromLive`.
+    var preservesLiveOffset = false
     /// When a player first started opening the item (monotonic seconds), and the seconds from
     /// then until it was ready to play (the access log's `startupTime`).
     var openStartedAt: Double?

@@ -162,4 +162,31 @@ import Testing
         #expect(jump.0 < millis(window.start), "it had fallen behind")
         player.replaceCurrentItem(with: nil)
     }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func playbackThatDriftsFromItsOffsetIsBroughtBackWhenPreservedInRealTime() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        // An 8 s window: at half speed the playhead drifts two target durations past its 3 s
+        // offset after about four seconds, long before it leaves the window.
+        let live = LiveLadder(server: server, window: 8, published: 8)
+        defer { live.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        item.automaticallyPreservesTimeOffsetFromLive = true
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: SystemHostClock.shared), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        live.grow(every: 1, ending: false)
+        player.rate = 0.5
+        await waitUntil(timeout: 20, "a jump ahead") {
+            let times = sink.frames.map { millis($0.itemTime) }
+            return zip(times, times.dropFirst()).contains { $1 - $0 > 1000 }
+        }
+        let times = sink.frames.map { millis($0.itemTime) }
+        let jump = try #require(zip(times, times.dropFirst()).first { $1 - $0 > 1000 })
+        let window = try #require(item.seekableTimeRanges.first?.timeRangeValue)
+        #expect(jump.0 >= millis(window.start) - 1000, "still inside the window: \(jump), \(window)")
+        #expect(jump.1 >= millis(window.end) - 4200 && jump.1 <= millis(window.end) - 2000, "\(jump), window \(window)")
+        player.replaceCurrentItem(with: nil)
+    }
 }
