@@ -3,7 +3,8 @@
 // has read it opens the graph again from the start first. Every packet of the graph (raw
 // video, PCM) decodes on its own, so dropping them is an exact seek that costs only
 // synthesis (a few hundred pictures a second). A streamed input (Playhead's HLS loader)
-// starts its bytes again at the segment holding the target, read by a fresh container.
+// starts its bytes again at the segment holding the target, read by a fresh container
+// (Demuxer+Sections.swift).
 //
 // Concurrency: like the rest of `Demuxer`, demux-thread only.
 internal import CFFmpeg
@@ -74,19 +75,8 @@ extension Demuxer {
     /// streams. False when the loader cannot or the new container does not match.
     func streamedSeek(to target: CMTime) -> Bool {
         guard let location = streamed, let input = location.streaming, target.isNumeric,
-            input.restart(at: max(0, target.seconds))
+            let section = input.restart(at: max(0, target.seconds))
         else { return false }
-        do throws(MediaFailure) {
-            let reopened = try FormatContext(location: location, timeout: timeout, interrupt: interrupt)
-            guard reopened.streamCount >= container.streamCount else { return false }
-            for index in 0..<reopened.streamCount {
-                reopened.stream(at: index)?.pointee.discard =
-                    container.stream(at: index)?.pointee.discard ?? AVDISCARD_ALL
-            }
-            container = reopened
-            return true
-        } catch {
-            return false
-        }
+        return openSection(section)
     }
 }

@@ -47,7 +47,11 @@ package final class Demuxer: @unchecked Sendable {
     /// MP3 encoder delay), in AV_TIME_BASE units; 0 for containers that start at or before
     /// zero. Packets are shifted back by it so the item timeline starts at zero, as the
     /// asset's duration and track time ranges assume; seeks add it back.
-    private let timelineOffset: Int64
+    /// For a streamed input, the offset of the section being read (see Demuxer+Sections.swift).
+    var timelineOffset: Int64
+    /// owned by the demux thread: how a streamed input's sections map onto the item timeline;
+    /// nil for other inputs.
+    var sections: SectionState?
     /// owned by the demux thread: how a synthesised input (the built-in demo) seeks; nil for
     /// files and URLs.
     var restart: RestartState?
@@ -105,6 +109,13 @@ package final class Demuxer: @unchecked Sendable {
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
         if location.inputFormat != nil { restart = RestartState(location: location) }
         streamed = location.streaming == nil ? nil : location
+        if let input = location.streaming {
+            let state = Self.sectionState(container, opening: input.openingSection, startOffset: timelineOffset)
+            // The first section starts at its place on the playlist's timeline (a live stream
+            // opens near its window's end).
+            timelineOffset = state.offsets[input.openingSection.timeline] ?? timelineOffset
+            sections = state
+        }
     }
 
     /// Why the open container is refused under `limits` (a demuxer opened for inspection,
@@ -199,6 +210,7 @@ package final class Demuxer: @unchecked Sendable {
             let status = readFrame()
             if status >= 0 {
                 let index = Int(scratch.pointee.stream_index)
+                if sections != nil { applySection(to: scratch) }
                 if let activeStreams, !activeStreams.contains(index) {
                     av_packet_unref(scratch)
                     armed = false
@@ -234,6 +246,11 @@ package final class Demuxer: @unchecked Sendable {
             // early end to most demuxers; over the network it is an error, not the end.
             if let failure = networkReadFailure(status) { return .failure(failure) }
             if status == FFmpegError.endOfFile || avio_feof(container.pointer.pointee.pb) != 0 {
+                // A streamed input goes on with its next section, read by a fresh container.
+                if streamed != nil, openNextSection() {
+                    armed = false
+                    continue
+                }
                 return .endOfFile
             }
             if let io = container.pointer.pointee.pb, io.pointee.error < 0 {
@@ -248,7 +265,8 @@ package final class Demuxer: @unchecked Sendable {
 
     /// True when the input can seek (a local file or a server that honours ranges).
     package var isSeekable: Bool {
-        if let streamed { return streamed.streaming?.duration != nil }
+        // A streamed input starts again at any segment (a live one within its window).
+        if streamed != nil { return true }
         let context = container.pointer.pointee
         if (context.ctx_flags & AVFMTCTX_UNSEEKABLE) != 0 { return false }
         guard let io = context.pb else { return context.iformat?.pointee.read_seek != nil }

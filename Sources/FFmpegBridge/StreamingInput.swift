@@ -21,18 +21,43 @@ package enum StreamingRead: Sendable, Equatable {
     case failure(MediaFailure)
 }
 
+/// A run of bytes that one container reads from its start: the stream's first bytes, the bytes
+/// after a restart, and every place where the bytes must be read by a fresh container (an
+/// HLS discontinuity, a new fragmented-MP4 initialisation section).
+package struct StreamingSection: Sendable, Equatable {
+    /// The run of continuous timestamps the section belongs to (HLS's discontinuity sequence):
+    /// sections of one timeline share one mapping from container time to item time.
+    package let timeline: Int
+    /// The item time, in seconds, at which the section's first segment starts.
+    package let start: Double
+
+    /// A section of `timeline` starting at `start` seconds.
+    package init(timeline: Int, start: Double) {
+        self.timeline = timeline
+        self.start = start
+    }
+}
+
 /// A byte stream made of segments that a loader fetches, which can start again at a time.
 ///
-/// Implemented above the bridge (the HLS loader); the bridge only reads it.
+/// Implemented above the bridge (the HLS loader); the bridge only reads it. The bytes come in
+/// sections (see `StreamingSection`): `read` ends (`.end`) at a section's last byte, and the
+/// reader opens a fresh container after `nextSection()` moved on.
 package protocol StreamingInput: AnyObject, Sendable {
-    /// A name whose extension helps format probing ("stream.ts").
+    /// A name whose extension helps format probing ("stream.ts", "stream.mp4").
     var probeName: String { get }
     /// The media's length in seconds, when known (VOD); nil for live streams.
     var duration: Double? { get }
-    /// Copies up to `buffer.count` bytes, waiting at most `wait` seconds for the first.
+    /// The section the bytes start with when the stream is first opened.
+    var openingSection: StreamingSection { get }
+    /// Copies up to `buffer.count` bytes of the current section, waiting at most `wait` seconds
+    /// for the first; `.end` after the section's last byte.
     func read(into buffer: UnsafeMutableRawBufferPointer, waiting wait: Double) -> StreamingRead
-    /// Starts the bytes again at the segment holding `seconds` (item time); false when it cannot.
-    func restart(at seconds: Double) -> Bool
+    /// Moves on to the section after the one read to its end; nil when the stream has no more.
+    func nextSection() -> StreamingSection?
+    /// Starts the bytes again at the segment holding `seconds` (item time): the section they
+    /// start with, or nil when it cannot.
+    func restart(at seconds: Double) -> StreamingSection?
     /// Stops loading for good; returns at once.
     func close()
 }

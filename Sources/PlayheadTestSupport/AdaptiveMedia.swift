@@ -86,9 +86,10 @@ public enum AdaptiveMedia {
         }
     }
 
-    private static func make(
+    static func make(
         in folder: URL, duration: Double, segment: Int,
-        variants: [(name: String, width: Int, height: Int, bandwidth: Int)] = variants, extra: [String] = []
+        variants: [(name: String, width: Int, height: Int, bandwidth: Int)] = variants, extra: [String] = [],
+        segmentName: String = "seg%d.ts", source: String = "testsrc2", writesMaster: Bool = true
     ) throws {
         let gop = "\(25 * segment)"
         for variant in variants {
@@ -98,17 +99,18 @@ public enum AdaptiveMedia {
             let rate = variant.bandwidth * 8 / 10
             try FFmpeg.run([
                 "-f", "lavfi", "-i",
-                "testsrc2=size=\(variant.width)x\(variant.height):rate=25:duration=\(duration),noise=alls=20:allf=t",
+                "\(source)=size=\(variant.width)x\(variant.height):rate=25:duration=\(duration),noise=alls=20:allf=t",
                 "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(duration)",
                 "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", gop, "-keyint_min", gop,
                 "-sc_threshold", "0", "-force_key_frames", "expr:gte(t,n_forced*\(segment))",
                 "-b:v", "\(rate - 64_000)", "-maxrate", "\(rate)", "-bufsize", "\(rate)",
                 "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "\(segment)", "-hls_playlist_type", "vod",
             ] + extra + [
-                "-hls_segment_filename", directory.appendingPathComponent("seg%d.ts").path,
+                "-hls_segment_filename", directory.appendingPathComponent(segmentName).path,
                 directory.appendingPathComponent("index.m3u8").path,
             ])
         }
+        guard writesMaster else { return }
         let master = ["#EXTM3U", "#EXT-X-INDEPENDENT-SEGMENTS"] + variants.flatMap { variant in
             [
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height),CODECS=\"avc1.64001e,mp4a.40.2\"",

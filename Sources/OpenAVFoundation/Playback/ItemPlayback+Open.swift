@@ -127,11 +127,27 @@ extension ItemPlayback {
             size = turned
                 ? CGSize(width: track.naturalSize.height, height: track.naturalSize.width) : track.naturalSize
         }
-        let seekable = description.duration.isNumeric
+        var seekable = description.duration.isNumeric
             ? [CMTimeRange(start: .zero, duration: description.duration)] : []
+        var duration = description.duration
+        var liveOffset: CMTime?
+        // A live HLS stream has no length; what can be sought is its window.
+        if let loader = streamLoader.withLock({ $0 }), let window = loader.liveWindow {
+            duration = .indefinite
+            seekable = [Self.timeRange(window)]
+            liveOffset = loader.recommendedLiveOffset.map { CMTime(seconds: $0, preferredTimescale: 1000) }
+        }
         return OpenedMedia(
-            duration: description.duration, presentationSize: size, tracks: tracks,
-            seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log, programDates: dates)
+            duration: duration, presentationSize: size, tracks: tracks,
+            seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log, programDates: dates,
+            recommendedLiveOffset: liveOffset)
+    }
+
+    /// `window` (seconds) as a time range.
+    static func timeRange(_ window: ClosedRange<Double>) -> CMTimeRange {
+        CMTimeRange(
+            start: CMTime(seconds: window.lowerBound, preferredTimescale: 1000),
+            end: CMTime(seconds: window.upperBound, preferredTimescale: 1000))
     }
 
     /// Takes over Playhead's HLS loader when it streams `demuxer`'s input: the full buffer
@@ -140,6 +156,12 @@ extension ItemPlayback {
         guard let loader = demuxer.streamingInput as? HLSStreamLoader else { return }
         streamLoader.withLock { $0 = loader }
         loader.log.setNewEntryHandler { [weak self] entry in self?.report(.streamingLogEntry(entry)) }
+        if loader.isLive {
+            loader.setWindowHandler { [weak self, weak loader] window in
+                let offset = CMTime(seconds: loader?.recommendedLiveOffset ?? 0, preferredTimescale: 1000)
+                self?.report(.liveWindow(Self.timeRange(window), recommendedOffset: offset))
+            }
+        }
         loader.activate(
             caps: VariantAdaptation.Caps(
                 peakBitRate: settings.preferredPeakBitRate,

@@ -26,6 +26,9 @@ enum PlaybackEvent: Sendable {
     case timedMetadata([AVTimedMetadataGroup], flushed: Bool)
     /// The HLS loader's access or error log gained an event.
     case streamingLogEntry(StreamingLog.Entry)
+    /// A live HLS playlist was reloaded: its window on the item timeline, and how far behind
+    /// the window's end Playhead recommends playing (three target durations).
+    case liveWindow(CMTimeRange, recommendedOffset: CMTime)
 }
 
 /// What the engine learned when it opened an item.
@@ -38,6 +41,8 @@ struct OpenedMedia: @unchecked Sendable {
     var streamingLog: StreamingLog? = nil
     /// The wall-clock dates of an HLS timeline (`EXT-X-PROGRAM-DATE-TIME`).
     var programDates: ProgramDateMap? = nil
+    /// For a live HLS stream of Playhead's loader, the recommended offset from the live edge.
+    var recommendedLiveOffset: CMTime? = nil
 }
 
 /// A snapshot of buffering for the item's public flags.

@@ -99,6 +99,7 @@ extension AVPlayer {
         switch event {
         case .opened(let media):
             item.applyOpened(media)
+            startLiveAtConfiguredOffset(item)
             handle(.item(.ready))
         case .failed(let failure, let duringPlayback):
             let error = failure.nsError(input: item.asset.inputDescription)
@@ -134,6 +135,8 @@ extension AVPlayer {
             item.deliverTimedMetadata(groups, flushed: flushed)
         case .streamingLogEntry(let entry):
             item.post(entry == .access ? AVPlayerItem.newAccessLogEntryNotification : AVPlayerItem.newErrorLogEntryNotification)
+        case .liveWindow(let window, let offset):
+            followLiveWindow(window, recommendedOffset: offset, item: item)
         }
     }
 }
@@ -155,7 +158,10 @@ extension AVPlayerItem {
             guard state.startupSeconds == nil, let began = state.openStartedAt else { return }
             state.startupSeconds = ThreadCondition.monotonicNow() - began
         }
-        state.withLock { $0.programDates = media.programDates }
+        state.withLock {
+            $0.programDates = media.programDates
+            $0.recommendedLiveOffset = media.recommendedLiveOffset ?? .invalid
+        }
         // The engine may have started before the asset's selection groups were known (a
         // fresh item played at once): give it the automatic choices now (a forced track, or
         // the flagged default track where the player shows it).

@@ -10,6 +10,7 @@ extension AVPlayer {
     nonisolated func applyRate(_ rate: Float, immediately: Bool) {
         var wanted = rate.isFinite ? rate : 0
         if wanted < 0, state.withLock({ $0.currentItem })?.canPlayReverse != true { wanted = 0 }
+        if wanted != 0 { resumeLiveAtWindowStart() }
         handle(.setRate(wanted, immediately: immediately))
     }
 

@@ -21,6 +21,14 @@ struct ItemState {
     var streamingLog: StreamingLog?
     /// The wall-clock dates of the item's HLS timeline, when its playlist has them.
     var programDates: ProgramDateMap?
+    /// True when a live item's time fell out of the window while the player was paused: it
+    /// resumes at the window's start (else at the live edge).
+    var fellBehindLiveWindowWhilePaused = false
+    /// `configuredTimeOffsetFromLive` and `recommendedTimeOffsetFromLive`.
+    var configuredLiveOffset: CMTime = .invalid
+    var recommendedLiveOffset: CMTime = .invalid
+    /// `automaticallyPreservesTimeOffsetFromLive`.
+    var preservesLiveOffset = false
     /// When a player first started opening the item (monotonic seconds), and the seconds from
     /// then until it was ready to play (the access log's `startupTime`).
     var openStartedAt: Double?

@@ -63,6 +63,14 @@ struct HLSKey: Equatable, Sendable {
     }
 }
 
+/// An `EXT-X-MAP` initialisation section (a fragmented MP4 `ftyp`+`moov`), which the media
+/// segments after it need before their first byte.
+struct HLSMap: Hashable, Sendable {
+    let url: URL
+    /// `BYTERANGE` as the bytes to read, when the section is a range of its resource.
+    let byteRange: Range<Int>?
+}
+
 /// One media segment of a media playlist.
 struct HLSSegment: Equatable, Sendable {
     let url: URL
@@ -76,6 +84,12 @@ struct HLSSegment: Equatable, Sendable {
     let byteRange: Range<Int>?
     /// True when `EXT-X-DISCONTINUITY` comes before it.
     let discontinuity: Bool
+    /// The discontinuity sequence number it belongs to (`EXT-X-DISCONTINUITY-SEQUENCE` plus the
+    /// discontinuities before it in the playlist): segments with the same number share one
+    /// run of continuous timestamps.
+    var discontinuitySequence = 0
+    /// The initialisation section it needs (the last `EXT-X-MAP` before it), when there is one.
+    var map: HLSMap? = nil
     /// Its AES-128 key, when it is encrypted with one.
     var key: HLSKey? = nil
     /// The wall-clock date of its first sample: its own `EXT-X-PROGRAM-DATE-TIME`, or the last
@@ -96,8 +110,10 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     /// True when a segment is encrypted other than with AES-128 (SAMPLE-AES, an unknown method
     /// or a key without a URI), which Playhead's loader cannot decrypt.
     var hasUnsupportedKey = false
-    /// The `EXT-X-MAP` initialisation section (fragmented MP4), when one is named.
+    /// The first `EXT-X-MAP` initialisation section (fragmented MP4), when one is named.
     let initialisation: URL?
+    /// `EXT-X-MEDIA-SEQUENCE`: the sequence number of the first segment.
+    var mediaSequence = 0
 
     /// The sum of the segments' durations.
     var duration: Double { segments.last.map { $0.start + $0.duration } ?? 0 }
@@ -170,6 +186,8 @@ enum HLSPlaylist: Equatable, Sendable {
         var ended = false
         var encrypted = false
         var map: URL?
+        var segmentMap: HLSMap?
+        var discontinuities = 0
         var start = 0.0
         var key: HLSKey?
         var unsupportedKey = false
@@ -179,6 +197,8 @@ enum HLSPlaylist: Equatable, Sendable {
                 target = Double(value) ?? 0
             } else if let value = line.value(of: "#EXT-X-MEDIA-SEQUENCE:") {
                 sequence = Int(value) ?? 0
+            } else if let value = line.value(of: "#EXT-X-DISCONTINUITY-SEQUENCE:") {
+                discontinuities = max(0, Int(value) ?? 0)
             } else if let value = line.value(of: "#EXTINF:") {
                 duration = Double(value.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces))
             } else if let value = line.value(of: "#EXT-X-BYTERANGE:") {
@@ -190,6 +210,7 @@ enum HLSPlaylist: Equatable, Sendable {
             } else if let value = line.value(of: "#EXT-X-PROGRAM-DATE-TIME:") {
                 date = ProgramDateMap.parseDate(value) ?? date
             } else if line == "#EXT-X-DISCONTINUITY" {
+                if !discontinuity, !segments.isEmpty { discontinuities += 1 }
                 discontinuity = true
             } else if line == "#EXT-X-ENDLIST" {
                 ended = true
@@ -212,14 +233,23 @@ enum HLSPlaylist: Equatable, Sendable {
                     unsupportedKey = true
                 }
             } else if let value = line.value(of: "#EXT-X-MAP:") {
-                map = try attributes(Substring(value))["URI"].map { uri throws(ParseError) in try resolve(uri, base) }
+                let list = attributes(Substring(value))
+                guard let uri = list["URI"] else { continue }
+                let url = try resolve(uri, base)
+                // BYTERANGE="length[@offset]"; the offset defaults to 0.
+                let parts = list["BYTERANGE"]?.split(separator: "@").compactMap { Int($0) } ?? []
+                let range = parts.first.flatMap { length in
+                    length > 0 ? (parts.count > 1 ? parts[1] : 0)..<((parts.count > 1 ? parts[1] : 0) + length) : nil
+                }
+                if map == nil { map = url }
+                segmentMap = HLSMap(url: url, byteRange: range)
             } else if !line.hasPrefix("#") {
                 let length = max(0, duration ?? target)
                 segments.append(
                     HLSSegment(
                         url: try resolve(line, base), sequence: sequence + segments.count, start: start,
-                        duration: length, byteRange: range, discontinuity: discontinuity, key: key,
-                        programDate: date))
+                        duration: length, byteRange: range, discontinuity: discontinuity,
+                        discontinuitySequence: discontinuities, map: segmentMap, key: key, programDate: date))
                 start += length
                 date = date?.addingTimeInterval(length)
                 rangeEnd = range?.upperBound ?? 0
@@ -230,7 +260,7 @@ enum HLSPlaylist: Equatable, Sendable {
         }
         return HLSMediaPlaylist(
             targetDuration: target, segments: segments, isEnded: ended, isEncrypted: encrypted,
-            hasUnsupportedKey: unsupportedKey, initialisation: map)
+            hasUnsupportedKey: unsupportedKey, initialisation: map, mediaSequence: sequence)
     }
 
     /// An attribute list (`NAME=value,NAME="quoted, value"`) as a dictionary, quotes removed.

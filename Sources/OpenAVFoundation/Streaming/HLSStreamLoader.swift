@@ -1,16 +1,21 @@
-// Playhead: Playhead's own HLS loader for multivariant VOD streams of MPEG-TS segments, clear
-// or AES-128 encrypted (decrypted through FFmpegBridge's libavutil AES). It fetches the segments
-// itself, one variant per segment chosen by `VariantAdaptation` from the measured throughput
-// and the media buffered ahead, and hands their bytes in order to libavformat's MPEG-TS demuxer
-// (through FFmpegBridge's `StreamingInput`). A variant switch lands on a segment boundary: the
-// demuxer reads the new variant's segment right after the old one's, and the decoder follows
-// the new parameters at its first keyframe.
+// Playhead: Playhead's own HLS loader for multivariant streams, VOD or live, of MPEG-TS or
+// fragmented MP4 (`EXT-X-MAP`) segments, clear or AES-128 encrypted (decrypted through
+// FFmpegBridge's libavutil AES). It fetches the segments itself, one variant per segment chosen
+// by `VariantAdaptation` from the measured throughput and the media buffered ahead, and hands
+// their bytes in order to libavformat's own demuxers (through FFmpegBridge's `StreamingInput`).
+// A variant switch lands on a segment boundary: an MPEG-TS demuxer reads the new variant's
+// segment right after the old one's, and the decoder follows the new parameters at its first
+// keyframe. The bytes come in sections, each read by a fresh container: a new section starts
+// at an `EXT-X-DISCONTINUITY` (timestamps start again), at a new initialisation section, and
+// at every switch between fragmented-MP4 variants; it begins with its initialisation section
+// (fetched once per map and kept). Live playlists: HLSStreamLoader+Live.swift.
 //
-// Concurrency: all mutable state is in `state`, guarded by `condition` (an NSCondition): the
-// loader thread appends chunks and waits while the buffer is full; the demux thread reads
-// chunks and waits while none is there; `restart`, `close` and the caps may be called from any
-// thread. The estimator, the adaptation rule, the playlists and the keys fetched are the loader
-// thread's alone. Nothing here blocks on the network except the loader thread.
+// Concurrency: all mutable state is in `state` (the timeline included), guarded by `condition`
+// (an NSCondition): the loader thread appends chunks, reloads live playlists and waits while
+// the buffer is full; the demux thread reads chunks and waits while none is there; `restart`,
+// `close` and the caps may be called from any thread. The estimator, the adaptation rule, the
+// playlists, keys and initialisation sections fetched are the loader thread's alone. Nothing
+// here blocks on the network except the loader thread.
 import FFmpegBridge
 import Foundation
 
@@ -22,18 +27,24 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     static let attempts = 3
 
     /// A fetched segment waiting to be read.
-    private struct Chunk {
+    struct Chunk {
         let data: Data
         let start: Double
         let duration: Double
         let variant: Int
+        /// Which section it belongs to (a new number where a fresh container must read on),
+        /// and the discontinuity sequence of its segment.
+        let section: Int
+        let timeline: Int
     }
 
-    private struct State {
+    struct State {
         var chunks: [Chunk] = []
         var readOffset = 0
         var nextSegment = 0
         var generation = 0
+        /// The section the demuxer's container reads (nil: whichever comes first).
+        var readSection: Int?
         /// Item seconds the demuxer has read up to, and the loader has fetched up to.
         var readPosition = 0.0
         var fetchedEnd = 0.0
@@ -48,27 +59,40 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var activated = false
         /// Seconds to fetch past the playhead once activated.
         var bufferAhead = HLSStreamLoader.bufferAhead
+        /// The segments on one timeline (a live playlist's grow with its reloads).
+        var timeline: HLSLiveTimeline
+        /// A live playlist's next reload, and its last change (nil for VOD).
+        var nextReload: Date?
+        var lastChange = Date()
     }
 
-    let probeName = "stream.ts"
-    var duration: Double? { timeline.duration }
+    let probeName: String
+    /// The playlist's length for VOD; nil for a live playlist (even once it ends).
+    let duration: Double?
+    /// True when the playlist was live (no `EXT-X-ENDLIST`) when opened.
+    let isLive: Bool
+    let openingSection: StreamingSection
     /// The variants, ascending by bandwidth, with the media playlist of each once loaded.
     let variants: [HLSVariant]
-    private var playlists: [HLSMediaPlaylist?]
+    var playlists: [HLSMediaPlaylist?]
     /// AES-128 keys fetched so far, by URL (the loader thread's).
-    private var keys: [URL: Data] = [:]
-    /// The first-loaded variant's playlist: the segment times every variant shares.
-    let timeline: HLSMediaPlaylist
-    private let fetcher: HTTPFetcher
-    private let secure: Bool
-    private let limits: (playlist: Int, segment: Int)
-    private let timeout: Double
+    var keys: [URL: Data] = [:]
+    /// Initialisation sections fetched so far (the loader thread's; a few variants' worth).
+    var initialisations: [HLSMap: Data] = [:]
+    let fetcher: HTTPFetcher
+    let secure: Bool
+    let limits: (playlist: Int, segment: Int)
+    let timeout: Double
     private let server: String
-    private let condition = NSCondition()
-    private var state = State()
+    let condition = NSCondition()
+    /// Guarded by `condition`.
+    var state: State
     /// The item time playing (set once on activation, under `condition`; called by the loader
     /// thread without the lock held).
     private var playhead: (@Sendable () -> Double?)?
+    /// Called on the loader thread with a live playlist's window after every reload (set once
+    /// on activation, under `condition`).
+    var windowHandler: (@Sendable (ClosedRange<Double>) -> Void)?
     /// The access and error logs, appended by the loader thread.
     let log: StreamingLog
 
@@ -82,7 +106,21 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         self.variants = variants
         playlists = Array(repeating: nil, count: variants.count)
         playlists[startVariant] = startPlaylist
-        timeline = startPlaylist
+        isLive = !startPlaylist.isEnded
+        duration = isLive ? nil : startPlaylist.duration
+        let timeline = HLSLiveTimeline(startPlaylist)
+        state = State(timeline: timeline)
+        probeName = startPlaylist.initialisation == nil ? "stream.ts" : "stream.mp4"
+        // A live stream starts three target durations before the window's end.
+        let firstIndex = isLive ? timeline.liveEdgeIndex : 0
+        let first = timeline.segments.indices.contains(firstIndex) ? timeline.segments[firstIndex] : nil
+        openingSection = StreamingSection(timeline: first?.discontinuitySequence ?? 0, start: first?.start ?? 0)
+        if isLive {
+            state.nextSegment = firstIndex
+            state.readPosition = first?.start ?? 0
+            state.fetchedEnd = state.readPosition
+            state.nextReload = Date(timeIntervalSinceNow: timeline.reloadInterval(changed: true))
+        }
         self.fetcher = fetcher
         self.secure = secure
         limits = (options.maximumPlaylistBytes, options.maximumSegmentBytes)
@@ -140,6 +178,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             guard !state.chunks.isEmpty else { return .waiting }
         }
         let chunk = state.chunks[0]
+        // The container reading this section stops at its end; `nextSection()` moves on.
+        if let section = state.readSection, chunk.section != section { return .end }
+        state.readSection = chunk.section
         let count = min(buffer.count, chunk.data.count - state.readOffset)
         chunk.data.withUnsafeBytes { raw in
             buffer.baseAddress!.copyMemory(from: raw.baseAddress! + state.readOffset, byteCount: count)
@@ -156,20 +197,35 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         return .bytes(count)
     }
 
-    func restart(at seconds: Double) -> Bool {
-        guard let index = timeline.segmentIndex(at: seconds) else { return false }
+    func nextSection() -> StreamingSection? {
         condition.lock()
+        defer { condition.unlock() }
+        guard let chunk = state.chunks.first, chunk.section != state.readSection else { return nil }
+        state.readSection = chunk.section
+        return StreamingSection(timeline: chunk.timeline, start: chunk.start)
+    }
+
+    func restart(at seconds: Double) -> StreamingSection? {
+        condition.lock()
+        // A live stream starts no earlier than its window.
+        guard let found = state.timeline.segmentIndex(at: seconds) else {
+            condition.unlock()
+            return nil
+        }
+        let index = isLive ? max(found, state.timeline.windowFirst) : found
+        let segment = state.timeline.segments[index]
+        state.readSection = nil
         state.generation += 1
         state.chunks = []
         state.readOffset = 0
         state.nextSegment = index
-        state.readPosition = timeline.segments[index].start
+        state.readPosition = segment.start
         state.fetchedEnd = state.readPosition
         state.loaderDone = false
         state.failure = nil
         condition.broadcast()
         condition.unlock()
-        return true
+        return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start)
     }
 
     func close() {
@@ -182,8 +238,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
 
     // MARK: The loader thread
 
-    private struct Job {
+    struct Job {
         let segment: Int
+        /// The timeline's segment at `segment` (nil: reload the live playlist instead).
+        let piece: HLSSegment?
         let generation: Int
         let buffered: Double
         let caps: VariantAdaptation.Caps
@@ -202,23 +260,37 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             condition.lock()
             defer { condition.unlock() }
             if state.closed { return nil }
+            if let reload = state.nextReload, reload <= Date() {
+                return Job(
+                    segment: state.nextSegment, piece: nil, generation: state.generation, buffered: 0,
+                    caps: state.caps, activated: state.activated)
+            }
+            // Live playback that fell behind the window goes on at the live edge (the item
+            // seeks there, or to the window's start after a pause, when it learns the window).
+            if isLive, state.nextSegment < state.timeline.windowFirst {
+                state.nextSegment = state.timeline.liveEdgeIndex
+                state.fetchedEnd = state.timeline.segments[state.nextSegment].start
+            }
             // The demuxer reads ahead of the playhead by at most its own forward buffer; a
             // playhead outside that (right after a seek, before it lands) is not used.
             let position = playing.flatMap { time in
                 time <= state.readPosition + 0.5 && time >= state.readPosition - state.bufferAhead - 5 ? time : nil
             } ?? state.readPosition
             let buffered = state.fetchedEnd - position
-            if state.nextSegment >= timeline.segments.count {
-                if !state.loaderDone {
+            if state.nextSegment >= state.timeline.segments.count {
+                if (state.timeline.isEnded || isDead) && !state.loaderDone {
                     state.loaderDone = true
                     condition.broadcast()
                 }
-            } else if buffered < (state.activated ? state.bufferAhead : timeline.targetDuration), state.failure == nil {
+            } else if buffered < (state.activated ? state.bufferAhead : state.timeline.targetDuration),
+                state.failure == nil
+            {
                 return Job(
-                    segment: state.nextSegment, generation: state.generation, buffered: buffered, caps: state.caps,
+                    segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],
+                    generation: state.generation, buffered: buffered, caps: state.caps,
                     activated: state.activated)
             }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25))
+            _ = condition.wait(until: min(Date(timeIntervalSinceNow: 0.25), state.nextReload ?? .distantFuture))
         }
     }
 
@@ -239,8 +311,14 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var failures = 0
         // Variants whose playlist could not be loaded are not tried again.
         var unusable = Set<Int>()
+        // What the last chunk delivered was (a new generation starts a new section anyway).
+        var last: (generation: Int, section: Int, variant: Int, map: HLSMap?, timeline: Int)?
+        var sections = 0
         while let job = nextJob() {
-            let segment = timeline.segments[job.segment]
+            guard let segment = job.piece else {
+                reload(variant: current)
+                continue
+            }
             var choice = current
             // Before an engine takes the stream (and its caps), stay on the start variant.
             if fetched > 0, job.activated {
@@ -251,19 +329,41 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 choice = adaptation.allowed(under: job.caps).last { $0 < current } ?? 0
             }
             if unusable.contains(choice) { choice = current }
-            if choice != current, mediaPlaylist(choice) == nil {
+            if choice != current, mediaPlaylist(choice, holding: segment.sequence) == nil {
                 unusable.insert(choice)
                 choice = current
             }
-            guard let playlist = mediaPlaylist(choice),
-                let index = playlist.segmentIndex(at: segment.start + segment.duration / 2)
+            guard let playlist = mediaPlaylist(choice, holding: segment.sequence),
+                let index = isLive
+                    ? playlist.segments.firstIndex(where: { $0.sequence == segment.sequence })
+                    : playlist.segmentIndex(at: segment.start + segment.duration / 2)
             else {
+                // A live segment no variant lists any more (or yet) is passed over.
+                if isLive {
+                    skip(job)
+                    continue
+                }
                 if isCurrent(job.generation) { fail(.io(detail: "no variant playlist could be loaded")) }
                 continue
             }
             if choice != current { log.switched(to: variants[choice], estimate: estimator.estimate) }
             current = choice
             let piece = playlist.segments[index]
+            // A fresh container reads on after a restart, a discontinuity, a new initialisation
+            // section or a switch between fragmented-MP4 variants; it needs the section first.
+            let startsSection =
+                last.map {
+                    $0.generation != job.generation || $0.timeline != segment.discontinuitySequence
+                        || $0.map != piece.map || ($0.variant != choice && piece.map != nil)
+                } ?? true
+            var header = Data()
+            if startsSection, let map = piece.map {
+                guard let bytes = initialisation(map, variant: choice) else {
+                    skip(job)
+                    continue
+                }
+                header = bytes
+            }
             let allowed = adaptation.allowed(under: job.caps)
             let expected = Int(adaptation.candidates[choice].plannedRate * piece.duration / 8)
             var progress = (received: 0, elapsed: 0.0)
@@ -288,7 +388,13 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                     skip(job)
                     continue
                 }
-                deliver(Chunk(data: bytes, start: segment.start, duration: segment.duration, variant: choice),
+                if startsSection { sections += 1 }
+                last = (job.generation, sections, choice, piece.map, segment.discontinuitySequence)
+                deliver(
+                    Chunk(
+                        data: header.isEmpty ? bytes : header + bytes, start: segment.start,
+                        duration: segment.duration, variant: choice, section: sections,
+                        timeline: segment.discontinuitySequence),
                     generation: job.generation)
             case .failure(.cancelled):
                 continue
@@ -314,71 +420,5 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 }
             }
         }
-    }
-
-    /// `data` of `segment` decrypted when the segment has an AES-128 key (fetched once per key
-    /// URL); nil, with an error-log event, when the key cannot be had or does not decrypt it.
-    private func decrypted(_ data: Data, of segment: HLSSegment) -> Data? {
-        guard let key = segment.key else { return data }
-        var keyBytes = keys[key.url]
-        if keyBytes == nil {
-            switch fetcher.fetch(key.url, secure: secure, limit: 1024, timeout: timeout) {
-            case .success(let resource):
-                keyBytes = resource.data
-                keys[key.url] = resource.data
-            case .failure(let failure):
-                log.error(uri: key.url, failure: failure)
-                return nil
-            }
-        }
-        guard let keyBytes,
-            let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: key.iv(forSequence: segment.sequence))
-        else {
-            log.error(uri: segment.url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
-            return nil
-        }
-        return plain
-    }
-
-    /// The media playlist of variant `index`, fetched on first use; nil when it cannot be.
-    private func mediaPlaylist(_ index: Int) -> HLSMediaPlaylist? {
-        if let playlist = playlists[index] { return playlist }
-        let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
-        guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
-            case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
-            playlist.isEnded, !playlist.hasUnsupportedKey, playlist.initialisation == nil
-        else {
-            if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
-            return nil
-        }
-        playlists[index] = playlist
-        return playlist
-    }
-
-    private func deliver(_ chunk: Chunk, generation: Int) {
-        condition.lock()
-        if state.generation == generation, !state.closed {
-            state.chunks.append(chunk)
-            state.nextSegment += 1
-            state.fetchedEnd = chunk.start + chunk.duration
-            condition.broadcast()
-        }
-        condition.unlock()
-    }
-
-    private func skip(_ job: Job) {
-        condition.lock()
-        if state.generation == job.generation {
-            state.nextSegment += 1
-            state.fetchedEnd = timeline.segments[job.segment].start + timeline.segments[job.segment].duration
-        }
-        condition.unlock()
-    }
-
-    private func fail(_ failure: MediaFailure) {
-        condition.lock()
-        state.failure = failure
-        condition.broadcast()
-        condition.unlock()
     }
 }

@@ -23,9 +23,11 @@ struct ProgramDateMap: Equatable, Sendable {
     /// The dates of a media playlist on the item's timeline, or nil when no segment is dated.
     /// A finished (VOD) playlist's timeline starts at its first segment, as the item's does; a
     /// live one's at the segment libavformat starts with, and moments past the playlist's last
-    /// dated segment carry its clock on (the playlist is read once, at open).
-    init?(_ playlist: HLSMediaPlaylist) {
-        let first = playlist.isEnded ? 0 : max(0, playlist.segments.count - Self.liveStartSegmentsFromEnd)
+    /// dated segment carry its clock on (the playlist is read once, at open). `fromStart`: the
+    /// timeline starts at the first segment live or not (Playhead's own loader's timeline).
+    init?(_ playlist: HLSMediaPlaylist, fromStart: Bool = false) {
+        let first =
+            playlist.isEnded || fromStart ? 0 : max(0, playlist.segments.count - Self.liveStartSegmentsFromEnd)
         guard first < playlist.segments.count else { return nil }
         let origin = playlist.segments[first].start
         let spans = playlist.segments[first...].compactMap { segment in

@@ -1,7 +1,8 @@
 // Playhead: deciding, before a network input is opened, whether Playhead's own HLS loader
-// streams it: a multivariant VOD playlist of MPEG-TS segments (clear or AES-128) without
-// alternate renditions or initialisation sections. Everything else (single playlists, live,
-// fMP4, SAMPLE-AES, renditions, DASH) is still read by libavformat.
+// streams it: a multivariant playlist, VOD or live, of MPEG-TS segments or fragmented MP4
+// segments with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities
+// included, without alternate renditions. Everything else (single media playlists,
+// SAMPLE-AES, renditions, packed audio, DASH) is still read by libavformat.
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
 // work), blocking it on the network; `interrupt.abort()` from any thread stops it.
@@ -9,8 +10,8 @@ import FFmpegBridge
 import Foundation
 
 enum StreamedOpen {
-    /// Names of segments that are not MPEG-TS (fragmented MP4, packed audio, subtitles), which
-    /// the loader does not stream yet.
+    /// Names of segments that are not MPEG-TS (fragmented MP4, packed audio, subtitles): without
+    /// an `EXT-X-MAP` the loader does not stream them.
     private static let otherSegmentExtensions = ["m4s", "mp4", "m4v", "m4a", "cmfv", "cmfa", "aac", "mp3", "ac3", "ec3", "vtt", "webvtt"]
 
     /// True for an http(s) segment whose name says it is not MPEG-TS (other schemes are
@@ -100,9 +101,9 @@ enum StreamedOpen {
                 })
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
             let media = try fetchPlaylist(variants[start].url)?.0
-            guard case .media(let playlist) = media, playlist.isEnded,
-                !playlist.hasUnsupportedKey, playlist.initialisation == nil, !playlist.segments.isEmpty,
-                !playlist.segments.contains(where: { notTransportStream($0.url) })
+            guard case .media(let playlist) = media,
+                !playlist.hasUnsupportedKey, !playlist.segments.isEmpty,
+                !playlist.segments.contains(where: { $0.map == nil && notTransportStream($0.url) })
             else {
                 var dates: ProgramDateMap?
                 if case .media(let playlist) = media { dates = ProgramDateMap(playlist) }
@@ -115,7 +116,7 @@ enum StreamedOpen {
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
                 initialEstimate: initial)
-            return (location.streamed(through: loader), ProgramDateMap(playlist))
+            return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
             fetcher.close()
             throw error

@@ -96,6 +96,31 @@ import Testing
         #expect(key.iv(forSequence: 258) == Data([UInt8](repeating: 0, count: 14) + [1, 2]), "the sequence, big-endian")
     }
 
+    @Test func eachSegmentKnowsItsMapAndDiscontinuitySequence() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-DISCONTINUITY-SEQUENCE:7
+            #EXT-X-MAP:URI="main.mp4",BYTERANGE="720@0"
+            #EXTINF:2,
+            a.m4s
+            #EXT-X-DISCONTINUITY
+            #EXT-X-MAP:URI="other.mp4",BYTERANGE="600"
+            #EXTINF:2,
+            b.m4s
+            #EXTINF:2,
+            c.m4s
+            #EXT-X-ENDLIST
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else { return }
+        #expect(playlist.segments.map(\.discontinuitySequence) == [7, 8, 8])
+        #expect(playlist.segments.map(\.discontinuity) == [false, true, false])
+        #expect(playlist.segments[0].map == HLSMap(url: URL(string: "https://media.example/show/main.mp4")!, byteRange: 0..<720))
+        #expect(playlist.segments[1].map == HLSMap(url: URL(string: "https://media.example/show/other.mp4")!, byteRange: 0..<600))
+        #expect(playlist.segments[2].map == playlist.segments[1].map, "a map holds until the next")
+        #expect(playlist.initialisation?.lastPathComponent == "main.mp4")
+    }
+
     @Test func anExplicitIVAndOtherMethodsAreRead() throws {
         let text = """
             #EXTM3U

@@ -1,0 +1,71 @@
+// Playhead: a live HLS item's window, as its loader reloads the playlist: `seekableTimeRanges`
+// follows it, and playback that fell behind it moves on: to the live edge while playing, to
+// the window's start as soon as a player paused meanwhile plays again. A configured offset from
+// the live edge (`configuredTimeOffsetFromLive`) applies when the item opens and when it falls
+// behind; `automaticallyPreservesTimeOffsetFromLive` brings playback that drifted back to it.
+//
+// Concurrency: main queue (engine events are received there).
+import Foundation
+
+extension AVPlayer {
+    /// Applies a live item's new `window` (engine event, main queue) with Playhead's
+    /// `recommendedOffset` from its end.
+    nonisolated func followLiveWindow(_ window: CMTimeRange, recommendedOffset: CMTime, item: AVPlayerItem) {
+        item.publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = [window] }
+        item.state.withLock { $0.recommendedLiveOffset = recommendedOffset }
+        let now = currentTime()
+        guard now.isNumeric, item.state.withLock({ $0.pendingSeek == nil }) else { return }
+        if now >= window.start {
+            // Inside the window: back to the offset when drifted two target durations past it.
+            let offset = item.liveOffset ?? recommendedOffset
+            let target = recommendedOffset.seconds / HLSLiveTimeline.edgeTargets
+            if rate != 0, item.automaticallyPreservesTimeOffsetFromLive,
+                (window.end - now).seconds > offset.seconds + 2 * target
+            {
+                item.seek(
+                    to: liveTarget(in: window, offset: offset), toleranceBefore: .zero,
+                    toleranceAfter: .positiveInfinity, completionHandler: nil)
+            }
+            return
+        }
+        if rate == 0 {
+            item.state.withLock { $0.fellBehindLiveWindowWhilePaused = true }
+            return
+        }
+        let paused = item.state.withLock { state in
+            defer { state.fellBehindLiveWindowWhilePaused = false }
+            return state.fellBehindLiveWindowWhilePaused
+        }
+        let target = paused ? window.start : liveTarget(in: window, offset: item.liveOffset ?? recommendedOffset)
+        item.seek(to: target, toleranceBefore: .zero, toleranceAfter: .positiveInfinity, completionHandler: nil)
+    }
+
+    /// `offset` before `window`'s end, never before its start.
+    private nonisolated func liveTarget(in window: CMTimeRange, offset: CMTime) -> CMTime {
+        max(window.start, window.end - offset)
+    }
+
+    /// When a live item opens: moves to its configured offset from the live edge, when one is
+    /// set (main queue).
+    nonisolated func startLiveAtConfiguredOffset(_ item: AVPlayerItem) {
+        guard item.configuredTimeOffsetFromLive.isNumeric, let offset = item.liveOffset,
+            let window = item.state.withLock({ $0.seekableTimeRanges.first }), item.duration.isIndefinite
+        else { return }
+        item.seek(
+            to: liveTarget(in: window, offset: offset), toleranceBefore: .zero, toleranceAfter: .positiveInfinity,
+            completionHandler: nil)
+    }
+
+    /// Before playing again: a live item whose time fell out of its window while paused moves
+    /// to the window's start (main queue).
+    nonisolated func resumeLiveAtWindowStart() {
+        guard let item = state.withLock({ $0.currentItem }),
+            let window = item.state.withLock({ state -> CMTimeRange? in
+                guard state.fellBehindLiveWindowWhilePaused else { return nil }
+                state.fellBehindLiveWindowWhilePaused = false
+                return state.seekableTimeRanges.first
+            })
+        else { return }
+        item.seek(to: window.start, toleranceBefore: .zero, toleranceAfter: .positiveInfinity, completionHandler: nil)
+    }
+}

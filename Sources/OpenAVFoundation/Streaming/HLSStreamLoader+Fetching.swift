@@ -1,0 +1,100 @@
+// Playhead: the HLS loader's requests besides segments, and its hand-over of segments: AES-128
+// keys (fetched once per URL), fragmented-MP4 initialisation sections (once per map), variant
+// playlists (once, or again for a live variant older than the segment wanted), and the chunks
+// put in the buffer or skipped.
+//
+// Concurrency: every method runs on the loader thread; `deliver`, `skip` and `fail` change
+// `state` under `condition`; `keys`, `initialisations` and `playlists` are the loader thread's.
+import FFmpegBridge
+import Foundation
+
+extension HLSStreamLoader {
+    /// `data` of `segment` decrypted when the segment has an AES-128 key (fetched once per key
+    /// URL); nil, with an error-log event, when the key cannot be had or does not decrypt it.
+    func decrypted(_ data: Data, of segment: HLSSegment) -> Data? {
+        guard let key = segment.key else { return data }
+        var keyBytes = keys[key.url]
+        if keyBytes == nil {
+            switch fetcher.fetch(key.url, secure: secure, limit: 1024, timeout: timeout) {
+            case .success(let resource):
+                keyBytes = resource.data
+                keys[key.url] = resource.data
+            case .failure(let failure):
+                log.error(uri: key.url, failure: failure)
+                return nil
+            }
+        }
+        guard let keyBytes,
+            let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: key.iv(forSequence: segment.sequence))
+        else {
+            log.error(uri: segment.url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
+            return nil
+        }
+        return plain
+    }
+
+    /// The bytes of initialisation section `map` of variant `variant`, fetched on first use
+    /// (and counted in the access log); nil, with an error-log event, when they cannot be had.
+    func initialisation(_ map: HLSMap, variant: Int) -> Data? {
+        if let bytes = initialisations[map] { return bytes }
+        let result = fetcher.fetch(map.url, range: map.byteRange, secure: secure, limit: limits.segment, timeout: timeout)
+        switch result {
+        case .success(let resource):
+            log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: 0,
+                from: variants[variant], estimate: 0)
+            if initialisations.count >= 16 { initialisations = [:] }
+            initialisations[map] = resource.data
+            return resource.data
+        case .failure(let failure):
+            log.error(uri: map.url, failure: failure)
+            return nil
+        }
+    }
+
+    /// The media playlist of variant `index`, fetched on first use; nil when it cannot be.
+    func mediaPlaylist(_ index: Int, holding sequence: Int? = nil) -> HLSMediaPlaylist? {
+        // A live variant's playlist is loaded again once it is older than the segment wanted.
+        if let playlist = playlists[index],
+            !isLive || sequence.map({ wanted in playlist.segments.contains { $0.sequence == wanted } }) ?? true
+        {
+            return playlist
+        }
+        let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
+        guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
+            case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
+            playlist.isEnded || isLive, !playlist.hasUnsupportedKey
+        else {
+            if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
+            return nil
+        }
+        playlists[index] = playlist
+        return playlist
+    }
+
+    func deliver(_ chunk: Chunk, generation: Int) {
+        condition.lock()
+        if state.generation == generation, !state.closed {
+            state.chunks.append(chunk)
+            state.nextSegment += 1
+            state.fetchedEnd = chunk.start + chunk.duration
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    func skip(_ job: Job) {
+        condition.lock()
+        if state.generation == job.generation {
+            state.nextSegment += 1
+            state.fetchedEnd = (job.piece?.start ?? 0) + (job.piece?.duration ?? 0)
+        }
+        condition.unlock()
+    }
+
+    func fail(_ failure: MediaFailure) {
+        condition.lock()
+        state.failure = failure
+        condition.broadcast()
+        condition.unlock()
+    }
+}

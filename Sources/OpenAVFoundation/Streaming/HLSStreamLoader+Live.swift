@@ -1,0 +1,77 @@
+// Playhead: the HLS loader's live playlists: reloaded at the target duration (half of it after
+// a reload that brought nothing new, RFC 8216 §6.3.4) by the loader thread, merged into the
+// loader's timeline, the window handed up after every reload; `EXT-X-ENDLIST` ends the stream
+// normally once the last segment is read, and a playlist that stops changing for six target
+// durations ends it too.
+//
+// Concurrency: `reload(variant:)` runs on the loader thread and changes `state` under
+// `condition`; `setWindowHandler` may be called from any thread; the handler is called on the
+// loader thread without the lock held.
+import Foundation
+
+extension HLSStreamLoader {
+    /// Target durations a live playlist may stay unchanged, at the edge, before the stream ends.
+    static let deadAfterTargets = 6.0
+
+    /// True when a live playlist has not changed for `deadAfterTargets` target durations
+    /// (called with `condition` held).
+    var isDead: Bool {
+        isLive && !state.timeline.isEnded
+            && Date().timeIntervalSince(state.lastChange) > Self.deadAfterTargets * max(state.timeline.targetDuration, 1)
+    }
+
+    /// The live window on the item timeline; nil for VOD.
+    var liveWindow: ClosedRange<Double>? {
+        guard isLive else { return nil }
+        condition.lock()
+        defer { condition.unlock() }
+        return state.timeline.window
+    }
+
+    /// Seconds behind a live window's end playback starts (three target durations); nil for VOD.
+    var recommendedLiveOffset: Double? {
+        guard isLive else { return nil }
+        condition.lock()
+        defer { condition.unlock() }
+        return HLSLiveTimeline.edgeTargets * state.timeline.targetDuration
+    }
+
+    /// Calls `handler` with the window after every reload of a live playlist (the loader thread).
+    func setWindowHandler(_ handler: (@Sendable (ClosedRange<Double>) -> Void)?) {
+        condition.lock()
+        windowHandler = handler
+        condition.unlock()
+    }
+
+    /// Loads variant `variant`'s live playlist again and merges it into the timeline.
+    func reload(variant: Int) {
+        let url = variants[variant].url
+        let result = fetcher.fetch(url, secure: secure, limit: limits.playlist, timeout: timeout)
+        var fresh: HLSMediaPlaylist?
+        switch result {
+        case .success(let resource):
+            if let text = String(data: resource.data, encoding: .utf8),
+                case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
+                !playlist.hasUnsupportedKey
+            {
+                fresh = playlist
+            }
+        case .failure(.cancelled):
+            break
+        case .failure(let failure):
+            log.error(uri: url, failure: failure)
+        }
+        condition.lock()
+        let changed = fresh.map { state.timeline.merge($0) } ?? false
+        if changed { state.lastChange = Date() }
+        state.nextReload =
+            state.timeline.isEnded || state.closed
+            ? nil : Date(timeIntervalSinceNow: state.timeline.reloadInterval(changed: changed))
+        let window = state.timeline.window
+        let handler = windowHandler
+        condition.broadcast()
+        condition.unlock()
+        if let fresh { playlists[variant] = fresh }
+        handler?(window)
+    }
+}

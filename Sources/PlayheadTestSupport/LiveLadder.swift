@@ -1,0 +1,97 @@
+// Playhead: the adaptive ladder served as a live HLS stream whose playlists grow one segment at
+// a time, as a live encoder's would: `live/master.m3u8` lists `live/<name>/index.m3u8` for each
+// variant, a sliding window over the ladder's one-second MPEG-TS segments (served from
+// `ladder/<name>/seg<N>.ts` beside them).
+//
+// Concurrency: `publish(through:)`, `end()` and the timer's ticks change the server's rules
+// under `lock` (which guards `published`); any thread may call them; `grow` and `stop` belong
+// to the test's thread.
+import Foundation
+
+/// A live stream over `AdaptiveMedia.folder()`'s ladder on `server`; see the file comment.
+public final class LiveLadder: @unchecked Sendable {
+    /// How many segments each playlist lists.
+    public let window: Int
+    private let server: LoopbackHTTPServer
+    /// Segments published so far (the last one listed is `count - 1`), and whether the
+    /// playlists carry `EXT-X-ENDLIST`.
+    private let lock = NSLock()
+    private var published = (count: 0, ended: false)
+    private var timer: DispatchSourceTimer?
+
+    /// Serves the master playlist and the variant playlists listing the first `published`
+    /// segments (the last `window` of them).
+    public init(server: LoopbackHTTPServer, window: Int = 4, published: Int) {
+        self.server = server
+        self.window = window
+        let master = ["#EXTM3U"] + AdaptiveMedia.variants.flatMap { variant in
+            [
+                "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height)",
+                "\(variant.name)/index.m3u8",
+            ]
+        }
+        server.setRule(
+            .content(Data((master.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
+            for: "/live/master.m3u8")
+        publish(through: published)
+    }
+
+    /// The number of segments published so far.
+    public var count: Int { lock.withLock { published.count } }
+
+    /// Lists segments up to `count - 1` (at most the ladder's twelve).
+    public func publish(through count: Int) {
+        lock.withLock {
+            published.count = min(max(count, 1), Int(AdaptiveMedia.duration))
+            serve(published)
+        }
+    }
+
+    /// Adds `EXT-X-ENDLIST`: the stream ends after the segments listed.
+    public func end() {
+        lock.withLock {
+            published.ended = true
+            serve(published)
+        }
+    }
+
+    /// Publishes one more segment every `interval` seconds; with `ending`, the end comes after
+    /// the ladder's last segment.
+    public func grow(every interval: Double, ending: Bool) {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            let count = self.count
+            if count < Int(AdaptiveMedia.duration) {
+                self.publish(through: count + 1)
+            } else if ending {
+                self.end()
+            }
+        }
+        self.timer = timer
+        timer.resume()
+    }
+
+    /// Stops growing.
+    public func stop() {
+        timer?.cancel()
+        timer = nil
+    }
+
+    deinit { timer?.cancel() }
+
+    private func serve(_ state: (count: Int, ended: Bool)) {
+        let first = max(0, state.count - window)
+        for variant in AdaptiveMedia.variants {
+            var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:\(first)"]
+            for index in first..<state.count {
+                lines += ["#EXTINF:1.000000,", "../../ladder/\(variant.name)/seg\(index).ts"]
+            }
+            if state.ended { lines.append("#EXT-X-ENDLIST") }
+            server.setRule(
+                .content(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
+                for: "/live/\(variant.name)/index.m3u8")
+        }
+    }
+}
