@@ -52,6 +52,23 @@ import Testing
         print("rate change heard \(Int((late * 1000).rounded())) ms after the call")
         #expect(late < 0.1, "the old tempo went on for \(Int((late * 1000).rounded())) ms")
         #expect(late > -0.01, "not before the call: \(late)")
+        // The change leaves no hole: the longest quiet run between the first and the last
+        // sound is a zero crossing, not a dropout (5 ms).
+        let quiet = Self.longestQuietRun(heard.samples)
+        #expect(Double(quiet) / Double(recording.sampleRate) < 0.005, "a dropout of \(quiet) samples")
+    }
+
+    /// The longest run of near-silent samples between the first and the last loud one.
+    static func longestQuietRun(_ samples: [Float]) -> Int {
+        guard let first = samples.firstIndex(where: { abs($0) > 0.1 }),
+            let last = samples.lastIndex(where: { abs($0) > 0.1 })
+        else { return 0 }
+        var longest = 0, run = 0
+        for sample in samples[first...last] {
+            run = abs(sample) < 0.02 ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))

@@ -46,7 +46,9 @@ import Testing
             .map { $0.split(separator: "/").dropLast().last.map(String.init) ?? "" }
     }
 
-    @Test func aFragmentedMP4LadderPlaysEveryPictureOfItsVariantsAcrossSwitches() async throws {
+    // Switches follow a throttled link: this runs in the serial pass, one test at a time.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aFragmentedMP4LadderPlaysEveryPictureOfItsVariantsAcrossSwitchesOverAShapedLink() async throws {
         let folder = try AdaptiveMedia.fragmentedFolder()
         let playlist = try String(contentsOf: folder.appendingPathComponent("ladder/low/index.m3u8"), encoding: .utf8)
         #expect(playlist.contains("#EXT-X-MAP:URI=\"init.mp4\""), "the fixture is fragmented MP4")
