@@ -23,20 +23,23 @@ extension ItemPlayback {
         _ tempo: Double, _ converter: AudioConverter, _ ring: AudioRingBuffer, generation: Int,
         _ splice: inout AudioSplice, _ pipeline: Pipeline
     ) -> Bool {
-        guard let rendered = ring.renderedEndSeconds(ofGeneration: generation), splice.writtenEnd.isNumeric else {
-            return false
+        guard splice.writtenEnd.isNumeric, let first = splice.recent.first, first.pts.isNumeric else { return false }
+        var cut: Double
+        if let rendered = ring.renderedEndSeconds(ofGeneration: generation) {
+            // What the listener hears now, when the output can replace what it holds.
+            let heard = outputRewritesQueuedAudio(pipeline)
+                ? ring.audioClock(atHost: environment.hostClock.now).map { $0.seconds } : nil
+            let played = min(heard ?? rendered, rendered)
+            cut = played + Self.tempoSpliceLead * converter.tempo
+            // The last splice's point is not reached yet: re-make from there again, so its old
+            // audio and its re-made audio never both play.
+            if let last = splice.lastTempoSplice, played < last { cut = last }
+        } else {
+            // Nothing of this generation played yet (a rate set just as play starts): all of
+            // it is re-made, so not even its first moments play at the old speed.
+            cut = first.pts.seconds
         }
-        // What the listener hears now, when the output can replace what it holds.
-        let heard = outputRewritesQueuedAudio(pipeline)
-            ? ring.audioClock(atHost: environment.hostClock.now).map { $0.seconds } : nil
-        let played = min(heard ?? rendered, rendered)
-        var cut = played + Self.tempoSpliceLead * converter.tempo
-        // The last splice's point is not reached yet: re-make from there again, so its old
-        // audio and its re-made audio never both play.
-        if let last = splice.lastTempoSplice, played < last { cut = last }
-        guard cut < splice.writtenEnd.seconds - 0.005,
-            let first = splice.recent.first, first.pts.isNumeric, first.pts.seconds <= cut
-        else { return false }
+        guard cut < splice.writtenEnd.seconds - 0.005, first.pts.seconds <= cut else { return false }
         // A little before the cut primes the tempo stage; what it makes before the cut is
         // trimmed away.
         let frames = splice.recent.filter { ($0.pts + $0.duration).seconds > cut - 0.1 }

@@ -40,12 +40,12 @@ extension EngineTests {
             #expect(ring.write(ramp(1, 20), media: .zero))
             #expect(ring.render(frames: 12, hostTime: 1) == ramp(1, 12))
             #expect(ring.takeRewindFrames() == 0, "plain audio goes back over nothing")
-            // Two calls' worth of silence after it (the producer was late).
+            // The re-made audio is late: the old audio plays on meanwhile (better than silence).
             ring.beginSplice(atSeconds: 0.004)
-            #expect(ring.render(frames: 2, hostTime: 1.012) == [0, 0])
+            #expect(ring.render(frames: 2, hostTime: 1.012) == [13, 14])
             #expect(ring.takeRewindFrames() == 0)
             // Re-made at twice the speed from 4 ms of media: the output holds the old audio of
-            // 4...12 ms (8 frames) and the 2 silent frames after it.
+            // 4...14 ms (10 frames).
             #expect(ring.write(ramp(101, 10), media: ms(4), rate: 2))
             #expect(ring.render(frames: 4, hostTime: 1.014) == ramp(101, 4))
             #expect(ring.takeRewindFrames() == 10)
@@ -56,6 +56,16 @@ extension EngineTests {
             #expect(snapshot.map { abs($0.host - (1.014 + 0.02 - 0.010)) < 1e-9 } == true)
             #expect(ring.render(frames: 2, hostTime: 1.018) == [105, 106])
             #expect(ring.takeRewindFrames() == 0, "the rest of the re-made audio follows on")
+        }
+
+        @Test func silenceRenderedAfterTheOldAudioIsGoneBackOverToo() async {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 64)
+            #expect(ring.write(ramp(1, 6), media: .zero))
+            #expect(ring.render(frames: 8) == ramp(1, 6) + [0, 0], "ran dry: 2 silent frames")
+            ring.beginSplice(atSeconds: 0.002)
+            #expect(ring.write(ramp(101, 4), media: ms(2), rate: 2))
+            #expect(ring.render(frames: 4) == ramp(101, 4))
+            #expect(ring.takeRewindFrames() == 6, "the old audio of 2...6 ms and the 2 silent frames")
         }
 
         @Test func aSpliceAheadOfWhatWasRenderedGoesBackOverNothing() async {
