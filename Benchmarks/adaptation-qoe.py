@@ -294,8 +294,8 @@ def command_rows(arguments):
             goals.append("| Adaptation, linear QoE per segment on `%s` (Σ over segments of Mbit/s − 4.3 × stall s − abs(Δ Mbit/s), ÷ segments) | `%s` | %.2f | %.2f (best other: %s) | — | above mpv and every fixed variant | %s |" % (
                 trace, arguments.fixture, ours["qoe"], best["qoe"], label(best), "**met**" if met else "**missed**"))
             session_best = max(others, key=lambda r: r["qoeSession"])
-            goals.append("| Same, session reading (mean Mbit/s − 4.3 × stall s − Σ abs(Δ Mbit/s), nothing divided) | `%s` | %.2f | %.2f (best other: %s) | — | (for information) | %s |" % (
-                arguments.fixture, ours["qoeSession"], session_best["qoeSession"], label(session_best),
+            goals.append("| Same on `%s`, session reading (mean Mbit/s − 4.3 × stall s − Σ abs(Δ Mbit/s), nothing divided) | `%s` | %.2f | %.2f (best other: %s) | — | (for information) | %s |" % (
+                trace, arguments.fixture, ours["qoeSession"], session_best["qoeSession"], label(session_best),
                 "above" if ours["qoeSession"] > session_best["qoeSession"] else "below"))
         if ours["lowestFits"]:
             goals.append("| Adaptation, stalls on `%s` (the lowest variant fits with 30 %% margin throughout) | `%s` | %d (%.2f s) | %s | — | 0 | %s |" % (

@@ -188,8 +188,14 @@ measure_adaptation() {
             say "  $(python3 "$ROOT/Benchmarks/adaptation-qoe.py" summary "$results/$name-$player.json")"
         done
     done
+    local files=()
+    for name in $ADAPTATION_TRACES; do
+        for player in playhead mpv fixed-v0 fixed-v1 fixed-v2 fixed-v3; do
+            files+=("$results/$name-$player.json")
+        done
+    done
     python3 "$ROOT/Benchmarks/adaptation-qoe.py" rows --fixture "$ADAPTATION_FIXTURE" \
-        --details "$REPORT_ROWS.adaptation" "$results"/*.json >>"$REPORT_ROWS.adaptation-goals" \
+        --details "$REPORT_ROWS.adaptation" "${files[@]}" >"$REPORT_ROWS.adaptation-goals" \
         || die "could not write the adaptation rows"
     local line
     while IFS= read -r line; do
@@ -199,5 +205,7 @@ measure_adaptation() {
         esac
         printf '%s\n' "$line" >>"$REPORT_ROWS"
     done <"$REPORT_ROWS.adaptation-goals"
-    cp "$results"/*.json "$CACHE/" 2>/dev/null || true
+    # Each run's figures are kept for a look after the report (the last run's only).
+    rm -rf "$CACHE/adaptation-results"
+    cp -r "$results" "$CACHE/adaptation-results"
 }
