@@ -111,6 +111,10 @@ HEADER
 TABLE
         cat "$REPORT_ROWS"
         printf '\nGoals met: %d; missed: %d.\n' "$REPORT_MET" "$REPORT_MISSED"
+        if [[ -s $REPORT_ROWS.adaptation ]]; then
+            printf '\n## Adaptive streaming, every player on every trace\n\n'
+            cat "$REPORT_ROWS.adaptation"
+        fi
         cat <<'METHOD'
 
 ## How each row is measured
@@ -163,6 +167,34 @@ TABLE
   real time, ffmpeg decodes as fast as it can; both decode every frame, so CPU seconds are
   compared, not wall time. Dropped frames come from `--report json` of the runs with
   subtitles. `Benchmarks/compare subtitles` runs only these rows.
+- **Adaptive streaming** (issue 17): `hls-ladder-4x60s`, four variants of the same 60 s clip
+  (`testsrc2` at 30 fps and a sine tone; 640x360, 852x480, 1280x720 and 1920x1080 H.264, x264
+  veryfast in constant bit rate with filler, plus 64 kbit/s AAC: about 0.4, 1, 2.5 and 5
+  Mbit/s), a keyframe every 2 s, 2 s MPEG-TS segments, and a multivariant playlist stating
+  each variant's measured peak and average rate. `Benchmarks/shaped-server.py` serves it on
+  127.0.0.1: one bottleneck shared by all connections whose rate follows a trace file
+  (`Benchmarks/traces/*.trace`, `SECONDS MBIT` lines, clock started by the first request),
+  logging every request. Traces: `step-down` (8 Mbit/s, 1 from 20 s), `step-up` (1, 8 from
+  20 s), `cellular` (a random walk between 0.6 and 7 Mbit/s held 1–3 s at a time, with two
+  fades). On each trace, one at a time and in real time: `playhead play --headless --no-audio
+  --no-mpris --report json` on the multivariant playlist; `mpv --no-config --vo=null
+  --ao=null` on the same playlist (mpv plays the highest variant; `hls-bitrate=max`) with a
+  Lua script timing `paused-for-cache` after the first playback restart; and playhead on
+  each variant's media playlist alone (fixed-variant baselines). A run is stopped (SIGINT)
+  after 130 s; its stall time is then a lower bound. What each run played is read from the
+  server's log the same way for every player: each segment's variant is that of its
+  completed download (where several variants of a segment were fetched whole, as libavformat
+  does when it opens a multivariant playlist, the one whose next segment was fetched too).
+  Bitrate is the played variant's `AVERAGE-BANDWIDTH`. Stalls and stall time come from the
+  player (`stalls`/`stallSeconds` of playhead's report; mpv's `paused-for-cache`). Startup
+  is wall time less media played less stall time for playhead, and process start to first
+  playback restart for mpv. **Linear QoE** = mean played bitrate (Mbit/s) − 4.3 × total stall
+  seconds − Σ over consecutive segments of abs(bitrate change) (Mbit/s), issue 17's formula
+  with Pensieve's weights, for the whole 60 s session. Goals: playhead's QoE above mpv's and
+  above every fixed variant's; no stall on a trace where the lowest variant's peak rate fits
+  the bandwidth with 30 % margin throughout (all three traces); no two switches within 10 s
+  on a steady part (a constant stretch of the trace from 10 s after it begins; the cellular
+  trace has none). `Benchmarks/compare adaptation` runs only these rows.
 METHOD
         if [[ -s Benchmarks/notes.md ]]; then
             printf '\n'
