@@ -145,60 +145,60 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
-    func playbackThatFallsBehindTheWindowJumpsToTheLiveEdgeInRealTime() async throws {
+    /// What a live stream played at `rate` until its item time jumped ahead by more than a
+    /// second: the item times shown, the jump (from, to) and the window then.
+    private struct LiveJump {
+        var times: [Int]
+        var jump: (Int, Int)
+        var window: CMTimeRange
+    }
+
+    /// Plays the live ladder (`window` seconds, `published` segments at first, one more each
+    /// second) at `rate` until the item time jumps ahead.
+    private func playUntilAJump(window: Int, published: Int, rate: Float, preserving: Bool = false) async throws -> LiveJump {
         let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
         defer { server.stop() }
-        let live = LiveLadder(server: server, window: 4, published: 5)
+        let live = LiveLadder(server: server, window: window, published: published)
         defer { live.stop() }
         let sink = RecordingVideoSink()
         let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        item.automaticallyPreservesTimeOffsetFromLive = preserving
         let player = AVPlayer(environment: timedEnvironment(sink, clock: SystemHostClock.shared), playerItem: item)
+        defer { player.replaceCurrentItem(with: nil) }
         await waitUntil("ready") { item.status == .readyToPlay }
         live.grow(every: 1, ending: false)
-        // At half speed the playhead (1 s into the 4 s window) loses half a second a second: it
-        // falls out of the window after about two seconds.
-        player.rate = 0.5
+        player.rate = rate
         await waitUntil(timeout: 20, "a jump ahead") {
             let times = sink.frames.map { millis($0.itemTime) }
             return zip(times, times.dropFirst()).contains { $1 - $0 > 1000 }
         }
         let times = sink.frames.map { millis($0.itemTime) }
         let jump = try #require(zip(times, times.dropFirst()).first { $1 - $0 > 1000 })
-        let window = try #require(item.seekableTimeRanges.first?.timeRangeValue)
+        let range = try #require(item.seekableTimeRanges.first?.timeRangeValue)
+        return LiveJump(times: times, jump: jump, window: range)
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func playbackThatFallsBehindTheWindowJumpsToTheLiveEdgeInRealTime() async throws {
+        // At half speed the playhead (1 s into the 4 s window) loses half a second a second: it
+        // falls out of the window after about two seconds.
+        let played = try await playUntilAJump(window: 4, published: 5, rate: 0.5)
+        let (jump, window) = (played.jump, played.window)
         // It lands at the live edge: three target durations before the window's end (give or
         // take the second the window moves meanwhile).
         #expect(jump.1 >= millis(window.end) - 4200 && jump.1 <= millis(window.end) - 2000, "\(jump), window \(window)")
         #expect(jump.0 < millis(window.start), "it had fallen behind")
-        player.replaceCurrentItem(with: nil)
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func playbackThatDriftsFromItsOffsetIsBroughtBackWhenPreservedInRealTime() async throws {
-        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
-        defer { server.stop() }
         // An 8 s window that grows to 12 s: at a quarter speed the playhead, started 3 s from
         // the edge, drifts two target durations past that offset after about three seconds,
         // before the media runs out and long before it leaves the window.
-        let live = LiveLadder(server: server, window: 8, published: 8)
-        defer { live.stop() }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
-        item.automaticallyPreservesTimeOffsetFromLive = true
-        let player = AVPlayer(environment: timedEnvironment(sink, clock: SystemHostClock.shared), playerItem: item)
-        await waitUntil("ready") { item.status == .readyToPlay }
-        live.grow(every: 1, ending: false)
-        player.rate = 0.25
-        await waitUntil(timeout: 20, "a jump ahead") {
-            let times = sink.frames.map { millis($0.itemTime) }
-            return zip(times, times.dropFirst()).contains { $1 - $0 > 1000 }
-        }
-        let times = sink.frames.map { millis($0.itemTime) }
-        let jump = try #require(zip(times, times.dropFirst()).first { $1 - $0 > 1000 })
-        let window = try #require(item.seekableTimeRanges.first?.timeRangeValue)
-        #expect((times.first ?? 0) >= 4000, "it started near the live edge: \(times.prefix(3))")
+        let played = try await playUntilAJump(window: 8, published: 8, rate: 0.25, preserving: true)
+        let (jump, window) = (played.jump, played.window)
+        #expect((played.times.first ?? 0) >= 4000, "it started near the live edge: \(played.times.prefix(3))")
         #expect(jump.0 >= millis(window.start) - 1000, "still inside the window: \(jump), \(window)")
         #expect(jump.1 >= millis(window.end) - 4200 && jump.1 <= millis(window.end) - 2000, "\(jump), window \(window)")
-        player.replaceCurrentItem(with: nil)
     }
 }
