@@ -45,6 +45,7 @@ import Testing
         let around = Int(((changedAt - 0.5 - heard.startHost) * rate).rounded())
         let until = Int(((changedAt + 0.8 - heard.startHost) * rate).rounded())
         let quiet = Self.longestQuietRun(Array(heard.samples[max(0, around)..<min(heard.samples.count, max(around, until))]))
+        print("longest quiet run around the change: \(quiet) samples")
         #expect(Double(quiet) / Double(rig.recording.sampleRate) < 0.005, "a dropout of \(quiet) samples")
     }
 

@@ -61,7 +61,7 @@ extension AudioRingBuffer {
         if lead > 0 { destination.update(repeating: 0, count: lead * channels) }
 
         var filled = lead
-        var spliceArrived = false
+        let spliceArrived = completedEpoch.load(ordering: .acquiring) >= epoch
         var lastEpoch = playedEpoch
         var lastRate = playedRate
         var firstMedia = CMTime.invalid
@@ -73,11 +73,8 @@ extension AudioRingBuffer {
             let remaining = marker.frameCount - headOffset
             if marker.generation > current { current = marker.generation }
             // Audio queued before a splice plays up to its point, then gives way, once the
-            // re-made audio has begun to arrive (until then the old audio is better than silence:
-            // an output that rewrites what it holds goes back over it).
-            if marker.epoch < epoch, !spliceArrived {
-                spliceArrived = hasChunk(ofEpoch: epoch, from: markerIndex + 1, to: available)
-            }
+            // re-made audio is all in (until then the old audio is better than silence: an
+            // output that rewrites what it holds goes back over it).
             let playable = marker.epoch < epoch && spliceArrived
                 ? framesBefore(splice, in: marker) - headOffset : remaining
             if marker.generation < current || playable <= 0 {
@@ -149,17 +146,6 @@ extension AudioRingBuffer {
         guard behind > 1e-6 else { return 0 }
         let frames = Int((behind / playedRate * Double(format.sampleRate)).rounded()) + silenceSincePlayed
         return min(frames, format.sampleRate)
-    }
-
-    /// True when a chunk of `epoch` (or newer) is queued between marker indices `start` and
-    /// `end`: a splice's re-made audio has begun to arrive. Walks at most the queued markers.
-    private func hasChunk(ofEpoch epoch: Int, from start: Int, to end: Int) -> Bool {
-        var index = start
-        while index < end {
-            if markers[index % markerCapacity].epoch >= epoch { return true }
-            index += 1
-        }
-        return false
     }
 
     /// What the last render call goes back over (see ``AudioRenderSource/takeRewindFrames()``);

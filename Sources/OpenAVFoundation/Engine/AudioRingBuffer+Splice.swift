@@ -3,7 +3,7 @@
 // from the old audio to the new at exactly that media time, with no gap and no repeat.
 //
 // Concurrency: `beginSplice` and `spliceFits` are producer side (the audio thread);
-// `renderedEndSeconds` is published by the consumer and read by the producer. The consumer's
+// `completeSplice` too; `renderedEndSeconds` is published by the consumer and read by the producer. The consumer's
 // half is in AudioRingBuffer+Render.swift: it plays chunks of an older epoch only up to the
 // splice point, then skips them and plays the newer epoch's.
 
@@ -28,6 +28,13 @@ extension AudioRingBuffer {
         spliceBits.store(seconds.bitPattern, ordering: .relaxed)
         epochFrames.store(0, ordering: .relaxed)
         currentEpoch.add(1, ordering: .releasing)
+    }
+
+    /// The re-made audio of the splice begun last is all written: the consumer goes over to it
+    /// (until then the old audio plays on, which an output that rewrites goes back over).
+    /// Producer side, after the re-made audio's last write.
+    package func completeSplice() {
+        completedEpoch.store(currentEpoch.load(ordering: .relaxed), ordering: .releasing)
     }
 
     /// Frames written since the last splice began (all of them before any): how much of the

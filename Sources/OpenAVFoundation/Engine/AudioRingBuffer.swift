@@ -69,6 +69,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let clockPublisher = AudioClockPublisher()  // written by the consumer only
     let currentEpoch = Atomic<Int>(0)  // raised by the producer: a splice began
     let spliceBits = Atomic<UInt64>(Double.infinity.bitPattern)  // producer: where the epoch takes over
+    let completedEpoch = Atomic<Int>(0)  // producer: the newest epoch whose re-made audio is all in
     let renderedEndBits = Atomic<UInt64>(Double.nan.bitPattern)  // consumer: media after the last frame
     let renderedEndGeneration = Atomic<Int>(Int.min)  // consumer: the generation of that frame
     let epochFrames = Atomic<Int>(0)  // producer: frames written since the last splice began

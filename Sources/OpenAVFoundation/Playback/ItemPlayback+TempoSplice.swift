@@ -51,6 +51,7 @@ extension ItemPlayback {
         for frame in frames {
             for chunk in converter.convert(frame) { write(chunk, to: ring, generation: generation, &splice) }
         }
+        ring.completeSplice()
         splice.endRemake()
         return true
     }

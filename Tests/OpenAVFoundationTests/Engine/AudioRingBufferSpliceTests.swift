@@ -16,6 +16,7 @@ extension EngineTests {
             ring.beginSplice(atSeconds: 0.005)
             // The new audio from 5 ms on, at twice the speed: 10 frames cover 20 ms of media.
             #expect(ring.write(ramp(101, 10), media: ms(5), rate: 2))
+            ring.completeSplice()
             #expect(ring.render(frames: 6) == [4, 5, 101, 102, 103, 104])
             // The media time heard runs on from the splice point at the new rate.
             let snapshot = ring.clockSnapshot
@@ -30,6 +31,7 @@ extension EngineTests {
             #expect(ring.write(ramp(1, 10), media: .zero))
             ring.beginSplice(atSeconds: 0.0)
             #expect(ring.write(ramp(201, 4), media: .zero))
+            ring.completeSplice()
             #expect(ring.render(frames: 5) == ramp(201, 4) + [0])
             #expect(ring.bufferedFrames == 0, "the old audio was skipped, not kept")
         }
@@ -40,13 +42,16 @@ extension EngineTests {
             #expect(ring.write(ramp(1, 20), media: .zero))
             #expect(ring.render(frames: 12, hostTime: 1) == ramp(1, 12))
             #expect(ring.takeRewindFrames() == 0, "plain audio goes back over nothing")
-            // The re-made audio is late: the old audio plays on meanwhile (better than silence).
+            // The re-made audio is late: the old audio plays on meanwhile (better than silence),
+            // also while only part of it is in.
             ring.beginSplice(atSeconds: 0.004)
-            #expect(ring.render(frames: 2, hostTime: 1.012) == [13, 14])
+            #expect(ring.render(frames: 1, hostTime: 1.012) == [13])
+            #expect(ring.write(ramp(101, 10), media: ms(4), rate: 2))
+            #expect(ring.render(frames: 1, hostTime: 1.013) == [14])
             #expect(ring.takeRewindFrames() == 0)
             // Re-made at twice the speed from 4 ms of media: the output holds the old audio of
             // 4...14 ms (10 frames).
-            #expect(ring.write(ramp(101, 10), media: ms(4), rate: 2))
+            ring.completeSplice()
             #expect(ring.render(frames: 4, hostTime: 1.014) == ramp(101, 4))
             #expect(ring.takeRewindFrames() == 10)
             #expect(ring.takeRewindFrames() == 0, "read once")
@@ -64,6 +69,7 @@ extension EngineTests {
             #expect(ring.render(frames: 8) == ramp(1, 6) + [0, 0], "ran dry: 2 silent frames")
             ring.beginSplice(atSeconds: 0.002)
             #expect(ring.write(ramp(101, 4), media: ms(2), rate: 2))
+            ring.completeSplice()
             #expect(ring.render(frames: 4) == ramp(101, 4))
             #expect(ring.takeRewindFrames() == 6, "the old audio of 2...6 ms and the 2 silent frames")
         }
@@ -74,6 +80,7 @@ extension EngineTests {
             #expect(ring.render(frames: 5) == ramp(1, 5))
             ring.beginSplice(atSeconds: 0.008)
             #expect(ring.write(ramp(101, 6), media: ms(8), rate: 2))
+            ring.completeSplice()
             #expect(ring.render(frames: 3) == [6, 7, 8])
             #expect(ring.takeRewindFrames() == 0)
             #expect(ring.render(frames: 3) == [101, 102, 103])
