@@ -60,9 +60,11 @@ final class RecordingOverlay: PlayerControlsOverlay, @unchecked Sendable {
         defer { window.close() }
         player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(.mp4)))
         player.play()
-        #expect(await waitOnMainQueue { delegate.names.contains("end") })
+        // (Generous: beside the whole parallel pass on two cores this window's untimed run has
+        // taken over a minute.)
+        #expect(await waitOnMainQueue(timeout: 90) { delegate.names.contains("end") })
         #expect(
-            await waitOnMainQueue { overlay.record.withLock { $0.states.last?.isAtEnd == true } })
+            await waitOnMainQueue(timeout: 30) { overlay.record.withLock { $0.states.last?.isAtEnd == true } })
         let record = overlay.record.withLock { $0 }
         #expect(record.attached)
         #expect(record.draws > 0)

@@ -131,7 +131,8 @@ import Testing
         var store = ResumeStore(file: state.appendingPathComponent("playhead/resume.json"))
         #expect(store.load() == nil)
         let remembered = try #require(store.position(for: clip.standardizedFileURL.path))
-        #expect(abs(remembered - 9) < 0.2, "remembered \(remembered)")
+        // (An untimed run may show a few frames more before it stops on a loaded machine.)
+        #expect(remembered > 8.95 && remembered < 10, "remembered \(remembered)")
 
         let second = try #require(
             try await PlayheadProcess.run(
@@ -147,6 +148,7 @@ import Testing
             try PlayheadProcess.jsonObject(second)["items"] as? [[String: Any]])
         let position = try #require(items.first?["position"] as? Double)
         #expect(
-            abs(position - remembered) < 0.2, "resumed at \(position), remembered \(remembered)")
+            position > remembered - 0.05 && position < remembered + 1,
+            "resumed at \(position), remembered \(remembered)")
     }
 }
