@@ -124,6 +124,10 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             let received = transfer.withLock { $0?.data.count ?? 0 }
             stop = elapsed > timeout ? .timedOut : shouldStop(received, elapsed)
             if stop != nil {
+                // A task that finished meanwhile is not cancelled: FoundationNetworking's
+                // cancel() of a task it already retired traps (its completion removed it from
+                // the session's registry before the cancellation's failure report looks it up).
+                if finished.wait(timeout: .now()) == .success { break }
                 task.cancel()
                 finished.wait()
                 break
