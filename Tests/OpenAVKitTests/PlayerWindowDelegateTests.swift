@@ -72,8 +72,10 @@ final class RecordingWindowDelegate: PlayerWindowDelegate, Sendable {
         defer { window.close() }
         player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(.mp4)))
         player.play()
+        // (Generous: beside the whole parallel pass on two cores a window's untimed run has
+        // taken over a minute to reach its end.)
         #expect(
-            await waitOnMainQueue {
+            await waitOnMainQueue(timeout: 90) {
                 delegate.names.contains("end") && delegate.names.contains("status ended")
             })
         let names = delegate.names

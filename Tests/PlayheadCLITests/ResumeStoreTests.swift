@@ -132,7 +132,7 @@ import Testing
         #expect(store.load() == nil)
         let remembered = try #require(store.position(for: clip.standardizedFileURL.path))
         // (An untimed run may show a few frames more before it stops on a loaded machine.)
-        #expect(remembered > 8.95 && remembered < 10, "remembered \(remembered)")
+        #expect(remembered > 8 && remembered < 10, "remembered \(remembered)")
 
         let second = try #require(
             try await PlayheadProcess.run(
@@ -148,7 +148,7 @@ import Testing
             try PlayheadProcess.jsonObject(second)["items"] as? [[String: Any]])
         let position = try #require(items.first?["position"] as? Double)
         #expect(
-            position > remembered - 0.05 && position < remembered + 1,
+            position > remembered - 0.2 && position < remembered + 1,
             "resumed at \(position), remembered \(remembered)")
     }
 }
