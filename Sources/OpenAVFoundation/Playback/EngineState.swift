@@ -51,7 +51,8 @@ struct EngineState: Sendable {
     var seek: PendingSeek?
     /// The system-time clock; the audio clock corrects it while audio plays.
     var clock = MediaClock(rate: 0)
-    /// Host time after which the audio clock reflects the current rate.
+    /// Host time after which the audio clock reflects the current rate: the start of the
+    /// current run (play, a rate change, a seek's landing).
     var audioClockTrustedAfter: Double = 0
     var duration: CMTime = .indefinite
     var forwardEndTime: CMTime = .invalid
@@ -98,10 +99,29 @@ struct EngineState: Sendable {
     var scheduledStart: Double?
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
-    /// otherwise.
+    /// otherwise. Time never runs ahead of sound that is about to start: while this run's
+    /// audio is due but not heard yet (the output starting, a sound server's latency), it
+    /// stands where the run began, so it does not jump back when the audio clock takes over.
     func time(atHost host: Double) -> CMTime {
         let running = scheduledStart.map { max(host, $0) } ?? host
-        return trustedAudioClock(atHost: running) ?? clock.time(atHost: running)
+        // (Before its first frame is heard, the audio clock stands at that frame's time.)
+        if let audio = trustedAudioClock(atHost: running) { return audio }
+        guard awaitsFirstAudio else { return clock.time(atHost: running) }
+        let waited = max(0, running - audioClockTrustedAfter)
+        // Audio that never comes (a gap in the track) holds time only so long.
+        let held = audioClockTrustedAfter + max(0, waited - Self.firstAudioAllowance)
+        return clock.time(atHost: max(held, clock.anchorHost))
+    }
+
+    /// How long time waits at the start of a run for its audio to be heard before the system
+    /// clock runs on without it (a sound server's latency is 20-200 ms).
+    static let firstAudioAllowance = 0.5
+
+    /// True while playing forward with audio selected that has not ended and whose clock is not
+    /// trusted yet for this run.
+    private var awaitsFirstAudio: Bool {
+        guard rate > 0, selection.audioStream != nil, let ring = pipeline?.ring else { return false }
+        return !ring.isAtEnd
     }
 
     /// The audio clock at `host` when it reflects the current rate and generation; nil while

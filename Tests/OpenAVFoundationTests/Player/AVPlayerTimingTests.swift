@@ -44,8 +44,16 @@ import Testing
 
     @Test func pauseAndResumeKeepTimeContinuousOnAManualClock() async throws {
         let clock = ManualClock()
-        let (player, _, sink) = try await playingPlayer(clock: clock, audio: true)
-        await advance(clock, by: 0.6)
+        let sink = RecordingVideoSink()
+        let sinks = VideoSinks()
+        sinks.add(sink)
+        let output = ClockDrivenAudioOutput(clock: clock)
+        let environment = PlaybackEnvironment(
+            hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
+        let player = AVPlayer(environment: environment, playerItem: AVPlayerItem(url: try Fixture.url(.mp4)))
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await advanceFed(clock, by: 0.6, playing: player, output: output)
         player.pause()
         let paused = player.currentTime()
         #expect(abs(paused.seconds - 0.6) < 0.03)
@@ -55,9 +63,89 @@ import Testing
         player.play()
         await waitUntil("playing again") { player.timeControlStatus == .playing }
         #expect(abs(player.currentTime().seconds - paused.seconds) < 0.015)
-        await advance(clock, by: 0.4)
+        await advanceFed(clock, by: 0.4, playing: player, output: output)
         #expect(abs(player.currentTime().seconds - (paused.seconds + 0.4)) < 0.03)
         #expect(sink.count > shownWhilePaused)
+    }
+
+    @Test func timeStandsUntilTheSoundIsHeardAndNeverGoesBack() async throws {
+        // A sound server heard 100 ms after rendering: time used to run from the moment play
+        // was asked for, then jump back by that much when the audio clock took over.
+        let clock = ManualClock()
+        let sinks = VideoSinks()
+        sinks.add(RecordingVideoSink())
+        let output = ClockDrivenAudioOutput(clock: clock, outputLatency: 0.1)
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
+        let player = AVPlayer(environment: environment, playerItem: AVPlayerItem(url: try Fixture.url(.mp4)))
+        var readings: [Double] = []
+        for pass in 0..<2 {
+            player.play()
+            await waitUntil("playing") { player.timeControlStatus == .playing }
+            let start = player.currentTime().seconds
+            for _ in 0..<25 {
+                await advanceFed(clock, by: 0.02, playing: player, output: output)
+                readings.append(player.currentTime().seconds)
+            }
+            // First play: heard from 0.1 s after play, so 0.4 s of sound by now and time stood
+            // for the first 0.1 s. Resuming, this output has nothing left from before the pause
+            // (the ring goes on after what it rendered), so time goes on at once.
+            let expected = pass == 0 ? 0.4 : 0.5
+            #expect(abs(readings.last! - start - expected) < 0.03, "pass \(pass) \(readings)")
+            if pass == 0 { #expect(readings[3] == start, "time waits for the sound") }
+            player.pause()
+            readings.append(player.currentTime().seconds)
+            await advanceFed(clock, by: 0.2, playing: player, output: output)
+        }
+        let backward = zip(readings, readings.dropFirst()).filter { $1 < $0 - 1e-9 }
+        #expect(backward.isEmpty, "time went back: \(backward)")
+
+        // Played from a seek made while paused, and across a seek made while playing, time
+        // starts at the landing and stands there until the new position is heard.
+        for (target, whilePlaying) in [(2.0, false), (1.0, true)] {
+            let done = Locked(false)
+            player.seek(to: CMTime(seconds: target, preferredTimescale: 600), toleranceBefore: .zero,
+                        toleranceAfter: .zero) { _ in done.withLock { $0 = true } }
+            if !whilePlaying {
+                await waitUntil("seek done") { done.withLock { $0 } }
+                player.play()
+                await waitUntil("playing") { player.timeControlStatus == .playing }
+            }
+            var after: [Double] = []
+            for _ in 0..<25 {
+                await advanceFed(clock, by: 0.02, playing: player, output: output)
+                if done.withLock({ $0 }) { after.append(player.currentTime().seconds) }
+            }
+            #expect(after.count > 10)
+            #expect(after.allSatisfy { $0 >= target - 1e-9 }, "\(target): \(after)")
+            let back = zip(after, after.dropFirst()).filter { $1 < $0 - 1e-9 }
+            #expect(back.isEmpty, "\(target): time went back: \(back)")
+            player.pause()
+        }
+    }
+
+    @Test func timeWaitsForAnOutputThatIsSlowToStart() async throws {
+        // A device that takes its time to start: time used to run from the moment play was
+        // asked for and go back when the first audio was heard.
+        let clock = ManualClock()
+        let sinks = VideoSinks()
+        sinks.add(RecordingVideoSink())
+        let output = SlowStartingAudioOutput(ClockDrivenAudioOutput(clock: clock))
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
+        let player = AVPlayer(environment: environment, playerItem: AVPlayerItem(url: try Fixture.url(.mp4)))
+        await waitUntil("ready") { player.currentItem?.status == .readyToPlay }
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await advance(clock, by: 0.1)
+        #expect(player.currentTime() == .zero, "time waits for the sound")
+        output.letStart()
+        var readings: [Double] = []
+        for _ in 0..<20 {
+            await advanceFed(clock, by: 0.02, playing: player, output: output.inner)
+            readings.append(player.currentTime().seconds)
+        }
+        #expect(readings.first! <= 0.02 + 1e-9 && abs(readings.last! - 0.4) < 0.03, "\(readings)")
+        #expect(zip(readings, readings.dropFirst()).allSatisfy { $1 >= $0 }, "\(readings)")
+        player.pause()
     }
 
     /// Real-time timing: meaningful on a quiet machine, noisy when the whole suite shares two
@@ -142,4 +230,24 @@ import Testing
         #expect(reached - 1.3 <= moved + 0.03, "no faster than the clock")
         #expect(lowest >= 1.3 - 1e-6, "playback went on from the target")
     }
+}
+
+/// An output whose `start()` waits until the test lets it (a device slow to start).
+private final class SlowStartingAudioOutput: AudioOutput, @unchecked Sendable {
+    let inner: ClockDrivenAudioOutput
+    private let allowed = DispatchSemaphore(value: 0)
+    init(_ inner: ClockDrivenAudioOutput) { self.inner = inner }
+    func letStart() { allowed.signal() }
+    var name: String { "slow-starting" }
+    var outputLatency: Double { inner.outputLatency }
+    func open(format: AudioOutputFormat, source: any AudioRenderSource) throws -> AudioOutputFormat {
+        try inner.open(format: format, source: source)
+    }
+    func start() {
+        allowed.wait()
+        allowed.signal()
+        inner.start()
+    }
+    func stop() { inner.stop() }
+    func close() { inner.close() }
 }

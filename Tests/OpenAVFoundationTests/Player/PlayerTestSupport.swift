@@ -152,6 +152,32 @@ func advance(
     }
 }
 
+/// Advances `clock` by `seconds` in steps so that the audio clock follows it exactly however
+/// loaded the machine is: before each step the real-time decode thread gets up to two real
+/// seconds to queue that step's audio (an empty ring stops the audio clock, as on a device),
+/// and after it the render thread of `output` catches up (until it renders, the audio clock
+/// stands at what it rendered last). Near the end of the item it goes on at once.
+@MainActor
+func advanceFed(
+    _ clock: ManualClock, by seconds: Double, playing player: AVPlayer, output: ClockDrivenAudioOutput,
+    step: Double = 0.02
+) async {
+    var left = seconds
+    while left > 1e-9 {
+        let delta = min(step, left)
+        for _ in 0..<400 {
+            guard let ring = engine(of: player)?.pipeline?.ring, !ring.isAtEnd else { break }
+            // At least a step, and more than the 50 ms the ring waits for before it starts.
+            if ring.bufferedDuration.seconds >= max(delta, 0.05) + 0.01 { break }
+            await mainQueueSleep(nanoseconds: 5_000_000)
+        }
+        clock.advance(by: delta)
+        left -= delta
+        output.waitUntilCaughtUp(timeout: 2)
+        await mainQueueSleep(nanoseconds: 2_000_000)
+    }
+}
+
 /// The current item's engine (nil when the player has none).
 func engine(of player: AVPlayer) -> ItemPlayback? {
     player.state.withLock { $0.engine }
