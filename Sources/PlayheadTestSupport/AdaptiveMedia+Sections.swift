@@ -30,6 +30,44 @@ extension AdaptiveMedia {
         }
     }
 
+    /// The IV of every file of the encrypted fragmented ladder (given in its `EXT-X-KEY`).
+    public static let sectionIV = Data((0..<16).map { UInt8(0xf0 - $0) })
+
+    /// The fragmented ladder (``fragmentedFolder()``) with its initialisation sections and
+    /// segments encrypted with AES-128 (``key``, served as `ladder/key.bin`, and ``sectionIV``):
+    /// each playlist's `EXT-X-KEY` comes before its `EXT-X-MAP`, so the section is encrypted too
+    /// (RFC 8216 §4.3.2.4). The clear files stay beside them as `<name>.clear`.
+    public static func encryptedFragmentedFolder() throws -> URL {
+        let clear = try fragmentedFolder()
+        return try FixtureCache.file(named: "adaptive-fmp4-aes-v1") { folder in
+            let ladder = folder.appendingPathComponent("ladder")
+            try FileManager.default.createDirectory(at: ladder, withIntermediateDirectories: true)
+            try key.write(to: ladder.appendingPathComponent("key.bin"))
+            try FileManager.default.copyItem(
+                at: clear.appendingPathComponent("ladder/master.m3u8"), to: ladder.appendingPathComponent("master.m3u8"))
+            let hex = { (bytes: Data) in bytes.map { String(format: "%02x", $0) }.joined() }
+            for variant in variants.prefix(2) {
+                let source = clear.appendingPathComponent("ladder/\(variant.name)")
+                let target = ladder.appendingPathComponent(variant.name)
+                try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+                let names = ["init.mp4"] + (0..<Int(fragmentedDuration)).map { "seg\($0).m4s" }
+                for name in names {
+                    let result = try Subprocess.run(
+                        URL(fileURLWithPath: "/usr/bin/openssl"),
+                        ["enc", "-aes-128-cbc", "-K", hex(key), "-iv", hex(sectionIV),
+                         "-in", source.appendingPathComponent(name).path, "-out", target.appendingPathComponent(name).path])
+                    guard result.status == 0 else { throw TestSupportError("openssl could not encrypt \(name)") }
+                    try FileManager.default.copyItem(
+                        at: source.appendingPathComponent(name), to: target.appendingPathComponent(name + ".clear"))
+                }
+                let playlist = try String(contentsOf: source.appendingPathComponent("index.m3u8"), encoding: .utf8)
+                    .replacingOccurrences(
+                        of: "#EXT-X-MAP:", with: "#EXT-X-KEY:METHOD=AES-128,URI=\"../key.bin\",IV=0x\(hex(sectionIV))\n#EXT-X-MAP:")
+                try playlist.write(to: target.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+            }
+        }
+    }
+
     /// Seconds of each of the two pieces of the discontinuity ladder.
     public static let pieceDuration = 3.0
 

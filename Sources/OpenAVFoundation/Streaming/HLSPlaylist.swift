@@ -31,7 +31,7 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
 }
 
 /// How a segment is encrypted (`EXT-X-KEY:METHOD=AES-128`).
-struct HLSKey: Equatable, Sendable {
+struct HLSKey: Hashable, Sendable {
     /// Where the 16-byte key is.
     let url: URL
     /// The initialisation vector; nil: the segment's media sequence number, big-endian.
@@ -69,6 +69,13 @@ struct HLSMap: Hashable, Sendable {
     let url: URL
     /// `BYTERANGE` as the bytes to read, when the section is a range of its resource.
     let byteRange: Range<Int>?
+    /// The AES-128 key of the `EXT-X-KEY` before the `EXT-X-MAP`, which encrypts the section
+    /// too (RFC 8216 §4.3.2.4); nil when it is clear.
+    var key: HLSKey? = nil
+
+    /// The IV the section is encrypted with: the key's `IV`, which the RFC requires for an
+    /// encrypted section; without one, zero (a section has no media sequence number).
+    var iv: Data? { key.map { $0.iv ?? Data(count: 16) } }
 }
 
 /// One media segment of a media playlist.
@@ -242,7 +249,7 @@ enum HLSPlaylist: Equatable, Sendable {
                     length > 0 ? (parts.count > 1 ? parts[1] : 0)..<((parts.count > 1 ? parts[1] : 0) + length) : nil
                 }
                 if map == nil { map = url }
-                segmentMap = HLSMap(url: url, byteRange: range)
+                segmentMap = HLSMap(url: url, byteRange: range, key: key)
             } else if !line.hasPrefix("#") {
                 let length = max(0, duration ?? target)
                 segments.append(

@@ -1,7 +1,7 @@
 // Playhead: the HLS loader's requests besides segments, and its hand-over of segments: AES-128
-// keys (fetched once per URL), fragmented-MP4 initialisation sections (once per map), variant
-// playlists (once, or again for a live variant older than the segment wanted), and the chunks
-// put in the buffer or skipped.
+// keys (fetched once per URL), fragmented-MP4 initialisation sections (once per map, decrypted
+// when a key comes before the map), variant playlists (once, or again for a live variant older
+// than the segment wanted), and the chunks put in the buffer or skipped.
 //
 // Concurrency: every method runs on the loader thread; `deliver`, `skip` and `fail` change
 // `state` under `condition`; `keys`, `initialisations` and `playlists` are the loader thread's.
@@ -13,6 +13,12 @@ extension HLSStreamLoader {
     /// URL); nil, with an error-log event, when the key cannot be had or does not decrypt it.
     func decrypted(_ data: Data, of segment: HLSSegment) -> Data? {
         guard let key = segment.key else { return data }
+        return decrypted(data, at: segment.url, with: key, iv: key.iv(forSequence: segment.sequence))
+    }
+
+    /// `data` fetched from `url`, decrypted with `key` (fetched once per key URL) and `iv`; nil,
+    /// with an error-log event, when the key cannot be had or does not decrypt it.
+    private func decrypted(_ data: Data, at url: URL, with key: HLSKey, iv: Data) -> Data? {
         var keyBytes = keys[key.url]
         if keyBytes == nil {
             switch fetcher.fetch(key.url, secure: secure, limit: 1024, timeout: timeout) {
@@ -24,10 +30,8 @@ extension HLSStreamLoader {
                 return nil
             }
         }
-        guard let keyBytes,
-            let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: key.iv(forSequence: segment.sequence))
-        else {
-            log.error(uri: segment.url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
+        guard let keyBytes, let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: iv) else {
+            log.error(uri: url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
             return nil
         }
         return plain
@@ -42,9 +46,15 @@ extension HLSStreamLoader {
         case .success(let resource):
             log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: 0,
                 from: variants[variant], estimate: 0)
+            var bytes = resource.data
+            if let key = map.key, let iv = map.iv {
+                // An EXT-X-KEY before the EXT-X-MAP encrypts the section as well.
+                guard let plain = decrypted(bytes, at: map.url, with: key, iv: iv) else { return nil }
+                bytes = plain
+            }
             if initialisations.count >= 16 { initialisations = [:] }
-            initialisations[map] = resource.data
-            return resource.data
+            initialisations[map] = bytes
+            return bytes
         case .failure(let failure):
             log.error(uri: map.url, failure: failure)
             return nil

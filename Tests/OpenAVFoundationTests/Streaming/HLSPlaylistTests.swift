@@ -121,6 +121,30 @@ import Testing
         #expect(playlist.initialisation?.lastPathComponent == "main.mp4")
     }
 
+    @Test func aKeyBeforeAMapEncryptsTheMapAndNoneAfterClearsIt() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-KEY:METHOD=AES-128,URI="k.bin",IV=0x000102030405060708090a0b0c0d0e0f
+            #EXT-X-MAP:URI="init.mp4"
+            #EXTINF:2,
+            a.m4s
+            #EXT-X-KEY:METHOD=NONE
+            #EXT-X-MAP:URI="clear.mp4"
+            #EXTINF:2,
+            b.m4s
+            #EXT-X-ENDLIST
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        let encrypted = try #require(playlist.segments[0].map)
+        #expect(encrypted.key?.url.lastPathComponent == "k.bin")
+        #expect(encrypted.iv == Data(0..<16), "the key's IV")
+        #expect(playlist.segments[1].map?.key == nil && playlist.segments[1].map?.iv == nil, "clear after METHOD=NONE")
+    }
+
     @Test func anExplicitIVAndOtherMethodsAreRead() throws {
         let text = """
             #EXTM3U

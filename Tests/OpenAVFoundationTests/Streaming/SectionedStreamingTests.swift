@@ -13,11 +13,11 @@ import Testing
 @MainActor
 @Suite struct SectionedStreamingTests {
     /// Milliseconds of a time, for comparing timestamps exactly.
-    private func millis(_ time: CMTime) -> Int { Int((time.seconds * 1000).rounded()) }
+    func millis(_ time: CMTime) -> Int { Int((time.seconds * 1000).rounded()) }
 
     /// Every picture of `files` (read in order as one stream from a local file), by presentation
     /// time in milliseconds: its checksum.
-    private func referencePictures(_ files: [URL]) throws -> [Int: UInt64] {
+    func referencePictures(_ files: [URL]) throws -> [Int: UInt64] {
         let joined = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-ref-\(UUID().uuidString).mp4")
         defer { try? FileManager.default.removeItem(at: joined) }
         var bytes = Data()
