@@ -32,7 +32,8 @@ open class AVPlayerItemAccessLogEvent: NSObject, @unchecked Sendable {
     public let playbackStartDate: Date?
     /// The variant's media playlist URL.
     public let uri: String?
-    /// The host the last segment came from.
+    /// The IP address of the server the last segment came from (the host name's first
+    /// resolved address; nil before the first segment of the stretch).
     public let serverAddress: String?
     /// How often the server changed during the stretch.
     public let numberOfServerAddressChanges: Int
@@ -83,7 +84,7 @@ open class AVPlayerItemAccessLogEvent: NSObject, @unchecked Sendable {
         playbackStartDate = record.startDate
         uri = record.uri
         serverAddress = record.server
-        numberOfServerAddressChanges = 0
+        numberOfServerAddressChanges = record.serverChanges
         playbackSessionID = record.sessionID
         playbackStartOffset = record.startOffset
         numberOfMediaRequests = record.requests
@@ -158,7 +159,7 @@ open class AVPlayerItemErrorLogEvent: NSObject, @unchecked Sendable {
     public let date: Date?
     /// The URL requested.
     public let uri: String?
-    /// The host asked.
+    /// The IP address of the server asked (its host name when that does not resolve).
     public let serverAddress: String?
     /// The playback session's identifier.
     public let playbackSessionID: String?

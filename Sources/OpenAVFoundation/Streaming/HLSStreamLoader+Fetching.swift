@@ -44,7 +44,7 @@ extension HLSStreamLoader {
         let result = fetcher.fetch(map.url, range: map.byteRange, secure: secure, limit: limits.segment, timeout: timeout)
         switch result {
         case .success(let resource):
-            log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: 0,
+            log.segmentFetched(map.url, bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: 0,
                 from: variants[variant], estimate: 0)
             var bytes = resource.data
             if let key = map.key, let iv = map.iv {

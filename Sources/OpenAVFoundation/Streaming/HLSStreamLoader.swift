@@ -382,7 +382,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 fetched += 1
                 estimator.add(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration)
                 ProcessThroughput.remember(estimator.estimate, for: server)
-                log.segmentFetched(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration,
+                log.segmentFetched(piece.url, bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration,
                     from: variants[choice], estimate: estimator.estimate)
                 guard let bytes = decrypted(resource.data, of: piece) else {
                     skip(job)

@@ -13,6 +13,8 @@ final class StreamingLog: Sendable {
         var startDate = Date()
         var uri: String?
         var server: String?
+        /// Times the server's address changed within the event.
+        var serverChanges = 0
         var sessionID: String?
         var startOffset = 0.0
         var requests = 0
@@ -88,14 +90,20 @@ final class StreamingLog: Sendable {
         }
     }
 
-    func segmentFetched(bytes: Int, seconds: Double, mediaSeconds: Double, from variant: HLSVariant, estimate: Double) {
+    /// Counts a request of `url` on `variant`; its server's address is looked up here, on the
+    /// loader's thread.
+    func segmentFetched(
+        _ url: URL, bytes: Int, seconds: Double, mediaSeconds: Double, from variant: HLSVariant, estimate: Double
+    ) {
+        let server = ServerAddressBook.address(of: url)
         update { record in
+            if let server, let previous = record.server, previous != server { record.serverChanges += 1 }
             record.requests += 1
             record.bytes += Int64(bytes)
             record.transferSeconds += seconds
             record.mediaSeconds += mediaSeconds
             record.rates.append(Double(bytes) * 8 / max(seconds, 0.001))
-            record.server = variant.url.host
+            record.server = server ?? record.server
         }
     }
 
@@ -114,7 +122,8 @@ final class StreamingLog: Sendable {
             domain = "CoreMediaErrorDomain"
         }
         let record = ErrorRecord(
-            date: Date(), uri: uri.absoluteString, server: uri.host, sessionID: sessionID, status: status,
+            date: Date(), uri: uri.absoluteString, server: ServerAddressBook.address(of: uri), sessionID: sessionID,
+            status: status,
             domain: domain, comment: failure.reason)
         add(.error) { $0.errors.append(record) }
     }
@@ -124,7 +133,6 @@ final class StreamingLog: Sendable {
     {
         var record = AccessRecord()
         record.uri = variant.url.absoluteString
-        record.server = variant.url.host
         record.sessionID = sessionID
         record.startOffset = offset
         record.indicatedBitrate = Double(variant.bandwidth)

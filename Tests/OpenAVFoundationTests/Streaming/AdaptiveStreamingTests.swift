@@ -194,6 +194,7 @@ import Testing
         #expect(events[0].startupTime >= 0 && events[0].startupTime < 30)
         #expect(events.dropFirst().allSatisfy { $0.startupTime == 0 })
         #expect(events.last?.numberOfDroppedVideoFrames == 0, "an untimed run drops nothing")
+        #expect(events.allSatisfy { $0.serverAddress == "127.0.0.1" && $0.numberOfServerAddressChanges == 0 })
         player.replaceCurrentItem(with: nil)
     }
 
