@@ -23,13 +23,7 @@ extension SectionedStreamingTests {
 
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
-        item.preferredPeakBitRate = 300_000  // the low variant throughout
-        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let (item, player, sink) = await playLowestToEnd(server)
 
         #expect(item.accessLog() != nil, "Playhead's loader streamed it, not libavformat")
         let frames = sink.frames

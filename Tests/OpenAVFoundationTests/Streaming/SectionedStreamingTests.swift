@@ -40,6 +40,19 @@ import Testing
         return pictures
     }
 
+    /// Plays `ladder/master.m3u8` from `server` untimed to its end on the lowest variant (a
+    /// peak of 300 kbit/s); the player still holds the item.
+    func playLowestToEnd(_ server: LoopbackHTTPServer) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink) {
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        item.preferredPeakBitRate = 300_000
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        return (item, player, sink)
+    }
+
     /// The variant names of the media segments the server served, in order.
     private func segmentVariants(_ server: LoopbackHTTPServer, suffix: String) -> [String] {
         server.requests.map(\.path).filter { $0.hasSuffix(suffix) }
@@ -130,13 +143,7 @@ import Testing
         let reference = try referencePictures([folder.appendingPathComponent("ladder/low/all.mp4")])
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
-        item.preferredPeakBitRate = 300_000
-        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let (item, player, sink) = await playLowestToEnd(server)
         #expect(item.accessLog() != nil, "Playhead's loader streamed it, not libavformat")
         let frames = sink.frames
         #expect(frames.count == 75, "\(frames.count) pictures")
@@ -181,13 +188,8 @@ import Testing
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         serveMapChange(to: "../mid/init.mp4", segmentsOf: "mid", on: server)
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
-        item.preferredPeakBitRate = 300_000  // the low playlist only
-        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        // The low playlist only.
+        let (_, player, sink) = await playLowestToEnd(server)
         let frames = sink.frames
         #expect(frames.count == 150, "\(frames.count) pictures")
         #expect(frames.prefix(75).allSatisfy { $0.frame.width == 160 } && frames.suffix(75).allSatisfy { $0.frame.width == 320 })
@@ -202,13 +204,7 @@ import Testing
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         serveMapChange(to: "file:///etc/passwd", segmentsOf: "low", on: server)
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
-        item.preferredPeakBitRate = 300_000
-        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let (item, player, sink) = await playLowestToEnd(server)
         #expect(sink.count == 75, "the three segments before the refused map: \(sink.count)")
         let events = item.errorLog()?.events ?? []
         #expect(!events.isEmpty && events.allSatisfy { $0.uri == "file:///etc/passwd" && $0.errorComment?.contains("refused") == true })
@@ -221,13 +217,8 @@ import Testing
         let folder = try AdaptiveMedia.discontinuityFolder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
-        item.preferredPeakBitRate = 300_000  // one variant: the pieces are told apart by picture
-        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        // One variant: the pieces are told apart by picture.
+        let (item, player, sink) = await playLowestToEnd(server)
         #expect(item.accessLog() != nil, "Playhead's loader streamed it, not libavformat")
         let total = 2 * AdaptiveMedia.pieceDuration
         #expect(item.duration.seconds == total, "the playlist gives the length")
