@@ -1,6 +1,8 @@
 // Playhead: a live HLS stream of fragmented MP4 segments (`EXT-X-MAP` in every reload of a
 // sliding window) through Playhead's own loader, from near the edge to the end list: every
-// picture once, each the very picture its variant's own files decode to.
+// picture once, each the very picture its variant's own files decode to; and its demuxer states
+// no length (the fragments read at open are not the stream's).
+import FFmpegBridge
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -10,6 +12,34 @@ import Testing
 @MainActor
 @Suite struct LiveFragmentedStreamingTests {
     private func millis(_ time: CMTime) -> Int { Int((time.seconds * 1000).rounded()) }
+
+    /// The demuxer Playhead's loader opens for the master playlist at `path` on `server`.
+    private func streamedDemuxer(_ server: LoopbackHTTPServer, _ path: String) async throws -> Demuxer {
+        let url = server.url(for: path)
+        return try await Task.detached {
+            try StreamedOpen.demuxer(for: MediaLocation(url: url), timeout: 10, interrupt: InterruptDeadline()).demuxer
+        }.value
+    }
+
+    // libavformat gives the container the length of the fragments it read while opening (here
+    // about a second past seg1's start): taken for the stream's, it capped the buffered range
+    // (playback waited for the end list) and the seeks that follow the live window.
+    @Test func aLiveFragmentedMP4StreamsDemuxerStatesNoLengthWhereTheSameLadderAsVODStatesItsOwn() async throws {
+        let folder = try AdaptiveMedia.fragmentedFolder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let live = LiveLadder(server: server, window: 4, published: 4, fragmented: true)
+        defer { live.stop() }
+        let streamed = try await streamedDemuxer(server, "live/master.m3u8")
+        #expect(streamed.streamingInput != nil, "Playhead's loader streams it")
+        #expect(streamed.description.duration.isIndefinite, "\(streamed.description.duration.seconds)")
+        #expect(streamed.description.streams.allSatisfy { !$0.duration.isValid }, "no stream states a length")
+        streamed.streamingInput?.close()
+        let vod = try await streamedDemuxer(server, "ladder/master.m3u8")
+        #expect(vod.streamingInput != nil, "Playhead's loader streams it")
+        #expect(millis(vod.description.duration) == Int(AdaptiveMedia.fragmentedDuration * 1000), "\(vod.description.duration.seconds)")
+        vod.streamingInput?.close()
+    }
 
     // A live playlist grows with the wall clock: this runs in the real-time pass.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
@@ -46,12 +76,14 @@ import Testing
         #expect(times.count == (segments - 1) * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap and no repeat")
         // A live item's time starts at the first playlist read, so the pictures are matched by
-        // order: the first one shown is the first of seg1 (1 s into the files), then every next.
+        // order: the first one shown is the first of seg1, one second (a segment) after the
+        // files' first picture, then every next. (The files' pictures are timed from the audio's
+        // earlier start, so seg0's last one lies at 984 ms: seg1's is not the first past 980 ms.)
         let first = times.first ?? 0
         #expect(first >= 1000 && first < 1100, "\(first)")
         let mismatched = frames.filter { entry in
             guard let reference = references[entry.frame.width],
-                let seg1 = reference.keys.filter({ $0 >= 980 }).min()
+                let seg1 = reference.keys.min().map({ $0 + 1000 })
             else { return true }
             return reference[seg1 + millis(entry.itemTime) - first] != entry.frame.checksum()
         }
