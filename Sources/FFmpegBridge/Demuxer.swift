@@ -41,7 +41,7 @@ package final class Demuxer: @unchecked Sendable {
     /// nested playlists and segments included, over the time the opening thread spent waiting
     /// for them, so a busy CPU does not lower it), in bits per second.
     package let measuredBitRate: Double?
-    /// What the container holds, read once at open.
+    /// What the container holds, read once at open (a live stream's length indefinite).
     package let description: MediaDescription
     /// How far the container's timestamps start after zero (MPEG-TS and program streams,
     /// MP3 encoder delay), in AV_TIME_BASE units; 0 for containers that start at or before
@@ -104,6 +104,7 @@ package final class Demuxer: @unchecked Sendable {
         for index in scan.captioned where description.streams.indices.contains(index) {
             description.streams[index].hasClosedCaptions = true
         }
+        if let input = location.streaming, input.duration == nil { Self.forgetLength(of: &description) }
         self.description = description
         let start = container.pointer.pointee.start_time
         self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
@@ -116,6 +117,15 @@ package final class Demuxer: @unchecked Sendable {
             timelineOffset = state.offsets[input.openingSection.timeline] ?? timelineOffset
             sections = state
         }
+    }
+
+    /// A live stream has no length. What libavformat made of the first segments it read (a
+    /// fragmented-MP4 container states the length of the fragments seen so far) is not one:
+    /// taken as the length, it capped the buffered range and the seeks of live playback there.
+    private static func forgetLength(of description: inout MediaDescription) {
+        description.duration = .indefinite
+        description.durationIsEstimated = false
+        for index in description.streams.indices { description.streams[index].duration = .invalid }
     }
 
     /// Why the open container is refused under `limits` (a demuxer opened for inspection,

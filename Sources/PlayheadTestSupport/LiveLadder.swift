@@ -1,14 +1,14 @@
 // Playhead: the adaptive ladder served as a live HLS stream whose playlists grow one segment at
 // a time, as a live encoder's would: `live/master.m3u8` lists `live/<name>/index.m3u8` for each
 // variant, a sliding window over the ladder's one-second MPEG-TS segments (served from
-// `ladder/<name>/seg<N>.ts` beside them).
+// `ladder/<name>/seg<N>.ts` beside them), or over the fragmented-MP4 ladder's `seg<N>.m4s`.
 //
 // Concurrency: `publish(through:)`, `end()` and the timer's ticks change the server's rules
 // under `lock` (which guards `published`); any thread may call them; `grow` and `stop` belong
 // to the test's thread.
 import Foundation
 
-/// A live stream over `AdaptiveMedia.folder()`'s ladder on `server`; see the file comment.
+/// A live stream over an `AdaptiveMedia` ladder on `server`; see the file comment.
 public final class LiveLadder: @unchecked Sendable {
     /// How many segments each playlist lists.
     public let window: Int
@@ -19,12 +19,23 @@ public final class LiveLadder: @unchecked Sendable {
     private var published = (count: 0, ended: false)
     private var timer: DispatchSourceTimer?
 
+    /// True for the fragmented-MP4 ladder (``AdaptiveMedia/fragmentedFolder()``: `low` and
+    /// `mid`, six segments, each playlist naming its `init.mp4` with `EXT-X-MAP`).
+    public let fragmented: Bool
+    private var variants: [(name: String, width: Int, height: Int, bandwidth: Int)] {
+        fragmented ? Array(AdaptiveMedia.variants.prefix(2)) : AdaptiveMedia.variants
+    }
+    private var total: Int { Int(fragmented ? AdaptiveMedia.fragmentedDuration : AdaptiveMedia.duration) }
+
     /// Serves the master playlist and the variant playlists listing the first `published`
-    /// segments (the last `window` of them).
-    public init(server: LoopbackHTTPServer, window: Int = 4, published: Int) {
+    /// segments (the last `window` of them), from the MPEG-TS ladder (``AdaptiveMedia/folder()``)
+    /// or with `fragmented` the fragmented-MP4 one; `server` serves that ladder's folder.
+    public init(server: LoopbackHTTPServer, window: Int = 4, published: Int, fragmented: Bool = false) {
         self.server = server
         self.window = window
-        let master = ["#EXTM3U"] + AdaptiveMedia.variants.flatMap { variant in
+        self.fragmented = fragmented
+        let variants = fragmented ? Array(AdaptiveMedia.variants.prefix(2)) : AdaptiveMedia.variants
+        let master = ["#EXTM3U"] + variants.flatMap { variant in
             [
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height)",
                 "\(variant.name)/index.m3u8",
@@ -39,10 +50,10 @@ public final class LiveLadder: @unchecked Sendable {
     /// The number of segments published so far.
     public var count: Int { lock.withLock { published.count } }
 
-    /// Lists segments up to `count - 1` (at most the ladder's twelve).
+    /// Lists segments up to `count - 1` (at most the ladder's last).
     public func publish(through count: Int) {
         lock.withLock {
-            published.count = min(max(count, 1), Int(AdaptiveMedia.duration))
+            published.count = min(max(count, 1), total)
             serve(published)
         }
     }
@@ -63,7 +74,7 @@ public final class LiveLadder: @unchecked Sendable {
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             let count = self.count
-            if count < Int(AdaptiveMedia.duration) {
+            if count < self.total {
                 self.publish(through: count + 1)
             } else if ending {
                 self.end()
@@ -83,10 +94,12 @@ public final class LiveLadder: @unchecked Sendable {
 
     private func serve(_ state: (count: Int, ended: Bool)) {
         let first = max(0, state.count - window)
-        for variant in AdaptiveMedia.variants {
-            var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:\(first)"]
+        for variant in variants {
+            var lines = ["#EXTM3U", "#EXT-X-VERSION:\(fragmented ? 7 : 3)", "#EXT-X-TARGETDURATION:1",
+                "#EXT-X-MEDIA-SEQUENCE:\(first)"]
+            if fragmented { lines.append("#EXT-X-MAP:URI=\"../../ladder/\(variant.name)/init.mp4\"") }
             for index in first..<state.count {
-                lines += ["#EXTINF:1.000000,", "../../ladder/\(variant.name)/seg\(index).ts"]
+                lines += ["#EXTINF:1.000000,", "../../ladder/\(variant.name)/seg\(index).\(fragmented ? "m4s" : "ts")"]
             }
             if state.ended { lines.append("#EXT-X-ENDLIST") }
             server.setRule(
