@@ -15,11 +15,27 @@ import Foundation
 ///   buffer holds at least `upSwitchBuffer` seconds; at start-up (the first few segments, which
 ///   come from a guess) one transfer is enough.
 /// - Going down happens at once.
+/// - With a deep buffer (`deepBuffer` seconds or more) a guess that proves too high costs
+///   buffer, not a stall, so the rule plans with the recent throughput (the fast average,
+///   never the slow one; see `ThroughputEstimator.recent`) and narrower margins: 0.95 of it to
+///   stay, 0.85 to go up, and one transfer is enough. It still never goes above what that
+///   throughput sustains (a buffer alone does not pay for a variant the link cannot carry),
+///   and the in-time check keeps the careful estimate.
+/// - Below the highest variant the caps allow, the loader reads only `climbingReadAhead`
+///   seconds ahead (`readAhead`), so what it fetches is chosen again every segment or so
+///   instead of locking in up to 30 s of a low variant; at the top it reads the full buffer.
+///   (dash.js keeps a 12 s buffer below its top quality and 30 s at it, for the same reason.)
 struct VariantAdaptation: Equatable, Sendable {
     static let stayFactor = 0.9
     static let upFactor = 0.7
     static let upSwitchSamples = 2
     static let upSwitchBuffer = 6.0
+    /// Seconds buffered from which the deep-buffer margins apply.
+    static let deepBuffer = 9.0
+    static let deepStayFactor = 0.95
+    static let deepUpFactor = 0.85
+    /// Seconds read ahead while below the highest allowed variant.
+    static let climbingReadAhead = 12.0
 
     /// One variant's bit rates and picture size.
     struct Candidate: Equatable, Sendable {
@@ -74,39 +90,56 @@ struct VariantAdaptation: Equatable, Sendable {
     ///
     /// - Parameters:
     ///   - current: the variant of the segment before.
-    ///   - estimate: the throughput estimate, bits per second.
+    ///   - estimate: the careful throughput estimate, bits per second.
+    ///   - recentEstimate: the recent throughput (`ThroughputEstimator.recent`), planned with
+    ///     when the buffer is deep; nil plans with `estimate` throughout.
     ///   - buffered: seconds of media fetched ahead of what is being played.
     ///   - segmentDuration: the next segment's length, seconds.
     ///   - startingUp: true while the first few segments are fetched (the buffer is still
     ///     filling, so going up need not wait for it).
     mutating func nextIndex(
-        current: Int, estimate: Double, buffered: Double, segmentDuration: Double, caps: Caps, startingUp: Bool
+        current: Int, estimate: Double, recentEstimate: Double? = nil, buffered: Double, segmentDuration: Double,
+        caps: Caps, startingUp: Bool
     ) -> Int {
         let allowed = allowed(under: caps)
+        let deep = buffered >= Self.deepBuffer
+        // A deep buffer plans with the recent throughput, never below the careful estimate.
+        let planned = deep ? max(estimate, recentEstimate ?? estimate) : estimate
         func arrivesInTime(_ index: Int) -> Bool {
             let seconds = candidates[index].plannedRate * segmentDuration / max(estimate, 1)
             return seconds < max(buffered - 1, segmentDuration * 0.5)
         }
         func affordable(_ index: Int, factor: Double) -> Bool {
-            candidates[index].plannedRate <= estimate * factor && arrivesInTime(index)
+            candidates[index].plannedRate <= planned * factor && arrivesInTime(index)
         }
         let capped = allowed.contains(current) ? current : (allowed.last { $0 < current } ?? allowed[0])
         // Down (or stay) at once: the highest variant up to the current one that keeps up.
-        let steady = allowed.last { $0 <= capped && affordable($0, factor: Self.stayFactor) } ?? allowed[0]
+        let stay = deep ? Self.deepStayFactor : Self.stayFactor
+        let steady = allowed.last { $0 <= capped && affordable($0, factor: stay) } ?? allowed[0]
         if steady < capped {
             upVotes = 0
             return steady
         }
-        let higher = allowed.last { $0 > capped && affordable($0, factor: Self.upFactor) }
+        let higher = allowed.last { $0 > capped && affordable($0, factor: deep ? Self.deepUpFactor : Self.upFactor) }
         guard let higher else {
             upVotes = 0
             return capped
         }
         upVotes += 1
-        // At start-up one transfer is enough: the first segments come from a guess.
-        guard startingUp || (upVotes >= Self.upSwitchSamples && buffered >= Self.upSwitchBuffer) else { return capped }
+        // At start-up, or with a deep buffer, one transfer is enough.
+        guard startingUp || deep || (upVotes >= Self.upSwitchSamples && buffered >= Self.upSwitchBuffer) else {
+            return capped
+        }
         upVotes = 0
         return higher
+    }
+
+    /// Seconds the loader should read ahead of the playhead while fetching variant `current`:
+    /// `full` at the highest variant `caps` allow (leaving out the `unusable` ones, whose
+    /// playlist could not be loaded), at most `climbingReadAhead` below it.
+    func readAhead(current: Int, caps: Caps, full: Double, unusable: Set<Int> = []) -> Double {
+        let top = allowed(under: caps).last { !unusable.contains($0) } ?? 0
+        return current >= top ? full : min(full, Self.climbingReadAhead)
     }
 
     /// Whether a transfer of a segment of variant `index` should be abandoned for a lower one:
