@@ -14,7 +14,9 @@ import Foundation
 /// - Going up waits until the estimate held for `upSwitchSamples` transfers in a row and the
 ///   buffer holds at least `upSwitchBuffer` seconds; at start-up (the first few segments, which
 ///   come from a guess) one transfer is enough.
-/// - Going down happens at once.
+/// - Going down happens at once, and going up again waits until `upAfterDown` seconds of
+///   media were fetched since (so a link that falls and then measures a little fast does not
+///   make the choice go down and back up within a few seconds).
 /// - With a deep buffer (`deepBuffer` seconds or more) a guess that proves too high costs
 ///   buffer, not a stall, so the rule plans with the recent throughput (the fast average,
 ///   never the slow one; see `ThroughputEstimator.recent`) and narrower margins: 0.95 of it to
@@ -36,6 +38,8 @@ struct VariantAdaptation: Equatable, Sendable {
     static let deepUpFactor = 0.85
     /// Seconds read ahead while below the highest allowed variant.
     static let climbingReadAhead = 12.0
+    /// Seconds of media fetched after a switch down before the rule may go up.
+    static let upAfterDown = 10.0
 
     /// One variant's bit rates and picture size.
     struct Candidate: Equatable, Sendable {
@@ -59,6 +63,8 @@ struct VariantAdaptation: Equatable, Sendable {
     let candidates: [Candidate]
     /// Transfers in a row whose estimate would afford a higher variant.
     private(set) var upVotes = 0
+    /// Seconds of media chosen since the last switch down (none yet: infinity).
+    private(set) var sinceDown = Double.infinity
 
     init(candidates: [Candidate]) {
         self.candidates = candidates.sorted { $0.bandwidth < $1.bandwidth }
@@ -113,15 +119,17 @@ struct VariantAdaptation: Equatable, Sendable {
             candidates[index].plannedRate <= planned * factor && arrivesInTime(index)
         }
         let capped = allowed.contains(current) ? current : (allowed.last { $0 < current } ?? allowed[0])
+        sinceDown += segmentDuration
         // Down (or stay) at once: the highest variant up to the current one that keeps up.
         let stay = deep ? Self.deepStayFactor : Self.stayFactor
         let steady = allowed.last { $0 <= capped && affordable($0, factor: stay) } ?? allowed[0]
         if steady < capped {
             upVotes = 0
+            sinceDown = 0
             return steady
         }
         let higher = allowed.last { $0 > capped && affordable($0, factor: deep ? Self.deepUpFactor : Self.upFactor) }
-        guard let higher else {
+        guard let higher, sinceDown >= Self.upAfterDown else {
             upVotes = 0
             return capped
         }

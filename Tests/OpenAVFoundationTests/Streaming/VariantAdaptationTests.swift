@@ -175,19 +175,32 @@ import Testing
     @Test func theRecentThroughputNeverPicksAVariantThatCannotArriveInTime() {
         // 4 s segments, 10 s buffered, careful estimate 1 Mbit/s, recent 20 Mbit/s: a 2.5 Mbit/s
         // segment takes 10 s at the careful estimate, more than the 9 s the buffer allows.
+        func next(current: Int, segmentDuration: Double) -> Int {
+            var rule = ladder
+            return rule.nextIndex(
+                current: current, estimate: 1_000_000, recentEstimate: 20_000_000, buffered: 10,
+                segmentDuration: segmentDuration, caps: .init(), startingUp: false)
+        }
+        #expect(next(current: 0, segmentDuration: 4) == 1)
+        #expect(next(current: 2, segmentDuration: 4) == 1, "nor keeps one")
+        #expect(next(current: 0, segmentDuration: 2) == 2, "with 2 s segments it arrives in 5 s")
+    }
+
+    @Test func goingUpAgainWaitsTenSecondsOfMediaAfterASwitchDown() {
         var rule = ladder
         #expect(
             rule.nextIndex(
-                current: 0, estimate: 1_000_000, recentEstimate: 20_000_000, buffered: 10, segmentDuration: 4,
+                current: 2, estimate: 1_000_000, recentEstimate: 1_000_000, buffered: 20, segmentDuration: 2,
                 caps: .init(), startingUp: false) == 1)
-        #expect(
-            rule.nextIndex(
-                current: 2, estimate: 1_000_000, recentEstimate: 20_000_000, buffered: 10, segmentDuration: 4,
-                caps: .init(), startingUp: false) == 1, "nor keeps one")
-        #expect(
-            rule.nextIndex(
-                current: 0, estimate: 1_000_000, recentEstimate: 20_000_000, buffered: 10, segmentDuration: 2,
-                caps: .init(), startingUp: false) == 2, "with 2 s segments it arrives in 5 s")
+        // The next transfers measure 3 Mbit/s: a deep buffer would go up at once, but not yet.
+        var choices: [Int] = []
+        for _ in 0..<6 {
+            choices.append(
+                rule.nextIndex(
+                    current: choices.last ?? 1, estimate: 3_000_000, recentEstimate: 3_000_000, buffered: 20,
+                    segmentDuration: 2, caps: .init(), startingUp: false))
+        }
+        #expect(choices == [1, 1, 1, 1, 2, 2], "up on the fifth 2 s segment after the switch down")
     }
 
     @Test func theReadAheadIsShortBelowTheTopVariant() {
