@@ -14,9 +14,11 @@ import Foundation
 /// - Going up waits until the estimate held for `upSwitchSamples` transfers in a row and the
 ///   buffer holds at least `upSwitchBuffer` seconds; at start-up (the first few segments, which
 ///   come from a guess) one transfer is enough.
-/// - Going down happens at once, and going up again waits until `upAfterDown` seconds of
-///   media were fetched since (so a link that falls and then measures a little fast does not
-///   make the choice go down and back up within a few seconds).
+/// - Going down happens at once. Then, for `settleAfterDown` seconds of media, the rule
+///   settles: it does not go up, and goes further down only for a segment that would not
+///   arrive in time (the buffer pays for the rest), so a falling link makes one switch, not a
+///   staircase of them, and a link that falls and then measures a little fast does not make
+///   the choice go down and back up within a few seconds.
 /// - With a deep buffer (`deepBuffer` seconds or more) a guess that proves too high costs
 ///   buffer, not a stall, so the rule plans with the recent throughput (the fast average,
 ///   never the slow one; see `ThroughputEstimator.recent`) and narrower margins: 0.95 of it to
@@ -38,8 +40,8 @@ struct VariantAdaptation: Equatable, Sendable {
     static let deepUpFactor = 0.85
     /// Seconds read ahead while below the highest allowed variant.
     static let climbingReadAhead = 12.0
-    /// Seconds of media fetched after a switch down before the rule may go up.
-    static let upAfterDown = 10.0
+    /// Seconds of media after a switch down during which the rule settles (see above).
+    static let settleAfterDown = 10.0
 
     /// One variant's bit rates and picture size.
     struct Candidate: Equatable, Sendable {
@@ -120,16 +122,20 @@ struct VariantAdaptation: Equatable, Sendable {
         }
         let capped = allowed.contains(current) ? current : (allowed.last { $0 < current } ?? allowed[0])
         sinceDown += segmentDuration
-        // Down (or stay) at once: the highest variant up to the current one that keeps up.
+        let settling = sinceDown < Self.settleAfterDown
+        // Down (or stay) at once: the highest variant up to the current one that keeps up
+        // (that arrives in time, while settling after a switch down).
         let stay = deep ? Self.deepStayFactor : Self.stayFactor
-        let steady = allowed.last { $0 <= capped && affordable($0, factor: stay) } ?? allowed[0]
+        let steady =
+            allowed.last { $0 <= capped && (settling ? arrivesInTime($0) : affordable($0, factor: stay)) }
+            ?? allowed[0]
         if steady < capped {
             upVotes = 0
             sinceDown = 0
             return steady
         }
         let higher = allowed.last { $0 > capped && affordable($0, factor: deep ? Self.deepUpFactor : Self.upFactor) }
-        guard let higher, sinceDown >= Self.upAfterDown else {
+        guard let higher, !settling else {
             upVotes = 0
             return capped
         }

@@ -203,6 +203,24 @@ import Testing
         #expect(choices == [1, 1, 1, 1, 2, 2], "up on the fifth 2 s segment after the switch down")
     }
 
+    @Test func afterASwitchDownOnlyASegmentThatCannotArriveInTimeGoesFurtherDown() {
+        var rule = ladder
+        #expect(
+            rule.nextIndex(
+                current: 2, estimate: 1_000_000, recentEstimate: 1_000_000, buffered: 20, segmentDuration: 2,
+                caps: .init(), startingUp: false) == 1)
+        // 0.6 Mbit/s no longer affords 900 kbit/s, but a 2 s segment of it arrives in 3 s: kept.
+        #expect(
+            rule.nextIndex(
+                current: 1, estimate: 600_000, recentEstimate: 600_000, buffered: 18, segmentDuration: 2,
+                caps: .init(), startingUp: false) == 1)
+        // With 3 s buffered it would not arrive in time (3 s > 3 - 1 s): down to the lowest.
+        #expect(
+            rule.nextIndex(
+                current: 1, estimate: 600_000, recentEstimate: 600_000, buffered: 3, segmentDuration: 2,
+                caps: .init(), startingUp: false) == 0)
+    }
+
     @Test func theReadAheadIsShortBelowTheTopVariant() {
         #expect(ladder.readAhead(current: 0, caps: .init(), full: 30) == VariantAdaptation.climbingReadAhead)
         #expect(ladder.readAhead(current: 1, caps: .init(), full: 30) == VariantAdaptation.climbingReadAhead)
