@@ -329,7 +329,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             if fetched > 0, job.activated {
                 choice = adaptation.nextIndex(
                     current: current, estimate: estimator.estimate, recentEstimate: estimator.recent,
-                    buffered: job.buffered,
+                    latestRate: estimator.latest, buffered: job.buffered,
                     segmentDuration: segment.duration, caps: job.caps, startingUp: fetched < 4)
             } else if !adaptation.allowed(under: job.caps).contains(current) {
                 choice = adaptation.allowed(under: job.caps).last { $0 < current } ?? 0

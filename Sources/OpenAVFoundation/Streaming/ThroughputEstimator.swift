@@ -44,6 +44,10 @@ struct ThroughputEstimator: Equatable, Sendable {
     /// The rate of the latest sample.
     private var last = 0.0
 
+    /// The rate of the latest sample, bits per second, or `initial` before any sample: where a
+    /// switch down lands, since both averages lag a link that is falling.
+    var latest: Double { hasSamples ? last : initial }
+
     /// True once a sample was taken.
     var hasSamples: Bool { fast.totalWeight > 0 }
 

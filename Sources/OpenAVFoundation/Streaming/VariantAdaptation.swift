@@ -14,11 +14,13 @@ import Foundation
 /// - Going up waits until the estimate held for `upSwitchSamples` transfers in a row and the
 ///   buffer holds at least `upSwitchBuffer` seconds; at start-up (the first few segments, which
 ///   come from a guess) one transfer is enough.
-/// - Going down happens at once. Then, for `settleAfterDown` seconds of media, the rule
-///   settles: it does not go up, and goes further down only for a segment that would not
-///   arrive in time (the buffer pays for the rest), so a falling link makes one switch, not a
-///   staircase of them, and a link that falls and then measures a little fast does not make
-///   the choice go down and back up within a few seconds.
+/// - Going down happens at once, and lands where the latest transfer says the link is now
+///   (the averages lag a falling link): the highest variant that 0.9 of the lower of the
+///   estimate and that transfer's rate affords. Then, for `settleAfterDown` seconds of media,
+///   the rule settles: it does not go up, and keeps the variant as long as a segment of it
+///   would arrive leaving `settleReserve` seconds buffered, so a falling link makes one
+///   switch, not a staircase of them, and a link that falls and then measures a little fast
+///   does not make the choice go down and back up within a few seconds.
 /// - With a deep buffer (`deepBuffer` seconds or more) a guess that proves too high costs
 ///   buffer, not a stall, so the rule plans with the recent throughput (the fast average,
 ///   never the slow one; see `ThroughputEstimator.recent`) and narrower margins: 0.95 of it to
@@ -42,6 +44,8 @@ struct VariantAdaptation: Equatable, Sendable {
     static let climbingReadAhead = 12.0
     /// Seconds of media after a switch down during which the rule settles (see above).
     static let settleAfterDown = 10.0
+    /// Seconds a segment must leave buffered to be kept while settling.
+    static let settleReserve = 6.0
 
     /// One variant's bit rates and picture size.
     struct Candidate: Equatable, Sendable {
@@ -101,22 +105,22 @@ struct VariantAdaptation: Equatable, Sendable {
     ///   - estimate: the careful throughput estimate, bits per second.
     ///   - recentEstimate: the recent throughput (`ThroughputEstimator.recent`), planned with
     ///     when the buffer is deep; nil plans with `estimate` throughout.
+    ///   - latestRate: the latest transfer's rate (`ThroughputEstimator.latest`), where a
+    ///     switch down lands; nil lands by the estimate.
     ///   - buffered: seconds of media fetched ahead of what is being played.
     ///   - segmentDuration: the next segment's length, seconds.
     ///   - startingUp: true while the first few segments are fetched (the buffer is still
     ///     filling, so going up need not wait for it).
     mutating func nextIndex(
-        current: Int, estimate: Double, recentEstimate: Double? = nil, buffered: Double, segmentDuration: Double,
-        caps: Caps, startingUp: Bool
+        current: Int, estimate: Double, recentEstimate: Double? = nil, latestRate: Double? = nil, buffered: Double,
+        segmentDuration: Double, caps: Caps, startingUp: Bool
     ) -> Int {
         let allowed = allowed(under: caps)
         let deep = buffered >= Self.deepBuffer
         // A deep buffer plans with the recent throughput, never below the careful estimate.
         let planned = deep ? max(estimate, recentEstimate ?? estimate) : estimate
-        func arrivesInTime(_ index: Int) -> Bool {
-            let seconds = candidates[index].plannedRate * segmentDuration / max(estimate, 1)
-            return seconds < max(buffered - 1, segmentDuration * 0.5)
-        }
+        func fetchSeconds(_ index: Int) -> Double { candidates[index].plannedRate * segmentDuration / max(estimate, 1) }
+        func arrivesInTime(_ index: Int) -> Bool { fetchSeconds(index) < max(buffered - 1, segmentDuration * 0.5) }
         func affordable(_ index: Int, factor: Double) -> Bool {
             candidates[index].plannedRate <= planned * factor && arrivesInTime(index)
         }
@@ -124,15 +128,21 @@ struct VariantAdaptation: Equatable, Sendable {
         sinceDown += segmentDuration
         let settling = sinceDown < Self.settleAfterDown
         // Down (or stay) at once: the highest variant up to the current one that keeps up
-        // (that arrives in time, while settling after a switch down).
+        // (that leaves the reserve buffered, while settling after a switch down).
         let stay = deep ? Self.deepStayFactor : Self.stayFactor
-        let steady =
-            allowed.last { $0 <= capped && (settling ? arrivesInTime($0) : affordable($0, factor: stay)) }
-            ?? allowed[0]
+        func keeps(_ index: Int) -> Bool {
+            settling
+                ? arrivesInTime(index) && buffered - fetchSeconds(index) >= Self.settleReserve
+                : affordable(index, factor: stay)
+        }
+        let steady = allowed.last { $0 <= capped && keeps($0) } ?? allowed[0]
         if steady < capped {
             upVotes = 0
             sinceDown = 0
-            return steady
+            // Land where the latest transfer says the link is now.
+            let now = min(planned, latestRate ?? planned) * Self.stayFactor
+            return allowed.last { $0 <= steady && candidates[$0].plannedRate <= now && arrivesInTime($0) }
+                ?? allowed[0]
         }
         let higher = allowed.last { $0 > capped && affordable($0, factor: deep ? Self.deepUpFactor : Self.upFactor) }
         guard let higher, !settling else {

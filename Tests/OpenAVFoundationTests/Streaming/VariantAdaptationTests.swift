@@ -209,16 +209,32 @@ import Testing
             rule.nextIndex(
                 current: 2, estimate: 1_000_000, recentEstimate: 1_000_000, buffered: 20, segmentDuration: 2,
                 caps: .init(), startingUp: false) == 1)
-        // 0.6 Mbit/s no longer affords 900 kbit/s, but a 2 s segment of it arrives in 3 s: kept.
+        // 0.6 Mbit/s no longer affords 900 kbit/s, but a 2 s segment of it arrives in 3 s and
+        // leaves 15 s buffered: kept.
         #expect(
             rule.nextIndex(
                 current: 1, estimate: 600_000, recentEstimate: 600_000, buffered: 18, segmentDuration: 2,
                 caps: .init(), startingUp: false) == 1)
-        // With 3 s buffered it would not arrive in time (3 s > 3 - 1 s): down to the lowest.
+        // With 8 s buffered it would leave 5 s, short of the 6 s reserve: down.
         #expect(
             rule.nextIndex(
-                current: 1, estimate: 600_000, recentEstimate: 600_000, buffered: 3, segmentDuration: 2,
+                current: 1, estimate: 600_000, recentEstimate: 600_000, buffered: 8, segmentDuration: 2,
                 caps: .init(), startingUp: false) == 0)
+    }
+
+    @Test func aSwitchDownLandsWhereTheLatestTransferSaysTheLinkIs() {
+        // The averages still say 2 Mbit/s (0.95 of it keeps 900 kbit/s); the latest transfer
+        // came at 0.5 Mbit/s, which affords only 250 kbit/s.
+        var rule = ladder
+        #expect(
+            rule.nextIndex(
+                current: 2, estimate: 2_000_000, recentEstimate: 2_000_000, latestRate: 500_000, buffered: 20,
+                segmentDuration: 2, caps: .init(), startingUp: false) == 0)
+        var staying = ladder
+        #expect(
+            staying.nextIndex(
+                current: 1, estimate: 2_000_000, recentEstimate: 2_000_000, latestRate: 500_000, buffered: 20,
+                segmentDuration: 2, caps: .init(), startingUp: false) == 1, "it only lands a switch down")
     }
 
     @Test func theReadAheadIsShortBelowTheTopVariant() {
