@@ -200,6 +200,9 @@ def command_analyse(arguments):
         "meanMbit": round(mean, 3),
         "stalls": stalls,
         "stallSeconds": round(stall_seconds, 3),
+        # False when the player wrote no stall figures (a run stopped before mpv's script could
+        # write them): its stalls are unknown, and it is left out of the comparison.
+        "reported": "stallSeconds" in item,
         "switches": len(switch_times),
         "switchTimes": [round(t, 2) for t in switch_times],
         "changeMbit": round(sum(changes), 3),
@@ -280,6 +283,8 @@ def command_rows(arguments):
                 continue
             stopped = "" if run["finished"] else " (stopped after %d s at segment %d of %d: a lower bound)" % (
                 run["wall"], run["segmentsPlayed"], run["segments"])
+            if not run.get("reported", True):
+                stopped += " (the player wrote no stall figures: stalls unknown, left out of the goal rows)"
             details.append("| `%s` | %s | %.2f | %d (%.2f%s) | %d | %.2f | %.2f | %.2f | %.2f | %s |" % (
                 trace, label(run), run["meanMbit"], run["stalls"], run["stallSeconds"],
                 "" if run["finished"] else "+", run["switches"], run["changeMbit"], run["startup"],
@@ -287,7 +292,7 @@ def command_rows(arguments):
         ours = by_name.get("playhead")
         if not ours:
             continue
-        others = [by_name[n] for n in order[1:] if n in by_name]
+        others = [by_name[n] for n in order[1:] if n in by_name and by_name[n].get("reported", True)]
         best = max(others, key=lambda r: r["qoe"]) if others else None
         if best:
             met = ours["qoe"] > best["qoe"] and ours["finished"]
@@ -301,7 +306,8 @@ def command_rows(arguments):
             goals.append("| Adaptation, stalls on `%s` (the lowest variant fits with 30 %% margin throughout) | `%s` | %d (%.2f s) | %s | — | 0 | %s |" % (
                 trace, arguments.fixture, ours["stalls"], ours["stallSeconds"],
                 "%d (%.2f s%s) (mpv)" % (by_name["mpv"]["stalls"], by_name["mpv"]["stallSeconds"],
-                                         "" if by_name["mpv"]["finished"] else "+") if "mpv" in by_name else "—",
+                                         "" if by_name["mpv"]["finished"] else "+")
+                if "mpv" in by_name and by_name["mpv"].get("reported", True) else "—",
                 "**met**" if ours["stalls"] == 0 else "**missed**"))
         goals.append("| Adaptation, switches closer than 10 s on steady parts of `%s` (switches in all) | `%s` | %d (%d) | — | — | 0 | %s |" % (
             trace, arguments.fixture, ours["steadyViolations"], ours["switches"],

@@ -250,8 +250,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
 
     /// Waits for room in the buffer and a segment to fetch; nil once closed. The buffer is
     /// measured from the playhead once an engine plays the stream (from what the demuxer read
-    /// before), so the wait is re-checked every quarter second as the playhead moves.
-    private func nextJob() -> Job? {
+    /// before), so the wait is re-checked every quarter second as the playhead moves. Once
+    /// activated, `readAhead` turns the full buffer ahead and the caps into the seconds to
+    /// fetch ahead (less below the top variant; see `VariantAdaptation.readAhead`).
+    private func nextJob(readAhead: (_ full: Double, _ caps: VariantAdaptation.Caps) -> Double) -> Job? {
         while true {
             condition.lock()
             let playhead = self.playhead
@@ -282,7 +284,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                     state.loaderDone = true
                     condition.broadcast()
                 }
-            } else if buffered < (state.activated ? state.bufferAhead : state.timeline.targetDuration),
+            } else if buffered
+                < (state.activated ? readAhead(state.bufferAhead, state.caps) : state.timeline.targetDuration),
                 state.failure == nil
             {
                 return Job(
@@ -314,7 +317,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         // What the last chunk delivered was (a new generation starts a new section anyway).
         var last: (generation: Int, section: Int, variant: Int, map: HLSMap?, timeline: Int)?
         var sections = 0
-        while let job = nextJob() {
+        while let job = nextJob(readAhead: {
+            adaptation.readAhead(current: current, caps: $1, full: $0, unusable: unusable)
+        }) {
             guard let segment = job.piece else {
                 reload(variant: current)
                 continue
@@ -323,7 +328,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             // Before an engine takes the stream (and its caps), stay on the start variant.
             if fetched > 0, job.activated {
                 choice = adaptation.nextIndex(
-                    current: current, estimate: estimator.estimate, buffered: job.buffered,
+                    current: current, estimate: estimator.estimate, recentEstimate: estimator.recent,
+                    latestRate: estimator.latest, buffered: job.buffered,
                     segmentDuration: segment.duration, caps: job.caps, startingUp: fetched < 4)
             } else if !adaptation.allowed(under: job.caps).contains(current) {
                 choice = adaptation.allowed(under: job.caps).last { $0 < current } ?? 0

@@ -1,5 +1,6 @@
 // Playhead: the network throughput an adaptive stream plans with: two exponentially weighted
-// averages of measured transfers, weighted by transfer time, and the lower of the two.
+// averages of measured transfers, weighted by transfer time, and the lower of the two (or the
+// fast one alone, `recent`, for a deep buffer).
 //
 // Concurrency: a value type, owned by the HLS loader's thread. `ProcessThroughput` is shared by
 // every stream of the process behind a lock.
@@ -43,6 +44,10 @@ struct ThroughputEstimator: Equatable, Sendable {
     /// The rate of the latest sample.
     private var last = 0.0
 
+    /// The rate of the latest sample, bits per second, or `initial` before any sample: where a
+    /// switch down lands, since both averages lag a link that is falling.
+    var latest: Double { hasSamples ? last : initial }
+
     /// True once a sample was taken.
     var hasSamples: Bool { fast.totalWeight > 0 }
 
@@ -51,6 +56,16 @@ struct ThroughputEstimator: Equatable, Sendable {
         guard hasSamples else { return initial }
         let averaged = min(fast.value, slow.value)
         return last < averaged / 2 ? last : averaged
+    }
+
+    /// The recent throughput, bits per second: the fast average alone (the rate of the latest
+    /// sample after a collapse, as in `estimate`), or `initial` before any sample. Never below
+    /// a collapse, but it climbs as fast as the link recovers; the variant rule plans with it
+    /// only while a deep buffer can absorb a guess that proves too high.
+    var recent: Double {
+        guard hasSamples else { return initial }
+        let averaged = min(fast.value, slow.value)
+        return last < averaged / 2 ? last : fast.value
     }
 
     /// An average that forgets by weight, corrected for its zero start.

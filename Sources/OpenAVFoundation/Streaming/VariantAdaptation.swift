@@ -14,12 +14,38 @@ import Foundation
 /// - Going up waits until the estimate held for `upSwitchSamples` transfers in a row and the
 ///   buffer holds at least `upSwitchBuffer` seconds; at start-up (the first few segments, which
 ///   come from a guess) one transfer is enough.
-/// - Going down happens at once.
+/// - Going down happens at once, and lands where the latest transfer says the link is now
+///   (the averages lag a falling link): the highest variant that 0.9 of the lower of the
+///   estimate and that transfer's rate affords. Then, for `settleAfterDown` seconds of media,
+///   the rule settles: it does not go up, and keeps the variant as long as a segment of it
+///   would arrive leaving `settleReserve` seconds buffered, so a falling link makes one
+///   switch, not a staircase of them, and a link that falls and then measures a little fast
+///   does not make the choice go down and back up within a few seconds.
+/// - With a deep buffer (`deepBuffer` seconds or more) a guess that proves too high costs
+///   buffer, not a stall, so the rule plans with the recent throughput (the fast average,
+///   never the slow one; see `ThroughputEstimator.recent`) and narrower margins: 0.95 of it to
+///   stay, 0.85 to go up, and one transfer is enough. It still never goes above what that
+///   throughput sustains (a buffer alone does not pay for a variant the link cannot carry),
+///   and the in-time check keeps the careful estimate.
+/// - Below the highest variant the caps allow, the loader reads only `climbingReadAhead`
+///   seconds ahead (`readAhead`), so what it fetches is chosen again every segment or so
+///   instead of locking in up to 30 s of a low variant; at the top it reads the full buffer.
+///   (dash.js keeps a 12 s buffer below its top quality and 30 s at it, for the same reason.)
 struct VariantAdaptation: Equatable, Sendable {
     static let stayFactor = 0.9
     static let upFactor = 0.7
     static let upSwitchSamples = 2
     static let upSwitchBuffer = 6.0
+    /// Seconds buffered from which the deep-buffer margins apply.
+    static let deepBuffer = 9.0
+    static let deepStayFactor = 0.95
+    static let deepUpFactor = 0.85
+    /// Seconds read ahead while below the highest allowed variant.
+    static let climbingReadAhead = 12.0
+    /// Seconds of media after a switch down during which the rule settles (see above).
+    static let settleAfterDown = 10.0
+    /// Seconds a segment must leave buffered to be kept while settling.
+    static let settleReserve = 6.0
 
     /// One variant's bit rates and picture size.
     struct Candidate: Equatable, Sendable {
@@ -43,6 +69,8 @@ struct VariantAdaptation: Equatable, Sendable {
     let candidates: [Candidate]
     /// Transfers in a row whose estimate would afford a higher variant.
     private(set) var upVotes = 0
+    /// Seconds of media chosen since the last switch down (none yet: infinity).
+    private(set) var sinceDown = Double.infinity
 
     init(candidates: [Candidate]) {
         self.candidates = candidates.sorted { $0.bandwidth < $1.bandwidth }
@@ -74,39 +102,68 @@ struct VariantAdaptation: Equatable, Sendable {
     ///
     /// - Parameters:
     ///   - current: the variant of the segment before.
-    ///   - estimate: the throughput estimate, bits per second.
+    ///   - estimate: the careful throughput estimate, bits per second.
+    ///   - recentEstimate: the recent throughput (`ThroughputEstimator.recent`), planned with
+    ///     when the buffer is deep; nil plans with `estimate` throughout.
+    ///   - latestRate: the latest transfer's rate (`ThroughputEstimator.latest`), where a
+    ///     switch down lands; nil lands by the estimate.
     ///   - buffered: seconds of media fetched ahead of what is being played.
     ///   - segmentDuration: the next segment's length, seconds.
     ///   - startingUp: true while the first few segments are fetched (the buffer is still
     ///     filling, so going up need not wait for it).
     mutating func nextIndex(
-        current: Int, estimate: Double, buffered: Double, segmentDuration: Double, caps: Caps, startingUp: Bool
+        current: Int, estimate: Double, recentEstimate: Double? = nil, latestRate: Double? = nil, buffered: Double,
+        segmentDuration: Double, caps: Caps, startingUp: Bool
     ) -> Int {
         let allowed = allowed(under: caps)
-        func arrivesInTime(_ index: Int) -> Bool {
-            let seconds = candidates[index].plannedRate * segmentDuration / max(estimate, 1)
-            return seconds < max(buffered - 1, segmentDuration * 0.5)
-        }
+        let deep = buffered >= Self.deepBuffer
+        // A deep buffer plans with the recent throughput, never below the careful estimate.
+        let planned = deep ? max(estimate, recentEstimate ?? estimate) : estimate
+        func fetchSeconds(_ index: Int) -> Double { candidates[index].plannedRate * segmentDuration / max(estimate, 1) }
+        func arrivesInTime(_ index: Int) -> Bool { fetchSeconds(index) < max(buffered - 1, segmentDuration * 0.5) }
         func affordable(_ index: Int, factor: Double) -> Bool {
-            candidates[index].plannedRate <= estimate * factor && arrivesInTime(index)
+            candidates[index].plannedRate <= planned * factor && arrivesInTime(index)
         }
         let capped = allowed.contains(current) ? current : (allowed.last { $0 < current } ?? allowed[0])
-        // Down (or stay) at once: the highest variant up to the current one that keeps up.
-        let steady = allowed.last { $0 <= capped && affordable($0, factor: Self.stayFactor) } ?? allowed[0]
+        sinceDown += segmentDuration
+        let settling = sinceDown < Self.settleAfterDown
+        // Down (or stay) at once: the highest variant up to the current one that keeps up
+        // (that leaves the reserve buffered, while settling after a switch down).
+        let stay = deep ? Self.deepStayFactor : Self.stayFactor
+        func keeps(_ index: Int) -> Bool {
+            settling
+                ? arrivesInTime(index) && buffered - fetchSeconds(index) >= Self.settleReserve
+                : affordable(index, factor: stay)
+        }
+        let steady = allowed.last { $0 <= capped && keeps($0) } ?? allowed[0]
         if steady < capped {
             upVotes = 0
-            return steady
+            sinceDown = 0
+            // Land where the latest transfer says the link is now.
+            let now = min(planned, latestRate ?? planned) * Self.stayFactor
+            return allowed.last { $0 <= steady && candidates[$0].plannedRate <= now && arrivesInTime($0) }
+                ?? allowed[0]
         }
-        let higher = allowed.last { $0 > capped && affordable($0, factor: Self.upFactor) }
-        guard let higher else {
+        let higher = allowed.last { $0 > capped && affordable($0, factor: deep ? Self.deepUpFactor : Self.upFactor) }
+        guard let higher, !settling else {
             upVotes = 0
             return capped
         }
         upVotes += 1
-        // At start-up one transfer is enough: the first segments come from a guess.
-        guard startingUp || (upVotes >= Self.upSwitchSamples && buffered >= Self.upSwitchBuffer) else { return capped }
+        // At start-up, or with a deep buffer, one transfer is enough.
+        guard startingUp || deep || (upVotes >= Self.upSwitchSamples && buffered >= Self.upSwitchBuffer) else {
+            return capped
+        }
         upVotes = 0
         return higher
+    }
+
+    /// Seconds the loader should read ahead of the playhead while fetching variant `current`:
+    /// `full` at the highest variant `caps` allow (leaving out the `unusable` ones, whose
+    /// playlist could not be loaded), at most `climbingReadAhead` below it.
+    func readAhead(current: Int, caps: Caps, full: Double, unusable: Set<Int> = []) -> Double {
+        let top = allowed(under: caps).last { !unusable.contains($0) } ?? 0
+        return current >= top ? full : min(full, Self.climbingReadAhead)
     }
 
     /// Whether a transfer of a segment of variant `index` should be abandoned for a lower one:

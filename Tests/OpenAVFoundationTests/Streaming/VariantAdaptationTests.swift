@@ -31,6 +31,19 @@ import Testing
         #expect(abs(estimator.estimate - 1_000_000) < 1, "one transfer at an eighth of the estimate")
     }
 
+    @Test func theRecentThroughputClimbsFasterButNeverAboveACollapse() {
+        var recovering = ThroughputEstimator(initial: 0)
+        for _ in 0..<10 { recovering.add(bytes: 250_000, seconds: 2, mediaSeconds: 2) }  // 1 Mbit/s
+        for _ in 0..<3 { recovering.add(bytes: 250_000, seconds: 0.25, mediaSeconds: 2) }  // 8 Mbit/s
+        #expect(recovering.recent > 5_500_000, "the fast average alone: \(recovering.recent)")
+        #expect(recovering.estimate < 4_000_000, "the careful estimate: \(recovering.estimate)")
+        var collapsing = ThroughputEstimator(initial: 0)
+        for _ in 0..<10 { collapsing.add(bytes: 1_000_000, seconds: 1, mediaSeconds: 2) }  // 8 Mbit/s
+        collapsing.add(bytes: 500_000, seconds: 4, mediaSeconds: 2)  // 1 Mbit/s
+        #expect(abs(collapsing.recent - 1_000_000) < 1)
+        #expect(ThroughputEstimator(initial: 700_000).recent == 700_000)
+    }
+
     @Test func itFallsFastAndClimbsSlowly() {
         var estimator = ThroughputEstimator(initial: 0)
         for _ in 0..<10 { estimator.add(bytes: 1_000_000, seconds: 1) }  // 8 Mbit/s for 10 s
@@ -83,8 +96,9 @@ import Testing
                 current: 0, estimate: 10_000_000, buffered: buffered, segmentDuration: 2, caps: .init(),
                 startingUp: false)
         }
-        #expect(next(10) == 0)
-        #expect(next(10) == 2, "the second sample in a row goes up, to the highest affordable")
+        // 7 s is past `upSwitchBuffer` but short of `deepBuffer`: the careful rule applies.
+        #expect(next(7) == 0)
+        #expect(next(7) == 2, "the second sample in a row goes up, to the highest affordable")
         #expect(next(2) == 0)
         #expect(next(2) == 0, "not with a short buffer")
     }
@@ -103,11 +117,135 @@ import Testing
         #expect(choices == Array(repeating: 1, count: 10))
         var low = ladder
         #expect(
-            low.nextIndex(current: 0, estimate: 1_100_000, buffered: 15, segmentDuration: 2, caps: .init(), startingUp: false)
+            low.nextIndex(current: 0, estimate: 1_100_000, buffered: 5, segmentDuration: 2, caps: .init(), startingUp: false)
                 == 0)
         #expect(
-            low.nextIndex(current: 0, estimate: 1_100_000, buffered: 15, segmentDuration: 2, caps: .init(), startingUp: false)
+            low.nextIndex(current: 0, estimate: 1_100_000, buffered: 5, segmentDuration: 2, caps: .init(), startingUp: false)
                 == 0)
+    }
+
+    @Test func aDeepBufferOnASteadyLinkGoesUpOnceAndStays() {
+        // 1.1 Mbit/s: 0.85 of it affords 900 kbit/s, and 0.95 of it keeps it; 1 Mbit/s keeps
+        // 900 kbit/s but does not climb to it.
+        func choices(from start: Int, estimate: Double) -> [Int] {
+            var rule = ladder
+            var current = start
+            return (0..<10).map { _ in
+                current = rule.nextIndex(
+                    current: current, estimate: estimate, recentEstimate: estimate, buffered: 15, segmentDuration: 2,
+                    caps: .init(), startingUp: false)
+                return current
+            }
+        }
+        #expect(choices(from: 0, estimate: 1_100_000) == Array(repeating: 1, count: 10))
+        #expect(choices(from: 0, estimate: 1_000_000) == Array(repeating: 0, count: 10))
+        #expect(choices(from: 1, estimate: 1_000_000) == Array(repeating: 1, count: 10))
+    }
+
+    @Test func aDeepBufferGoesUpOnTheRecentThroughputAtOnce() {
+        // The link recovered: the careful estimate (lower of the averages) says 1.5 Mbit/s,
+        // the recent one 3 Mbit/s.
+        func next(buffered: Double) -> Int {
+            var rule = ladder
+            return rule.nextIndex(
+                current: 0, estimate: 1_500_000, recentEstimate: 3_000_000, buffered: buffered, segmentDuration: 2,
+                caps: .init(), startingUp: false)
+        }
+        #expect(next(buffered: 12) == 2, "0.85 × 3 Mbit/s affords 2.5 Mbit/s, on the first transfer")
+        #expect(next(buffered: 5) == 0, "a shallow buffer waits for a second transfer and plans with 1.5 Mbit/s")
+        var rule = ladder
+        #expect(
+            rule.nextIndex(
+                current: 0, estimate: 1_500_000, recentEstimate: 3_000_000, buffered: 12, segmentDuration: 2,
+                caps: .init(peakBitRate: 1_000_000), startingUp: false) == 1, "the caps still apply")
+    }
+
+    @Test func aDeepBufferKeepsAVariantTheShallowMarginsWouldLeave() {
+        // 2.7 Mbit/s: 0.9 of it is 2.43, short of 2.5; 0.95 of it is 2.565.
+        func next(buffered: Double) -> Int {
+            var rule = ladder
+            return rule.nextIndex(
+                current: 2, estimate: 2_700_000, recentEstimate: 2_700_000, buffered: buffered, segmentDuration: 2,
+                caps: .init(), startingUp: false)
+        }
+        #expect(next(buffered: 12) == 2)
+        #expect(next(buffered: 5) == 1)
+    }
+
+    @Test func theRecentThroughputNeverPicksAVariantThatCannotArriveInTime() {
+        // 4 s segments, 10 s buffered, careful estimate 1 Mbit/s, recent 20 Mbit/s: a 2.5 Mbit/s
+        // segment takes 10 s at the careful estimate, more than the 9 s the buffer allows.
+        func next(current: Int, segmentDuration: Double) -> Int {
+            var rule = ladder
+            return rule.nextIndex(
+                current: current, estimate: 1_000_000, recentEstimate: 20_000_000, buffered: 10,
+                segmentDuration: segmentDuration, caps: .init(), startingUp: false)
+        }
+        #expect(next(current: 0, segmentDuration: 4) == 1)
+        #expect(next(current: 2, segmentDuration: 4) == 1, "nor keeps one")
+        #expect(next(current: 0, segmentDuration: 2) == 2, "with 2 s segments it arrives in 5 s")
+    }
+
+    @Test func goingUpAgainWaitsTenSecondsOfMediaAfterASwitchDown() {
+        var rule = ladder
+        #expect(
+            rule.nextIndex(
+                current: 2, estimate: 1_000_000, recentEstimate: 1_000_000, buffered: 20, segmentDuration: 2,
+                caps: .init(), startingUp: false) == 1)
+        // The next transfers measure 3 Mbit/s: a deep buffer would go up at once, but not yet.
+        var choices: [Int] = []
+        for _ in 0..<6 {
+            choices.append(
+                rule.nextIndex(
+                    current: choices.last ?? 1, estimate: 3_000_000, recentEstimate: 3_000_000, buffered: 20,
+                    segmentDuration: 2, caps: .init(), startingUp: false))
+        }
+        #expect(choices == [1, 1, 1, 1, 2, 2], "up on the fifth 2 s segment after the switch down")
+    }
+
+    @Test func afterASwitchDownOnlyASegmentThatCannotArriveInTimeGoesFurtherDown() {
+        var rule = ladder
+        #expect(
+            rule.nextIndex(
+                current: 2, estimate: 1_000_000, recentEstimate: 1_000_000, buffered: 20, segmentDuration: 2,
+                caps: .init(), startingUp: false) == 1)
+        // 0.6 Mbit/s no longer affords 900 kbit/s, but a 2 s segment of it arrives in 3 s and
+        // leaves 15 s buffered: kept.
+        #expect(
+            rule.nextIndex(
+                current: 1, estimate: 600_000, recentEstimate: 600_000, buffered: 18, segmentDuration: 2,
+                caps: .init(), startingUp: false) == 1)
+        // With 8 s buffered it would leave 5 s, short of the 6 s reserve: down.
+        #expect(
+            rule.nextIndex(
+                current: 1, estimate: 600_000, recentEstimate: 600_000, buffered: 8, segmentDuration: 2,
+                caps: .init(), startingUp: false) == 0)
+    }
+
+    @Test func aSwitchDownLandsWhereTheLatestTransferSaysTheLinkIs() {
+        // The averages still say 2 Mbit/s (0.95 of it keeps 900 kbit/s); the latest transfer
+        // came at 0.5 Mbit/s, which affords only 250 kbit/s.
+        var rule = ladder
+        #expect(
+            rule.nextIndex(
+                current: 2, estimate: 2_000_000, recentEstimate: 2_000_000, latestRate: 500_000, buffered: 20,
+                segmentDuration: 2, caps: .init(), startingUp: false) == 0)
+        var staying = ladder
+        #expect(
+            staying.nextIndex(
+                current: 1, estimate: 2_000_000, recentEstimate: 2_000_000, latestRate: 500_000, buffered: 20,
+                segmentDuration: 2, caps: .init(), startingUp: false) == 1, "it only lands a switch down")
+    }
+
+    @Test func theReadAheadIsShortBelowTheTopVariant() {
+        #expect(ladder.readAhead(current: 0, caps: .init(), full: 30) == VariantAdaptation.climbingReadAhead)
+        #expect(ladder.readAhead(current: 1, caps: .init(), full: 30) == VariantAdaptation.climbingReadAhead)
+        #expect(ladder.readAhead(current: 2, caps: .init(), full: 30) == 30)
+        #expect(ladder.readAhead(current: 0, caps: .init(), full: 5) == 5, "never more than the full buffer")
+        #expect(ladder.readAhead(current: 1, caps: .init(peakBitRate: 1_000_000), full: 30) == 30, "the top the caps allow")
+        #expect(ladder.readAhead(current: 1, caps: .init(), full: 30, unusable: [2]) == 30, "the top that can be loaded")
+        let single = VariantAdaptation(candidates: [.init(bandwidth: 1_000_000, averageBandwidth: nil, width: nil, height: nil)])
+        #expect(single.readAhead(current: 0, caps: .init(), full: 30) == 30)
     }
 
     @Test func aCapLoweredDuringPlaybackAppliesToTheNextSegment() {
