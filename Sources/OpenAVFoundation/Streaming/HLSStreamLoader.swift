@@ -8,7 +8,8 @@
 // keyframe. The bytes come in sections, each read by a fresh container: a new section starts
 // at an `EXT-X-DISCONTINUITY` (timestamps start again), at a new initialisation section, and
 // at every switch between fragmented-MP4 variants; it begins with its initialisation section
-// (fetched once per map and kept). Live playlists: HLSStreamLoader+Live.swift.
+// (fetched once per map and kept). Live playlists: HLSStreamLoader+Live.swift; the demux
+// thread's side: HLSStreamLoader+Reading.swift.
 //
 // Concurrency: all mutable state is in `state` (the timeline included), guarded by `condition`
 // (an NSCondition): the loader thread appends chunks, reloads live playlists and waits while
@@ -164,76 +165,6 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         self.playhead = playhead
         condition.broadcast()
         condition.unlock()
-    }
-
-    // MARK: StreamingInput (the demux thread)
-
-    func read(into buffer: UnsafeMutableRawBufferPointer, waiting wait: Double) -> StreamingRead {
-        condition.lock()
-        defer { condition.unlock() }
-        if state.chunks.isEmpty {
-            if let failure = state.failure { return .failure(failure) }
-            if state.loaderDone || state.closed { return .end }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
-            guard !state.chunks.isEmpty else { return .waiting }
-        }
-        let chunk = state.chunks[0]
-        // The container reading this section stops at its end; `nextSection()` moves on.
-        if let section = state.readSection, chunk.section != section { return .end }
-        state.readSection = chunk.section
-        let count = min(buffer.count, chunk.data.count - state.readOffset)
-        chunk.data.withUnsafeBytes { raw in
-            buffer.baseAddress!.copyMemory(from: raw.baseAddress! + state.readOffset, byteCount: count)
-        }
-        state.readOffset += count
-        state.playingVariant = chunk.variant
-        let fraction = Double(state.readOffset) / Double(max(chunk.data.count, 1))
-        state.readPosition = chunk.start + chunk.duration * fraction
-        if state.readOffset >= chunk.data.count {
-            state.chunks.removeFirst()
-            state.readOffset = 0
-            condition.broadcast()
-        }
-        return .bytes(count)
-    }
-
-    func nextSection() -> StreamingSection? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let chunk = state.chunks.first, chunk.section != state.readSection else { return nil }
-        state.readSection = chunk.section
-        return StreamingSection(timeline: chunk.timeline, start: chunk.start)
-    }
-
-    func restart(at seconds: Double) -> StreamingSection? {
-        condition.lock()
-        // A live stream starts no earlier than its window.
-        guard let found = state.timeline.segmentIndex(at: seconds) else {
-            condition.unlock()
-            return nil
-        }
-        let index = isLive ? max(found, state.timeline.windowFirst) : found
-        let segment = state.timeline.segments[index]
-        state.readSection = nil
-        state.generation += 1
-        state.chunks = []
-        state.readOffset = 0
-        state.nextSegment = index
-        state.readPosition = segment.start
-        state.fetchedEnd = state.readPosition
-        state.loaderDone = false
-        state.failure = nil
-        condition.broadcast()
-        condition.unlock()
-        return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start)
-    }
-
-    func close() {
-        condition.lock()
-        state.closed = true
-        condition.broadcast()
-        condition.unlock()
-        fetcher.close()
     }
 
     // MARK: The loader thread
