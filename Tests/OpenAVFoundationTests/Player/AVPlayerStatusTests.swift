@@ -34,10 +34,11 @@ import Testing
         controls.stop()
         rates.stop()
         #expect(log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1)
-        let expected: [[AVPlayer.TimeControlStatus]] = [
-            [.paused, .waitingToPlayAtSpecifiedRate, .playing, .paused], [.paused, .playing, .paused],
-        ]
-        #expect(expected.contains(controls.values))
+        // Paused, playing (after waiting for data, and again when an untimed run outpaces the
+        // reading, as under a sanitizer), then paused once at the end.
+        let values = controls.values
+        #expect(values.first == .paused && values.suffix(2) == [.playing, .paused], "\(values)")
+        #expect(!values.dropFirst().dropLast().contains(.paused), "\(values)")
         #expect(rates.values == [0, 1, 0])
         #expect(player.reasonForWaitingToPlay == nil)
     }
