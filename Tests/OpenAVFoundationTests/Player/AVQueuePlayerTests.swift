@@ -2,6 +2,7 @@
 // insert and remove while playing.
 import Foundation
 import PlayheadTestSupport
+import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -85,8 +86,17 @@ import Testing
         let clock = ManualClock()
         let first = AVPlayerItem(url: try Fixture.url(.mp4))
         let second = AVPlayerItem(url: try Fixture.url(.webM))
-        let player = AVQueuePlayer(
-            environment: timedEnvironment(RecordingVideoSink(), clock: clock, audio: true), items: [first, second])
+        let outputs = Mutex<[ClockDrivenAudioOutput]>([])
+        let sinks = VideoSinks()
+        sinks.add(RecordingVideoSink())
+        let environment = PlaybackEnvironment(
+            hostClock: clock,
+            makeAudioOutput: { @Sendable in
+                let output = ClockDrivenAudioOutput(clock: clock)
+                outputs.withLock { $0.append(output) }
+                return output
+            }, videoSinks: sinks)
+        let player = AVQueuePlayer(environment: environment, items: [first, second])
         let stalls = NotificationLog([AVPlayerItem.playbackStalledNotification], object: second)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
@@ -98,19 +108,43 @@ import Testing
         await waitUntil("the next item's audio is ready") {
             (player.queue.withLock { $0.prerolled?.engine.pipeline?.ring?.bufferedDuration.seconds } ?? 0) >= 0.2
         }
+        let next = try #require(player.queue.withLock { $0.prerolled?.engine })
+        // Step to the switch as the engine makes it (the public item follows on the main queue,
+        // which a loaded machine delays by more than a step).
         var steps = 0
-        while player.currentItem !== second && steps < 100 {
+        while engine(of: player) !== next && steps < 100 {
             await advance(clock, by: 0.02)
             steps += 1
         }
-        #expect(player.currentItem === second)
-        await advance(clock, by: 0.3)
+        await waitUntil("the second item is current") { player.currentItem === second }
+        let caughtUp = { for output in outputs.withLock({ $0 }) { output.waitUntilCaughtUp(timeout: 2) } }
+        caughtUp()
+        let atSwitch = second.currentTime().seconds
+        var readings: [Double] = []
+        #expect(atSwitch < 0.1, "the second item starts at its beginning")
+        for _ in 0..<15 {
+            for _ in 0..<400 {
+                let buffered = next.pipeline?.ring?.bufferedDuration.seconds ?? 1
+                let running = outputs.withLock { $0.contains { $0.isRunning } }
+                if (buffered >= 0.07 && running) || next.pipeline?.ring?.isAtEnd == true { break }
+                await mainQueueSleep(nanoseconds: 5_000_000)
+            }
+            clock.advance(by: 0.02)
+            caughtUp()
+            await mainQueueSleep(nanoseconds: 2_000_000)
+            readings.append(second.currentTime().seconds)
+        }
         await waitUntil("the second item's audio plays") { second.playbackStatistics.audioSeconds > 0.2 }
         statuses.stop()
         // Time ran on through the switch: no waiting state, no stall, the clock's pace kept.
         #expect(statuses.values == [.playing], "\(statuses.values)")
         #expect(stalls.count(AVPlayerItem.playbackStalledNotification) == 0)
-        #expect(abs(second.currentTime().seconds - 0.3) < 0.06, "\(second.currentTime().seconds)")
+        // On a loaded machine the sound may start a step or two before the engine's switch is
+        // through, and time joins it at the first reading; from there it keeps the clock's pace.
+        #expect(readings.first! - atSwitch < 0.1, "\(atSwitch) then \(readings)")
+        #expect(zip(readings, readings.dropFirst()).allSatisfy { $1 >= $0 }, "\(readings)")
+        let moved = readings.last! - readings.first!
+        #expect(abs(moved - 0.28) < 0.015, "\(atSwitch) then \(readings), \(steps) steps")
         player.pause()
     }
 

@@ -154,9 +154,10 @@ func advance(
 
 /// Advances `clock` by `seconds` in steps so that the audio clock follows it exactly however
 /// loaded the machine is: before each step the real-time decode thread gets up to two real
-/// seconds to queue that step's audio (an empty ring stops the audio clock, as on a device),
-/// and after it the render thread of `output` catches up (until it renders, the audio clock
-/// stands at what it rendered last). Near the end of the item it goes on at once.
+/// seconds to queue that step's audio (an empty ring stops the audio clock, as on a device)
+/// and for a playing run's output to start, and after it the render thread of `output` catches
+/// up (until it renders, the audio clock stands at what it rendered last). Near the end of the
+/// item it goes on at once.
 @MainActor
 func advanceFed(
     _ clock: ManualClock, by seconds: Double, playing player: AVPlayer, output: ClockDrivenAudioOutput,
@@ -168,7 +169,10 @@ func advanceFed(
         for _ in 0..<400 {
             guard let ring = engine(of: player)?.pipeline?.ring, !ring.isAtEnd else { break }
             // At least a step, and more than the 50 ms the ring waits for before it starts.
-            if ring.bufferedDuration.seconds >= max(delta, 0.05) + 0.01 { break }
+            let fed = ring.bufferedDuration.seconds >= max(delta, 0.05) + 0.01
+            // A run's output starts on its own queue after `play()`: until it runs, time stands,
+            // so a step taken before it would be lost to a loaded machine.
+            if fed && (player.rate == 0 || output.isRunning) { break }
             await mainQueueSleep(nanoseconds: 5_000_000)
         }
         clock.advance(by: delta)
