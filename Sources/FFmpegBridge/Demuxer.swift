@@ -104,19 +104,27 @@ package final class Demuxer: @unchecked Sendable {
         for index in scan.captioned where description.streams.indices.contains(index) {
             description.streams[index].hasClosedCaptions = true
         }
-        if let input = location.streaming, input.duration == nil { Self.forgetLength(of: &description) }
-        self.description = description
+        if let input = location.streaming {
+            if input.duration == nil { Self.forgetLength(of: &description) }
+            // Read from the playlist by the loader (libavformat's own HLS reader is not in use).
+            let declared = input.declaredRenditions
+            description.subtitleRenditions = declared.subtitles
+            description.hlsCaptions = declared.captions
+        }
         let start = container.pointer.pointee.start_time
-        self.timelineOffset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
+        var offset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
         if location.inputFormat != nil { restart = RestartState(location: location) }
         streamed = location.streaming == nil ? nil : location
         if let input = location.streaming {
-            let state = Self.sectionState(container, opening: input.openingSection, startOffset: timelineOffset)
+            let state = Self.sectionState(container, opening: input.openingSection, startOffset: offset)
             // The first section starts at its place on the playlist's timeline (a live stream
             // opens near its window's end).
-            timelineOffset = state.offsets[input.openingSection.timeline] ?? timelineOffset
+            offset = state.offsets[input.openingSection.timeline] ?? offset
             sections = state
         }
+        timelineOffset = offset
+        description.timestampOrigin = Double(offset) / 1_000_000
+        self.description = description
     }
 
     /// A live stream has no length. What libavformat made of the first segments it read (a

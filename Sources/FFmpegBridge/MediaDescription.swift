@@ -32,6 +32,9 @@ package struct MediaDescription: Sendable, Equatable {
     /// What an HLS master playlist says about closed captions in its video (named renditions,
     /// or `CLOSED-CAPTIONS=NONE`); nil when it says nothing and for everything else.
     package var hlsCaptions: HLSCaptionDeclaration?
+    /// The container timestamp, in seconds, at item time zero (the start time the item's
+    /// timeline is moved by): where an HLS WebVTT rendition's `X-TIMESTAMP-MAP` is measured.
+    package var timestampOrigin: Double = 0
     /// For a local file, the names of the files beside it whose name starts with its own
     /// (without extension) and a dot: where subtitle files are looked for. Listed while
     /// inspecting, so no later caller touches the disk.

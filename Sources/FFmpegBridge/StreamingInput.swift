@@ -60,6 +60,32 @@ package protocol StreamingInput: AnyObject, Sendable {
     func restart(at seconds: Double) -> StreamingSection?
     /// Stops loading for good; returns at once.
     func close()
+    /// What the stream's multivariant playlist declares beside its variants: subtitle
+    /// renditions and closed captions (none by default).
+    var declaredRenditions: DeclaredRenditions { get }
+}
+
+/// The renditions a multivariant playlist declares that are read apart from the variants'
+/// bytes: WebVTT subtitle playlists and the closed captions inside the pictures.
+package struct DeclaredRenditions: Sendable, Equatable {
+    /// `EXT-X-MEDIA:TYPE=SUBTITLES` entries, URIs absolute.
+    package var subtitles: [SubtitleRendition] = []
+    /// The `CLOSED-CAPTIONS` declaration, when the playlist makes one.
+    package var captions: HLSCaptionDeclaration?
+
+    /// Reads both from a multivariant playlist's text; `base` resolves relative URIs.
+    package init(playlist text: String, base: URL?) {
+        subtitles = HLSSubtitleRenditions.parse(text, base: base)
+        captions = HLSSubtitleRenditions.parseCaptions(text)
+    }
+
+    /// None.
+    package init() {}
+}
+
+extension StreamingInput {
+    /// None, unless the input says otherwise.
+    package var declaredRenditions: DeclaredRenditions { DeclaredRenditions() }
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.

@@ -74,6 +74,10 @@ extension ItemPlayback {
         }
         captions.feed(version: nil)
         let timeout = asset.inspection.limits.timeout
+        if url.pathExtension.lowercased() == "m3u8" {
+            loadSubtitleRendition(url, version: version, origin: pipeline.description.timestampOrigin, into: store)
+            return
+        }
         DispatchQueue.global(qos: .userInitiated).async {
             do throws(MediaFailure) {
                 let contents = try SubtitleFileReader.read(
@@ -83,6 +87,20 @@ extension ItemPlayback {
             } catch {
                 // An unreadable subtitle file shows nothing; playback goes on.
             }
+        }
+    }
+
+    /// Reads an HLS WebVTT rendition segment by segment on a thread of its own, following a
+    /// live playlist for as long as the rendition stays selected and the item plays.
+    private func loadSubtitleRendition(_ url: URL, version: Int, origin: Double, into store: SubtitleCueStore) {
+        let network = (try? asset.inspection.location.get().network) ?? NetworkOptions()
+        let timeout = asset.inspection.limits.timeout
+        store.setHeader(nil, version: version)
+        NamedThread.start("subs-hls") { [self] in
+            let reader = HLSSubtitleReader(playlist: url, network: network, timeout: timeout, origin: origin)
+            reader.run(
+                deliver: { store.add($0, version: version) },
+                isWanted: { !self.isStopped && self.coordinator.read { $0.selection.legibleVersion } == version })
         }
     }
 

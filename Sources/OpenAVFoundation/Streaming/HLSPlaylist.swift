@@ -26,8 +26,16 @@ struct HLSVariant: Equatable, Sendable {
 struct HLSMultivariantPlaylist: Equatable, Sendable {
     /// The variants, in playlist order.
     let variants: [HLSVariant]
-    /// True when the playlist lists alternate renditions (`EXT-X-MEDIA`).
-    let hasRenditions: Bool
+    /// The `TYPE`s of the alternate renditions it lists (`EXT-X-MEDIA`): AUDIO, VIDEO,
+    /// SUBTITLES, CLOSED-CAPTIONS.
+    let renditionTypes: Set<String>
+
+    /// True when the playlist lists alternate renditions.
+    var hasRenditions: Bool { !renditionTypes.isEmpty }
+
+    /// True when some rendition carries sound or pictures of its own, which the variants'
+    /// bytes alone do not give (subtitle playlists and captions are read apart from them).
+    var hasMediaRenditions: Bool { !renditionTypes.isSubset(of: ["SUBTITLES", "CLOSED-CAPTIONS"]) }
 }
 
 /// How a segment is encrypted (`EXT-X-KEY:METHOD=AES-128`).
@@ -161,12 +169,12 @@ enum HLSPlaylist: Equatable, Sendable {
     private static func parseMultivariant(_ lines: [String], base: URL) throws(ParseError) -> HLSMultivariantPlaylist {
         var variants: [HLSVariant] = []
         var pending: [String: String]?
-        var hasRenditions = false
+        var renditionTypes: Set<String> = []
         for line in lines where !line.isEmpty {
             if line.hasPrefix("#EXT-X-STREAM-INF:") {
                 pending = attributes(line.dropFirst("#EXT-X-STREAM-INF:".count))
             } else if line.hasPrefix("#EXT-X-MEDIA:") {
-                hasRenditions = true
+                renditionTypes.insert(attributes(line.dropFirst("#EXT-X-MEDIA:".count))["TYPE"] ?? "")
             } else if !line.hasPrefix("#"), let attributes = pending {
                 pending = nil
                 let size = attributes["RESOLUTION"]?.split(separator: "x").compactMap { Int($0) }
@@ -179,7 +187,7 @@ enum HLSPlaylist: Equatable, Sendable {
                         subtitleGroup: attributes["SUBTITLES"]))
             }
         }
-        return HLSMultivariantPlaylist(variants: variants, hasRenditions: hasRenditions)
+        return HLSMultivariantPlaylist(variants: variants, renditionTypes: renditionTypes)
     }
 
     private static func parseMedia(_ lines: [String], base: URL) throws(ParseError) -> HLSMediaPlaylist {

@@ -96,14 +96,17 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var windowHandler: (@Sendable (ClosedRange<Double>) -> Void)?
     /// The access and error logs, appended by the loader thread.
     let log: StreamingLog
+    /// The subtitle and caption renditions the multivariant playlist declares.
+    let declaredRenditions: DeclaredRenditions
 
     /// A loader over `multivariant`, whose variant `startVariant` (an index into its sorted
     /// variants) already has `startPlaylist` loaded.
     init(
         variants: [HLSVariant], startVariant: Int, startPlaylist: HLSMediaPlaylist, fetcher: HTTPFetcher,
         secure: Bool, options: NetworkOptions, timeout: Double, caps: VariantAdaptation.Caps, log: StreamingLog,
-        initialEstimate: Double
+        initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions()
     ) {
+        declaredRenditions = renditions
         self.variants = variants
         playlists = Array(repeating: nil, count: variants.count)
         playlists[startVariant] = startPlaylist

@@ -1,8 +1,9 @@
 // Playhead: deciding, before a network input is opened, whether Playhead's own HLS loader
 // streams it: a multivariant playlist, VOD or live, of MPEG-TS segments or fragmented MP4
 // segments with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities
-// included, without alternate renditions. Everything else (single media playlists,
-// SAMPLE-AES, renditions, packed audio, DASH) is still read by libavformat.
+// included, with subtitle and closed caption renditions but no audio or video ones.
+// Everything else (single media playlists, SAMPLE-AES, audio renditions, packed audio, DASH)
+// is still read by libavformat.
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
 // work), blocking it on the network; `interrupt.abort()` from any thread stops it.
@@ -58,7 +59,7 @@ enum StreamedOpen {
         let fetcher = HTTPFetcher(
             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         let stop: (Int, Double) -> FetchStop? = { _, _ in interrupt.isAborted ? .cancelled : nil }
-        func fetchPlaylist(_ url: URL) throws(MediaFailure) -> (HLSPlaylist, URL)? {
+        func fetchPlaylist(_ url: URL) throws(MediaFailure) -> (HLSPlaylist, URL, String)? {
             let result = fetcher.fetch(
                 url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
                 shouldStop: stop)
@@ -70,12 +71,13 @@ enum StreamedOpen {
                 guard let text = String(data: resource.data, encoding: .utf8),
                     let playlist = try? HLSPlaylist.parse(text, base: resource.finalURL)
                 else { return nil }
-                return (playlist, resource.finalURL)
+                return (playlist, resource.finalURL, text)
             }
         }
         do throws(MediaFailure) {
-            let top = try fetchPlaylist(url)?.0
-            guard case .multivariant(let master) = top, !master.hasRenditions, master.variants.count >= 2,
+            let fetched = try fetchPlaylist(url)
+            let top = fetched?.0
+            guard case .multivariant(let master) = top, !master.hasMediaRenditions, master.variants.count >= 2,
                 let firstListed = master.variants.first
             else {
                 // libavformat plays it; the dates come from the media playlist all the same
@@ -84,7 +86,7 @@ enum StreamedOpen {
                 if case .media(let playlist) = top {
                     dates = ProgramDateMap(playlist)
                 } else if case .multivariant(let master) = top, let first = master.variants.first,
-                    case (.media(let playlist), _)? = try fetchPlaylist(first.url)
+                    case (.media(let playlist), _, _)? = try fetchPlaylist(first.url)
                 {
                     dates = ProgramDateMap(playlist)
                 }
@@ -115,7 +117,8 @@ enum StreamedOpen {
             let loader = HLSStreamLoader(
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
-                initialEstimate: initial)
+                initialEstimate: initial,
+                renditions: fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions())
             return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
             fetcher.close()

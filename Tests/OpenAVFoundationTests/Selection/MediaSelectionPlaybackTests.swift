@@ -61,7 +61,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     }
 
     /// Checks the SubRip-timed cues (1–2 s "Hello world", 3–4 s "Second line").
-    private func expectSubRipTiming(
+    func expectSubRipTiming(
         _ player: AVPlayer, _ recorder: LegibleRecorder, clock: ManualClock
     ) async {
         /// Moves the clock in 10 ms steps until the item time reaches `seconds`: on a loaded

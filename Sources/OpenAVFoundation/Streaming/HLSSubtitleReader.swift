@@ -1,0 +1,156 @@
+// Playhead: an HLS subtitle rendition (a WebVTT media playlist) read segment by segment. Each
+// segment's cues are decoded by FFmpeg's WebVTT reader and placed on the item timeline by the
+// segment's `X-TIMESTAMP-MAP` (RFC 8216 §3.5); a live playlist is reloaded as it grows (at
+// its target duration, half that while it has not changed), until the rendition is no longer
+// wanted.
+//
+// Concurrency: `run` blocks the background thread it is called on (network and decoding) and
+// owns all the reader's state; it returns when the playlist ended or `isWanted` said no. Cues
+// are handed to `deliver` on that thread.
+import FFmpegBridge
+import Foundation
+
+/// Where a WebVTT segment's cue times sit on the media's timestamps:
+/// `X-TIMESTAMP-MAP=MPEGTS:<90 kHz ticks>,LOCAL:<cue time>`.
+struct WebVTTTimestampMap: Equatable, Sendable {
+    /// The media timestamp, in 90 kHz ticks (33 bits, as MPEG-TS carries it).
+    let mpegTicks: Int64
+    /// The cue time that falls on it, seconds.
+    let local: Double
+
+    /// The map in a WebVTT file's header (the lines before the first blank one), or nil.
+    static func parse(_ text: String) -> WebVTTTimestampMap? {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(16) {
+            let line = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty { return nil }
+            guard line.hasPrefix("X-TIMESTAMP-MAP=") else { continue }
+            var ticks: Int64?
+            var local: Double?
+            for field in line.dropFirst("X-TIMESTAMP-MAP=".count).split(separator: ",") {
+                let parts = field.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2 else { continue }
+                if parts[0] == "MPEGTS" { ticks = Int64(parts[1]) }
+                if parts[0] == "LOCAL" { local = cueSeconds(parts[1]) }
+            }
+            guard let ticks, ticks >= 0, let local else { return nil }
+            return WebVTTTimestampMap(mpegTicks: ticks, local: local)
+        }
+        return nil
+    }
+
+    /// A WebVTT timestamp (`hh:mm:ss.ttt` or `mm:ss.ttt`) in seconds.
+    static func cueSeconds(_ text: String) -> Double? {
+        let fields = text.split(separator: ":")
+        guard (2...3).contains(fields.count) else { return nil }
+        var seconds = 0.0
+        for field in fields {
+            guard let value = Double(field), value >= 0 else { return nil }
+            seconds = seconds * 60 + value
+        }
+        return seconds
+    }
+
+    /// Seconds to add to a cue time to get item time, for media whose timestamp at item time
+    /// zero is `origin` seconds. The 33-bit timestamp is taken in the wrap nearest `origin`.
+    func offset(origin: Double) -> Double {
+        let wrap = Double(Int64(1) << 33)
+        var ticks = Double(mpegTicks)
+        let target = origin * 90_000
+        ticks += (((target - ticks) / wrap).rounded()) * wrap
+        return ticks / 90_000 - local - origin
+    }
+}
+
+/// Reads one WebVTT media playlist into timed subtitle events; see the file comment.
+final class HLSSubtitleReader {
+    /// The most segments read from one playlist, and the most bytes in one segment.
+    static let maximumSegments = 20_000
+    static let maximumSegmentBytes = 1 << 20
+
+    private let playlistURL: URL
+    private let network: NetworkOptions
+    private let timeout: Double
+    /// The media's timestamp at item time zero, seconds.
+    private let origin: Double
+    private let secure: Bool
+    private var fetcher: HTTPFetcher?
+    /// Sequence numbers of the segments read so far.
+    private var read: Set<Int> = []
+
+    /// A reader of `playlist` for media whose timestamp at item time zero is `origin` seconds.
+    init(playlist: URL, network: NetworkOptions, timeout: Double, origin: Double) {
+        playlistURL = playlist
+        self.network = network
+        self.timeout = timeout
+        self.origin = origin
+        secure = playlist.scheme?.lowercased() == "https"
+    }
+
+    /// Reads the playlist's segments, handing each one's events to `deliver`, and follows a
+    /// live playlist while `isWanted()` holds. A segment that cannot be read or decoded is
+    /// skipped; a playlist that cannot be read ends the reading.
+    func run(deliver: ([SubtitleEvent]) -> Void, isWanted: () -> Bool) {
+        defer { fetcher?.close() }
+        var lastText: String?
+        while isWanted() {
+            guard let text = fetchText(playlistURL, limit: network.maximumPlaylistBytes),
+                case .media(let playlist)? = try? HLSPlaylist.parse(text, base: playlistURL)
+            else { return }
+            for segment in playlist.segments where !read.contains(segment.sequence) && read.count < Self.maximumSegments {
+                guard isWanted() else { return }
+                read.insert(segment.sequence)
+                if let events = events(of: segment), !events.isEmpty { deliver(events) }
+            }
+            if playlist.isEnded { return }
+            let changed = text != lastText
+            lastText = text
+            let wait = max(0.5, changed ? playlist.targetDuration : playlist.targetDuration / 2)
+            let deadline = Date(timeIntervalSinceNow: wait)
+            while Date() < deadline {
+                guard isWanted() else { return }
+                Thread.sleep(forTimeInterval: min(0.1, max(0, deadline.timeIntervalSinceNow)))
+            }
+        }
+    }
+
+    /// The cues of `segment`, on the item timeline; nil when it could not be read.
+    private func events(of segment: HLSSegment) -> [SubtitleEvent]? {
+        guard let text = fetchText(segment.url, limit: Self.maximumSegmentBytes, range: segment.byteRange) else {
+            return nil
+        }
+        let memory = MemoryInput(bytes: Data(text.utf8), name: "segment.vtt")
+        guard let contents = try? SubtitleFileReader.read(MediaLocation(memory: memory), timeout: timeout) else {
+            return nil
+        }
+        // Without a map the cue times are item times, as the whole-file reading takes them.
+        let shift = WebVTTTimestampMap.parse(text).map { $0.offset(origin: origin) } ?? 0
+        guard shift != 0 else { return contents.events }
+        let delta = CMTime(seconds: shift, preferredTimescale: 90_000)
+        return contents.events.map { event in
+            var moved = event
+            moved.start = event.start + delta
+            moved.end = event.end.map { $0 + delta }
+            return moved
+        }
+    }
+
+    /// The text at `url`: over http(s) with the stream's safety rules (a remote playlist can
+    /// reach neither `file:` nor, from https, http), or from a file when the playlist is one.
+    private func fetchText(_ url: URL, limit: Int, range: Range<Int>? = nil) -> String? {
+        if playlistURL.isFileURL {
+            guard url.isFileURL, let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+            defer { try? handle.close() }
+            if let range { try? handle.seek(toOffset: UInt64(range.lowerBound)) }
+            let count = min(limit, range?.count ?? limit)
+            guard let data = try? handle.read(upToCount: count) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let fetcher =
+            self.fetcher
+            ?? HTTPFetcher(headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
+        self.fetcher = fetcher
+        guard case .success(let resource) = fetcher.fetch(url, range: range, secure: secure, limit: limit, timeout: timeout)
+        else { return nil }
+        return String(decoding: resource.data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,141 @@
+// Playhead: HLS WebVTT subtitle renditions: a multivariant playlist with one streams through
+// Playhead's own loader, its segments' cues land where their `X-TIMESTAMP-MAP` puts them, and a
+// live subtitle playlist is followed as it grows until the rendition is no longer wanted.
+import FFmpegBridge
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct HLSSubtitleRenditionTests {
+    /// A WebVTT segment whose cue times are `local` seconds at the media timestamp `ticks`.
+    private static func segment(ticks: Int64, local: String, cues: [(String, String, String)]) -> Data {
+        var lines = ["WEBVTT", "X-TIMESTAMP-MAP=MPEGTS:\(ticks),LOCAL:\(local)", ""]
+        for (start, end, text) in cues { lines += ["\(start) --> \(end)", text, ""] }
+        return Data(lines.joined(separator: "\n").utf8)
+    }
+
+    /// A subtitle media playlist of `count` segments `seg<N>.vtt` of `seconds` each.
+    private static func playlist(count: Int, ended: Bool, seconds: Int = 4) -> Data {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:\(seconds)", "#EXT-X-MEDIA-SEQUENCE:0"]
+        for index in 0..<count { lines += ["#EXTINF:\(seconds).0,", "seg\(index).vtt"] }
+        if ended { lines.append("#EXT-X-ENDLIST") }
+        return Data((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    private static let playlistType = "application/vnd.apple.mpegurl"
+
+    /// Serves the adaptive ladder under a master playlist (`subs/master.m3u8`) that adds an
+    /// English WebVTT rendition (`subs/en/index.m3u8`); its cues are written ten seconds late
+    /// in their own time and mapped back by `X-TIMESTAMP-MAP` onto the media's first timestamp
+    /// (`origin` seconds): "Hello world" at 1-2 s, "Second line" at 3-4 s of item time.
+    private static func serveRendition(on server: LoopbackHTTPServer, origin: Double) {
+        var master = ["#EXTM3U",
+            "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,URI=\"en/index.m3u8\""]
+        for variant in AdaptiveMedia.variants {
+            master += ["#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height),SUBTITLES=\"subs\"",
+                "../ladder/\(variant.name)/index.m3u8"]
+        }
+        server.setRule(.content(Data((master.joined(separator: "\n") + "\n").utf8), contentType: playlistType), for: "/subs/master.m3u8")
+        server.setRule(.content(playlist(count: 3, ended: true), contentType: playlistType), for: "/subs/en/index.m3u8")
+        let ticks = Int64((origin * 90_000).rounded())
+        let cues = [
+            [("00:00:11.000", "00:00:12.000", "Hello world")], [("00:00:13.000", "00:00:14.000", "Second line")], [],
+        ]
+        for (index, segmentCues) in cues.enumerated() {
+            server.setRule(
+                .content(segment(ticks: ticks, local: "00:00:10.000", cues: segmentCues), contentType: "text/vtt"),
+                for: "/subs/en/seg\(index).vtt")
+        }
+    }
+
+    @Test func timestampMapsParseAndPlaceCuesOnTheItemTimeline() throws {
+        let text = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n\n00:01.000 --> 00:02.000\nHi\n"
+        let map = try #require(WebVTTTimestampMap.parse(text))
+        #expect(map == WebVTTTimestampMap(mpegTicks: 900_000, local: 0))
+        // Media starting at 10 s: local 0 is item time 0.
+        #expect(abs(map.offset(origin: 10)) < 1e-9)
+        // Media starting at 1.4 s: local 0 is 8.6 s into the item.
+        #expect(abs(map.offset(origin: 1.4) - 8.6) < 1e-9)
+        // LOCAL in mm:ss form, fields in either order.
+        let other = try #require(WebVTTTimestampMap.parse("WEBVTT\nX-TIMESTAMP-MAP=LOCAL:01:30.500,MPEGTS:126000\n\n"))
+        #expect(other == WebVTTTimestampMap(mpegTicks: 126_000, local: 90.5))
+        // A timestamp that wrapped (33 bits) after the media's first one.
+        let wrapped = WebVTTTimestampMap(mpegTicks: 90_000, local: 0)
+        let origin = Double((Int64(1) << 33) - 90_000) / 90_000
+        #expect(abs(wrapped.offset(origin: origin) - 2) < 1e-6)
+        // No map, or a map after the header, or a broken one: none.
+        #expect(WebVTTTimestampMap.parse("WEBVTT\n\n00:01.000 --> 00:02.000\nX-TIMESTAMP-MAP=MPEGTS:1,LOCAL:00:00.000\n") == nil)
+        #expect(WebVTTTimestampMap.parse("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:x,LOCAL:00:00.000\n\n") == nil)
+    }
+
+    @Test func aMultivariantStreamWithASubtitleRenditionPlaysThroughPlayheadsLoaderWithMappedCues() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        // The media's first timestamp, as the loader's demuxer sees it (the map is made on it).
+        Self.serveRendition(on: server, origin: 0)
+        let url = server.url(for: "subs/master.m3u8")
+        let demuxer = try await Task.detached {
+            try StreamedOpen.demuxer(for: MediaLocation(url: url), timeout: 10, interrupt: InterruptDeadline()).demuxer
+        }.value
+        #expect(demuxer.streamingInput != nil, "Playhead's loader streams it")
+        #expect(demuxer.description.subtitleRenditions.map(\.url) == [server.url(for: "subs/en/index.m3u8").absoluteString])
+        let origin = demuxer.description.timestampOrigin
+        #expect(origin > 0.5, "MPEG-TS from ffmpeg starts late: \(origin)")
+        demuxer.streamingInput?.close()
+        Self.serveRendition(on: server, origin: origin)
+
+        let group = try #require(try await AVURLAsset(url: url).loadMediaSelectionGroup(for: .legible))
+        #expect(group.options.map(\.extendedLanguageTag) == ["en"])
+        #expect(group.options.first?.displayName == "English")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(url, clock: clock) {
+            $0.options.first
+        }
+        await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
+        #expect(player.currentItem?.accessLog()?.events.isEmpty == false, "Playhead's loader logs its transfers")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aLiveSubtitlePlaylistIsFollowedUntilItEndsAndStopsWhenNotWanted() async throws {
+        let server = try LoopbackHTTPServer(root: FileManager.default.temporaryDirectory)
+        defer { server.stop() }
+        let cue = { (start: String, end: String, text: String) in
+            Self.segment(ticks: 90_000, local: "00:00:00.000", cues: [(start, end, text)])
+        }
+        server.setRule(.content(Self.playlist(count: 1, ended: false, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
+        server.setRule(.content(cue("00:00:00.500", "00:00:01.000", "first"), contentType: "text/vtt"), for: "/live/seg0.vtt")
+        server.setRule(.content(cue("00:00:04.500", "00:00:05.000", "second"), contentType: "text/vtt"), for: "/live/seg1.vtt")
+        let url = server.url(for: "live/index.m3u8")
+        let delivered = Locked<[[SubtitleEvent]]>([])
+        let wanted = Locked(true)
+        // Origin 0: the map's 90 000 ticks put every cue one second later on the item.
+        let reading = Task.detached {
+            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0).run(
+                deliver: { events in delivered.withLock { $0.append(events) } },
+                isWanted: { wanted.withLock { $0 } })
+        }
+        await waitUntil("the first segment's cue") { delivered.withLock { $0.count } == 1 }
+        server.setRule(.content(Self.playlist(count: 2, ended: true, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
+        await reading.value
+        let starts = delivered.withLock { $0 }.map { $0.map { $0.start.seconds } }
+        #expect(starts == [[1.5], [5.5]], "\(starts)")
+
+        // Never ending: it reloads until it is no longer wanted, then stops at once.
+        server.setRule(.content(Self.playlist(count: 1, ended: false, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
+        server.clearRequests()
+        let following = Task.detached {
+            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0).run(
+                deliver: { _ in }, isWanted: { wanted.withLock { $0 } })
+        }
+        await waitUntil("two reloads") { server.requests.filter { $0.path == "/live/index.m3u8" }.count >= 2 }
+        wanted.withLock { $0 = false }
+        await following.value
+        let requests = server.requests.count
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(server.requests.count == requests, "no request once it is not wanted")
+    }
+}
