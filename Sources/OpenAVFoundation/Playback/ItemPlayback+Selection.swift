@@ -93,11 +93,14 @@ extension ItemPlayback {
     /// Reads an HLS WebVTT rendition segment by segment on a thread of its own, following a
     /// live playlist for as long as the rendition stays selected and the item plays.
     private func loadSubtitleRendition(_ url: URL, version: Int, origin: Double, into store: SubtitleCueStore) {
-        let network = (try? asset.inspection.location.get().network) ?? NetworkOptions()
+        let location = try? asset.inspection.location.get()
+        let network = location?.network ?? NetworkOptions()
+        let remote = location?.isNetwork ?? true, secure = location?.requiresTLS ?? true
         let timeout = asset.inspection.limits.timeout
         store.setHeader(nil, version: version)
         NamedThread.start("subs-hls") { [self] in
-            let reader = HLSSubtitleReader(playlist: url, network: network, timeout: timeout, origin: origin)
+            let reader = HLSSubtitleReader(
+                playlist: url, network: network, timeout: timeout, origin: origin, remote: remote, secure: secure)
             reader.run(
                 deliver: { store.add($0, version: version) },
                 isWanted: { !self.isStopped && self.coordinator.read { $0.selection.legibleVersion } == version })

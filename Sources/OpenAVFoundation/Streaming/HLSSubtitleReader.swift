@@ -77,13 +77,19 @@ final class HLSSubtitleReader {
     /// Sequence numbers of the segments read so far.
     private var read: Set<Int> = []
 
+    /// Why the playlist is not read at all, or nil.
+    private let refusal: String?
+
     /// A reader of `playlist` for media whose timestamp at item time zero is `origin` seconds.
-    init(playlist: URL, network: NetworkOptions, timeout: Double, origin: Double) {
+    /// For media that came over the network (`remote`), the playlist and its segments must be
+    /// http(s), and https throughout when the media was (`secure`).
+    init(playlist: URL, network: NetworkOptions, timeout: Double, origin: Double, remote: Bool, secure: Bool = false) {
         playlistURL = playlist
         self.network = network
         self.timeout = timeout
         self.origin = origin
-        secure = playlist.scheme?.lowercased() == "https"
+        self.secure = secure || playlist.scheme?.lowercased() == "https"
+        refusal = remote ? HTTPFetcher.refusal(of: playlist, secure: secure) : nil
     }
 
     /// Reads the playlist's segments, handing each one's events to `deliver`, and follows a
@@ -91,6 +97,8 @@ final class HLSSubtitleReader {
     /// skipped; a playlist that cannot be read ends the reading.
     func run(deliver: ([SubtitleEvent]) -> Void, isWanted: () -> Bool) {
         defer { fetcher?.close() }
+        // A remote stream's rendition never reaches a local file (nor http from https).
+        if refusal != nil { return }
         var lastText: String?
         while isWanted() {
             guard let text = fetchText(playlistURL, limit: network.maximumPlaylistBytes),

@@ -114,7 +114,7 @@ import Testing
         let wanted = Locked(true)
         // Origin 0: the map's 90 000 ticks put every cue one second later on the item.
         let reading = Task.detached {
-            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0).run(
+            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
                 deliver: { events in delivered.withLock { $0.append(events) } },
                 isWanted: { wanted.withLock { $0 } })
         }
@@ -128,7 +128,7 @@ import Testing
         server.setRule(.content(Self.playlist(count: 1, ended: false, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
         server.clearRequests()
         let following = Task.detached {
-            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0).run(
+            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
                 deliver: { _ in }, isWanted: { wanted.withLock { $0 } })
         }
         await waitUntil("two reloads") { server.requests.filter { $0.path == "/live/index.m3u8" }.count >= 2 }
@@ -137,5 +137,30 @@ import Testing
         let requests = server.requests.count
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(server.requests.count == requests, "no request once it is not wanted")
+    }
+
+    @Test func aRemoteStreamsRenditionNeverReadsALocalFileNorLeavesHTTPS() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("subs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.playlist(count: 1, ended: true).write(to: folder.appendingPathComponent("index.m3u8"))
+        try Self.segment(ticks: 0, local: "00:00:00.000", cues: [("00:00:01.000", "00:00:02.000", "local")])
+            .write(to: folder.appendingPathComponent("seg0.vtt"))
+        let local = folder.appendingPathComponent("index.m3u8")
+        func read(_ url: URL, remote: Bool, secure: Bool = false) async -> [String] {
+            await Task.detached {
+                var texts: [String] = []
+                HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: remote, secure: secure)
+                    .run(deliver: { texts += $0.flatMap(\.assLines) }, isWanted: { true })
+                return texts
+            }.value
+        }
+        #expect(await read(local, remote: false).count == 1, "a local stream's rendition is read")
+        #expect(await read(local, remote: true).isEmpty, "a remote stream's is not")
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        #expect(await read(server.url(for: "index.m3u8"), remote: true).count == 1)
+        #expect(await read(server.url(for: "index.m3u8"), remote: true, secure: true).isEmpty, "no https to http")
+        #expect(server.requests.count == 2, "the refused reading asked nothing")
     }
 }
