@@ -158,7 +158,12 @@ import Testing
             else { return nil }
             return (Date().timeIntervalSince(started), json["status"] as? String)
         }
-        guard let double = try timedPlay(rate: "2"), let normal = try timedPlay(rate: "1") else {
+        // The quicker of two plays each: a moment of load on the machine delays one run, not both.
+        func quicker(rate: String) throws -> (elapsed: Double, status: String?)? {
+            guard let first = try timedPlay(rate: rate), let second = try timedPlay(rate: rate) else { return nil }
+            return first.elapsed <= second.elapsed ? first : second
+        }
+        guard let double = try quicker(rate: "2"), let normal = try quicker(rate: "1") else {
             Issue.record("a play did not exit 0")
             return
         }
