@@ -25,6 +25,11 @@ struct BufferTracker: Sendable {
     private var last: BufferReport?
     private var lastReportHost = -Double.infinity
     private var stalled = false
+    /// True from the open or a seek until the buffer first held enough to play: a buffer
+    /// that is empty then is filling, not stalled, so the start threshold applies (a live
+    /// stream's item time starts later than zero, where the range starts before its first
+    /// packet).
+    private var starting = true
     /// Ranges buffered elsewhere (runs kept from before earlier seeks), reported with the
     /// current one.
     private var otherRanges: [CMTimeRange] = []
@@ -39,6 +44,8 @@ struct BufferTracker: Sendable {
         readUpTo = [:]
         endOfStream = false
         readFailed = false
+        starting = true
+        stalled = false
     }
 
     /// Reading stopped on an error: the flags treat it as the end, the ranges do not.
@@ -121,7 +128,12 @@ struct BufferTracker: Sendable {
             isEmpty: !endOfStream && ahead <= 0,
             isLikelyToKeepUp: endOfStream || ahead >= threshold || full,
             isFull: full)
-        if flags.isEmpty { stalled = true } else if flags.isLikelyToKeepUp { stalled = false }
+        if flags.isEmpty && !starting {
+            stalled = true
+        } else if flags.isLikelyToKeepUp {
+            stalled = false
+            starting = false
+        }
         let current = end > rangeStart ? [CMTimeRange(start: rangeStart, end: end)] : []
         let report = BufferReport(flags: flags, loadedRanges: Self.merged(otherRanges + current))
         let changedFlags = last?.flags != flags
