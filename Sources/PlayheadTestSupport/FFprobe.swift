@@ -21,6 +21,18 @@ public enum FFprobe {
         return try FFprobeSummary(json: result.outputData)
     }
 
+    /// The container's start time (its first timestamp), seconds, as ffprobe reads it.
+    public static func startTime(of url: URL) throws -> Double {
+        let tool = try Subprocess.tool(named: "ffprobe")
+        let result = try Subprocess.run(tool, ["-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", url.path])
+        guard result.status == 0,
+            let start = Double(String(decoding: result.outputData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            throw TestSupportError("ffprobe could not read the start of \(url.path): \(result.errorText)")
+        }
+        return start
+    }
+
     /// The bytes of every packet of each stream, by stream index, as ffprobe reads them.
     public static func packetBytes(of url: URL) throws -> [Int: Int64] {
         let tool = try Subprocess.tool(named: "ffprobe")

@@ -22,6 +22,8 @@ public final class LiveLadder: @unchecked Sendable {
     /// True for the fragmented-MP4 ladder (``AdaptiveMedia/fragmentedFolder()``: `low` and
     /// `mid`, six segments, each playlist naming its `init.mp4` with `EXT-X-MAP`).
     public let fragmented: Bool
+    /// The media timestamp the subtitle rendition's cues are mapped onto; nil: no rendition.
+    private let subtitleOrigin: Double?
     private var variants: [(name: String, width: Int, height: Int, bandwidth: Int)] {
         fragmented ? Array(AdaptiveMedia.variants.prefix(2)) : AdaptiveMedia.variants
     }
@@ -30,16 +32,37 @@ public final class LiveLadder: @unchecked Sendable {
     /// Serves the master playlist and the variant playlists listing the first `published`
     /// segments (the last `window` of them), from the MPEG-TS ladder (``AdaptiveMedia/folder()``)
     /// or with `fragmented` the fragmented-MP4 one; `server` serves that ladder's folder.
-    public init(server: LoopbackHTTPServer, window: Int = 4, published: Int, fragmented: Bool = false) {
+    ///
+    /// With `subtitleOrigin` (the media's first timestamp, seconds), the master playlist adds an
+    /// English WebVTT rendition, `live/subs/index.m3u8`, whose window follows the variants':
+    /// segment N (`live/subs/seg<N>.vtt`) holds the cue "cue N" from N + 0.2 to N + 0.8 s,
+    /// written in time from zero and mapped onto the media by `X-TIMESTAMP-MAP`.
+    public init(
+        server: LoopbackHTTPServer, window: Int = 4, published: Int, fragmented: Bool = false,
+        subtitleOrigin: Double? = nil
+    ) {
         self.server = server
         self.window = window
         self.fragmented = fragmented
+        self.subtitleOrigin = subtitleOrigin
         let variants = fragmented ? Array(AdaptiveMedia.variants.prefix(2)) : AdaptiveMedia.variants
-        let master = ["#EXTM3U"] + variants.flatMap { variant in
+        let rendition = "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"subs/index.m3u8\""
+        let master = ["#EXTM3U"] + (subtitleOrigin == nil ? [] : [rendition]) + variants.flatMap { variant in
             [
-                "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height)",
+                "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height)"
+                    + (subtitleOrigin == nil ? "" : ",SUBTITLES=\"subs\""),
                 "\(variant.name)/index.m3u8",
             ]
+        }
+        if let subtitleOrigin {
+            let ticks = Int64((subtitleOrigin * 90_000).rounded())
+            for index in 0..<total {
+                let cue = ["WEBVTT", "X-TIMESTAMP-MAP=MPEGTS:\(ticks),LOCAL:00:00:00.000", "",
+                    String(format: "00:00:%02d.200 --> 00:00:%02d.800", index, index), "cue \(index)", ""]
+                server.setRule(
+                    .content(Data(cue.joined(separator: "\n").utf8), contentType: "text/vtt"),
+                    for: "/live/subs/seg\(index).vtt")
+            }
         }
         server.setRule(
             .content(Data((master.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
@@ -106,5 +129,12 @@ public final class LiveLadder: @unchecked Sendable {
                 .content(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
                 for: "/live/\(variant.name)/index.m3u8")
         }
+        guard subtitleOrigin != nil else { return }
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:\(first)"]
+        for index in first..<state.count { lines += ["#EXTINF:1.000000,", "seg\(index).vtt"] }
+        if state.ended { lines.append("#EXT-X-ENDLIST") }
+        server.setRule(
+            .content(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
+            for: "/live/subs/index.m3u8")
     }
 }

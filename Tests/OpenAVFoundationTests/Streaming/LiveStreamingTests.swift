@@ -65,6 +65,44 @@ import Testing
 
     // A live playlist grows with the wall clock: this runs in the real-time pass.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aLiveSubtitleRenditionIsFollowedAndItsCuesShowOnTheirMappedTimesInRealTime() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let origin = try FFprobe.startTime(of: folder.appendingPathComponent("ladder/low/seg0.ts"))
+        let live = LiveLadder(server: server, window: 4, published: 6, subtitleOrigin: origin)
+        defer { live.stop() }
+        let url = server.url(for: "live/master.m3u8")
+        let asset = AVURLAsset(url: url)
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        let item = AVPlayerItem(asset: asset)
+        item.select(group.options.first, in: group)
+        let recorder = LegibleRecorder()
+        let output = AVPlayerItemLegibleOutput()
+        output.setDelegate(recorder, queue: nil)
+        item.add(output)
+        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: SystemHostClock()), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        live.grow(every: 1, ending: true)
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        // Cues of segments published after the start came from reloads of the subtitle
+        // playlist. Item time is the live timeline's, which starts at the first segment listed
+        // when the stream opened (seg2), at the media's first timestamp: cue N, at N + 0.2 s
+        // of the map's time, shows at N - 2 + 0.2 s (within the 50 ms by which the video's
+        // first timestamp follows its segment's start).
+        let shown = recorder.all.filter { !$0.strings.isEmpty }
+        let numbers = shown.compactMap { $0.strings.first.flatMap { Int($0.dropFirst(4)) } }
+        #expect(Set(numbers).isSuperset(of: 6..<Int(AdaptiveMedia.duration)), "\(numbers)")
+        for entry in shown {
+            guard let number = entry.strings.first.flatMap({ Int($0.dropFirst(4)) }) else { continue }
+            #expect(abs(entry.time - (Double(number) - 2 + 0.2)) < 0.1, "cue \(number) at \(entry.time)")
+        }
+        player.pause()
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func aConfiguredOffsetFromLiveMovesTheStartCloserToTheEdgeInRealTime() async throws {
         let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
         defer { server.stop() }
