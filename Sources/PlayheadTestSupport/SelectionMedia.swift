@@ -29,6 +29,10 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     /// An HLS master playlist (6 s, 2 s segments, MPEG-TS video and AAC) with one WebVTT
     /// subtitle rendition, LANGUAGE "en", holding ``subRip``'s cues.
     case hlsWithSubtitles
+    /// An HLS master playlist (6 s, 2 s segments, MPEG-TS) whose variant carries the video and
+    /// names an audio group of two renditions of their own: 440 Hz "en" (DEFAULT=YES) and
+    /// 880 Hz "fr" (AAC, 48 kHz).
+    case hlsAudioRenditions
     /// Matroska, 5 s: 160x120 video and two SubRip tracks holding ``subRip``'s cues, "eng"
     /// (not flagged default) then "fre", flagged default (`-disposition:s:1 default`).
     case secondSubtitleDefault
@@ -104,6 +108,7 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
             return try make("bitmap/dvb.ts") { try bitmapSubtitles($0, codec: "dvbsub") }
         case .pgsSubtitles: return try make("bitmap/pgs.mkv", pgsSubtitles)
         case .hlsWithSubtitles: return try make("hls/master.m3u8", hls)
+        case .hlsAudioRenditions: return try make("hls-audio/master.m3u8", hlsAudioRenditions)
         case .secondSubtitleDefault: return try make("default/second-default.mkv", secondDefault)
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in
@@ -201,6 +206,19 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
                 + ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]
                 + ["-master_pl_name", output.lastPathComponent]
                 + ["-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en"]
+                + [folder.appendingPathComponent("out_%v.m3u8").path])
+    }
+
+    private func hlsAudioRenditions(_ output: URL) throws {
+        let folder = output.deletingLastPathComponent()
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=6"]
+                + Self.tone(440, seconds: 6) + Self.tone(880, seconds: 6)
+                + ["-map", "0:v", "-map", "1:a", "-map", "2:a"]
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-g", "20", "-c:a", "aac", "-ac", "1"]
+                + ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]
+                + ["-master_pl_name", output.lastPathComponent]
+                + ["-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,language:en,default:yes a:1,agroup:aud,language:fr"]
                 + [folder.appendingPathComponent("out_%v.m3u8").path])
     }
 

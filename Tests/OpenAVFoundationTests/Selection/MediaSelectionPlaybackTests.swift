@@ -231,7 +231,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         return Double(crossings) * 48_000 / Double(frames.count)
     }
 
-    @Test(arguments: [SelectionMedia.twoLanguagesAudio, .film])
+    @Test(arguments: [SelectionMedia.twoLanguagesAudio, .film, .hlsAudioRenditions])
     func switchingAudioLanguageChangesTheToneWithoutAGap(_ media: SelectionMedia) async throws {
         let clock = ManualClock()
         let output = RecordingAudioOutput(clock: clock)
