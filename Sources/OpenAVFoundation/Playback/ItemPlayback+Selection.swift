@@ -4,7 +4,9 @@
 //
 // Concurrency: `select...` commands come from any thread (the item forwards them); they are
 // posted to the coordinator, which changes the selection and wakes threads. The demux thread carries out the switch
-// (StreamRouter); subtitle files are read on a global queue into the pipeline's cue store;
+// (StreamRouter); subtitle files are read on a global queue into the pipeline's cue store,
+// an HLS WebVTT rendition on a `playhead.vtt` thread of its own that owns its reader and ends
+// when the selection changes or the item stops;
 // captions in the pictures come from the video thread through the caption backlog, which
 // `loadLegible` (in the coordinator's section) starts or stops feeding the store.
 // The subtitle thread alone reads the cue and metadata stores for delivery and owns its
@@ -98,7 +100,7 @@ extension ItemPlayback {
         let remote = location?.isNetwork ?? true, secure = location?.requiresTLS ?? true
         let timeout = asset.inspection.limits.timeout
         store.setHeader(nil, version: version)
-        NamedThread.start("subs-hls") { [self] in
+        NamedThread.start("vtt") { [self] in
             let reader = HLSSubtitleReader(
                 playlist: url, network: network, timeout: timeout, origin: origin, remote: remote, secure: secure)
             reader.run(
