@@ -8,9 +8,9 @@ import Testing
 @testable import OpenAVKit
 
 @Suite struct AVPlayerLayerTests {
-    /// Polls `condition` every 20 ms for up to `timeout` seconds.
+    /// Polls `condition` every 20 ms for up to `timeout` seconds (scaled under sanitizers).
     func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTimeouts.scaled(timeout))
         while Date() < deadline {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(20))

@@ -79,11 +79,18 @@ final class HLSSubtitleReader {
 
     /// Why the playlist is not read at all, or nil.
     private let refusal: String?
+    /// The item's access and error logs, when Playhead's loader streams the item: refusals and
+    /// failed requests leave an error event there.
+    private let log: StreamingLog?
 
     /// A reader of `playlist` for media whose timestamp at item time zero is `origin` seconds.
     /// For media that came over the network (`remote`), the playlist and its segments must be
     /// http(s), and https throughout when the media was (`secure`).
-    init(playlist: URL, network: NetworkOptions, timeout: Double, origin: Double, remote: Bool, secure: Bool = false) {
+    init(
+        playlist: URL, network: NetworkOptions, timeout: Double, origin: Double, remote: Bool, secure: Bool = false,
+        log: StreamingLog? = nil
+    ) {
+        self.log = log
         playlistURL = playlist
         self.network = network
         self.timeout = timeout
@@ -98,7 +105,10 @@ final class HLSSubtitleReader {
     func run(deliver: ([SubtitleEvent]) -> Void, isWanted: () -> Bool) {
         defer { fetcher?.close() }
         // A remote stream's rendition never reaches a local file (nor http from https).
-        if refusal != nil { return }
+        if let refusal {
+            log?.error(uri: playlistURL, failure: .refused(refusal))
+            return
+        }
         var lastText: String?
         while isWanted() {
             guard let text = fetchText(playlistURL, limit: network.maximumPlaylistBytes),
@@ -157,8 +167,11 @@ final class HLSSubtitleReader {
             self.fetcher
             ?? HTTPFetcher(headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         self.fetcher = fetcher
-        guard case .success(let resource) = fetcher.fetch(url, range: range, secure: secure, limit: limit, timeout: timeout)
-        else { return nil }
-        return String(decoding: resource.data, as: UTF8.self)
+        switch fetcher.fetch(url, range: range, secure: secure, limit: limit, timeout: timeout) {
+        case .success(let resource): return String(decoding: resource.data, as: UTF8.self)
+        case .failure(let failure):
+            log?.error(uri: url, failure: failure)
+            return nil
+        }
     }
 }

@@ -28,7 +28,10 @@ open class AVPlayerLayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         var player: AVPlayer?
         var gravity: AVLayerVideoGravity = .resizeAspect
         var frame: CGRect = .zero
+        /// What observers were told (changed on the main queue only).
         var isReady = false
+        /// Whether a picture is available now (the latest news from the presentation side).
+        var hasPicture = false
         /// The item whose rotation is cached, and that rotation in degrees.
         var rotationItem: ObjectIdentifier?
         var rotation = 0
@@ -143,13 +146,19 @@ open class AVPlayerLayer: NSObject, _KeyValueObservable, @unchecked Sendable {
 
     /// Wakes the drawer, and publishes `isReadyForDisplay` on the main queue when it changes.
     fileprivate func pictureAvailabilityChanged(_ hasPicture: Bool) {
-        let (changed, hook) = state.withLock { ($0.isReady != hasPicture, $0.pictureHook) }
+        let (changed, hook) = state.withLock { state in
+            defer { state.hasPicture = hasPicture }
+            return (state.hasPicture != hasPicture, state.pictureHook)
+        }
         hook?()
         guard changed else { return }
+        // The main queue publishes the latest news, whatever order the hops run in: a clear
+        // that came before an earlier picture's hop ran is not lost.
         DispatchQueue.main.async { [self] in
-            guard state.withLock({ $0.isReady != hasPicture }) else { return }
+            let wanted = state.withLock { $0.hasPicture }
+            guard state.withLock({ $0.isReady != wanted }) else { return }
             _kvoRegistry.withMutation(\AVPlayerLayer.isReadyForDisplay, on: self) {
-                state.withLock { $0.isReady = hasPicture }
+                state.withLock { $0.isReady = wanted }
             }
         }
     }

@@ -147,11 +147,13 @@ import Testing
         try Self.segment(ticks: 0, local: "00:00:00.000", cues: [("00:00:01.000", "00:00:02.000", "local")])
             .write(to: folder.appendingPathComponent("seg0.vtt"))
         let local = folder.appendingPathComponent("index.m3u8")
+        let log = StreamingLog()
         func read(_ url: URL, remote: Bool, secure: Bool = false) async -> [String] {
             await Task.detached {
                 var texts: [String] = []
-                HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: remote, secure: secure)
-                    .run(deliver: { texts += $0.flatMap(\.assLines) }, isWanted: { true })
+                HLSSubtitleReader(
+                    playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: remote, secure: secure, log: log
+                ).run(deliver: { texts += $0.flatMap(\.assLines) }, isWanted: { true })
                 return texts
             }.value
         }
@@ -162,5 +164,8 @@ import Testing
         #expect(await read(server.url(for: "index.m3u8"), remote: true).count == 1)
         #expect(await read(server.url(for: "index.m3u8"), remote: true, secure: true).isEmpty, "no https to http")
         #expect(server.requests.count == 2, "the refused reading asked nothing")
+        // Each refusal leaves an error event in the item's log (when Playhead's loader streams it).
+        let refusals = log.errorRecords.map(\.comment)
+        #expect(refusals.count == 2 && refusals.allSatisfy { $0.hasPrefix("refused") }, "\(refusals)")
     }
 }
