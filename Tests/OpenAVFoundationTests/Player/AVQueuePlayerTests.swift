@@ -117,21 +117,12 @@ import Testing
             steps += 1
         }
         await waitUntil("the second item is current") { player.currentItem === second }
-        let caughtUp = { for output in outputs.withLock({ $0 }) { output.waitUntilCaughtUp(timeout: 2) } }
-        caughtUp()
+        for output in outputs.withLock({ $0 }) { output.waitUntilCaughtUp(timeout: 2) }
         let atSwitch = second.currentTime().seconds
         var readings: [Double] = []
         #expect(atSwitch < 0.1, "the second item starts at its beginning")
         for _ in 0..<15 {
-            for _ in 0..<400 {
-                let buffered = next.pipeline?.ring?.bufferedDuration.seconds ?? 1
-                let running = outputs.withLock { $0.contains { $0.isRunning } }
-                if (buffered >= 0.07 && running) || next.pipeline?.ring?.isAtEnd == true { break }
-                await mainQueueSleep(nanoseconds: 5_000_000)
-            }
-            clock.advance(by: 0.02)
-            caughtUp()
-            await mainQueueSleep(nanoseconds: 2_000_000)
+            await advanceFed(clock, by: 0.02, playing: player, outputs: { outputs.withLock { $0 } })
             readings.append(second.currentTime().seconds)
         }
         await waitUntil("the second item's audio plays") { second.playbackStatistics.audioSeconds > 0.2 }

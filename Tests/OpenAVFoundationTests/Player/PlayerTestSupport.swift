@@ -163,6 +163,17 @@ func advanceFed(
     _ clock: ManualClock, by seconds: Double, playing player: AVPlayer, output: ClockDrivenAudioOutput,
     step: Double = 0.02
 ) async {
+    await advanceFed(clock, by: seconds, playing: player, outputs: { [output] }, step: step)
+}
+
+/// ``advanceFed(_:by:playing:output:step:)`` for a player whose items each have an output of
+/// their own (a queue): `outputs` lists them; a step waits for one of them to run, and every
+/// running one catches up after it.
+@MainActor
+func advanceFed(
+    _ clock: ManualClock, by seconds: Double, playing player: AVPlayer,
+    outputs: () -> [ClockDrivenAudioOutput], step: Double = 0.02
+) async {
     var left = seconds
     while left > 1e-9 {
         let delta = min(step, left)
@@ -172,12 +183,12 @@ func advanceFed(
             let fed = ring.bufferedDuration.seconds >= max(delta, 0.05) + 0.01
             // A run's output starts on its own queue after `play()`: until it runs, time stands,
             // so a step taken before it would be lost to a loaded machine.
-            if fed && (player.rate == 0 || output.isRunning) { break }
+            if fed && (player.rate == 0 || outputs().contains { $0.isRunning }) { break }
             await mainQueueSleep(nanoseconds: 5_000_000)
         }
         clock.advance(by: delta)
         left -= delta
-        output.waitUntilCaughtUp(timeout: 2)
+        for output in outputs() { output.waitUntilCaughtUp(timeout: 2) }
         await mainQueueSleep(nanoseconds: 2_000_000)
     }
 }
