@@ -1,7 +1,7 @@
 // Playhead: the video decode thread: packets in, frames out, exact seeks resolved here.
 //
-// Concurrency: runs on its own thread, which owns the VideoDecoder and its per-generation
-// state, and the caption feed (captions carried in the pictures, decoded here into the
+// Concurrency: runs on its own thread, which owns the VideoDecoder, its run since the last
+// flush (`DecoderRun`) and its per-generation state, and the caption feed (captions carried in the pictures, decoded here into the
 // switchboard's caption backlog, which locks). Reads the exact target of a new generation and
 // the rate from the coordinator's state and posts the landing and the end. Sleeps on `videoWake` while paused with the current generation's
 // first frame delivered.
@@ -26,6 +26,10 @@ private struct VideoSeekState {
     /// The time of the first picture, shown ahead of the decoder (`previewFrame(of:)`): the
     /// decoder's own copy of it, and anything before it, is not passed on again.
     var previewedThrough: CMTime?
+    /// When this generation goes on with the decoder's run (`DecoderRun`): the decode time of
+    /// the last packet the decoder took before, so the demuxer's new reading of it and of
+    /// everything before it is dropped.
+    var takenThrough: CMTime?
     /// The thread's closed caption feed (the same object in every generation); nil without video.
     let captions: CaptionFeed?
 
@@ -40,6 +44,7 @@ private struct VideoSeekState {
 
 extension ItemPlayback {
     func runVideoDecode(_ decoder: any VideoDecoding, _ pipeline: Pipeline) {
+        var run = DecoderRun()
         var state = VideoSeekState(
             captions: pipeline.videoStream.map {
                 CaptionFeed(videoStream: $0, backlog: pipeline.switchboard.captions)
@@ -56,26 +61,43 @@ extension ItemPlayback {
                 if isStopped || pipeline.videoPackets.statistics.isAborted { return }
                 guard let ended = endOfStreamGeneration(of: pipeline.videoPackets) else { continue }
                 _ = decoder.sendEndOfStream()
-                drainFrames(decoder, pipeline, &state)
+                drainFrames(decoder, pipeline, &state, &run)
                 if !state.delivered, let fallback = state.fallback {
                     deliver(fallback, pipeline, &state, force: true)
                 }
                 post(.videoEnded(generation: ended))
                 waitForNewGeneration(after: ended, on: videoWake)
                 decoder.flush()
+                run.flushed()
                 state = VideoSeekState(captions: state.captions)
                 continue
             }
             if item.generation != state.generation {
-                decoder.flush()
                 state.captions?.seeked()
-                let (target, end) = coordinator.read { ($0.exactTarget(of: item.generation), $0.duration) }
+                let (target, end, isNetwork) = coordinator.read {
+                    ($0.exactTarget(of: item.generation), $0.duration, $0.isNetwork)
+                }
+                // A network stream's seek may read another variant's keyframe: always restart.
+                let goesOn = !isNetwork && target.map { run.canGoOn(from: item.element, toExactTarget: $0) } == true
+                if !goesOn {
+                    decoder.flush()
+                    run.flushed()
+                }
                 state = VideoSeekState(
                     generation: item.generation,
                     exactSeek: target.map { ExactSeekFilter(target: $0, end: end) },
                     captions: state.captions)
+                if goesOn {
+                    state.takenThrough = run.lastTaken
+                    state.fallback = run.latestPicture
+                }
             }
             let packet = item.element
+            if let through = state.takenThrough {
+                // Read again from the keyframe; the decoder took it all before this seek.
+                if !packet.dts.isNumeric || packet.dts <= through { continue }
+                state.takenThrough = nil
+            }
             if !state.delivered, state.exactTarget == nil, let first = decoder.previewFrame(of: packet) {
                 // The first picture after opening shows without waiting for the decoder's
                 // threads to fill up and its reordering to let it out.
@@ -91,13 +113,21 @@ extension ItemPlayback {
             }
             var status = decoder.send(packet)
             while status == .outputFull {
-                drainFrames(decoder, pipeline, &state)
+                drainFrames(decoder, pipeline, &state, &run)
                 // After a seek, frames of this generation are worthless: go flush for the new
                 // one instead of waiting for the decoder to finish them one by one.
                 if isSuperseded(state) { break }
                 status = decoder.send(packet)
             }
-            drainFrames(decoder, pipeline, &state)
+            switch status {
+            case .accepted, .dropped:
+                run.took(packet, skippingBefore: decoder.skipsNonReferenceFrames ? state.exactTarget : nil)
+            case .failure:
+                run.failed()
+            case .outputFull:
+                break  // not taken: superseded first
+            }
+            drainFrames(decoder, pipeline, &state, &run)
         }
     }
 
@@ -113,10 +143,13 @@ extension ItemPlayback {
         coordinator.read { $0.generation } != state.generation
     }
 
-    private func drainFrames(_ decoder: any VideoDecoding, _ pipeline: Pipeline, _ state: inout VideoSeekState) {
+    private func drainFrames(
+        _ decoder: any VideoDecoding, _ pipeline: Pipeline, _ state: inout VideoSeekState, _ run: inout DecoderRun
+    ) {
         while !isStopped, !isSuperseded(state) {
             switch decoder.receiveFrame() {
             case .frame(let frame):
+                run.letOut(frame)
                 deliver(frame, pipeline, &state, force: false)
             case .needsInput, .endOfStream, .failure:
                 return

@@ -9,8 +9,10 @@ import OpenCoreMedia
 
 /// Times exact frame lookups with `FrameSeeker` (demuxer seek to the keyframe, decoder flush,
 /// decode to the target, non-reference frames skipped) on a decoder with the engine's
-/// threading. Any exact seek, ours or another player's, decodes at least these frames, so
-/// the timings show how much of a seek is decoding and how much is everything else.
+/// threading. A seek that starts again at the keyframe (mpv's always do) decodes at least
+/// these frames, so the timings show how much of a seek is decoding and how much is
+/// everything else. The player goes on from where its decoder stands when a seek moves
+/// forward inside the group of pictures it is decoding (`DecoderRun`), so it can beat them.
 enum SeekDecodeFloor {
     /// Milliseconds for each of `targets` (seconds), after one untimed lookup at zero.
     ///

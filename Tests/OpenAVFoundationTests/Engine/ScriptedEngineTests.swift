@@ -219,6 +219,53 @@ import Testing
         rig.engine.stop()
     }
 
+    /// Seeks exactly to `target` while paused and returns how many pictures the decoder
+    /// decoded for it, once the seek finished (nil: it did not).
+    private func pausedExactSeek(_ rig: Rig, id: Int, to target: Double) async -> Int? {
+        let before = (rig.video.picturesDecoded, rig.news.seeksFinished.count)
+        rig.engine.seek(
+            SeekRequest(id: id, target: seconds(target), toleranceBefore: .zero, toleranceAfter: .zero, completion: nil))
+        guard await eventually({ rig.news.seeksFinished.count == before.1 + 1 }) else { return nil }
+        guard rig.news.seeksFinished.last?.id == id, rig.news.seeksFinished.last?.time == seconds(target) else {
+            return nil
+        }
+        return rig.video.picturesDecoded - before.0
+    }
+
+    @Test func anExactSeekForwardInTheGroupOfPicturesBeingDecodedGoesOnFromWhereTheDecoderStands() async {
+        // One keyframe, at 0: every exact seek would decode from there.
+        let script = MediaScript(duration: 4, keyframeInterval: 100)
+        let rig = rig(script)
+        #expect(await eventually { rig.sink.count == 1 })
+        func shownFrame() -> Int? { rig.sink.last.map { Int(($0.pts.seconds * 25).rounded()) } }
+
+        let first = await pausedExactSeek(rig, id: 1, to: 1.3)
+        #expect(shownFrame() == 32, "the picture at 1.28 s covers 1.3 s")
+        // The opening decoded the keyframe: the seek goes on from it (pictures 1 to 32).
+        #expect((first ?? 99) <= 33, "\(first ?? -1) pictures")
+        let forward = await pausedExactSeek(rig, id: 2, to: 2.5)
+        #expect(shownFrame() == 62)
+        #expect(rig.sink.last?.itemTime == seconds(2.5), "shown as the target's picture")
+        #expect((forward ?? 99) <= 32, "went on from 1.3 s: \(forward ?? -1) pictures, a restart decodes 63")
+        let backward = await pausedExactSeek(rig, id: 3, to: 0.5)
+        #expect(shownFrame() == 12)
+        #expect((backward ?? 0) >= 13, "backward: decoded from the keyframe again")
+        let nextPicture = await pausedExactSeek(rig, id: 4, to: 0.52)
+        #expect(shownFrame() == 13)
+        #expect((nextPicture ?? 99) <= 2, "the next picture: \(nextPicture ?? -1) decoded")
+        #expect(rig.source.seeks.count == 4, "the demuxer still reads from the keyframe each time")
+
+        // Playing on from a continued seek shows every picture after it, in order.
+        #expect(await audioKeptUp(rig, script, seconds: 0.2))
+        let landingIndex = rig.sink.count - 1
+        #expect(await startPlaying(rig))
+        #expect(await play(rig, script, to: rig.clock.now + 0.03, checksAudio: false))
+        #expect(await play(rig, script, to: rig.clock.now + 0.3))
+        let after = rig.sink.frames[landingIndex...].map { Int(($0.pts.seconds * 25).rounded()) }
+        #expect(after.count >= 6 && after == Array(13...(13 + after.count - 1)), "\(after)")
+        rig.engine.stop()
+    }
+
     @Test func anAudioOnlyItemEndsWhenItsAudioHasPlayedOut() async {
         let script = MediaScript(duration: 1, frameRate: 0)
         let rig = rig(script)

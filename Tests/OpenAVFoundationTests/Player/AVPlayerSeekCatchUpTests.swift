@@ -1,6 +1,8 @@
 // Playhead: exact seeks through AVPlayer on wavefront HEVC (slice-threaded catch-up decoder,
-// then the hand-over back to frame threading) and on tiled VP9 (frame threading throughout):
-// the frame shown at each target and every frame played after the seeks match linear decoding.
+// then the hand-over back to frame threading), on tiled VP9 (frame threading throughout)
+// and on H.264 with B-frames and one keyframe (seeks forward go on from where the decoder
+// stands): the frame shown at each target and every frame played after the seeks match
+// linear decoding.
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -37,9 +39,18 @@ import Testing
              "keyint=25:min-keyint=25:open-gop=0:log-level=error", "-pix_fmt", "yuv420p"])
     }
 
-    @Test(arguments: ["vp9", "hevc"])
+    /// H.264 as real content is encoded (B-frames, CABAC) with one keyframe, at 0: the seeks
+    /// forward go on decoding from where the decoder stands (`DecoderRun`), the seeks back
+    /// start again at the keyframe.
+    static func h264() throws -> URL {
+        try clip(
+            "h264.mp4",
+            ["-c:v", "libx264", "-preset", "medium", "-g", "50", "-bf", "3", "-pix_fmt", "yuv420p"])
+    }
+
+    @Test(arguments: ["vp9", "hevc", "h264"])
     func exactSeeksAndPlaybackAfterThemMatchLinearDecoding(_ codec: String) async throws {
-        let url = try codec == "vp9" ? Self.vp9() : Self.hevc()
+        let url = try codec == "vp9" ? Self.vp9() : codec == "hevc" ? Self.hevc() : Self.h264()
         let reference = await linearChecksums(of: url)
         #expect(reference.count == 50)
         let sink = RecordingVideoSink()

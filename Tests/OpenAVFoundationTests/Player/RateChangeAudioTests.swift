@@ -95,7 +95,9 @@ import Testing
         // As the output plays, the audio thread writes on at tempo 4 instead of giving up on
         // every chunk for a tempo it can never reach.
         await waitUntil("the audio thread writes on") { ring.framesWrittenSinceSplice > written }
-        player.pause()
+        // Read before pausing: paused, the audio is re-made at the rate play resumes at (a
+        // second splice, once the audio thread sees the pause; it once did before the read).
         #expect(ring.currentEpoch.load(ordering: .relaxed) == 1, "one splice, not one per packet")
+        player.pause()
     }
 }
