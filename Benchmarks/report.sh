@@ -129,15 +129,16 @@ TABLE
   `mpv --no-config --vo=null --no-audio --frames=1 F`, hyperfine median (2 warm-up runs).
 - **Exact seek**: `playhead bench seek --json F` (20 exact seeks while paused, from the call to
   the completion handler) against mpv's `seek <t> absolute+exact` on the same 20 positions, timed
-  by a Lua script from the command to the `playback-restart` event; medians. Both decode video
+  by a Lua script from the command to the `playback-restart` event. Three rounds, playhead then
+  mpv in each; each side's median is over its 60 seeks pooled. Both decode video
   only (`bench seek` opens no audio; mpv runs with `--aid=no`). Both first make one untimed
-  exact seek to 0. The "decoding alone" row times the same 20 lookups with no player
+  exact seek to 0. The "each from its keyframe" row times the same 20 lookups with no player
   at all (`FrameSeeker`: demuxer seek to the keyframe, decoder flush, decode to the target,
   non-reference frames skipped, the engine's decoder threading), measured by the same
-  `bench seek` run after the player is released. Every exact seek decodes at least these
-  frames, so that row divided by mpv's time estimates the lowest ratio exact decoding allows.
-  It is an estimate, not a strict floor: it reads packets on the decoding thread, where the
-  player's demux thread reads ahead, so it can come out a little above the player.
+  `bench seek` runs after the player is released. A seek that starts again at the keyframe
+  (mpv's always do) decodes at least these frames. The player goes on from where its decoder
+  stands when a seek moves forward inside the group of pictures it is decoding, so it can come
+  out below that row (most on `bbb-720p25`, one group of pictures for the whole clip).
 - **A/V sync**: `playhead bench sync --json F` when that benchmark exists.
 - **Window lip-sync**: a clip with a white frame and a 1 kHz beep at each whole second,
   played fullscreen on Xvfb by `playhead play --fullscreen F` and by `mpv --no-config --fs

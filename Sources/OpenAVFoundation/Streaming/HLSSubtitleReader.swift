@@ -2,7 +2,9 @@
 // segment's cues are decoded by FFmpeg's WebVTT reader and placed on the item timeline by the
 // segment's `X-TIMESTAMP-MAP` (RFC 8216 §3.5); a live playlist is reloaded as it grows (at
 // its target duration, half that while it has not changed), until the rendition is no longer
-// wanted.
+// wanted. After an `EXT-X-DISCONTINUITY` of an ended playlist the timestamps start again: the
+// first mapped segment of each later timeline anchors it at its playlist start, as Playhead's
+// loader anchors the media's timeline there by its earliest timestamp.
 //
 // Concurrency: `run` blocks the background thread it is called on (network and decoding) and
 // owns all the reader's state; it returns when the playlist ended or `isWanted` said no. Cues
@@ -59,6 +61,17 @@ struct WebVTTTimestampMap: Equatable, Sendable {
         ticks += (((target - ticks) / wrap).rounded()) * wrap
         return ticks / 90_000 - local - origin
     }
+
+    /// Seconds to add to a cue time to get item time, in a timeline (after a discontinuity)
+    /// whose first mapped segment, with map `anchor`, starts at `start` seconds of item time:
+    /// the anchor's media timestamp is taken to fall on that start. Tick differences are taken
+    /// in the 33-bit wrap nearest zero.
+    func offset(anchor: WebVTTTimestampMap, anchorStart start: Double) -> Double {
+        let wrap = Int64(1) << 33
+        var ticks = (mpegTicks - anchor.mpegTicks) % wrap
+        if ticks > wrap / 2 { ticks -= wrap } else if ticks < -wrap / 2 { ticks += wrap }
+        return start + Double(ticks) / 90_000 - local
+    }
 }
 
 /// Reads one WebVTT media playlist into timed subtitle events; see the file comment.
@@ -76,6 +89,9 @@ final class HLSSubtitleReader {
     private var fetcher: HTTPFetcher?
     /// Sequence numbers of the segments read so far.
     private var read: Set<Int> = []
+    /// Per discontinuity sequence after an ended playlist's first, its first mapped segment's
+    /// map and playlist start.
+    private var anchors: [Int: (map: WebVTTTimestampMap, start: Double)] = [:]
 
     /// Why the playlist is not read at all, or nil.
     private let refusal: String?
@@ -117,7 +133,9 @@ final class HLSSubtitleReader {
             for segment in playlist.segments where !read.contains(segment.sequence) && read.count < Self.maximumSegments {
                 guard isWanted() else { return }
                 read.insert(segment.sequence)
-                if let events = events(of: segment), !events.isEmpty { deliver(events) }
+                // Only an ended playlist's starts are item times; a live one's are its window's.
+                let restarted = playlist.isEnded && segment.discontinuitySequence != playlist.segments.first?.discontinuitySequence
+                if let events = events(of: segment, restartedTimeline: restarted), !events.isEmpty { deliver(events) }
             }
             if playlist.isEnded { return }
             let changed = text != lastText
@@ -132,7 +150,9 @@ final class HLSSubtitleReader {
     }
 
     /// The cues of `segment`, on the item timeline; nil when it could not be read.
-    private func events(of segment: HLSSegment) -> [SubtitleEvent]? {
+    /// `restartedTimeline`: the segment follows a discontinuity of an ended playlist, so its
+    /// timestamps are not those the media started with.
+    private func events(of segment: HLSSegment, restartedTimeline: Bool) -> [SubtitleEvent]? {
         guard let text = fetchText(segment.url, limit: Self.maximumSegmentBytes, range: segment.byteRange) else {
             return nil
         }
@@ -141,7 +161,12 @@ final class HLSSubtitleReader {
             return nil
         }
         // Without a map the cue times are item times, as the whole-file reading takes them.
-        let shift = WebVTTTimestampMap.parse(text).map { $0.offset(origin: origin) } ?? 0
+        let shift = WebVTTTimestampMap.parse(text).map { map in
+            guard restartedTimeline else { return map.offset(origin: origin) }
+            let anchor = anchors[segment.discontinuitySequence] ?? (map, segment.start)
+            anchors[segment.discontinuitySequence] = anchor
+            return map.offset(anchor: anchor.map, anchorStart: anchor.start)
+        } ?? 0
         guard shift != 0 else { return contents.events }
         let delta = CMTime(seconds: shift, preferredTimescale: 90_000)
         return contents.events.map { event in

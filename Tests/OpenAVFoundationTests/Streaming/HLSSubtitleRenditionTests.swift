@@ -1,6 +1,7 @@
 // Playhead: HLS WebVTT subtitle renditions: a multivariant playlist with one streams through
-// Playhead's own loader, its segments' cues land where their `X-TIMESTAMP-MAP` puts them, and a
-// live subtitle playlist is followed as it grows until the rendition is no longer wanted.
+// Playhead's own loader, its segments' cues land where their `X-TIMESTAMP-MAP` puts them (after a
+// discontinuity, on the new timeline), and a live subtitle playlist is followed as it grows
+// until the rendition is no longer wanted.
 import FFmpegBridge
 import Foundation
 import PlayheadTestSupport
@@ -137,6 +138,39 @@ import Testing
         let requests = server.requests.count
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(server.requests.count == requests, "no request once it is not wanted")
+    }
+
+    @Test func afterADiscontinuityOfAnEndedPlaylistCuesFollowTheNewTimelineFromItsPlaylistStart() async throws {
+        // 4-second segments; timestamps start again at 1.4 s (126 000 ticks) after the
+        // discontinuity, as the media's do (an inserted piece encoded apart).
+        let playlist = [
+            "#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:4", "#EXT-X-MEDIA-SEQUENCE:0",
+            "#EXTINF:4.0,", "seg0.vtt", "#EXTINF:4.0,", "seg1.vtt", "#EXT-X-DISCONTINUITY",
+            "#EXTINF:4.0,", "seg2.vtt", "#EXTINF:4.0,", "seg3.vtt", "#EXT-X-ENDLIST",
+        ].joined(separator: "\n") + "\n"
+        let server = try LoopbackHTTPServer(root: FileManager.default.temporaryDirectory)
+        defer { server.stop() }
+        server.setRule(.content(Data(playlist.utf8), contentType: Self.playlistType), for: "/disc/index.m3u8")
+        // Segment 3 maps its cue times per segment (LOCAL 4 s at the timestamp 4 s on).
+        let segments = [
+            Self.segment(ticks: 126_000, local: "00:00:00.000", cues: [("00:00:00.500", "00:00:01.000", "first")]),
+            Self.segment(ticks: 126_000, local: "00:00:00.000", cues: [("00:00:04.500", "00:00:05.000", "second")]),
+            Self.segment(ticks: 126_000, local: "00:00:00.000", cues: [("00:00:01.000", "00:00:02.000", "third")]),
+            Self.segment(ticks: 486_000, local: "00:00:04.000", cues: [("00:00:05.000", "00:00:06.000", "fourth")]),
+        ]
+        for (index, bytes) in segments.enumerated() {
+            server.setRule(.content(bytes, contentType: "text/vtt"), for: "/disc/seg\(index).vtt")
+        }
+        let url = server.url(for: "disc/index.m3u8")
+        let starts = await Task.detached {
+            var starts: [Double] = []
+            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 1.4, remote: true).run(
+                deliver: { starts += $0.map { $0.start.seconds } }, isWanted: { true })
+            return starts
+        }.value
+        // Before: the map's 1.4 s against the media's first timestamp; after: from 8 s on.
+        let expected = [0.5, 4.5, 9.0, 13.0]
+        #expect(starts.count == 4 && zip(starts, expected).allSatisfy { abs($0 - $1) < 0.001 }, "\(starts)")
     }
 
     @Test func aRemoteStreamsRenditionNeverReadsALocalFileNorLeavesHTTPS() async throws {
