@@ -72,6 +72,7 @@ extension Demuxer {
             state.offsets[section.timeline] = offset
             timelineOffset = offset
             sections = state
+            location.streaming?.timelineOffsets?.record(state.offsets)
             return true
         } catch {
             return false

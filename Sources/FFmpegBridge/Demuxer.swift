@@ -121,6 +121,7 @@ package final class Demuxer: @unchecked Sendable {
             // opens near its window's end).
             offset = state.offsets[input.openingSection.timeline] ?? offset
             sections = state
+            input.timelineOffsets?.record(state.offsets)
         }
         timelineOffset = offset
         description.timestampOrigin = Double(offset) / 1_000_000

@@ -63,6 +63,9 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// What the stream's multivariant playlist declares beside its variants: subtitle
     /// renditions and closed captions (none by default).
     var declaredRenditions: DeclaredRenditions { get }
+    /// Where the demuxer anchored each timeline, for the stream's other readers (nil by
+    /// default: nobody asks).
+    var timelineOffsets: TimelineOffsets? { get }
 }
 
 /// The renditions a multivariant playlist declares that are read apart from the variants'
@@ -86,6 +89,8 @@ package struct DeclaredRenditions: Sendable, Equatable {
 extension StreamingInput {
     /// None, unless the input says otherwise.
     package var declaredRenditions: DeclaredRenditions { DeclaredRenditions() }
+    /// None, unless the input keeps a table.
+    package var timelineOffsets: TimelineOffsets? { nil }
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.

@@ -98,6 +98,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let log: StreamingLog
     /// The subtitle and caption renditions the multivariant playlist declares.
     let declaredRenditions: DeclaredRenditions
+    /// Where the demuxer anchored each discontinuity sequence (the WebVTT reader places cues by it).
+    let timelineOffsets: TimelineOffsets? = TimelineOffsets()
 
     /// A loader over `multivariant`, whose variant `startVariant` (an index into its sorted
     /// variants) already has `startPlaylist` loaded.

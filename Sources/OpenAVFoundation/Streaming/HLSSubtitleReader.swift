@@ -2,9 +2,12 @@
 // segment's cues are decoded by FFmpeg's WebVTT reader and placed on the item timeline by the
 // segment's `X-TIMESTAMP-MAP` (RFC 8216 §3.5); a live playlist is reloaded as it grows (at
 // its target duration, half that while it has not changed), until the rendition is no longer
-// wanted. After an `EXT-X-DISCONTINUITY` of an ended playlist the timestamps start again: the
-// first mapped segment of each later timeline anchors it at its playlist start, as Playhead's
-// loader anchors the media's timeline there by its earliest timestamp.
+// wanted. After an `EXT-X-DISCONTINUITY` the timestamps start again: a segment's timeline
+// (discontinuity sequence) is placed where Playhead's loader's demuxer anchored the media's
+// timeline of the same number (`TimelineOffsets`); a live segment of a timeline the demuxer
+// has not reached yet waits for a later reload. An ended playlist read before the demuxer got
+// there anchors each later timeline at its first mapped segment's playlist start, as the
+// demuxer does with its earliest timestamp.
 //
 // Concurrency: `run` blocks the background thread it is called on (network and decoding) and
 // owns all the reader's state; it returns when the playlist ended or `isWanted` said no. Cues
@@ -92,6 +95,17 @@ final class HLSSubtitleReader {
     /// Per discontinuity sequence after an ended playlist's first, its first mapped segment's
     /// map and playlist start.
     private var anchors: [Int: (map: WebVTTTimestampMap, start: Double)] = [:]
+    /// Where the demuxer anchored each timeline (Playhead's loader), or nil.
+    private let timelineOffsets: TimelineOffsets?
+
+    /// How a segment's mapped cue times reach item time.
+    private enum Placement {
+        /// Against the media timestamp at item time zero on the segment's timeline, seconds.
+        case origin(Double)
+        /// The timeline's first mapped segment falls on its playlist start (an ended playlist
+        /// after a discontinuity, before the demuxer anchored that timeline).
+        case anchoredAtPlaylistStart
+    }
 
     /// Why the playlist is not read at all, or nil.
     private let refusal: String?
@@ -102,11 +116,14 @@ final class HLSSubtitleReader {
     /// A reader of `playlist` for media whose timestamp at item time zero is `origin` seconds.
     /// For media that came over the network (`remote`), the playlist and its segments must be
     /// http(s), and https throughout when the media was (`secure`).
+    /// `timelineOffsets`: where the demuxer anchored each discontinuity sequence, when
+    /// Playhead's loader streams the media.
     init(
         playlist: URL, network: NetworkOptions, timeout: Double, origin: Double, remote: Bool, secure: Bool = false,
-        log: StreamingLog? = nil
+        log: StreamingLog? = nil, timelineOffsets: TimelineOffsets? = nil
     ) {
         self.log = log
+        self.timelineOffsets = timelineOffsets
         playlistURL = playlist
         self.network = network
         self.timeout = timeout
@@ -132,10 +149,10 @@ final class HLSSubtitleReader {
             else { return }
             for segment in playlist.segments where !read.contains(segment.sequence) && read.count < Self.maximumSegments {
                 guard isWanted() else { return }
+                // A timeline the demuxer has not reached: read at a later reload.
+                guard let placement = placement(of: segment, in: playlist) else { continue }
                 read.insert(segment.sequence)
-                // Only an ended playlist's starts are item times; a live one's are its window's.
-                let restarted = playlist.isEnded && segment.discontinuitySequence != playlist.segments.first?.discontinuitySequence
-                if let events = events(of: segment, restartedTimeline: restarted), !events.isEmpty { deliver(events) }
+                if let events = events(of: segment, placement), !events.isEmpty { deliver(events) }
             }
             if playlist.isEnded { return }
             let changed = text != lastText
@@ -149,10 +166,19 @@ final class HLSSubtitleReader {
         }
     }
 
+    /// How `segment` of `playlist` is placed, or nil while its timeline is not anchored yet.
+    private func placement(of segment: HLSSegment, in playlist: HLSMediaPlaylist) -> Placement? {
+        if let known = timelineOffsets?.origin(of: segment.discontinuitySequence) { return .origin(known) }
+        if playlist.isEnded {
+            // Only an ended playlist's starts are item times; a live one's are its window's.
+            let first = segment.discontinuitySequence == playlist.segments.first?.discontinuitySequence
+            return first ? .origin(origin) : .anchoredAtPlaylistStart
+        }
+        return timelineOffsets == nil ? .origin(origin) : nil
+    }
+
     /// The cues of `segment`, on the item timeline; nil when it could not be read.
-    /// `restartedTimeline`: the segment follows a discontinuity of an ended playlist, so its
-    /// timestamps are not those the media started with.
-    private func events(of segment: HLSSegment, restartedTimeline: Bool) -> [SubtitleEvent]? {
+    private func events(of segment: HLSSegment, _ placement: Placement) -> [SubtitleEvent]? {
         guard let text = fetchText(segment.url, limit: Self.maximumSegmentBytes, range: segment.byteRange) else {
             return nil
         }
@@ -162,10 +188,14 @@ final class HLSSubtitleReader {
         }
         // Without a map the cue times are item times, as the whole-file reading takes them.
         let shift = WebVTTTimestampMap.parse(text).map { map in
-            guard restartedTimeline else { return map.offset(origin: origin) }
-            let anchor = anchors[segment.discontinuitySequence] ?? (map, segment.start)
-            anchors[segment.discontinuitySequence] = anchor
-            return map.offset(anchor: anchor.map, anchorStart: anchor.start)
+            switch placement {
+            case .origin(let origin):
+                return map.offset(origin: origin)
+            case .anchoredAtPlaylistStart:
+                let anchor = anchors[segment.discontinuitySequence] ?? (map, segment.start)
+                anchors[segment.discontinuitySequence] = anchor
+                return map.offset(anchor: anchor.map, anchorStart: anchor.start)
+            }
         } ?? 0
         guard shift != 0 else { return contents.events }
         let delta = CMTime(seconds: shift, preferredTimescale: 90_000)

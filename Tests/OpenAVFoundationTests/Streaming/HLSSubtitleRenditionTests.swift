@@ -28,6 +28,15 @@ import Testing
 
     private static let playlistType = "application/vnd.apple.mpegurl"
 
+    /// Runs a blocking reader on a thread of its own: readers sleep between reloads and wait on
+    /// the network, and on Swift's cooperative pool (one thread per core) a few of them at once
+    /// starve everything else, the loopback server's answers included.
+    private static func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+
     /// Serves the adaptive ladder under a master playlist (`subs/master.m3u8`) that adds an
     /// English WebVTT rendition (`subs/en/index.m3u8`); its cues are written ten seconds late
     /// in their own time and mapped back by `X-TIMESTAMP-MAP` onto the media's first timestamp
@@ -114,10 +123,12 @@ import Testing
         let delivered = Locked<[[SubtitleEvent]]>([])
         let wanted = Locked(true)
         // Origin 0: the map's 90 000 ticks put every cue one second later on the item.
-        let reading = Task.detached {
-            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
-                deliver: { events in delivered.withLock { $0.append(events) } },
-                isWanted: { wanted.withLock { $0 } })
+        let reading = Task {
+            await Self.onOwnThread {
+                HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
+                    deliver: { events in delivered.withLock { $0.append(events) } },
+                    isWanted: { wanted.withLock { $0 } })
+            }
         }
         await waitUntil("the first segment's cue") { delivered.withLock { $0.count } == 1 }
         server.setRule(.content(Self.playlist(count: 2, ended: true, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
@@ -128,9 +139,11 @@ import Testing
         // Never ending: it reloads until it is no longer wanted, then stops at once.
         server.setRule(.content(Self.playlist(count: 1, ended: false, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
         server.clearRequests()
-        let following = Task.detached {
-            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
-                deliver: { _ in }, isWanted: { wanted.withLock { $0 } })
+        let following = Task {
+            await Self.onOwnThread {
+                HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
+                    deliver: { _ in }, isWanted: { wanted.withLock { $0 } })
+            }
         }
         await waitUntil("two reloads") { server.requests.filter { $0.path == "/live/index.m3u8" }.count >= 2 }
         wanted.withLock { $0 = false }
@@ -162,15 +175,58 @@ import Testing
             server.setRule(.content(bytes, contentType: "text/vtt"), for: "/disc/seg\(index).vtt")
         }
         let url = server.url(for: "disc/index.m3u8")
-        let starts = await Task.detached {
+        let starts = await Self.onOwnThread {
             var starts: [Double] = []
             HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 1.4, remote: true).run(
                 deliver: { starts += $0.map { $0.start.seconds } }, isWanted: { true })
             return starts
-        }.value
+        }
         // Before: the map's 1.4 s against the media's first timestamp; after: from 8 s on.
         let expected = [0.5, 4.5, 9.0, 13.0]
         #expect(starts.count == 4 && zip(starts, expected).allSatisfy { abs($0 - $1) < 0.001 }, "\(starts)")
+    }
+
+    @Test func aLiveSegmentWaitsUntilTheDemuxerAnchoredItsTimelineAndIsPlacedWhereItWas() async throws {
+        func playlist(ended: Bool) -> Data {
+            var lines = [
+                "#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:10",
+                "#EXT-X-DISCONTINUITY-SEQUENCE:3", "#EXTINF:1.0,", "seg0.vtt", "#EXT-X-DISCONTINUITY",
+                "#EXTINF:1.0,", "seg1.vtt",
+            ]
+            if ended { lines.append("#EXT-X-ENDLIST") }
+            return Data((lines.joined(separator: "\n") + "\n").utf8)
+        }
+        let server = try LoopbackHTTPServer(root: FileManager.default.temporaryDirectory)
+        defer { server.stop() }
+        server.setRule(.content(playlist(ended: false), contentType: Self.playlistType), for: "/tl/index.m3u8")
+        for (index, cue) in [("00:00:00.500", "00:00:01.000", "first"), ("00:00:01.000", "00:00:02.000", "second")]
+            .enumerated()
+        {
+            server.setRule(
+                .content(Self.segment(ticks: 126_000, local: "00:00:00.000", cues: [cue]), contentType: "text/vtt"),
+                for: "/tl/seg\(index).vtt")
+        }
+        // The demuxer anchored timeline 3 with the media at 1.4 s on item zero; not 4 yet.
+        let offsets = TimelineOffsets()
+        offsets.record([3: 1_400_000])
+        let url = server.url(for: "tl/index.m3u8")
+        let delivered = Locked<[Double]>([])
+        let reading = Task {
+            await Self.onOwnThread {
+                HLSSubtitleReader(
+                    playlist: url, network: NetworkOptions(), timeout: 5, origin: 99, remote: true, timelineOffsets: offsets
+                ).run(deliver: { events in delivered.withLock { $0 += events.map { $0.start.seconds } } }, isWanted: { true })
+            }
+        }
+        await waitUntil("the first timeline's cue") { !delivered.withLock { $0 }.isEmpty }
+        await waitUntil("two reloads") { server.requests.filter { $0.path == "/tl/index.m3u8" }.count >= 3 }
+        #expect(!server.requests.contains { $0.path == "/tl/seg1.vtt" }, "not fetched before its timeline is anchored")
+        // Timeline 4's timestamps start again at 1.4 s, which the demuxer put at item 8 s.
+        offsets.record([4: -6_600_000])
+        server.setRule(.content(playlist(ended: true), contentType: Self.playlistType), for: "/tl/index.m3u8")
+        await reading.value
+        let starts = delivered.withLock { $0 }
+        #expect(starts.count == 2 && abs(starts[0] - 0.5) < 0.001 && abs(starts[1] - 9.0) < 0.001, "\(starts)")
     }
 
     @Test func aRemoteStreamsRenditionNeverReadsALocalFileNorLeavesHTTPS() async throws {
@@ -183,13 +239,13 @@ import Testing
         let local = folder.appendingPathComponent("index.m3u8")
         let log = StreamingLog()
         func read(_ url: URL, remote: Bool, secure: Bool = false) async -> [String] {
-            await Task.detached {
+            await Self.onOwnThread {
                 var texts: [String] = []
                 HLSSubtitleReader(
                     playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: remote, secure: secure, log: log
                 ).run(deliver: { texts += $0.flatMap(\.assLines) }, isWanted: { true })
                 return texts
-            }.value
+            }
         }
         #expect(await read(local, remote: false).count == 1, "a local stream's rendition is read")
         #expect(await read(local, remote: true).isEmpty, "a remote stream's is not")
