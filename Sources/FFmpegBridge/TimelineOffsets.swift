@@ -22,7 +22,7 @@ package final class TimelineOffsets: @unchecked Sendable {
         lock.withLock { offsets[timeline] }.map { Double($0) / 1_000_000 }
     }
 
-    /// Records the demuxer's offsets (microseconds); earlier timelines keep theirs.
+    /// Records the demuxer's offsets (microseconds); it never moves a timeline it anchored.
     package func record(_ table: [Int: Int64]) {
         lock.withLock { offsets.merge(table) { _, new in new } }
     }

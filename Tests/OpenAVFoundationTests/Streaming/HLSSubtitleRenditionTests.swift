@@ -28,15 +28,6 @@ import Testing
 
     private static let playlistType = "application/vnd.apple.mpegurl"
 
-    /// Runs a blocking reader on a thread of its own: readers sleep between reloads and wait on
-    /// the network, and on Swift's cooperative pool (one thread per core) a few of them at once
-    /// starve everything else, the loopback server's answers included.
-    private static func onOwnThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
-    }
-
     /// Serves the adaptive ladder under a master playlist (`subs/master.m3u8`) that adds an
     /// English WebVTT rendition (`subs/en/index.m3u8`); its cues are written ten seconds late
     /// in their own time and mapped back by `X-TIMESTAMP-MAP` onto the media's first timestamp
@@ -124,7 +115,7 @@ import Testing
         let wanted = Locked(true)
         // Origin 0: the map's 90 000 ticks put every cue one second later on the item.
         let reading = Task {
-            await Self.onOwnThread {
+            try await offPool {
                 HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
                     deliver: { events in delivered.withLock { $0.append(events) } },
                     isWanted: { wanted.withLock { $0 } })
@@ -132,7 +123,7 @@ import Testing
         }
         await waitUntil("the first segment's cue") { delivered.withLock { $0.count } == 1 }
         server.setRule(.content(Self.playlist(count: 2, ended: true, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
-        await reading.value
+        try await reading.value
         let starts = delivered.withLock { $0 }.map { $0.map { $0.start.seconds } }
         #expect(starts == [[1.5], [5.5]], "\(starts)")
 
@@ -140,14 +131,14 @@ import Testing
         server.setRule(.content(Self.playlist(count: 1, ended: false, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
         server.clearRequests()
         let following = Task {
-            await Self.onOwnThread {
+            try await offPool {
                 HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
                     deliver: { _ in }, isWanted: { wanted.withLock { $0 } })
             }
         }
         await waitUntil("two reloads") { server.requests.filter { $0.path == "/live/index.m3u8" }.count >= 2 }
         wanted.withLock { $0 = false }
-        await following.value
+        try await following.value
         let requests = server.requests.count
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(server.requests.count == requests, "no request once it is not wanted")
@@ -175,7 +166,7 @@ import Testing
             server.setRule(.content(bytes, contentType: "text/vtt"), for: "/disc/seg\(index).vtt")
         }
         let url = server.url(for: "disc/index.m3u8")
-        let starts = await Self.onOwnThread {
+        let starts = try await offPool {
             var starts: [Double] = []
             HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 1.4, remote: true).run(
                 deliver: { starts += $0.map { $0.start.seconds } }, isWanted: { true })
@@ -212,7 +203,7 @@ import Testing
         let url = server.url(for: "tl/index.m3u8")
         let delivered = Locked<[Double]>([])
         let reading = Task {
-            await Self.onOwnThread {
+            try await offPool {
                 HLSSubtitleReader(
                     playlist: url, network: NetworkOptions(), timeout: 5, origin: 99, remote: true, timelineOffsets: offsets
                 ).run(deliver: { events in delivered.withLock { $0 += events.map { $0.start.seconds } } }, isWanted: { true })
@@ -224,7 +215,7 @@ import Testing
         // Timeline 4's timestamps start again at 1.4 s, which the demuxer put at item 8 s.
         offsets.record([4: -6_600_000])
         server.setRule(.content(playlist(ended: true), contentType: Self.playlistType), for: "/tl/index.m3u8")
-        await reading.value
+        try await reading.value
         let starts = delivered.withLock { $0 }
         #expect(starts.count == 2 && abs(starts[0] - 0.5) < 0.001 && abs(starts[1] - 9.0) < 0.001, "\(starts)")
     }
@@ -238,8 +229,8 @@ import Testing
             .write(to: folder.appendingPathComponent("seg0.vtt"))
         let local = folder.appendingPathComponent("index.m3u8")
         let log = StreamingLog()
-        func read(_ url: URL, remote: Bool, secure: Bool = false) async -> [String] {
-            await Self.onOwnThread {
+        func read(_ url: URL, remote: Bool, secure: Bool = false) async throws -> [String] {
+            try await offPool {
                 var texts: [String] = []
                 HLSSubtitleReader(
                     playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: remote, secure: secure, log: log
@@ -247,12 +238,12 @@ import Testing
                 return texts
             }
         }
-        #expect(await read(local, remote: false).count == 1, "a local stream's rendition is read")
-        #expect(await read(local, remote: true).isEmpty, "a remote stream's is not")
+        #expect(try await read(local, remote: false).count == 1, "a local stream's rendition is read")
+        #expect(try await read(local, remote: true).isEmpty, "a remote stream's is not")
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        #expect(await read(server.url(for: "index.m3u8"), remote: true).count == 1)
-        #expect(await read(server.url(for: "index.m3u8"), remote: true, secure: true).isEmpty, "no https to http")
+        #expect(try await read(server.url(for: "index.m3u8"), remote: true).count == 1)
+        #expect(try await read(server.url(for: "index.m3u8"), remote: true, secure: true).isEmpty, "no https to http")
         #expect(server.requests.count == 2, "the refused reading asked nothing")
         // Each refusal leaves an error event in the item's log (when Playhead's loader streams it).
         let refusals = log.errorRecords.map(\.comment)
