@@ -26,12 +26,18 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         package var cost: Int?
         /// Maximum sum of entry durations.
         package var duration: CMTime?
+        /// How far below ``duration`` the queued duration must fall before a producer that found
+        /// the queue full puts again (zero: as soon as it is not full). A gap lets a producer
+        /// refill in bursts instead of waking for every entry taken.
+        package var refillGap: CMTime
 
-        /// Creates limits; omitted ones are unlimited.
-        package init(count: Int? = nil, cost: Int? = nil, duration: CMTime? = nil) {
+        /// Creates limits; omitted ones are unlimited, and a producer resumes as soon as the
+        /// queue is not full unless `refillGap` says otherwise.
+        package init(count: Int? = nil, cost: Int? = nil, duration: CMTime? = nil, refillGap: CMTime = .zero) {
             self.count = count
             self.cost = cost
             self.duration = duration
+            self.refillGap = refillGap
         }
     }
 
@@ -65,7 +71,8 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         package var cost: Int
         /// Sum of queued durations.
         package var duration: CMTime
-        /// Whether any limit is reached (a `put` would block).
+        /// Whether any limit is reached, or a producer waits for the queue to drain by the
+        /// refill gap (a `put` would block).
         package var isFull: Bool
         /// Whether nothing is queued.
         package var isEmpty: Bool { count == 0 }
@@ -77,6 +84,8 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         package var generation: Int
         /// Whether ``BoundedQueue/abort()`` was called.
         package var isAborted: Bool
+        /// Producers blocked in `put` (waiting for room, or for the refill gap to drain).
+        package var waitingProducers = 0
     }
 
     /// The limits this queue was created with.
@@ -91,6 +100,7 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var generation: Int  // protected by condition
     private var endOfStreamMarked = false  // protected by condition
     private var aborted = false  // protected by condition
+    private var waitingProducers = 0  // protected by condition; producers blocked in `put`
 
     /// Creates an empty queue.
     /// - Parameters:
@@ -103,7 +113,8 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
 
     // MARK: - Producing
 
-    /// Appends an element, blocking while the queue is full.
+    /// Appends an element, blocking while the queue is full. A producer that blocked resumes
+    /// once the queue is not full and its duration lies ``Limits/refillGap`` below the limit.
     ///
     /// Returns at once with `.aborted` after ``abort()``, and with `.stale` when `generation` is
     /// older than the queue's (also when a flush happened while this call was blocked). A
@@ -118,12 +129,16 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         _ element: Element, cost: Int = 0, duration: CMTime = .zero, generation: Int
     ) -> PutResult {
         condition.withLock {
+            var blocked = false
             while true {
                 if aborted { return .aborted }
                 if generation < self.generation { return .stale }
                 if generation > self.generation { flushLocked(newGeneration: generation) }
-                if !isFullLocked { break }
+                if blocked ? hasRoomAfterWaitLocked : !isFullLocked { break }
+                blocked = true
+                waitingProducers += 1
                 condition.wait()
+                waitingProducers -= 1
             }
             append(Item(element: element, cost: cost, duration: duration, generation: generation))
             condition.broadcast()
@@ -150,7 +165,7 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
                 if aborted { return nil }
                 dropStaleLocked()
                 if let item = removeFirstLocked() {
-                    condition.broadcast()
+                    wakeProducersWithRoomLocked()
                     return item
                 }
                 if endOfStreamMarked { return nil }
@@ -165,7 +180,7 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
             guard !aborted else { return nil }
             dropStaleLocked()
             let item = removeFirstLocked()
-            if item != nil { condition.broadcast() }
+            if item != nil { wakeProducersWithRoomLocked() }
             return item
         }
     }
@@ -206,9 +221,11 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     package var statistics: Statistics {
         condition.withLock {
             Statistics(
-                count: itemCount, cost: totalCost, duration: totalDuration, isFull: isFullLocked,
+                count: itemCount, cost: totalCost, duration: totalDuration,
+                isFull: isFullLocked || waitingProducers > 0,
                 endOfStreamReached: endOfStreamMarked && itemCount == 0,
-                endOfStreamMarked: endOfStreamMarked, generation: generation, isAborted: aborted)
+                endOfStreamMarked: endOfStreamMarked, generation: generation, isAborted: aborted,
+                waitingProducers: waitingProducers)
         }
     }
 
@@ -219,6 +236,22 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         if let maximum = limits.cost, totalCost >= maximum { return true }
         if let maximum = limits.duration, maximum.isValid, totalDuration >= maximum { return true }
         return false
+    }
+
+    /// Whether a producer that found the queue full may put now: not full, and the refill gap
+    /// drained.
+    private var hasRoomAfterWaitLocked: Bool {
+        guard !isFullLocked else { return false }
+        guard let maximum = limits.duration, maximum.isValid, limits.refillGap > .zero, itemCount > 0 else {
+            return true
+        }
+        return totalDuration <= maximum - limits.refillGap
+    }
+
+    /// Wakes blocked producers when one of them may put now (a consumer took an entry). Only
+    /// producers wait while entries are queued, so no consumer misses this wake.
+    private func wakeProducersWithRoomLocked() {
+        if waitingProducers > 0 && hasRoomAfterWaitLocked { condition.broadcast() }
     }
 
     private func flushLocked(newGeneration: Int) {

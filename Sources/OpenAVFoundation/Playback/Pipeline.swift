@@ -28,13 +28,18 @@ final class Pipeline: Sendable {
         self.videoStream = videoStream
         self.audioStream = audioStream
         let ahead = CMTime(seconds: max(forwardBuffer, 2), preferredTimescale: 1000)
-        let packetLimits = BoundedQueue<Packet>.Limits(count: 2_000, cost: 64 << 20, duration: ahead)
+        let packetLimits = BoundedQueue<Packet>.Limits(
+            count: 2_000, cost: 64 << 20, duration: ahead, refillGap: Self.packetRefillGap)
         videoPackets = BoundedQueue(limits: packetLimits)
         audioPackets = BoundedQueue(limits: packetLimits)
         videoFrames = BoundedQueue(limits: .init(count: 3))
         self.ring = ring
         self.audioOutput = audioOutput
     }
+
+    /// How much a full packet queue drains before the demux thread reads on: it reads in bursts
+    /// of about this much media instead of one packet per packet taken (quiet while playing).
+    static let packetRefillGap = CMTime(value: 1, timescale: 2)
 
     /// Drops everything queued and moves every stage to `generation`.
     func flush(generation: Int) {

@@ -64,6 +64,27 @@ extension EngineTests {
             #expect(queue.take()?.element == 2)
         }
 
+        @Test func aBlockedProducerWaitsForTheRefillGapAndTheQueueReadsFullMeanwhile() async {
+            let queue = BoundedQueue<Int>(limits: .init(duration: ms(1000), refillGap: ms(500)))
+            for value in 1...4 { queue.put(value, duration: ms(250), generation: 0) }
+            let producer = TestThread { queue.put(5, duration: ms(250), generation: 0) }
+            for _ in 0..<2_000 where queue.statistics.waitingProducers == 0 { briefPause(milliseconds: 5) }
+            #expect(queue.statistics.waitingProducers == 1)
+            #expect(queue.take()?.element == 1)
+            // 750 ms queued: below the limit, not yet by the gap; the producer sleeps on and the
+            // queue still reads full, as the producer cannot put.
+            briefPause()
+            #expect(!producer.isFinished)
+            #expect(queue.statistics.isFull)
+            #expect(queue.take()?.element == 2)
+            #expect(producer.join())
+            #expect(queue.statistics.duration == ms(750))
+            #expect(!queue.statistics.isFull)
+            // A producer that did not block puts as soon as the queue is not full.
+            #expect(queue.put(6, duration: ms(250), generation: 0) == .enqueued)
+            #expect(queue.statistics.isFull)
+        }
+
         @Test func takeBlocksWhileEmptyUntilAProducerPuts() async {
             let queue = BoundedQueue<Int>(limits: .init(count: 4))
             let consumer = TestThread { #expect(queue.take()?.element == 7) }
