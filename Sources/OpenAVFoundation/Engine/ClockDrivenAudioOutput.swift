@@ -12,8 +12,10 @@ import Synchronization
 //   runs after `stop()` returns.
 
 /// An ``AudioOutput`` with no device: a thread that, driven by a ``HostClock``, renders and
-/// discards exactly `elapsed × sampleRate` frames, in periods of about 20 ms (a sound
-/// server's period; shorter ones only cost wake-ups).
+/// discards exactly `elapsed × sampleRate` frames, in periods of about 10 ms.
+/// (Each period is rendered once it is due and the audio clock holds still until the next, so
+/// the period bounds the picture's sync error: 20 ms periods measured p99 21.7 ms against
+/// 10.1 ms, for half the wake-ups.)
 ///
 /// The engine falls back to it when no audio device opens, and tests and CI use it everywhere:
 /// with ``SystemHostClock`` the audio clock advances in real time, and with ``ManualClock`` it
@@ -162,7 +164,7 @@ package final class ClockDrivenAudioOutput: AudioOutput, @unchecked Sendable {
         source: any AudioRenderSource, format: AudioOutputFormat, startHost: Double
     ) {
         let rate = Double(format.sampleRate)
-        let periodFrames = max(1, format.sampleRate / 50)
+        let periodFrames = max(1, format.sampleRate / 100)
         let scratch = UnsafeMutableBufferPointer<Float>.allocate(
             capacity: periodFrames * format.channelCount)
         scratch.initialize(repeating: 0)
