@@ -120,10 +120,12 @@ TABLE
 ## How each row is measured
 
 - **Untimed playback**: `playhead play --untimed --no-audio F` against
-  `ffmpeg -an -i F -f null -`, median wall time of a few hyperfine runs.
+  `ffmpeg -an -i F -f null -`, median wall time of five hyperfine runs (three for 2160p).
 - **Real-time playback**: `playhead play F` (with audio; without a sound device it falls back
   to a silent clock, as mpv's `--ao=null` does) against `mpv --no-config --vo=null --ao=null F`;
-  CPU is user + system seconds and peak RSS is `%M`, both from `/usr/bin/time`, one run each.
+  CPU is user + system seconds and peak RSS is `%M`, both from `/usr/bin/time`; three rounds
+  of playhead then mpv (`PLAYHEAD_BENCH_REALTIME_ROUNDS`), each side's median. One run each
+  had moved rows near parity across their line (eleventh pass).
   The RSS goal applies to the 1080p fixture; the other rows are for information.
 - **Process time to first frame**: `playhead play --headless --no-audio --frames 1 F` against
   `mpv --no-config --vo=null --no-audio --frames=1 F`, hyperfine median (2 warm-up runs).

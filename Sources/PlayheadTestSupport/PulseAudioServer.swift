@@ -168,10 +168,12 @@ public final class MonitorRecording: @unchecked Sendable {
     }
 }
 
-/// Runs `body` on a Dispatch thread and returns its result: for blocking set-up (starting a
-/// server, a recorder) from async tests without tying up Swift's cooperative threads.
+/// Runs `body` on a thread of its own and returns its result: for blocking work (starting a
+/// server, a recorder, a reader that waits on the network) from async tests without tying up
+/// Swift's cooperative threads or Dispatch's global pool (two threads each on a 2-core machine;
+/// `URLSession` delivers its completions through the latter).
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }

@@ -116,12 +116,13 @@ import Testing
         // Origin 0: the map's 90 000 ticks put every cue one second later on the item.
         let reading = Task {
             try await offPool {
-                HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
+                HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 30, origin: 0, remote: true).run(
                     deliver: { events in delivered.withLock { $0.append(events) } },
                     isWanted: { wanted.withLock { $0 } })
             }
         }
         await waitUntil("the first segment's cue") { delivered.withLock { $0.count } == 1 }
+        #expect(delivered.withLock { $0.count } == 1, "the server saw \(server.requests.map(\.path))")
         server.setRule(.content(Self.playlist(count: 2, ended: true, seconds: 1), contentType: Self.playlistType), for: "/live/index.m3u8")
         try await reading.value
         let starts = delivered.withLock { $0 }.map { $0.map { $0.start.seconds } }
@@ -132,7 +133,7 @@ import Testing
         server.clearRequests()
         let following = Task {
             try await offPool {
-                HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: true).run(
+                HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 30, origin: 0, remote: true).run(
                     deliver: { _ in }, isWanted: { wanted.withLock { $0 } })
             }
         }
@@ -168,7 +169,7 @@ import Testing
         let url = server.url(for: "disc/index.m3u8")
         let starts = try await offPool {
             var starts: [Double] = []
-            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 5, origin: 1.4, remote: true).run(
+            HLSSubtitleReader(playlist: url, network: NetworkOptions(), timeout: 30, origin: 1.4, remote: true).run(
                 deliver: { starts += $0.map { $0.start.seconds } }, isWanted: { true })
             return starts
         }
@@ -205,7 +206,7 @@ import Testing
         let reading = Task {
             try await offPool {
                 HLSSubtitleReader(
-                    playlist: url, network: NetworkOptions(), timeout: 5, origin: 99, remote: true, timelineOffsets: offsets
+                    playlist: url, network: NetworkOptions(), timeout: 30, origin: 99, remote: true, timelineOffsets: offsets
                 ).run(deliver: { events in delivered.withLock { $0 += events.map { $0.start.seconds } } }, isWanted: { true })
             }
         }
