@@ -51,6 +51,27 @@ import Testing
         #expect(await eventually { !layer.isReadyForDisplay })
     }
 
+    @Test func aPicturesNewsArrivingAfterTheClearLeavesTheLayerNotReady() async {
+        let layer = AVPlayerLayer()
+        layer.slot.put(TestPicture.rgba(width: 16, height: 16) { _, _ in (0, 0, 0) })
+        #expect(await eventually { layer.isReadyForDisplay })
+        // The presentation thread handed a picture over and left the slot's lock; the player
+        // was detached (cleared) before that thread told the layer.
+        layer.slot.clear()
+        layer.slot.notify(true)
+        #expect(await eventually { !layer.isReadyForDisplay })
+        await mainQueueDrained()
+        #expect(!layer.isReadyForDisplay)
+        // Later pictures still make it ready.
+        layer.slot.put(TestPicture.rgba(width: 16, height: 16) { _, _ in (0, 0, 0) })
+        #expect(await eventually { layer.isReadyForDisplay })
+    }
+
+    /// Returns once the main queue ran everything queued before the call.
+    func mainQueueDrained() async {
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+    }
+
     @Test func aRotatedTrackTurnsTheVideoRect() async throws {
         let player = try silentPlayer(.rotatedMP4)
         let layer = AVPlayerLayer(player: player)

@@ -30,7 +30,7 @@ open class AVPlayerLayer: NSObject, _KeyValueObservable, @unchecked Sendable {
         var frame: CGRect = .zero
         /// What observers were told (changed on the main queue only).
         var isReady = false
-        /// Whether a picture is available now (the latest news from the presentation side).
+        /// Whether the slot held a picture at the latest news from the presentation side.
         var hasPicture = false
         /// The item whose rotation is cached, and that rotation in degrees.
         var rotationItem: ObjectIdentifier?
@@ -145,17 +145,22 @@ open class AVPlayerLayer: NSObject, _KeyValueObservable, @unchecked Sendable {
     }
 
     /// Wakes the drawer, and publishes `isReadyForDisplay` on the main queue when it changes.
-    fileprivate func pictureAvailabilityChanged(_ hasPicture: Bool) {
+    fileprivate func pictureAvailabilityChanged(_: Bool) {
+        // What the slot holds now, not what the news said: news from two threads (a picture
+        // handed over, a clear) can arrive in the other order than their changes were made.
         let (changed, hook) = state.withLock { state in
-            defer { state.hasPicture = hasPicture }
-            return (state.hasPicture != hasPicture, state.pictureHook)
+            let holdsPicture = slot.latest().picture != nil
+            defer { state.hasPicture = holdsPicture }
+            return (state.hasPicture != holdsPicture, state.pictureHook)
         }
         hook?()
         guard changed else { return }
-        // The main queue publishes the latest news, whatever order the hops run in: a clear
-        // that came before an earlier picture's hop ran is not lost.
+        // The main queue publishes what the slot holds when the hop runs, whatever order the
+        // hops and their news ran in: a picture's news that arrives after the clear that
+        // detached its player (the presentation thread calls out after leaving the slot's
+        // lock) cannot leave the layer ready with no picture.
         DispatchQueue.main.async { [self] in
-            let wanted = state.withLock { $0.hasPicture }
+            let wanted = slot.latest().picture != nil
             guard state.withLock({ $0.isReady != wanted }) else { return }
             _kvoRegistry.withMutation(\AVPlayerLayer.isReadyForDisplay, on: self) {
                 state.withLock { $0.isReady = wanted }

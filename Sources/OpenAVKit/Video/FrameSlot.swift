@@ -89,7 +89,9 @@ final class FrameSlot: VideoSink {
     /// The newest picture and its generation.
     func latest() -> Content { content.withLock { $0 } }
 
-    private func notify(_ hasPicture: Bool) {
+    /// Tells the observer; internal so tests can deliver news late, as a presentation thread
+    /// that left the lock before a clear does.
+    func notify(_ hasPicture: Bool) {
         let body = observer.withLock { $0 }
         body?(hasPicture)
     }
