@@ -44,19 +44,23 @@ enum ClosedCaptionScan {
     }
 
     /// Reads the first packets of `container` and returns them (to be read again first) with
-    /// the video streams whose pictures carry caption data. Reading stops at the limits, the
-    /// end of the input or the first error (the demuxer meets it again when it reads on).
-    static func scan(_ container: FormatContext, timeout: Double)
+    /// the video streams whose pictures carry caption data. Reading goes on until each stream
+    /// of `firstPacketsOf` has given one packet too (`HeaderStreamInfo` reads them), and stops
+    /// at the limits, the end of the input or the first error (the demuxer meets it again when
+    /// it reads on).
+    static func scan(_ container: FormatContext, timeout: Double, firstPacketsOf wanted: Set<Int> = [])
         -> (held: [UnsafeMutablePointer<AVPacket>], captioned: Set<Int>)
     {
         let candidates = candidates(container)
-        guard !candidates.isEmpty else { return ([], []) }
+        guard !candidates.isEmpty || !wanted.isEmpty else { return ([], []) }
+        var missing = wanted
         var held: [UnsafeMutablePointer<AVPacket>] = []
         var captioned: Set<Int> = []
         var seen: [Int: Int] = [:]
         container.interrupt.expire(after: timeout)
         while held.count < packetLimit,
-            candidates.contains(where: { !captioned.contains($0) && seen[$0, default: 0] < picturesPerStream })
+            !missing.isEmpty
+                || candidates.contains(where: { !captioned.contains($0) && seen[$0, default: 0] < picturesPerStream })
         {
             guard let packet = av_packet_alloc() else { break }
             guard av_read_frame(container.pointer, packet) >= 0 else {
@@ -66,6 +70,7 @@ enum ClosedCaptionScan {
             }
             held.append(packet)
             let index = Int(packet.pointee.stream_index)
+            missing.remove(index)
             guard candidates.contains(index), !captioned.contains(index) else { continue }
             seen[index, default: 0] += 1
             if let data = packet.pointee.data, packet.pointee.size > 0,

@@ -43,6 +43,9 @@ package final class Demuxer: @unchecked Sendable {
     package let measuredBitRate: Double?
     /// What the container holds, read once at open (a live stream's length indefinite).
     package let description: MediaDescription
+    /// True when the container's header described it fully and the open skipped FFmpeg's
+    /// stream-info probe (`HeaderStreamInfo`).
+    package let describedFromHeader: Bool
     /// How far the container's timestamps start after zero (MPEG-TS and program streams,
     /// MP3 encoder delay), in AV_TIME_BASE units; 0 for containers that start at or before
     /// zero. Packets are shifted back by it so the item timeline starts at zero, as the
@@ -80,7 +83,9 @@ package final class Demuxer: @unchecked Sendable {
         let container = try FormatContext(
             location: location, timeout: timeout, interrupt: interrupt)
         if let failure = limits.streamCountViolation(container.streamCount) { throw failure }
-        if let error = container.findStreamInfo(timeout: timeout, limits: limits) {
+        // A local MP4 whose header says everything needs no probe (see HeaderStreamInfo).
+        let headerSuffices = HeaderStreamInfo.suffices(for: container, location: location)
+        if !headerSuffices, let error = container.findStreamInfo(timeout: timeout, limits: limits) {
             if let failure = container.inputRefusalFailure { throw failure }
             if interrupt.isAborted { throw .cancelled }
             if container.streamCount == 0 {
@@ -95,10 +100,14 @@ package final class Demuxer: @unchecked Sendable {
         self.scratch = scratch
         self.timeout = timeout
         self.isNetwork = location.isNetwork
+        self.describedFromHeader = headerSuffices
         let openBytes = location.isNetwork ? Double(interrupt.inputBytesRead) : 0
         let waitedSeconds = max(transfer?.elapsedWaiting ?? 0, 0.001)
         self.measuredBitRate = openBytes > 0 ? openBytes * 8 / waitedSeconds : nil
-        let scan = ClosedCaptionScan.scan(container, timeout: timeout)
+        let scan = ClosedCaptionScan.scan(
+            container, timeout: timeout,
+            firstPacketsOf: headerSuffices ? HeaderStreamInfo.streamsNeedingAPacket(container) : [])
+        if headerSuffices { HeaderStreamInfo.complete(container, packets: scan.held) }
         heldPackets = scan.held
         var description = MediaInspector.describe(container)
         for index in scan.captioned where description.streams.indices.contains(index) {
