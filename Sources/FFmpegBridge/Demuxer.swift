@@ -115,6 +115,9 @@ package final class Demuxer: @unchecked Sendable {
         }
         if let input = location.streaming {
             if input.duration == nil { Self.forgetLength(of: &description) }
+            description.formatName = input.formatName
+            description.formatLongName = av_find_input_format(input.formatName)
+                .flatMap { $0.pointee.long_name }.map { String(cString: $0) } ?? input.formatName
             // Read from the playlist by the loader (libavformat's own HLS reader is not in use).
             let declared = input.declaredRenditions
             description.subtitleRenditions = declared.subtitles

@@ -66,6 +66,9 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// Where the demuxer anchored each timeline, for the stream's other readers (nil by
     /// default: nobody asks).
     var timelineOffsets: TimelineOffsets? { get }
+    /// The FFmpeg name of the format the user's input is in ("hls"), reported in place of the
+    /// segments' container (MPEG-TS, fragmented MP4), as libavformat's own reader reports it.
+    var formatName: String { get }
 }
 
 /// The renditions a multivariant playlist declares that are read apart from the variants'
@@ -91,6 +94,8 @@ extension StreamingInput {
     package var declaredRenditions: DeclaredRenditions { DeclaredRenditions() }
     /// None, unless the input keeps a table.
     package var timelineOffsets: TimelineOffsets? { nil }
+    /// HLS, the one format a loader streams today.
+    package var formatName: String { "hls" }
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.

@@ -20,6 +20,14 @@ struct HLSVariant: Equatable, Sendable {
     /// `AUDIO` and `SUBTITLES` rendition groups, when given.
     let audioGroup: String?
     let subtitleGroup: String?
+
+    /// A media playlist played on its own, as the one variant of a stream that states no rate
+    /// (`bandwidth` 0: the access log's indicated bit rate reads -1, unknown).
+    static func unlisted(_ url: URL) -> HLSVariant {
+        HLSVariant(
+            url: url, bandwidth: 0, averageBandwidth: nil, width: nil, height: nil, codecs: nil, audioGroup: nil,
+            subtitleGroup: nil)
+    }
 }
 
 /// A multivariant ("master") playlist.
@@ -161,8 +169,13 @@ enum HLSPlaylist: Equatable, Sendable {
         return .media(try parseMedia(lines, base: base))
     }
 
+    /// `uri` against `base`. A URI that does not parse (a ':' after characters no scheme may
+    /// hold, as in `subfile,,start,0,,:/etc/passwd`) is a relative path, as browsers and hls.js
+    /// read it: fetched from the playlist's server, never a local file.
     private static func resolve(_ uri: String, _ base: URL) throws(ParseError) -> URL {
-        guard let url = URL(string: uri, relativeTo: base)?.absoluteURL else { throw .badURI(uri) }
+        if let url = URL(string: uri, relativeTo: base)?.absoluteURL { return url }
+        let path = uri.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? uri
+        guard let url = URL(string: "./" + path, relativeTo: base)?.absoluteURL else { throw .badURI(uri) }
         return url
     }
 

@@ -1,9 +1,9 @@
 // Playhead: deciding, before a network input is opened, whether Playhead's own HLS loader
-// streams it: a multivariant playlist, VOD or live, of MPEG-TS segments or fragmented MP4
-// segments with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities
-// included, with subtitle and closed caption renditions but no audio or video ones.
-// Everything else (single media playlists, SAMPLE-AES, audio renditions, packed audio, DASH)
-// is still read by libavformat.
+// streams it: a multivariant playlist (with subtitle and closed caption renditions but no
+// audio or video ones) or a media playlist on its own, VOD or live, of MPEG-TS segments or
+// fragmented MP4 segments with `EXT-X-MAP` initialisation sections (clear or AES-128),
+// discontinuities included. Everything else (SAMPLE-AES, audio renditions, packed audio,
+// DASH) is still read by libavformat.
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
 // work), blocking it on the network; `interrupt.abort()` from any thread stops it.
@@ -76,16 +76,23 @@ enum StreamedOpen {
         }
         do throws(MediaFailure) {
             let fetched = try fetchPlaylist(url)
-            let top = fetched?.0
-            guard case .multivariant(let master) = top, !master.hasMediaRenditions, master.variants.count >= 2,
-                let firstListed = master.variants.first
-            else {
+            let variants: [HLSVariant]
+            let firstListed: HLSVariant
+            var listed: HLSMediaPlaylist?
+            switch fetched?.0 {
+            case .multivariant(let master) where !master.hasMediaRenditions && !master.variants.isEmpty:
+                variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
+                firstListed = master.variants[0]
+            case .media(let playlist):
+                // A media playlist on its own: one variant whose rate nobody stated.
+                firstListed = HLSVariant.unlisted(fetched?.1 ?? url)
+                variants = [firstListed]
+                listed = playlist
+            default:
                 // libavformat plays it; the dates come from the media playlist all the same
                 // (a VOD's variants share one timeline).
                 var dates: ProgramDateMap?
-                if case .media(let playlist) = top {
-                    dates = ProgramDateMap(playlist)
-                } else if case .multivariant(let master) = top, let first = master.variants.first,
+                if case .multivariant(let master) = fetched?.0, let first = master.variants.first,
                     case (.media(let playlist), _, _)? = try fetchPlaylist(first.url)
                 {
                     dates = ProgramDateMap(playlist)
@@ -93,7 +100,6 @@ enum StreamedOpen {
                 fetcher.close()
                 return (location, dates)
             }
-            let variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
             let initial =
                 ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(firstListed.url))
                 ?? Double(min(max(firstListed.bandwidth, 1), 5_000_000))
@@ -102,7 +108,8 @@ enum StreamedOpen {
                     .init(bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth, width: $0.width, height: $0.height)
                 })
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
-            let media = try fetchPlaylist(variants[start].url)?.0
+            let media: HLSPlaylist?
+            if let listed { media = .media(listed) } else { media = try fetchPlaylist(variants[start].url)?.0 }
             guard case .media(let playlist) = media,
                 !playlist.hasUnsupportedKey, !playlist.segments.isEmpty,
                 !playlist.segments.contains(where: { $0.map == nil && notTransportStream($0.url) })

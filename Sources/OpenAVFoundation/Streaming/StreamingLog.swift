@@ -135,7 +135,7 @@ final class StreamingLog: Sendable {
         record.uri = variant.url.absoluteString
         record.sessionID = sessionID
         record.startOffset = offset
-        record.indicatedBitrate = Double(variant.bandwidth)
+        record.indicatedBitrate = variant.bandwidth > 0 ? Double(variant.bandwidth) : -1
         record.indicatedAverageBitrate = variant.averageBandwidth.map(Double.init) ?? -1
         record.switchBitrate = switchRate
         return record

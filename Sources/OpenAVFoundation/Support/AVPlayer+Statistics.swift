@@ -46,13 +46,14 @@ extension AVPlayerItem {
     }
 
     /// The HLS variant statistics of this item, when Playhead's loader streamed it: the
-    /// variant playing, how often it changed, and the throughput observed over all segments.
+    /// variant playing (nil for a media playlist on its own), how often it changed, and the throughput observed over all segments.
     package var streamingSummary: (bandwidth: Int?, switches: Int, observedBitrate: Double)? {
         guard let log = state.withLock({ $0.streamingLog }) else { return nil }
         let records = log.accessRecords
         let bytes = records.reduce(Int64(0)) { $0 + $1.bytes }
         let seconds = records.reduce(0) { $0 + $1.transferSeconds }
-        let playing = playingVariantBitRate ?? records.last.map { Int($0.indicatedBitrate) }
+        // A media playlist on its own states no rate (indicated -1): no variant to show.
+        let playing = playingVariantBitRate ?? records.last.flatMap { $0.indicatedBitrate > 0 ? Int($0.indicatedBitrate) : nil }
         return (playing, log.variantSwitches, seconds > 0 ? Double(bytes) * 8 / seconds : 0)
     }
 }

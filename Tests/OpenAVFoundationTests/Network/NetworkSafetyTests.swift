@@ -41,6 +41,18 @@ import Testing
         #expect(played.frameTimes.contains { $0 < 1.0 }, "the remote first segment played")
         #expect(played.frameTimes.contains { $0 >= 2.0 }, "playback went on after the refused segment")
         #expect(!server.requests.contains { $0.path == "/hls/seg1.ts" })
+        // Playhead's loader streams the playlist and says what it skipped.
+        #expect(played.item.accessLog() != nil, "Playhead's loader streamed it")
+        let errors = played.item.errorLog()?.events ?? []
+        if kind == "subfile:" {
+            // Not a URL scheme: resolved against the playlist, it names a file the server lacks.
+            #expect(errors.contains { $0.errorStatusCode == 404 }, "\(errors.map { ($0.uri, $0.errorStatusCode) })")
+        } else {
+            let scheme = String(segment.prefix { $0 != ":" })
+            #expect(errors.count == 1 && errors[0].uri?.hasPrefix(scheme + ":") == true
+                && errors[0].errorComment == "refused \(scheme) URL in a remote playlist",
+                "\(errors.map { ($0.uri, $0.errorComment) })")
+        }
     }
 
     @Test func protocolWhitelistsFollowTheInputKind() throws {

@@ -31,6 +31,25 @@ import Testing
         #expect(master.variants[1].audioGroup == "aud" && master.variants[1].averageBandwidth == nil)
     }
 
+    @Test func aSegmentURIWithNoValidSchemeIsAPathOnThePlaylistsServer() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:1
+            #EXTINF:1,
+            subfile,,start,0,end,0,,:/etc/passwd
+            #EXTINF:1,
+            file:///etc/passwd
+            #EXT-X-ENDLIST
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        #expect(playlist.segments.map(\.url.absoluteString) == [
+            "https://media.example/show/subfile,,start,0,end,0,,%3A/etc/passwd", "file:///etc/passwd",
+        ])
+    }
+
     @Test func renditionsAreNoticed() throws {
         let text = """
             #EXTM3U
