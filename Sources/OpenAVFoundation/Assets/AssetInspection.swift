@@ -1,8 +1,9 @@
 // Playhead: runs one media inspection per asset in the background and remembers the result.
 //
 // Concurrency: shared between an asset and every caller loading it. All mutable state is in
-// `state: Locked<State>`. The FFmpeg work runs at most once, on a global background queue;
-// waiters are called on that queue after the lock is released. Only `waitForResult()` and
+// `state: Locked<State>`. The FFmpeg work runs at most once, on a global background queue
+// (a network input's on a thread of its own); waiters are called there after the lock is
+// released. Only `waitForResult()` and
 // `takeOpenedMedia()` block their caller. `cancel()` may be called from any thread and
 // unblocks FFmpeg through the interrupt switch. The demuxer the inspection opened is held
 // (touched by no thread) until a playback engine takes it or `handOverSeconds` pass with no
@@ -89,7 +90,14 @@ final class AssetInspection: Sendable {
         case .notifyNow:
             if let completion { DispatchQueue.global(qos: .userInitiated).async(execute: completion) }
         case .start:
-            DispatchQueue.global(qos: .userInitiated).async { self.run() }
+            // A network open blocks for as long as its time-out: on a thread of its own, as the
+            // engine's open, so it never holds one of Dispatch's few shared workers (which
+            // URLSession's callbacks need) while it waits.
+            if case .success(let location) = location, location.isNetwork {
+                NamedThread.start("inspect") { self.run() }
+            } else {
+                DispatchQueue.global(qos: .userInitiated).async { self.run() }
+            }
         case .nothing:
             break
         }
