@@ -26,6 +26,8 @@ import Foundation
 enum HeaderStreamInfo {
     /// The video codecs whose missing facts are found without decoding a picture.
     private static let videoCodecs: Set<UInt32> = [AV_CODEC_ID_H264.rawValue, AV_CODEC_ID_HEVC.rawValue]
+    /// The codecs whose missing facts `complete` reads from the stream's first packet.
+    private static let readFromAPacket: Set<UInt32> = [AV_CODEC_ID_H264.rawValue, AV_CODEC_ID_AAC.rawValue]
 
     /// True when `container`, opened from `location`, can skip the stream-info probe.
     static func suffices(for container: FormatContext, location: MediaLocation) -> Bool {
@@ -63,8 +65,7 @@ enum HeaderStreamInfo {
                     (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) == 0,
                     let parameters = stream.pointee.codecpar
                 else { return false }
-                let codec = parameters.pointee.codec_id
-                return codec == AV_CODEC_ID_H264 || codec == AV_CODEC_ID_AAC
+                return readFromAPacket.contains(parameters.pointee.codec_id.rawValue)
             })
     }
 

@@ -79,13 +79,13 @@ enum StreamedOpen {
             let variants: [HLSVariant]
             let firstListed: HLSVariant
             var listed: HLSMediaPlaylist?
-            switch fetched?.0 {
-            case .multivariant(let master) where !master.hasMediaRenditions && !master.variants.isEmpty:
+            switch fetched {
+            case (.multivariant(let master), _, _)? where !master.hasMediaRenditions && !master.variants.isEmpty:
                 variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
                 firstListed = master.variants[0]
-            case .media(let playlist):
+            case (.media(let playlist), let finalURL, _)?:
                 // A media playlist on its own: one variant whose rate nobody stated.
-                firstListed = HLSVariant.unlisted(fetched?.1 ?? url)
+                firstListed = HLSVariant.unlisted(finalURL)
                 variants = [firstListed]
                 listed = playlist
             default:
