@@ -5,7 +5,9 @@
 //
 // Concurrency: `fetch` blocks its calling thread (the loader's) and is called by one thread at a
 // time. URLSession calls the delegate on the fetcher's own serial queue; the transfer in flight
-// is shared between the two through `Locked<Transfer?>`. `cancel()` may be called from any thread.
+// is shared between the two through `Locked<Transfer?>`. That queue runs on a serial dispatch
+// queue of its own, never on Dispatch's shared workers, which the app may keep busy.
+// `cancel()` may be called from any thread.
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -71,6 +73,11 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let headers: [String: String]
     private let userAgent: String
     private let delegateQueue: OperationQueue
+    /// The serial dispatch queue under `delegateQueue`, held here because the operation queue
+    /// does not retain it. A serial queue draws its thread from Dispatch's overcommitting pool,
+    /// so the delegate's calls go on while the app keeps every shared worker busy; a default
+    /// operation queue's did not (a loopback request waited past ten seconds on two cores).
+    private let delegateDispatchQueue = DispatchQueue(label: "playhead.fetch")
     /// Made on first use, invalidated by `close()`.
     private var session: URLSession!
 
@@ -79,6 +86,7 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         self.userAgent = userAgent
         delegateQueue = OperationQueue()
         delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.underlyingQueue = delegateDispatchQueue
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 2
