@@ -23,7 +23,8 @@ import Synchronization
 public final class LoopbackTLSFront: Sendable {
     /// The port socat accepts TLS connections on.
     public let port: Int
-    private let process: Process
+    /// socat's process id.
+    private let pid: pid_t
     private let server: LoopbackHTTPServer
     private let stopped = Atomic<Bool>(false)
 
@@ -34,21 +35,19 @@ public final class LoopbackTLSFront: Sendable {
         let socat = try Subprocess.tool(named: "socat")
         let (certificate, key) = try Self.certificate()
         port = try Self.freePort()
-        let process = Process()
-        process.executableURL = socat
-        process.arguments = [
+        let arguments = [
             "OPENSSL-LISTEN:\(port),bind=127.0.0.1,reuseaddr,fork,cert=\(certificate.path),key=\(key.path),verify=0",
             "TCP:127.0.0.1:\(server.port)",
         ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { throw TestSupportError("could not start socat: \(error)") }
-        self.process = process
+        do {
+            pid = try DetachedProcess.spawn(socat.path, arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw TestSupportError("could not start socat: \(error)")
+        }
         self.server = server
         let deadline = Date().addingTimeInterval(5)
         while !Self.accepts(port) {
-            guard Date() < deadline, process.isRunning else {
+            guard Date() < deadline, kill(pid, 0) == 0 else {
                 stop()
                 throw TestSupportError("socat did not listen on 127.0.0.1:\(port)")
             }
@@ -69,17 +68,15 @@ public final class LoopbackTLSFront: Sendable {
     public func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         server.stop()
-        let pid = process.processIdentifier
         let children = "/proc/\(pid)/task/\(pid)/children"
         let deadline = Date().addingTimeInterval(1)
-        while process.isRunning, Date() < deadline,
+        while Date() < deadline,
             let list = try? String(contentsOfFile: children, encoding: .utf8),
             !list.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        // SIGKILL: socat inherits the test process's blocked signal mask (SIGTERM included).
-        if process.isRunning { kill(pid, SIGKILL) }
+        DetachedProcess.end(pid, signal: SIGKILL)
     }
 
     /// A self-signed certificate and its key for 127.0.0.1, generated once.

@@ -101,7 +101,8 @@ public final class PulseAudioServer: @unchecked Sendable {
 /// What reaches the probe sink, recorded from its monitor with `parec` as mono float samples,
 /// each stretch stamped with the host time it arrived (the same clock as `SystemHostClock`).
 public final class MonitorRecording: @unchecked Sendable {
-    private let process: Process
+    /// parec's process id.
+    private let pid: pid_t
     private let state = Locked<(samples: [Float], offset: Double)>(([], .infinity))
     private let finished = DispatchSemaphore(value: 0)
     /// Samples per second.
@@ -124,18 +125,22 @@ public final class MonitorRecording: @unchecked Sendable {
     /// PipeWire's pipewire-pulse), as the other initializer does.
     public init(address: String, channels: Int = 1, sink: String = PulseAudioServer.sinkName) throws {
         self.channels = channels
-        process = Process()
-        process.executableURL = try Subprocess.tool(named: "parec")
-        process.arguments = [
+        let arguments = [
             "--server=\(address)", "--device=\(sink).monitor", "--format=float32le",
             "--rate=\(sampleRate)", "--channels=\(channels)", "--latency-msec=2", "--raw",
         ] + (channels == 6 ? ["--channel-map=\(Self.surroundMap)"] : [])
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let reader = output.fileHandleForReading
+        let output = try Subprocess.pipe()
+        do {
+            pid = try DetachedProcess.spawn(
+                try Subprocess.tool(named: "parec").path, arguments, environment: ProcessInfo.processInfo.environment,
+                output: output.write)
+        } catch {
+            close(output.read)
+            close(output.write)
+            throw error
+        }
+        close(output.write)
+        let reader = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
         let rate = Double(sampleRate) * Double(channels)
         Thread.detachNewThread { [state, finished] in
             var pending = Data()
@@ -162,7 +167,7 @@ public final class MonitorRecording: @unchecked Sendable {
 
     /// Stops recording; returns the samples and the host time of the first one.
     public func stop() -> (samples: [Float], startHost: Double) {
-        process.terminate()
+        DetachedProcess.end(pid, signal: SIGTERM)
         _ = finished.wait(timeout: .now() + 5)
         return state.withLock { ($0.samples, $0.offset) }
     }

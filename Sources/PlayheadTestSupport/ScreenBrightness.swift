@@ -15,7 +15,8 @@ public final class ScreenBrightness: @unchecked Sendable {
         public var luma: Double
     }
 
-    private let process: Process
+    /// ffmpeg's process id.
+    private let pid: pid_t
     private let finished = DispatchSemaphore(value: 0)
     private let output: URL
     /// Host clock minus wall clock, measured as the grab began (x11grab stamps wall time).
@@ -26,9 +27,7 @@ public final class ScreenBrightness: @unchecked Sendable {
     public init(display: String, x: Int, y: Int, size: Int = 32, seconds: Double) throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-grab-\(UUID().uuidString).txt")
         wallToHost = SystemHostClock.shared.now - Date().timeIntervalSince1970
-        process = Process()
-        process.executableURL = try Subprocess.tool(named: "ffmpeg")
-        process.arguments = [
+        let arguments = [
             "-hide_banner", "-loglevel", "error", "-nostdin",
             // Wall-clock stamps taken as each grab arrives, kept as they are (-copyts).
             "-use_wallclock_as_timestamps", "1", "-f", "x11grab", "-framerate", "100", "-draw_mouse", "0",
@@ -39,18 +38,14 @@ public final class ScreenBrightness: @unchecked Sendable {
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.terminationHandler = { [finished] _ in finished.signal() }
-        try process.run()
+        pid = try DetachedProcess.spawn(try Subprocess.tool(named: "ffmpeg").path, arguments, environment: environment)
+        DetachedProcess.reapInBackground(pid) { [finished] _ in finished.signal() }
     }
 
     /// Waits for the grab to end (at most `seconds` + 10) and returns every grab in order.
     public func finish(timeout: Double = 30) -> [Grab] {
         if finished.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
+            kill(pid, SIGKILL)
             finished.wait()
         }
         defer { try? FileManager.default.removeItem(at: output) }

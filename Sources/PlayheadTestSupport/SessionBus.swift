@@ -94,7 +94,8 @@ public final class SessionBus: @unchecked Sendable {
 
 /// `dbus-monitor` on a test bus, collecting what it prints.
 public final class BusMonitor: @unchecked Sendable {
-    private let process = Process()
+    /// dbus-monitor's process id.
+    private let pid: pid_t
     private let text = Locked("")
     private let finished = DispatchSemaphore(value: 0)
 
@@ -102,14 +103,18 @@ public final class BusMonitor: @unchecked Sendable {
     /// once the monitor is connected.
     /// - Throws: ``TestSupportError`` when dbus-monitor is missing or cannot start.
     public init(bus: SessionBus, rule: String) throws {
-        process.executableURL = try Subprocess.tool(named: "dbus-monitor")
-        process.arguments = ["--address", bus.address, rule]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw TestSupportError("cannot start dbus-monitor: \(error)") }
-        let reader = output.fileHandleForReading
+        let output = try Subprocess.pipe()
+        do {
+            pid = try DetachedProcess.spawn(
+                try Subprocess.tool(named: "dbus-monitor").path, ["--address", bus.address, rule],
+                environment: ProcessInfo.processInfo.environment, output: output.write)
+        } catch {
+            close(output.read)
+            close(output.write)
+            throw TestSupportError("cannot start dbus-monitor: \(error)")
+        }
+        close(output.write)
+        let reader = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
         Thread.detachNewThread { [text, finished] in
             while true {
                 let data = reader.availableData
@@ -127,8 +132,7 @@ public final class BusMonitor: @unchecked Sendable {
 
     /// Stops the monitor.
     public func stop() {
-        // SIGKILL: a child of the test process may inherit SIGTERM blocked.
-        kill(process.processIdentifier, SIGKILL)
+        DetachedProcess.end(pid, signal: SIGKILL)
         _ = finished.wait(timeout: .now() + 5)
     }
 }

@@ -1,10 +1,11 @@
 // Playhead: the one way tests run a child process (ffmpeg, ffprobe, the built `playhead` and
 // its examples): captures both pipes, optionally kills it at a time limit, and tells a normal
-// exit, a crash (a signal) and a hang apart.
+// exit, a crash (a signal) and a hang apart. It spawns with posix_spawn (`DetachedProcess`),
+// never Foundation's `Process`, whose `run()` crashes a test run now and then on Linux.
 //
 // Concurrency: `run` blocks its calling thread; `runOffPool` runs the same on a Dispatch thread
 // so Swift Testing's small cooperative pool is never blocked. Each pipe is drained on a thread
-// of its own; `Drained` hands its bytes back under a lock.
+// of its own, and a third waits for the child to end; each hands its result back under a lock.
 import Foundation
 import OpenAVFoundation
 import Synchronization
@@ -64,33 +65,35 @@ public enum Subprocess {
     public static func run(
         _ executable: URL, _ arguments: [String], limit: Double? = nil, environment: [String: String]? = nil
     ) throws -> SubprocessResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        // Always a copy: with none, Foundation hands posix_spawn the live `environ`, and a
-        // library that sets a variable on another thread meanwhile can move it under the copy
-        // (a test run crashed in Process.run's memmove while hundreds of children were spawned).
-        process.environment = environment ?? ProcessInfo.processInfo.environment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        // posix_spawn through `DetachedProcess`, not Foundation's `Process` (see there): the
+        // environment is always a copy, never the live `environ`.
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let outputPipe = try Self.pipe()
+        let errorPipe = try Self.pipe()
         let start = Date()
+        let pid: pid_t
         do {
-            try process.run()
+            pid = try DetachedProcess.spawn(
+                executable.path, arguments, environment: environment, output: outputPipe.write, error: errorPipe.write)
         } catch {
-            throw TestSupportError("could not start \(executable.path): \(error)")
+            for descriptor in [outputPipe.read, outputPipe.write, errorPipe.read, errorPipe.write] { close(descriptor) }
+            throw error
         }
-        let errorData = Drained(error.fileHandleForReading)
-        let outputData = Drained(output.fileHandleForReading)
+        close(outputPipe.write)
+        close(errorPipe.write)
+        let errorData = Drained(FileHandle(fileDescriptor: errorPipe.read, closeOnDealloc: true))
+        let outputData = Drained(FileHandle(fileDescriptor: outputPipe.read, closeOnDealloc: true))
+        let waitStatus = Locked<Int32>(0)
+        let exited = DispatchSemaphore(value: 0)
+        DetachedProcess.reapInBackground(pid) { status in
+            waitStatus.withLock { $0 = status }
+            exited.signal()
+        }
         var hung = false
         if let limit {
             if exited.wait(timeout: .now() + limit) == .timedOut {
                 hung = true
-                kill(process.processIdentifier, SIGKILL)
+                kill(pid, SIGKILL)
                 exited.wait()
             }
         } else {
@@ -98,12 +101,13 @@ public enum Subprocess {
         }
         let seconds = Date().timeIntervalSince(start)
         let ending: SubprocessResult.Ending
+        let (status, signal) = DetachedProcess.ending(ofWaitStatus: waitStatus.withLock { $0 })
         if hung {
             ending = .hung
-        } else if process.terminationReason == .uncaughtSignal {
-            ending = .signalled(process.terminationStatus)
+        } else if let signal {
+            ending = .signalled(signal)
         } else {
-            ending = .exited(process.terminationStatus)
+            ending = .exited(status ?? -1)
         }
         // A killed process's own children could keep the pipes open: give up on them soon.
         let drainLimit = hung ? 1.0 : (limit ?? .infinity)
@@ -122,6 +126,18 @@ public enum Subprocess {
                 continuation.resume(with: Result { try run(executable, arguments, limit: limit, environment: environment) })
             }
         }
+    }
+
+    /// A pipe whose two ends are closed on exec (a child gets only the end it is given).
+    /// - Throws: ``TestSupportError`` when the system has no descriptor left.
+    public static func pipe() throws -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [-1, -1]
+        guard Glibc.pipe(&descriptors) == 0 else {
+            throw TestSupportError("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        // Children spawned here close everything above standard error anyway (closefrom).
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return (descriptors[0], descriptors[1])
     }
 
     /// Finds a tool: `/usr/bin/<name>` first, then each directory on `PATH`.

@@ -264,7 +264,7 @@ struct Screenshot {
 
 /// A running `playhead`.
 struct PlayheadRun {
-    let box: Process.Box
+    let box: SpawnedProcess.Box
 
     /// Waits for the process to exit; its status, or nil on timeout.
     func waitForExit(timeout: Double) async -> Int32? {
@@ -295,7 +295,7 @@ struct PlayheadRun {
     var exitDescription: String {
         let ending = box.process.isRunning
             ? "still running"
-            : "\(box.process.terminationReason == .uncaughtSignal ? "signal" : "status") \(box.process.terminationStatus)"
+            : "\(box.process.wasSignalled ? "signal" : "status") \(box.process.terminationStatus)"
         let errors = box.errorLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
         return "\(ending); stderr: \(errors.suffix(600))"
     }

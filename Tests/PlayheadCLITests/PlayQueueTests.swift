@@ -78,20 +78,25 @@ private func runInterrupted(_ executable: URL, _ arguments: [String], after seco
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global(qos: .userInitiated).async {
             do {
-                let process = Process()
-                process.executableURL = executable
-                process.arguments = arguments
-                process.standardInput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                try process.run()
+                let output = try Subprocess.pipe()
+                let pid: pid_t
+                do {
+                    pid = try DetachedProcess.spawn(
+                        executable.path, arguments, environment: ProcessInfo.processInfo.environment,
+                        output: output.write)
+                } catch {
+                    close(output.read)
+                    close(output.write)
+                    throw error
+                }
+                close(output.write)
                 Thread.sleep(forTimeInterval: seconds)
-                process.interrupt()
-                let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+                kill(pid, SIGINT)
+                let killer = DispatchWorkItem { kill(pid, SIGTERM) }
                 DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: killer)
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
+                let data = FileHandle(fileDescriptor: output.read, closeOnDealloc: true).readDataToEndOfFile()
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
                 killer.cancel()
                 continuation.resume(returning: String(decoding: data, as: UTF8.self))
             } catch {

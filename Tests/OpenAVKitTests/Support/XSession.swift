@@ -6,6 +6,7 @@
 // killed). Tests that need it are disabled (skipped, not failed) when a tool is missing or Xvfb
 // does not start.
 import Foundation
+import PlayheadTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -26,12 +27,12 @@ final class XSession: Sendable {
 
     /// The display name, e.g. ":99".
     let display: String
-    private let script: Process.Box
+    private let script: SpawnedProcess.Box
     /// The write end of the script's stdin: it closes when this process exits, which tells the
     /// script to stop the server.
     private let keepAlive: Pipe.Box
 
-    private init(display: String, script: Process.Box, keepAlive: Pipe) {
+    private init(display: String, script: SpawnedProcess.Box, keepAlive: Pipe) {
         self.display = display
         self.script = script
         self.keepAlive = Pipe.Box(keepAlive)
@@ -51,34 +52,31 @@ final class XSession: Sendable {
         else { return nil }
         for number in 99..<140 where !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
             let display = ":\(number)"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: bash)
-            process.arguments = [
-                scriptPath, display, "\(width)x\(height)", String(ProcessInfo.processInfo.processIdentifier),
-            ]
             let input = Pipe(), output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch { return nil }
+            guard
+                let process = try? SpawnedProcess(
+                    URL(fileURLWithPath: bash),
+                    [scriptPath, display, "\(width)x\(height)", String(ProcessInfo.processInfo.processIdentifier)],
+                    input: input.fileHandleForReading.fileDescriptor, output: output.fileHandleForWriting.fileDescriptor)
+            else { return nil }
+            // The script's ends: its standard output reaches EOF here once it is gone.
+            try? input.fileHandleForReading.close()
+            try? output.fileHandleForWriting.close()
             guard output.fileHandleForReading.line(timeout: 15) == "ready" else {
-                kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
                 continue
             }
-            return XSession(display: display, script: Process.Box(process), keepAlive: input)
+            return XSession(display: display, script: SpawnedProcess.Box(process), keepAlive: input)
         }
         return nil
     }
 
     /// Starts `executable` with `arguments` on `display`; standard output is discarded and
-    /// standard error kept in a temporary file (`Process.Box.errorLog`) for failure messages.
+    /// standard error kept in a temporary file (`SpawnedProcess.Box.errorLog`) for failure messages.
     static func launch(
         _ executable: String, _ arguments: [String], display: String,
         environment extra: [String: String] = [:]
-    ) -> Process.Box? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+    ) -> SpawnedProcess.Box? {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
@@ -92,15 +90,17 @@ final class XSession: Sendable {
         environment["XDG_STATE_HOME"] = stateFolder.path
         // An empty value removes the variable (SDL_AUDIODRIVER, which would bypass the sound server).
         for (key, value) in extra { environment[key] = value.isEmpty ? nil : value }
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
         let errorLog = FileManager.default.temporaryDirectory
             .appendingPathComponent("playhead-x-\(UUID().uuidString).err")
         FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        process.standardError = (try? FileHandle(forWritingTo: errorLog)) ?? FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        return Process.Box(process, errorLog: errorLog, stateFolder: stateFolder)
+        let errorHandle = try? FileHandle(forWritingTo: errorLog)
+        defer { try? errorHandle?.close() }
+        guard
+            let process = try? SpawnedProcess(
+                URL(fileURLWithPath: executable), arguments, environment: environment,
+                error: errorHandle?.fileDescriptor)
+        else { return nil }
+        return SpawnedProcess.Box(process, errorLog: errorLog, stateFolder: stateFolder)
     }
 
     /// Runs a tool on `display` and returns its status and standard output; a tool still
@@ -110,27 +110,12 @@ final class XSession: Sendable {
         -> (status: Int32, output: String)?
     {
         guard let path = tool(name) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do { try process.run() } catch { return nil }
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            return nil
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return (process.terminationStatus, text)
+        guard let result = try? Subprocess.run(URL(fileURLWithPath: path), arguments, limit: timeout, environment: environment),
+            result.ending != .hung
+        else { return nil }
+        return (result.status, result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Runs a tool on this session's display, killing it after 10 seconds.
@@ -140,15 +125,15 @@ final class XSession: Sendable {
     }
 }
 
-extension Process {
-    /// A process handle shared across threads (only started, polled and killed).
+extension SpawnedProcess {
+    /// A launched process with the files it leaves behind, removed when the box goes.
     final class Box: @unchecked Sendable {
-        let process: Process
+        let process: SpawnedProcess
         /// Where the process's standard error goes, when kept.
         let errorLog: URL?
         /// The process's XDG_STATE_HOME, when private.
         let stateFolder: URL?
-        init(_ process: Process, errorLog: URL? = nil, stateFolder: URL? = nil) {
+        init(_ process: SpawnedProcess, errorLog: URL? = nil, stateFolder: URL? = nil) {
             self.process = process
             self.errorLog = errorLog
             self.stateFolder = stateFolder
