@@ -129,18 +129,8 @@ public final class MonitorRecording: @unchecked Sendable {
             "--server=\(address)", "--device=\(sink).monitor", "--format=float32le",
             "--rate=\(sampleRate)", "--channels=\(channels)", "--latency-msec=2", "--raw",
         ] + (channels == 6 ? ["--channel-map=\(Self.surroundMap)"] : [])
-        let output = try Subprocess.pipe()
-        do {
-            pid = try DetachedProcess.spawn(
-                try Subprocess.tool(named: "parec").path, arguments, environment: ProcessInfo.processInfo.environment,
-                output: output.write)
-        } catch {
-            close(output.read)
-            close(output.write)
-            throw error
-        }
-        close(output.write)
-        let reader = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
+        let reader: FileHandle
+        (pid, reader) = try Subprocess.spawnReadingOutput(try Subprocess.tool(named: "parec"), arguments)
         let rate = Double(sampleRate) * Double(channels)
         Thread.detachNewThread { [state, finished] in
             var pending = Data()

@@ -103,18 +103,13 @@ public final class BusMonitor: @unchecked Sendable {
     /// once the monitor is connected.
     /// - Throws: ``TestSupportError`` when dbus-monitor is missing or cannot start.
     public init(bus: SessionBus, rule: String) throws {
-        let output = try Subprocess.pipe()
+        let reader: FileHandle
         do {
-            pid = try DetachedProcess.spawn(
-                try Subprocess.tool(named: "dbus-monitor").path, ["--address", bus.address, rule],
-                environment: ProcessInfo.processInfo.environment, output: output.write)
+            (pid, reader) = try Subprocess.spawnReadingOutput(
+                try Subprocess.tool(named: "dbus-monitor"), ["--address", bus.address, rule])
         } catch {
-            close(output.read)
-            close(output.write)
             throw TestSupportError("cannot start dbus-monitor: \(error)")
         }
-        close(output.write)
-        let reader = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
         Thread.detachNewThread { [text, finished] in
             while true {
                 let data = reader.availableData

@@ -128,6 +128,25 @@ public enum Subprocess {
         }
     }
 
+    /// Starts `executable` as `DetachedProcess.spawn` does, with its standard output on a new
+    /// pipe: its process id (the caller reaps it) and the read end of that pipe.
+    /// - Throws: ``TestSupportError`` when it cannot be started.
+    public static func spawnReadingOutput(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil
+    ) throws -> (pid: pid_t, output: FileHandle) {
+        let output = try pipe()
+        defer { close(output.write) }
+        do {
+            let pid = try DetachedProcess.spawn(
+                executable.path, arguments, environment: environment ?? ProcessInfo.processInfo.environment,
+                output: output.write)
+            return (pid, FileHandle(fileDescriptor: output.read, closeOnDealloc: true))
+        } catch {
+            close(output.read)
+            throw error
+        }
+    }
+
     /// A pipe whose two ends are closed on exec (a child gets only the end it is given).
     /// - Throws: ``TestSupportError`` when the system has no descriptor left.
     public static func pipe() throws -> (read: Int32, write: Int32) {

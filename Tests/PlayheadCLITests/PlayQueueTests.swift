@@ -78,23 +78,12 @@ private func runInterrupted(_ executable: URL, _ arguments: [String], after seco
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global(qos: .userInitiated).async {
             do {
-                let output = try Subprocess.pipe()
-                let pid: pid_t
-                do {
-                    pid = try DetachedProcess.spawn(
-                        executable.path, arguments, environment: ProcessInfo.processInfo.environment,
-                        output: output.write)
-                } catch {
-                    close(output.read)
-                    close(output.write)
-                    throw error
-                }
-                close(output.write)
+                let (pid, output) = try Subprocess.spawnReadingOutput(executable, arguments)
                 Thread.sleep(forTimeInterval: seconds)
                 kill(pid, SIGINT)
                 let killer = DispatchWorkItem { kill(pid, SIGTERM) }
                 DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: killer)
-                let data = FileHandle(fileDescriptor: output.read, closeOnDealloc: true).readDataToEndOfFile()
+                let data = output.readDataToEndOfFile()
                 var status: Int32 = 0
                 waitpid(pid, &status, 0)
                 killer.cancel()
