@@ -15,9 +15,8 @@ public final class ScreenBrightness: @unchecked Sendable {
         public var luma: Double
     }
 
-    /// ffmpeg's process id.
-    private let pid: pid_t
-    private let finished = DispatchSemaphore(value: 0)
+    /// The ffmpeg grabbing.
+    private let grabber: SpawnedProcess
     private let output: URL
     /// Host clock minus wall clock, measured as the grab began (x11grab stamps wall time).
     private let wallToHost: Double
@@ -38,15 +37,14 @@ public final class ScreenBrightness: @unchecked Sendable {
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
-        pid = try DetachedProcess.spawn(try Subprocess.tool(named: "ffmpeg").path, arguments, environment: environment)
-        DetachedProcess.reapInBackground(pid) { [finished] _ in finished.signal() }
+        grabber = try SpawnedProcess(try Subprocess.tool(named: "ffmpeg"), arguments, environment: environment)
     }
 
     /// Waits for the grab to end (at most `seconds` + 10) and returns every grab in order.
     public func finish(timeout: Double = 30) -> [Grab] {
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            kill(pid, SIGKILL)
-            finished.wait()
+        if !grabber.wait(seconds: timeout) {
+            grabber.send(SIGKILL)
+            grabber.waitUntilExit()
         }
         defer { try? FileManager.default.removeItem(at: output) }
         guard let text = try? String(contentsOf: output, encoding: .utf8) else { return [] }

@@ -5,7 +5,8 @@
 //
 // Concurrency: `run` blocks its calling thread; `runOffPool` runs the same on a Dispatch thread
 // so Swift Testing's small cooperative pool is never blocked. Each pipe is drained on a thread
-// of its own, and a third waits for the child to end; each hands its result back under a lock.
+// of its own and `SpawnedProcess` reaps the child on a third; each hands its result back under
+// a lock.
 import Foundation
 import OpenAVFoundation
 import Synchronization
@@ -65,16 +66,14 @@ public enum Subprocess {
     public static func run(
         _ executable: URL, _ arguments: [String], limit: Double? = nil, environment: [String: String]? = nil
     ) throws -> SubprocessResult {
-        // posix_spawn through `DetachedProcess`, not Foundation's `Process` (see there): the
-        // environment is always a copy, never the live `environ`.
-        let environment = environment ?? ProcessInfo.processInfo.environment
+        // posix_spawn (`SpawnedProcess`), not Foundation's `Process` (see DetachedProcess).
         let outputPipe = try Self.pipe()
         let errorPipe = try Self.pipe()
         let start = Date()
-        let pid: pid_t
+        let child: SpawnedProcess
         do {
-            pid = try DetachedProcess.spawn(
-                executable.path, arguments, environment: environment, output: outputPipe.write, error: errorPipe.write)
+            child = try SpawnedProcess(
+                executable, arguments, environment: environment, output: outputPipe.write, error: errorPipe.write)
         } catch {
             for descriptor in [outputPipe.read, outputPipe.write, errorPipe.read, errorPipe.write] { close(descriptor) }
             throw error
@@ -83,32 +82,19 @@ public enum Subprocess {
         close(errorPipe.write)
         let errorData = Drained(FileHandle(fileDescriptor: errorPipe.read, closeOnDealloc: true))
         let outputData = Drained(FileHandle(fileDescriptor: outputPipe.read, closeOnDealloc: true))
-        let waitStatus = Locked<Int32>(0)
-        let exited = DispatchSemaphore(value: 0)
-        DetachedProcess.reapInBackground(pid) { status in
-            waitStatus.withLock { $0 = status }
-            exited.signal()
-        }
         var hung = false
         if let limit {
-            if exited.wait(timeout: .now() + limit) == .timedOut {
+            if !child.wait(seconds: limit) {
                 hung = true
-                kill(pid, SIGKILL)
-                exited.wait()
+                child.send(SIGKILL)
+                child.waitUntilExit()
             }
         } else {
-            exited.wait()
+            child.waitUntilExit()
         }
         let seconds = Date().timeIntervalSince(start)
-        let ending: SubprocessResult.Ending
-        let (status, signal) = DetachedProcess.ending(ofWaitStatus: waitStatus.withLock { $0 })
-        if hung {
-            ending = .hung
-        } else if let signal {
-            ending = .signalled(signal)
-        } else {
-            ending = .exited(status ?? -1)
-        }
+        let ending: SubprocessResult.Ending =
+            hung ? .hung : child.wasSignalled ? .signalled(child.terminationStatus) : .exited(child.terminationStatus)
         // A killed process's own children could keep the pipes open: give up on them soon.
         let drainLimit = hung ? 1.0 : (limit ?? .infinity)
         return SubprocessResult(
