@@ -1,6 +1,6 @@
 // Playhead: the next item of a queue, opened and decoded ahead so the switch has no gap.
 //
-// Concurrency: created, activated and cancelled on the main queue. `buffered`, `target` and
+// Concurrency: created, activated and cancelled on the main queue. `held`, `target` and
 // `isActive` are touched only on the main queue (engine events hop there before they are
 // delivered). The engine is thread-safe (see ItemPlayback).
 import Foundation
@@ -22,7 +22,7 @@ final class PrerolledItem: @unchecked Sendable {
     /// Its engine, held until `activate(for:)`.
     let engine: ItemPlayback
     /// main queue only: events received while held, replayed on activation
-    private var buffered: [PlaybackEvent] = []
+    private var held = HeldEvents()
     /// Routes the engine's events (main queue only).
     private let relay: Relay
 
@@ -67,8 +67,8 @@ final class PrerolledItem: @unchecked Sendable {
         relay.player = player
         relay.isActive = true
         engine.setHeld(false)
-        let pending = buffered
-        buffered = []
+        let pending = held.replay
+        held = HeldEvents()
         for event in pending {
             Self.clearPictureIfAudioOnly(event, engine)
             player.receive(event, from: engine)
@@ -83,9 +83,7 @@ final class PrerolledItem: @unchecked Sendable {
     }
 
     /// True when the held engine already reported that the media opened (main queue).
-    var hasOpened: Bool {
-        buffered.contains { if case .opened = $0 { return true } else { return false } }
-    }
+    var hasOpened: Bool { held.hasOpened }
 
     /// Stops the engine of an item that will not play after all (main queue).
     func cancel() {
@@ -95,13 +93,41 @@ final class PrerolledItem: @unchecked Sendable {
         item.state.withLock { $0.pendingSeekIsRunning = false }
     }
 
-    /// Keeps an event of the held engine for `activate(for:)`.
-    private func hold(_ event: PlaybackEvent) {
-        // Only the latest buffer report matters.
-        if case .buffer = event, let last = buffered.last, case .buffer = last {
-            buffered[buffered.count - 1] = event
+    /// Keeps an event of the held engine for `activate(for:)` (main queue; the engine's
+    /// callback calls it, tests too).
+    func hold(_ event: PlaybackEvent) {
+        held.hold(event)
+    }
+}
+
+/// The events of a held engine, kept until its item becomes current: every event in the order
+/// it came, except buffer reports, of which only the latest is kept, and replayed last. The
+/// engine reads before its open is reported (the asset's keys load meanwhile), so an older
+/// report, such as the empty buffer before the first packet, could come before `.opened`
+/// and replay as a stall of the item that takes over playing.
+struct HeldEvents {
+    /// Events other than buffer reports, in order.
+    private var events: [PlaybackEvent] = []
+    /// The newest buffer report.
+    private var latestBuffer: BufferReport?
+
+    /// Keeps `event`.
+    mutating func hold(_ event: PlaybackEvent) {
+        if case .buffer(let report) = event {
+            latestBuffer = report
         } else {
-            buffered.append(event)
+            events.append(event)
         }
+    }
+
+    /// The events to deliver on activation, in order: the rest as they came, then the newest
+    /// buffer report.
+    var replay: [PlaybackEvent] {
+        events + (latestBuffer.map { [.buffer($0)] } ?? [])
+    }
+
+    /// True when the engine reported that the media opened.
+    var hasOpened: Bool {
+        events.contains { if case .opened = $0 { return true } else { return false } }
     }
 }
