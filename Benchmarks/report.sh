@@ -120,7 +120,8 @@ TABLE
 ## How each row is measured
 
 - **Untimed playback**: `playhead play --untimed --no-audio F` against
-  `ffmpeg -an -i F -f null -`, median wall time of five hyperfine runs (three for 2160p).
+  `ffmpeg -an -i F -f null -`, median wall time of six runs each, pooled from three interleaved rounds of two
+  hyperfine runs per side.
 - **Real-time playback**: `playhead play F` (with audio; without a sound device it falls back
   to a silent clock, as mpv's `--ao=null` does) against `mpv --no-config --vo=null --ao=null F`;
   CPU is user + system seconds and peak RSS is `%M`, both from `/usr/bin/time`; three rounds
