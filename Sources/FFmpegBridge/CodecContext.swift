@@ -25,7 +25,7 @@ final class CodecContext {
         demuxer: Demuxer, streamIndex: Int, type: CFFmpeg.AVMediaType, threadCount: Int32,
         threadType: Int32, options: [(String, String)] = []
     ) throws(MediaFailure) {
-        guard let stream = demuxer.container.stream(at: streamIndex) else {
+        guard let (container, stream) = demuxer.stream(at: streamIndex) else {
             throw .damaged(detail: "the container has no stream \(streamIndex)")
         }
         let parameters = stream.pointee.codecpar!
@@ -69,7 +69,7 @@ final class CodecContext {
         self.pointer = context
         self.scratch = frame
         self.timeBase = stream.pointee.time_base
-        self.frameRate = av_guess_frame_rate(demuxer.container.pointer, stream, nil)
+        self.frameRate = av_guess_frame_rate(container.pointer, stream, nil)
     }
 
     /// Opens a decoder for `codecID` that no container stream describes (closed captions

@@ -77,6 +77,7 @@ extension Demuxer {
         guard let location = streamed, let input = location.streaming, target.isNumeric,
             let section = input.restart(at: max(0, target.seconds))
         else { return false }
+        sections?.audioEnds = [:]
         return openSection(section)
     }
 }

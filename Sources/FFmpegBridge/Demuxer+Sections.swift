@@ -8,7 +8,9 @@
 // container's start time anchors the first timeline at zero. When the new container's codec
 // configuration (`avcC`, `esds`...) differs from what the decoder was last given, the first
 // packet of that stream carries it as new-extradata side data, so the decoder follows at that
-// keyframe (a switch between fragmented-MP4 variants of different sizes).
+// keyframe (a switch between fragmented-MP4 variants of different sizes). Audio packets that
+// come without timestamps (libavformat's MPEG-TS reader over an input that cannot seek leaves
+// them out for the frames after the first of a PES) get the end of the stream's previous one.
 //
 // Concurrency: like the rest of `Demuxer`, demux-thread only.
 internal import CFFmpeg
@@ -23,6 +25,9 @@ struct SectionState {
     var extradata: [Int: [UInt8]]
     /// Per stream, a new configuration to hand over with its next packet.
     var announce: [Int: [UInt8]] = [:]
+    /// Per audio stream, where its last packet ended (item timeline, in that stream's time
+    /// base): the time of a following packet that came without one.
+    var audioEnds: [Int: (value: Int64, timeBase: AVRational)] = [:]
 }
 
 extension Demuxer {
@@ -68,7 +73,10 @@ extension Demuxer {
                 state.announce[index] = bytes
             }
             container = reopened
-            let offset = state.offsets[section.timeline] ?? anchorOffset(section)
+            // A timeline the main container or a companion anchored already keeps that anchor.
+            let offset =
+                state.offsets[section.timeline] ?? location.streaming?.timelineOffsets?.offset(of: section.timeline)
+                ?? anchorOffset(section)
             state.offsets[section.timeline] = offset
             timelineOffset = offset
             sections = state
@@ -112,6 +120,31 @@ extension Demuxer {
         }
         heldPackets += held
         return (earliest ?? start) - start
+    }
+
+    /// Gives an audio packet that came without timestamps the end of the stream's previous
+    /// one (item timeline). Over an input that cannot seek, libavformat's MPEG-TS reader
+    /// leaves out the timestamps of the audio frames after the first of a PES packet at the
+    /// start of a stream, which it fills in for a file.
+    func fillMissingAudioTimestamps(_ packet: UnsafeMutablePointer<AVPacket>, stream: UnsafeMutablePointer<AVStream>) {
+        guard sections != nil, stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { return }
+        let none = CFFmpeg_AV_NOPTS_VALUE()
+        let index = Int(packet.pointee.stream_index)
+        let timeBase = stream.pointee.time_base
+        if packet.pointee.pts == none, packet.pointee.dts == none, let end = sections?.audioEnds[index] {
+            let value = av_rescale_q(end.value, end.timeBase, timeBase)
+            packet.pointee.pts = value
+            packet.pointee.dts = value
+        }
+        // Such packets come without a duration too: one frame of the codec's size.
+        let parameters = stream.pointee.codecpar.pointee
+        var duration = packet.pointee.duration
+        if duration <= 0, parameters.frame_size > 0, parameters.sample_rate > 0 {
+            duration = av_rescale_q(Int64(parameters.frame_size), AVRational(num: 1, den: parameters.sample_rate), timeBase)
+            packet.pointee.duration = duration
+        }
+        let start = packet.pointee.dts != none ? packet.pointee.dts : packet.pointee.pts
+        sections?.audioEnds[index] = start != none && duration > 0 ? (start + duration, timeBase) : nil
     }
 
     /// Attaches a changed codec configuration to the stream's first packet after a change.

@@ -29,7 +29,7 @@ package final class Demuxer: @unchecked Sendable {
     /// owned by the demux thread; freed in deinit
     private let scratch: UnsafeMutablePointer<AVPacket>
     /// owned by the demux thread: streams `readPacket()` returns (nil = all)
-    private var activeStreams: Set<Int>?
+    var activeStreams: Set<Int>?
     /// owned by the demux thread: packets the caption scan read at open, returned before
     /// reading on (`ClosedCaptionScan`); freed on a seek and in deinit
     var heldPackets: [UnsafeMutablePointer<AVPacket>] = []
@@ -55,6 +55,12 @@ package final class Demuxer: @unchecked Sendable {
     /// owned by the demux thread: how a streamed input's sections map onto the item timeline;
     /// nil for other inputs.
     var sections: SectionState?
+    /// owned by the demux thread: the demuxers of the input's companions (HLS audio
+    /// renditions) and their packets waiting to be merged in; nil without companions.
+    var companions: CompanionState?
+    /// For a companion's demuxer: added to its stream indices, so they follow the main
+    /// container's (set once by the main demuxer as it opens it).
+    var streamIndexBase = 0
     /// owned by the demux thread: how a synthesised input (the built-in demo) seeks; nil for
     /// files and URLs.
     var restart: RestartState?
@@ -128,7 +134,11 @@ package final class Demuxer: @unchecked Sendable {
         if location.inputFormat != nil { restart = RestartState(location: location) }
         streamed = location.streaming == nil ? nil : location
         if let input = location.streaming {
-            let state = Self.sectionState(container, opening: input.openingSection, startOffset: offset)
+            var state = Self.sectionState(container, opening: input.openingSection, startOffset: offset)
+            // A companion (an HLS audio rendition) shares the main container's anchor.
+            if let known = input.timelineOffsets?.offset(of: input.openingSection.timeline) {
+                state.offsets[input.openingSection.timeline] = known
+            }
             // The first section starts at its place on the playlist's timeline (a live stream
             // opens near its window's end).
             offset = state.offsets[input.openingSection.timeline] ?? offset
@@ -137,6 +147,24 @@ package final class Demuxer: @unchecked Sendable {
         }
         timelineOffset = offset
         description.timestampOrigin = Double(offset) / 1_000_000
+        if let input = location.streaming, !input.companions.isEmpty {
+            do throws(MediaFailure) {
+                let opened = try Self.openCompanions(
+                    of: input, location: location, after: description, timeout: timeout, interrupt: interrupt,
+                    limits: limits)
+                description = opened.description
+                companions = opened.state
+            } catch {
+                // Not a whole demuxer yet: what deinit would free is freed here.
+                for packet in scan.held {
+                    var owned: UnsafeMutablePointer<AVPacket>? = packet
+                    av_packet_free(&owned)
+                }
+                var owned: UnsafeMutablePointer<AVPacket>? = scratch
+                av_packet_free(&owned)
+                throw error
+            }
+        }
         self.description = description
     }
 
@@ -196,15 +224,18 @@ package final class Demuxer: @unchecked Sendable {
         let best = av_find_best_stream(container.pointer, type, -1, -1, nil, 0)
         if best >= 0, !isAttachedPicture(Int(best)) { return Int(best) }
         // FFmpeg may prefer cover art when it is the only "video"; look for a real track.
-        return (0..<container.streamCount).first { index in
+        let own = (0..<container.streamCount).first { index in
             container.stream(at: index)?.pointee.codecpar.pointee.codec_type == type
                 && !isAttachedPicture(index)
         }
+        return own ?? bestCompanionStream(of: kind)
     }
 
     /// Makes `readPacket()` return only packets of `indices`; the container skips the rest
     /// (AVDISCARD_ALL) so they cost no I/O where the format allows it.
     package func setActiveStreams(_ indices: Set<Int>) {
+        setCompanionsActiveStreams(indices)
+        let indices = indices.filter { $0 < container.streamCount }
         activeStreams = indices
         for index in 0..<container.streamCount {
             container.stream(at: index)?.pointee.discard =
@@ -218,7 +249,7 @@ package final class Demuxer: @unchecked Sendable {
     /// within that same time (a source that keeps saying "try again" times out); a run of
     /// unreadable packets is skipped before giving up as `.damaged`.
     package func readPacket() -> DemuxResult {
-        readPacket(readingWith: readNextFrame)
+        companions == nil ? readPacket(readingWith: readNextFrame) : readMerged()
     }
 
     /// `av_read_frame` into the scratch packet.
@@ -252,6 +283,8 @@ package final class Demuxer: @unchecked Sendable {
                     return .failure(.io(detail: "packet for an unknown stream"))
                 }
                 shiftToItemTimeline(scratch, timeBase: stream.pointee.time_base)
+                if sections != nil { fillMissingAudioTimestamps(scratch, stream: stream) }
+                scratch.pointee.stream_index += Int32(streamIndexBase)
                 if restart != nil, skipsBeforeSeekTarget(scratch, timeBase: stream.pointee.time_base) {
                     av_packet_unref(scratch)
                     armed = false
@@ -321,7 +354,11 @@ package final class Demuxer: @unchecked Sendable {
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
         dropHeldPackets()
         if restart != nil { return restartSeek(to: target) }
-        if streamed != nil { return streamedSeek(to: target) }
+        if streamed != nil {
+            let moved = streamedSeek(to: target)
+            seekCompanions(to: target)
+            return moved
+        }
         let timeBase = CFFmpeg_AV_TIME_BASE_Q()
         guard var ts = target.ffmpegTicks(in: timeBase).map({ $0 + timelineOffset }) else {
             return false
@@ -351,22 +388,5 @@ package final class Demuxer: @unchecked Sendable {
     private func isAttachedPicture(_ index: Int) -> Bool {
         guard let stream = container.stream(at: index) else { return false }
         return (stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) != 0
-    }
-}
-
-extension Demuxer {
-    /// The failure behind a read that ended with `status` on a network input whose connection
-    /// broke; nil for files, clean ends and non-network errors.
-    func networkReadFailure(_ status: Int32) -> MediaFailure? {
-        guard isNetwork else { return nil }
-        let ioError = container.pointer.pointee.pb.map { $0.pointee.error } ?? 0
-        if ioError < 0 && ioError != FFmpegError.endOfFile {
-            return FormatContext.networkFailure(ioError)
-                ?? .io(detail: "network read failed: \(FFmpegError(code: ioError).message)")
-        }
-        if status != FFmpegError.endOfFile, let failure = FormatContext.networkFailure(status) {
-            return failure
-        }
-        return nil
     }
 }

@@ -69,6 +69,27 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// The FFmpeg name of the format the user's input is in ("hls"), reported in place of the
     /// segments' container (MPEG-TS, fragmented MP4), as libavformat's own reader reports it.
     var formatName: String { get }
+    /// Inputs read beside this one whose streams join its own, numbered after them: the audio
+    /// renditions of an HLS stream (none by default).
+    var companions: [any StreamingInput] { get }
+    /// For a companion: the rendition it streams, which names its stream.
+    var rendition: CompanionRendition? { get }
+}
+
+/// How an input read beside the main one (an HLS audio rendition) names its stream.
+package struct CompanionRendition: Sendable, Equatable {
+    /// The rendition's NAME, the stream's title.
+    package var name: String
+    /// Its LANGUAGE (a BCP 47 tag), when given.
+    package var language: String?
+    /// DEFAULT=YES: the stream played unless the app or the user chooses another.
+    package var isDefault: Bool
+
+    package init(name: String, language: String?, isDefault: Bool) {
+        self.name = name
+        self.language = language
+        self.isDefault = isDefault
+    }
 }
 
 /// The renditions a multivariant playlist declares that are read apart from the variants'
@@ -96,6 +117,10 @@ extension StreamingInput {
     package var timelineOffsets: TimelineOffsets? { nil }
     /// HLS, the one format a loader streams today.
     package var formatName: String { "hls" }
+    /// None, unless the input has some.
+    package var companions: [any StreamingInput] { [] }
+    /// Nil: the main input.
+    package var rendition: CompanionRendition? { nil }
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.

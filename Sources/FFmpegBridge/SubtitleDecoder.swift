@@ -39,7 +39,7 @@ package final class SubtitleDecoder: @unchecked Sendable {
     ///   `.damaged` when the stream is not a subtitle stream.
     package init(demuxer: Demuxer, streamIndex: Int) throws(MediaFailure) {
         let isCaptions =
-            demuxer.container.stream(at: streamIndex)?.pointee.codecpar.pointee.codec_id
+            demuxer.stream(at: streamIndex)?.stream.pointee.codecpar.pointee.codec_id
             == AV_CODEC_ID_EIA_608
         codec = try CodecContext(
             demuxer: demuxer, streamIndex: streamIndex, type: AVMEDIA_TYPE_SUBTITLE,

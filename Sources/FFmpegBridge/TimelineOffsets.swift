@@ -22,6 +22,13 @@ package final class TimelineOffsets: @unchecked Sendable {
         lock.withLock { offsets[timeline] }.map { Double($0) / 1_000_000 }
     }
 
+    /// The offset of `timeline` in AV_TIME_BASE units, as recorded; nil until anchored. A
+    /// companion's demuxer (an HLS audio rendition) takes it over, so its packets and the main
+    /// container's share one mapping and stay in sync.
+    func offset(of timeline: Int) -> Int64? {
+        lock.withLock { offsets[timeline] }
+    }
+
     /// Records the demuxer's offsets (microseconds); it never moves a timeline it anchored.
     package func record(_ table: [Int: Int64]) {
         lock.withLock { offsets.merge(table) { _, new in new } }

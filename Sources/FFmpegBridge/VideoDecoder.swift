@@ -59,8 +59,8 @@ package final class VideoDecoder: @unchecked Sendable {
         self.streamIndex = streamIndex
         // The second decoder only helps when several threads share the work.
         let kind = threadCount == nil && threads > 1
-            ? demuxer.container.stream(at: streamIndex).flatMap { stream in
-                stream.pointee.codecpar.flatMap { SeekCatchUp.kind(for: $0) }
+            ? demuxer.stream(at: streamIndex).flatMap { found in
+                found.stream.pointee.codecpar.flatMap { SeekCatchUp.kind(for: $0) }
             } : nil
         catchUpKind = kind
         catchUp = kind == nil

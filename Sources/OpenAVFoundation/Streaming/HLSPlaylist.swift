@@ -30,6 +30,22 @@ struct HLSVariant: Equatable, Sendable {
     }
 }
 
+/// One `EXT-X-MEDIA:TYPE=AUDIO` entry: a sound track the variants of its group can play with.
+struct HLSAudioRendition: Equatable, Sendable {
+    /// `GROUP-ID`: the variants naming it in their `AUDIO` attribute play with this group.
+    let group: String
+    /// `NAME`: what a menu shows.
+    let name: String
+    /// `LANGUAGE` (a BCP 47 tag), when given.
+    let language: String?
+    /// `URI`: the rendition's media playlist; nil when the variants' own bytes carry it.
+    let url: URL?
+    /// `DEFAULT=YES`.
+    let isDefault: Bool
+    /// `AUTOSELECT=YES`.
+    let autoselect: Bool
+}
+
 /// A multivariant ("master") playlist.
 struct HLSMultivariantPlaylist: Equatable, Sendable {
     /// The variants, in playlist order.
@@ -37,6 +53,23 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     /// The `TYPE`s of the alternate renditions it lists (`EXT-X-MEDIA`): AUDIO, VIDEO,
     /// SUBTITLES, CLOSED-CAPTIONS.
     let renditionTypes: Set<String>
+    /// The audio renditions, in playlist order.
+    var audioRenditions: [HLSAudioRendition] = []
+
+    /// The audio renditions Playhead's loader streams beside the variants: those of the one
+    /// group every variant names, when each has a playlist of its own. Empty when the playlist
+    /// has no audio renditions; nil when it has some the loader cannot stream that way
+    /// (variants of different groups, or renditions carried in the variants' bytes), or
+    /// video renditions.
+    var separateAudio: [HLSAudioRendition]? {
+        guard !renditionTypes.contains("VIDEO") else { return nil }
+        guard !audioRenditions.isEmpty else { return [] }
+        let groups = Set(variants.map(\.audioGroup))
+        guard groups.count == 1, let group = groups.first ?? nil else { return nil }
+        let members = audioRenditions.filter { $0.group == group }
+        guard !members.isEmpty, members.allSatisfy({ $0.url != nil }) else { return nil }
+        return members
+    }
 
     /// True when the playlist lists alternate renditions.
     var hasRenditions: Bool { !renditionTypes.isEmpty }
@@ -183,11 +216,22 @@ enum HLSPlaylist: Equatable, Sendable {
         var variants: [HLSVariant] = []
         var pending: [String: String]?
         var renditionTypes: Set<String> = []
+        var audio: [HLSAudioRendition] = []
         for line in lines where !line.isEmpty {
             if line.hasPrefix("#EXT-X-STREAM-INF:") {
                 pending = attributes(line.dropFirst("#EXT-X-STREAM-INF:".count))
             } else if line.hasPrefix("#EXT-X-MEDIA:") {
-                renditionTypes.insert(attributes(line.dropFirst("#EXT-X-MEDIA:".count))["TYPE"] ?? "")
+                let media = attributes(line.dropFirst("#EXT-X-MEDIA:".count))
+                renditionTypes.insert(media["TYPE"] ?? "")
+                if media["TYPE"] == "AUDIO", let group = media["GROUP-ID"] {
+                    var url: URL?
+                    if let uri = media["URI"] { url = try resolve(uri, base) }
+                    audio.append(
+                        HLSAudioRendition(
+                            group: group, name: media["NAME"] ?? group, language: media["LANGUAGE"],
+                            url: url,
+                            isDefault: media["DEFAULT"] == "YES", autoselect: media["AUTOSELECT"] == "YES"))
+                }
             } else if !line.hasPrefix("#"), let attributes = pending {
                 pending = nil
                 let size = attributes["RESOLUTION"]?.split(separator: "x").compactMap { Int($0) }
@@ -200,7 +244,7 @@ enum HLSPlaylist: Equatable, Sendable {
                         subtitleGroup: attributes["SUBTITLES"]))
             }
         }
-        return HLSMultivariantPlaylist(variants: variants, renditionTypes: renditionTypes)
+        return HLSMultivariantPlaylist(variants: variants, renditionTypes: renditionTypes, audioRenditions: audio)
     }
 
     private static func parseMedia(_ lines: [String], base: URL) throws(ParseError) -> HLSMediaPlaylist {

@@ -71,8 +71,10 @@ extension HLSStreamLoader {
     func close() {
         condition.lock()
         state.closed = true
+        let renditions = renditionLoaders
         condition.broadcast()
         condition.unlock()
         fetcher.close()
+        for loader in renditions { loader.close() }
     }
 }

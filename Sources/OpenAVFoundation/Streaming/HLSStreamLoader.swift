@@ -98,17 +98,26 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let log: StreamingLog
     /// The subtitle and caption renditions the multivariant playlist declares.
     let declaredRenditions: DeclaredRenditions
-    /// Where the demuxer anchored each discontinuity sequence (the WebVTT reader places cues by it).
-    let timelineOffsets: TimelineOffsets? = TimelineOffsets()
+    /// Where the demuxer anchored each discontinuity sequence (the WebVTT reader places cues by
+    /// it); one table for the stream and its audio renditions, which share the anchors.
+    let timelineOffsets: TimelineOffsets?
+    /// For the loader of an audio rendition: the rendition (nil: the variants' loader).
+    let rendition: CompanionRendition?
+    /// The loaders of the audio renditions read beside the variants (set once, before the
+    /// stream is opened; guarded by `condition`).
+    var renditionLoaders: [HLSStreamLoader] = []
 
     /// A loader over `multivariant`, whose variant `startVariant` (an index into its sorted
     /// variants) already has `startPlaylist` loaded.
     init(
         variants: [HLSVariant], startVariant: Int, startPlaylist: HLSMediaPlaylist, fetcher: HTTPFetcher,
         secure: Bool, options: NetworkOptions, timeout: Double, caps: VariantAdaptation.Caps, log: StreamingLog,
-        initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions()
+        initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions(),
+        rendition: CompanionRendition? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets()
     ) {
         declaredRenditions = renditions
+        self.rendition = rendition
+        self.timelineOffsets = timelineOffsets
         self.variants = variants
         playlists = Array(repeating: nil, count: variants.count)
         playlists[startVariant] = startPlaylist
@@ -137,6 +146,21 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         let thread = Thread { [self] in run(initialEstimate: initialEstimate, startVariant: startVariant) }
         thread.name = "playhead.hls-loader"
         thread.start()
+    }
+
+    /// The audio renditions' loaders, read beside this one's bytes.
+    var companions: [any StreamingInput] {
+        condition.lock()
+        defer { condition.unlock() }
+        return renditionLoaders
+    }
+
+    /// Adds the loaders of the audio renditions (before the stream is opened). Activating or
+    /// closing this loader does the same to them.
+    func addRenditionLoaders(_ loaders: [HLSStreamLoader]) {
+        condition.lock()
+        renditionLoaders += loaders
+        condition.unlock()
     }
 
     /// "host:port" of `url`, the key of the throughput remembered for a server.
@@ -168,8 +192,11 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         state.activated = true
         state.bufferAhead = bufferAhead ?? Self.bufferAhead
         self.playhead = playhead
+        let renditions = renditionLoaders
         condition.broadcast()
         condition.unlock()
+        // A rendition's bytes are read with the variants': the same buffer ahead, no caps.
+        for loader in renditions { loader.activate(caps: .init(), bufferAhead: bufferAhead, playhead: playhead) }
     }
 
     // MARK: The loader thread
@@ -323,9 +350,13 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 failures = 0
                 fetched += 1
                 estimator.add(bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration)
-                ProcessThroughput.remember(estimator.estimate, for: server)
-                log.segmentFetched(piece.url, bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration,
-                    from: variants[choice], estimate: estimator.estimate)
+                if rendition == nil {
+                    ProcessThroughput.remember(estimator.estimate, for: server)
+                    log.segmentFetched(piece.url, bytes: resource.data.count, seconds: resource.seconds, mediaSeconds: piece.duration,
+                        from: variants[choice], estimate: estimator.estimate)
+                } else {
+                    log.renditionSegmentFetched(piece.url, bytes: resource.data.count, seconds: resource.seconds)
+                }
                 guard let bytes = decrypted(resource.data, of: piece) else {
                     skip(job)
                     continue
@@ -347,7 +378,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 estimator = ThroughputEstimator(initial: rate)
                 estimator.add(bytes: progress.received, seconds: progress.elapsed)
                 current = allowed.first ?? 0
-                log.switched(to: variants[current], estimate: rate)
+                if rendition == nil { log.switched(to: variants[current], estimate: rate) }
             case .failure(let failure):
                 log.error(uri: piece.url, failure: failure)
                 failures += 1

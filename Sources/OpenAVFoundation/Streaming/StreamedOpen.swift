@@ -1,9 +1,11 @@
 // Playhead: deciding, before a network input is opened, whether Playhead's own HLS loader
-// streams it: a multivariant playlist (with subtitle and closed caption renditions but no
-// audio or video ones) or a media playlist on its own, VOD or live, of MPEG-TS segments or
-// fragmented MP4 segments with `EXT-X-MAP` initialisation sections (clear or AES-128),
-// discontinuities included. Everything else (SAMPLE-AES, audio renditions, packed audio,
-// DASH) is still read by libavformat.
+// streams it: a multivariant playlist (with subtitle and closed caption renditions, and audio
+// renditions of one group that every variant names, each with a playlist of its own, streamed
+// by loaders of their own beside the variants') or a media playlist on its own, VOD or live, of
+// MPEG-TS segments or fragmented MP4 segments with `EXT-X-MAP` initialisation sections (clear
+// or AES-128), discontinuities included. Everything else (SAMPLE-AES, video renditions, audio
+// renditions carried in the variants or in several groups, packed audio, DASH) is still read
+// by libavformat.
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
 // work), blocking it on the network; `interrupt.abort()` from any thread stops it.
@@ -20,6 +22,13 @@ enum StreamedOpen {
     private static func notTransportStream(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         return otherSegmentExtensions.contains(url.pathExtension.lowercased())
+    }
+
+    /// True when the loader can stream `playlist`'s segments: clear or AES-128, MPEG-TS or with
+    /// an initialisation section.
+    private static func streamable(_ playlist: HLSMediaPlaylist) -> Bool {
+        !playlist.hasUnsupportedKey && !playlist.segments.isEmpty
+            && !playlist.segments.contains(where: { $0.map == nil && notTransportStream($0.url) })
     }
 
     /// An opened input and what its playlists said about it.
@@ -79,10 +88,12 @@ enum StreamedOpen {
             let variants: [HLSVariant]
             let firstListed: HLSVariant
             var listed: HLSMediaPlaylist?
+            var audio: [HLSAudioRendition] = []
             switch fetched {
-            case (.multivariant(let master), _, _)? where !master.hasMediaRenditions && !master.variants.isEmpty:
+            case (.multivariant(let master), _, _)? where master.separateAudio != nil && !master.variants.isEmpty:
                 variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
                 firstListed = master.variants[0]
+                audio = master.separateAudio ?? []
             case (.media(let playlist), let finalURL, _)?:
                 // A media playlist on its own: one variant whose rate nobody stated.
                 firstListed = HLSVariant.unlisted(finalURL)
@@ -110,10 +121,15 @@ enum StreamedOpen {
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
             let media: HLSPlaylist?
             if let listed { media = .media(listed) } else { media = try fetchPlaylist(variants[start].url)?.0 }
-            guard case .media(let playlist) = media,
-                !playlist.hasUnsupportedKey, !playlist.segments.isEmpty,
-                !playlist.segments.contains(where: { $0.map == nil && notTransportStream($0.url) })
-            else {
+            // Every audio rendition's playlist, read before any loader fetches with this fetcher.
+            var renditions: [(HLSAudioRendition, HLSMediaPlaylist, URL)] = []
+            for rendition in audio {
+                guard let url = rendition.url, case (.media(let list), let finalURL, _)? = try fetchPlaylist(url),
+                    streamable(list)
+                else { break }
+                renditions.append((rendition, list, finalURL))
+            }
+            guard case .media(let playlist) = media, streamable(playlist), renditions.count == audio.count else {
                 var dates: ProgramDateMap?
                 if case .media(let playlist) = media { dates = ProgramDateMap(playlist) }
                 fetcher.close()
@@ -126,6 +142,18 @@ enum StreamedOpen {
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
                 initialEstimate: initial,
                 renditions: fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions())
+            loader.addRenditionLoaders(
+                renditions.map { rendition, list, url in
+                    HLSStreamLoader(
+                        variants: [HLSVariant.unlisted(url)], startVariant: 0, startPlaylist: list,
+                        fetcher: HTTPFetcher(
+                            headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent),
+                        secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
+                        initialEstimate: initial,
+                        rendition: CompanionRendition(
+                            name: rendition.name, language: rendition.language, isDefault: rendition.isDefault),
+                        timelineOffsets: loader.timelineOffsets ?? TimelineOffsets())
+                })
             return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
             fetcher.close()

@@ -107,6 +107,16 @@ final class StreamingLog: Sendable {
         }
     }
 
+    /// Counts a request of an audio rendition's segment `url`, read beside the variant's: its
+    /// bytes and transfer time join the current event (the media seconds are the variant's).
+    func renditionSegmentFetched(_ url: URL, bytes: Int, seconds: Double) {
+        update { record in
+            record.requests += 1
+            record.bytes += Int64(bytes)
+            record.transferSeconds += seconds
+        }
+    }
+
     func segmentAbandoned(uri: URL) {
         update { record in
             record.requests += 1

@@ -231,11 +231,19 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         return Double(crossings) * 48_000 / Double(frames.count)
     }
 
-    @Test(arguments: [SelectionMedia.twoLanguagesAudio, .film, .hlsAudioRenditions])
-    func switchingAudioLanguageChangesTheToneWithoutAGap(_ media: SelectionMedia) async throws {
+    /// The HLS stream is played from files (libavformat's reader) and over HTTP (Playhead's
+    /// loader, a loader per rendition).
+    @Test(arguments: [
+        (SelectionMedia.twoLanguagesAudio, false), (.film, false), (.hlsAudioRenditions, false),
+        (.hlsAudioRenditions, true),
+    ])
+    func switchingAudioLanguageChangesTheToneWithoutAGap(_ media: SelectionMedia, overHTTP: Bool) async throws {
         let clock = ManualClock()
         let output = RecordingAudioOutput(clock: clock)
-        let asset = AVURLAsset(url: try media.url())
+        let file = try media.url()
+        let server = overHTTP ? try LoopbackHTTPServer(root: file.deletingLastPathComponent()) : nil
+        defer { server?.stop() }
+        let asset = AVURLAsset(url: server?.url(for: file.lastPathComponent) ?? file)
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         let item = AVPlayerItem(asset: asset)
         let sink = RecordingVideoSink()
@@ -294,6 +302,8 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
             #expect(
                 zip(times, times.dropFirst()).allSatisfy { $1 - $0 < 0.25 }, "no hole in the video")
         }
+        // Over HTTP, Playhead's loader streamed the variant and both renditions.
+        #expect((item.accessLog() != nil) == overHTTP)
         player.replaceCurrentItem(with: nil)
     }
 }

@@ -1,0 +1,165 @@
+// Playhead: an input read together with its companions (the audio renditions of an HLS stream,
+// each streamed by a loader of its own). Each companion is read by a demuxer of its own,
+// opened with the main container; its streams join the main description, numbered after the
+// main container's, named by the rendition (title, language, default). Packets are merged in
+// decode-time order, one read ahead per source, so the consumer sees one interleaved stream
+// as from a single container. Every demuxer maps a timeline onto item time with the anchor
+// recorded first in the inputs' shared `TimelineOffsets` table, so the renditions' packets
+// keep the time relation the playlist gave them. A seek restarts every source at the target.
+//
+// Concurrency: like the rest of `Demuxer`, demux-thread only. The companions' demuxers share
+// the main one's `InterruptDeadline`, so `abort()` stops a read blocked in any of them.
+internal import CFFmpeg
+internal import CFFmpegShims
+import Foundation
+import OpenCoreMedia
+
+/// The companions of a demuxer's input and their packets waiting to be merged in.
+struct CompanionState {
+    /// One demuxer per companion, in the input's order.
+    let demuxers: [Demuxer]
+    /// The main index of each companion's first stream.
+    let bases: [Int]
+    /// Per source (0: the main container, then each companion): the next packet read, waiting
+    /// for its turn.
+    var pending: [Packet?]
+    /// Per source: true once it reached its end (until the next seek).
+    var ended: [Bool]
+}
+
+extension Demuxer {
+    /// Opens a demuxer per companion of `input` and joins their streams to `main` (the main
+    /// container's description).
+    ///
+    /// - Throws: the failure of a companion that cannot be opened (the stream is then not
+    ///   playable as its playlist describes it).
+    static func openCompanions(
+        of input: any StreamingInput, location: MediaLocation, after main: MediaDescription, timeout: Double,
+        interrupt: InterruptDeadline, limits: MediaLimits
+    ) throws(MediaFailure) -> (description: MediaDescription, state: CompanionState) {
+        var description = main
+        var demuxers: [Demuxer] = []
+        var bases: [Int] = []
+        var trackIDs = Set(main.streams.map(\.trackID))
+        for companion in input.companions {
+            let demuxer = try Demuxer(
+                location: location.streamed(through: companion), timeout: timeout, interrupt: interrupt, limits: limits)
+            let base = description.streams.count
+            demuxer.streamIndexBase = base
+            for var stream in demuxer.description.streams {
+                stream.index += base
+                // Track IDs stay unique across the sources (each container numbers its own).
+                while trackIDs.contains(stream.trackID) { stream.trackID += 1 }
+                trackIDs.insert(stream.trackID)
+                if let rendition = companion.rendition, stream.kind == .audio {
+                    stream.title = rendition.name
+                    stream.language = rendition.language ?? stream.language
+                    stream.isDefault = rendition.isDefault
+                }
+                description.streams.append(stream)
+            }
+            demuxers.append(demuxer)
+            bases.append(base)
+        }
+        if let failure = limits.streamCountViolation(description.streams.count) { throw failure }
+        let sources = demuxers.count + 1
+        return (
+            description,
+            CompanionState(
+                demuxers: demuxers, bases: bases, pending: Array(repeating: nil, count: sources),
+                ended: Array(repeating: false, count: sources))
+        )
+    }
+
+    /// The next packet of the main container or a companion, whichever decodes first.
+    func readMerged() -> DemuxResult {
+        guard var state = companions else { return readPacket(readingWith: readNextFrame) }
+        defer { companions = state }
+        for source in state.pending.indices where state.pending[source] == nil && !state.ended[source] {
+            let demuxer = source == 0 ? nil : state.demuxers[source - 1]
+            // A source none of whose streams is wanted is not read.
+            if let demuxer, demuxer.activeStreams?.isEmpty == true { continue }
+            if demuxer == nil, activeStreams?.isEmpty == true { continue }
+            switch demuxer?.readPacket() ?? readPacket(readingWith: readNextFrame) {
+            case .packet(let packet): state.pending[source] = packet
+            case .endOfFile: state.ended[source] = true
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        let waiting = state.pending.indices.filter { state.pending[$0] != nil }
+        guard let next = waiting.min(by: { Self.mergeTime(state.pending[$0]!) < Self.mergeTime(state.pending[$1]!) })
+        else { return .endOfFile }
+        defer { state.pending[next] = nil }
+        return .packet(state.pending[next]!)
+    }
+
+    /// The time packets are merged by: decode time, else presentation time; a packet with
+    /// neither goes first.
+    private static func mergeTime(_ packet: Packet) -> Double {
+        if packet.dts.isNumeric { return packet.dts.seconds }
+        if packet.pts.isNumeric { return packet.pts.seconds }
+        return -.infinity
+    }
+
+    /// Passes each companion its share of `indices` (main indices). A companion none of whose
+    /// streams is wanted stops loading for good: its loader fetches nothing more, and it is
+    /// not read, even if a later call wants it again.
+    func setCompanionsActiveStreams(_ indices: Set<Int>) {
+        guard let companions else { return }
+        for (demuxer, base) in zip(companions.demuxers, companions.bases) {
+            let own = base..<(base + demuxer.container.streamCount)
+            let wanted = Set(indices.filter { own.contains($0) }.map { $0 - base })
+            if wanted.isEmpty || demuxer.activeStreams?.isEmpty == true {
+                demuxer.setActiveStreams([])
+                demuxer.streamingInput?.close()
+            } else {
+                demuxer.setActiveStreams(wanted)
+            }
+        }
+    }
+
+    /// Restarts every companion at `target` (after the main container's seek) and forgets the
+    /// packets read ahead.
+    func seekCompanions(to target: CMTime) {
+        guard var state = companions else { return }
+        for demuxer in state.demuxers where demuxer.activeStreams?.isEmpty != true {
+            _ = demuxer.seek(to: target, earliest: .negativeInfinity, latest: .positiveInfinity)
+        }
+        state.pending = Array(repeating: nil, count: state.pending.count)
+        state.ended = Array(repeating: false, count: state.ended.count)
+        companions = state
+    }
+
+    /// The stream at main index `index` and the container that holds it (a companion's for
+    /// the indices after the main container's); nil when there is none.
+    func stream(at index: Int) -> (container: FormatContext, stream: UnsafeMutablePointer<AVStream>)? {
+        if index < container.streamCount {
+            return container.stream(at: index).map { (container, $0) }
+        }
+        guard let companions else { return nil }
+        for (demuxer, base) in zip(companions.demuxers, companions.bases).reversed() where index >= base {
+            return demuxer.stream(at: index - base)
+        }
+        return nil
+    }
+
+    /// The companion stream of `kind` to play when the main container has none: the default
+    /// rendition's, else the first.
+    func bestCompanionStream(of kind: StreamKind) -> Int? {
+        let candidates = companionStreams(of: kind)
+        return candidates.first(where: \.isDefault)?.index ?? candidates.first?.index
+    }
+
+    /// The companions' streams of `kind` (their main indices), during the open or after it.
+    private func companionStreams(of kind: StreamKind) -> [StreamDescription] {
+        guard let companions else { return [] }
+        return zip(companions.demuxers, companions.bases).flatMap { demuxer, base in
+            demuxer.description.streams.filter { $0.kind == kind && !$0.isAttachedPicture }.map { stream in
+                var stream = stream
+                stream.index += base
+                stream.isDefault = demuxer.streamingInput?.rendition?.isDefault ?? stream.isDefault
+                return stream
+            }
+        }
+    }
+}
