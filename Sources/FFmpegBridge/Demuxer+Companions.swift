@@ -146,20 +146,8 @@ extension Demuxer {
     /// The companion stream of `kind` to play when the main container has none: the default
     /// rendition's, else the first.
     func bestCompanionStream(of kind: StreamKind) -> Int? {
-        let candidates = companionStreams(of: kind)
+        guard let first = companions?.bases.first else { return nil }
+        let candidates = description.streams.filter { $0.index >= first && $0.kind == kind && !$0.isAttachedPicture }
         return candidates.first(where: \.isDefault)?.index ?? candidates.first?.index
-    }
-
-    /// The companions' streams of `kind` (their main indices), during the open or after it.
-    private func companionStreams(of kind: StreamKind) -> [StreamDescription] {
-        guard let companions else { return [] }
-        return zip(companions.demuxers, companions.bases).flatMap { demuxer, base in
-            demuxer.description.streams.filter { $0.kind == kind && !$0.isAttachedPicture }.map { stream in
-                var stream = stream
-                stream.index += base
-                stream.isDefault = demuxer.streamingInput?.rendition?.isDefault ?? stream.isDefault
-                return stream
-            }
-        }
     }
 }
