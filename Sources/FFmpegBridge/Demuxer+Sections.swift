@@ -28,6 +28,10 @@ struct SectionState {
     /// Per audio stream, where its last packet ended (item timeline, in that stream's time
     /// base): the time of a following packet that came without one.
     var audioEnds: [Int: (value: Int64, timeBase: AVRational)] = [:]
+    /// Per audio stream, its frame size and sample rate as the opening container probed them:
+    /// a section's fresh container (after a seek or a restart) is not probed and does not
+    /// know them, and its untimed packets need them for their durations.
+    var audioFrames: [Int: (size: Int32, rate: Int32)] = [:]
 }
 
 extension Demuxer {
@@ -35,7 +39,14 @@ extension Demuxer {
     /// `opening` and whose timestamps start at `startOffset` (AV_TIME_BASE units).
     static func sectionState(_ container: FormatContext, opening: StreamingSection, startOffset: Int64) -> SectionState {
         let start = Int64((opening.start * 1_000_000).rounded())
-        return SectionState(offsets: [opening.timeline: startOffset - start], extradata: extradata(of: container))
+        var state = SectionState(offsets: [opening.timeline: startOffset - start], extradata: extradata(of: container))
+        for index in 0..<container.streamCount {
+            guard let parameters = container.stream(at: index)?.pointee.codecpar?.pointee,
+                parameters.codec_type == AVMEDIA_TYPE_AUDIO, parameters.frame_size > 0, parameters.sample_rate > 0
+            else { continue }
+            state.audioFrames[index] = (parameters.frame_size, parameters.sample_rate)
+        }
+        return state
     }
 
     /// The codec configuration of each of `container`'s streams.
@@ -136,11 +147,15 @@ extension Demuxer {
             packet.pointee.pts = value
             packet.pointee.dts = value
         }
-        // Such packets come without a duration too: one frame of the codec's size.
+        // Such packets come without a duration too: one frame of the codec's size (as the
+        // opening container knew it when this section's container does not).
         let parameters = stream.pointee.codecpar.pointee
+        if parameters.frame_size > 0, parameters.sample_rate > 0 {
+            sections?.audioFrames[index] = (parameters.frame_size, parameters.sample_rate)
+        }
         var duration = packet.pointee.duration
-        if duration <= 0, parameters.frame_size > 0, parameters.sample_rate > 0 {
-            duration = av_rescale_q(Int64(parameters.frame_size), AVRational(num: 1, den: parameters.sample_rate), timeBase)
+        if duration <= 0, let frames = sections?.audioFrames[index] {
+            duration = av_rescale_q(Int64(frames.size), AVRational(num: 1, den: frames.rate), timeBase)
             packet.pointee.duration = duration
         }
         let start = packet.pointee.dts != none ? packet.pointee.dts : packet.pointee.pts

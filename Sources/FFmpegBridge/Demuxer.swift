@@ -128,6 +128,14 @@ package final class Demuxer: @unchecked Sendable {
             let declared = input.declaredRenditions
             description.subtitleRenditions = declared.subtitles
             description.hlsCaptions = declared.captions
+            // The sound the variants carry themselves, when the playlist names it a rendition.
+            if let carried = input.carriedRendition,
+                let index = description.streams.firstIndex(where: { $0.kind == .audio && !$0.isAttachedPicture })
+            {
+                description.streams[index].title = carried.name
+                description.streams[index].language = carried.language ?? description.streams[index].language
+                description.streams[index].isDefault = carried.isDefault
+            }
         }
         let start = container.pointer.pointee.start_time
         var offset = start == CFFmpeg_AV_NOPTS_VALUE() || start < 0 ? 0 : start
@@ -220,6 +228,12 @@ package final class Demuxer: @unchecked Sendable {
         case .data: type = AVMEDIA_TYPE_DATA
         case .attachment: type = AVMEDIA_TYPE_ATTACHMENT
         case .unknown: return nil
+        }
+        // An HLS stream's audio renditions: the one the playlist marks DEFAULT=YES plays.
+        if kind == .audio, companions != nil || streamed?.streaming?.carriedRendition != nil,
+            let flagged = description.streams.first(where: { $0.kind == .audio && $0.isDefault && !$0.isAttachedPicture })
+        {
+            return flagged.index
         }
         let best = av_find_best_stream(container.pointer, type, -1, -1, nil, 0)
         if best >= 0, !isAttachedPicture(Int(best)) { return Int(best) }

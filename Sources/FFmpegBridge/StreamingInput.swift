@@ -74,9 +74,13 @@ package protocol StreamingInput: AnyObject, Sendable {
     var companions: [any StreamingInput] { get }
     /// For a companion: the rendition it streams, which names its stream.
     var rendition: CompanionRendition? { get }
+    /// For the main input: the rendition its own sound is, when the playlist names one (an
+    /// HLS audio rendition without a URI), which names its audio stream.
+    var carriedRendition: CompanionRendition? { get }
 }
 
-/// How an input read beside the main one (an HLS audio rendition) names its stream.
+/// How an input read beside the main one (an HLS audio rendition) names its stream; also how
+/// the main input names the sound it carries itself when the playlist lists that as a rendition.
 package struct CompanionRendition: Sendable, Equatable {
     /// The rendition's NAME, the stream's title.
     package var name: String
@@ -121,6 +125,8 @@ extension StreamingInput {
     package var companions: [any StreamingInput] { [] }
     /// Nil: the main input.
     package var rendition: CompanionRendition? { nil }
+    /// Nil: the input's sound, if any, is named by its container.
+    package var carriedRendition: CompanionRendition? { nil }
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.

@@ -29,6 +29,23 @@ public enum AdaptiveMedia {
         try FixtureCache.file(named: "adaptive-long-v1") { try make(in: $0, duration: longDuration, segment: 2) }
     }
 
+    /// A French sound track for the ladder, as an HLS audio rendition would carry it: 880 Hz
+    /// (the ladder's own sound is 440 Hz), AAC at 44.1 kHz, `duration` seconds in one-second
+    /// MPEG-TS segments `fr/seg<N>.ts` (and `fr/index.m3u8`) in the folder returned, encoded as
+    /// the ladder is so the timestamps match.
+    public static func frenchAudioFolder() throws -> URL {
+        try FixtureCache.file(named: "adaptive-fr-v1") { folder in
+            let directory = folder.appendingPathComponent("fr")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FFmpeg.run([
+                "-f", "lavfi", "-i", "sine=frequency=880:sample_rate=44100:duration=\(duration)",
+                "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", directory.appendingPathComponent("seg%d.ts").path,
+                directory.appendingPathComponent("index.m3u8").path,
+            ])
+        }
+    }
+
     /// The 16-byte AES-128 key of the encrypted ladder.
     public static let key = Data((0..<16).map { UInt8($0 * 17 % 256) })
 

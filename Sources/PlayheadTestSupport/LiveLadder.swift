@@ -1,7 +1,8 @@
 // Playhead: the adaptive ladder served as a live HLS stream whose playlists grow one segment at
 // a time, as a live encoder's would: `live/master.m3u8` lists `live/<name>/index.m3u8` for each
 // variant, a sliding window over the ladder's one-second MPEG-TS segments (served from
-// `ladder/<name>/seg<N>.ts` beside them), or over the fragmented-MP4 ladder's `seg<N>.m4s`.
+// `ladder/<name>/seg<N>.ts` beside them), or over the fragmented-MP4 ladder's `seg<N>.m4s`;
+// optionally with a WebVTT subtitle rendition and a French audio rendition growing alike.
 //
 // Concurrency: `publish(through:)`, `end()` and the timer's ticks change the server's rules
 // under `lock` (which guards `published`); any thread may call them; `grow` and `stop` belong
@@ -24,6 +25,8 @@ public final class LiveLadder: @unchecked Sendable {
     public let fragmented: Bool
     /// The media timestamp the subtitle rendition's cues are mapped onto; nil: no rendition.
     private let subtitleOrigin: Double?
+    /// How many segments the French audio rendition has (0: no audio renditions).
+    private let frenchSegments: Int
     private var variants: [(name: String, width: Int, height: Int, bandwidth: Int)] {
         fragmented ? Array(AdaptiveMedia.variants.prefix(2)) : AdaptiveMedia.variants
     }
@@ -37,9 +40,15 @@ public final class LiveLadder: @unchecked Sendable {
     /// English WebVTT rendition, `live/subs/index.m3u8`, whose window follows the variants':
     /// segment N (`live/subs/seg<N>.vtt`) holds the cue "cue N" from N + 0.2 to N + 0.8 s,
     /// written in time from zero and mapped onto the media by `X-TIMESTAMP-MAP`.
+    ///
+    /// With `frenchAudio` (``AdaptiveMedia/frenchAudioFolder()``), the master playlist names an
+    /// audio group: "English" (LANGUAGE "en", no URI: the variants' own sound) and "Français"
+    /// (LANGUAGE "fr", `live/fr/index.m3u8`, whose window follows the variants' over the
+    /// folder's segments, served as `live/fr/seg<N>.ts`); `frenchIsDefault` makes the French
+    /// one DEFAULT=YES instead of the English.
     public init(
         server: LoopbackHTTPServer, window: Int = 4, published: Int, fragmented: Bool = false,
-        subtitleOrigin: Double? = nil
+        subtitleOrigin: Double? = nil, frenchAudio: URL? = nil, frenchIsDefault: Bool = false
     ) {
         self.server = server
         self.window = window
@@ -47,10 +56,27 @@ public final class LiveLadder: @unchecked Sendable {
         self.subtitleOrigin = subtitleOrigin
         let variants = fragmented ? Array(AdaptiveMedia.variants.prefix(2)) : AdaptiveMedia.variants
         let rendition = "#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",NAME=\"English\",LANGUAGE=\"en\",URI=\"subs/index.m3u8\""
-        let master = ["#EXTM3U"] + (subtitleOrigin == nil ? [] : [rendition]) + variants.flatMap { variant in
+        var audio: [String] = []
+        var frenchSegments = 0
+        if let frenchAudio {
+            let english = frenchIsDefault ? "" : ",DEFAULT=YES"
+            let french = frenchIsDefault ? ",DEFAULT=YES" : ""
+            audio = [
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\"\(english),AUTOSELECT=YES",
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"Français\",LANGUAGE=\"fr\"\(french),AUTOSELECT=YES,URI=\"fr/index.m3u8\"",
+            ]
+            while let bytes = FileManager.default.contents(
+                atPath: frenchAudio.appendingPathComponent("fr/seg\(frenchSegments).ts").path)
+            {
+                server.setRule(.content(bytes, contentType: "video/mp2t"), for: "/live/fr/seg\(frenchSegments).ts")
+                frenchSegments += 1
+            }
+        }
+        self.frenchSegments = frenchSegments
+        let master = ["#EXTM3U"] + (subtitleOrigin == nil ? [] : [rendition]) + audio + variants.flatMap { variant in
             [
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height)"
-                    + (subtitleOrigin == nil ? "" : ",SUBTITLES=\"subs\""),
+                    + (subtitleOrigin == nil ? "" : ",SUBTITLES=\"subs\"") + (audio.isEmpty ? "" : ",AUDIO=\"aud\""),
                 "\(variant.name)/index.m3u8",
             ]
         }
@@ -128,6 +154,14 @@ public final class LiveLadder: @unchecked Sendable {
             server.setRule(
                 .content(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
                 for: "/live/\(variant.name)/index.m3u8")
+        }
+        if frenchSegments > 0 {
+            var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:\(first)"]
+            for index in first..<min(state.count, frenchSegments) { lines += ["#EXTINF:1.000000,", "seg\(index).ts"] }
+            if state.ended { lines.append("#EXT-X-ENDLIST") }
+            server.setRule(
+                .content(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
+                for: "/live/fr/index.m3u8")
         }
         guard subtitleOrigin != nil else { return }
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:\(first)"]

@@ -33,6 +33,12 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     /// names an audio group of two renditions of their own: 440 Hz "en" (DEFAULT=YES) and
     /// 880 Hz "fr" (AAC, 48 kHz).
     case hlsAudioRenditions
+    /// An HLS master playlist at the folder's top, `muxed-audio.m3u8`, over the files of
+    /// ``hlsWithSubtitles`` and ``hlsAudioRenditions``: its variant (``hlsWithSubtitles``'s)
+    /// carries video and 440 Hz sound, the audio group's DEFAULT=YES rendition "English"
+    /// (LANGUAGE "en", no URI: the variant's own sound); a second rendition "Français"
+    /// (LANGUAGE "fr") is ``hlsAudioRenditions``'s 880 Hz playlist.
+    case hlsMuxedAudioRendition
     /// Matroska, 5 s: 160x120 video and two SubRip tracks holding ``subRip``'s cues, "eng"
     /// (not flagged default) then "fre", flagged default (`-disposition:s:1 default`).
     case secondSubtitleDefault
@@ -109,6 +115,19 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
         case .pgsSubtitles: return try make("bitmap/pgs.mkv", pgsSubtitles)
         case .hlsWithSubtitles: return try make("hls/master.m3u8", hls)
         case .hlsAudioRenditions: return try make("hls-audio/master.m3u8", hlsAudioRenditions)
+        case .hlsMuxedAudioRendition:
+            _ = try Self.hlsWithSubtitles.url()
+            _ = try Self.hlsAudioRenditions.url()
+            return try make("muxed-audio.m3u8") { output in
+                let text = [
+                    "#EXTM3U",
+                    #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES"#,
+                    #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Français",LANGUAGE="fr",AUTOSELECT=YES,URI="hls-audio/out_2.m3u8""#,
+                    #"#EXT-X-STREAM-INF:BANDWIDTH=400000,AUDIO="aud""#,
+                    "hls/out_0.m3u8",
+                ].joined(separator: "\n")
+                try Data((text + "\n").utf8).write(to: output)
+            }
         case .secondSubtitleDefault: return try make("default/second-default.mkv", secondDefault)
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in

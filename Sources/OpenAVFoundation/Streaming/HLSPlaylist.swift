@@ -56,20 +56,34 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     /// The audio renditions, in playlist order.
     var audioRenditions: [HLSAudioRendition] = []
 
-    /// The audio renditions Playhead's loader streams beside the variants: those of the one
-    /// group every variant names, when each has a playlist of its own. Empty when the playlist
-    /// has no audio renditions; nil when it has some the loader cannot stream that way
-    /// (variants of different groups, or renditions carried in the variants' bytes), or
-    /// video renditions.
-    var separateAudio: [HLSAudioRendition]? {
+    /// The audio renditions Playhead's loader streams beside the variants, with the variants it
+    /// adapts over. When every variant names one group, that group and every variant. When the
+    /// variants are listed once per group (one group per audio codec, as Apple's authoring
+    /// rules ask: each variant's playlist appears with AAC and again with AC-3, say), the first
+    /// group the variants name whose variants carry every variant playlist, with those
+    /// variants. Each rendition of the group has a playlist of its own but at most one, the
+    /// sound the variants carry in their own bytes (no URI). Empty renditions when the
+    /// playlist has none; nil when it has some the loader cannot stream that way (tiered
+    /// groups, where low and high variants name different groups; several renditions without
+    /// a URI; variants naming no group beside variants naming one), or video renditions.
+    var streamedAudio: (renditions: [HLSAudioRendition], variants: [HLSVariant])? {
         guard !renditionTypes.contains("VIDEO") else { return nil }
-        guard !audioRenditions.isEmpty else { return [] }
-        let groups = Set(variants.map(\.audioGroup))
-        guard groups.count == 1, let group = groups.first ?? nil else { return nil }
-        let members = audioRenditions.filter { $0.group == group }
-        guard !members.isEmpty, members.allSatisfy({ $0.url != nil }) else { return nil }
-        return members
+        guard !audioRenditions.isEmpty else { return ([], variants) }
+        let playlists = Set(variants.map(\.url))
+        var tried = Set<String>()
+        for case let group? in variants.map(\.audioGroup) where tried.insert(group).inserted {
+            let members = audioRenditions.filter { $0.group == group }
+            let grouped = variants.filter { $0.audioGroup == group }
+            guard !members.isEmpty, members.filter({ $0.url == nil }).count <= 1,
+                Set(grouped.map(\.url)) == playlists
+            else { continue }
+            return (members, grouped)
+        }
+        return nil
     }
+
+    /// The audio renditions of ``streamedAudio``: what the loader streams beside the variants.
+    var separateAudio: [HLSAudioRendition]? { streamedAudio?.renditions }
 
     /// True when the playlist lists alternate renditions.
     var hasRenditions: Bool { !renditionTypes.isEmpty }

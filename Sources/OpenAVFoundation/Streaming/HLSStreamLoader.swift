@@ -103,6 +103,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let timelineOffsets: TimelineOffsets?
     /// For the loader of an audio rendition: the rendition (nil: the variants' loader).
     let rendition: CompanionRendition?
+    /// For the variants' loader: the audio rendition the variants' own bytes carry (one
+    /// listed without a URI), when the playlist names one.
+    let carriedRendition: CompanionRendition?
     /// The loaders of the audio renditions read beside the variants (set once, before the
     /// stream is opened; guarded by `condition`).
     var renditionLoaders: [HLSStreamLoader] = []
@@ -113,10 +116,12 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         variants: [HLSVariant], startVariant: Int, startPlaylist: HLSMediaPlaylist, fetcher: HTTPFetcher,
         secure: Bool, options: NetworkOptions, timeout: Double, caps: VariantAdaptation.Caps, log: StreamingLog,
         initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions(),
-        rendition: CompanionRendition? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets()
+        rendition: CompanionRendition? = nil, carrying carriedRendition: CompanionRendition? = nil,
+        timelineOffsets: TimelineOffsets = TimelineOffsets()
     ) {
         declaredRenditions = renditions
         self.rendition = rendition
+        self.carriedRendition = carriedRendition
         self.timelineOffsets = timelineOffsets
         self.variants = variants
         playlists = Array(repeating: nil, count: variants.count)

@@ -1,10 +1,11 @@
 // Playhead: deciding, before a network input is opened, whether Playhead's own HLS loader
 // streams it: a multivariant playlist (with subtitle and closed caption renditions, and audio
-// renditions of one group that every variant names, each with a playlist of its own, streamed
-// by loaders of their own beside the variants') or a media playlist on its own, VOD or live, of
+// renditions of one group that every variant names, or of the first group of a playlist that
+// lists its variants once per audio group, each with a playlist of its own, streamed by
+// loaders of their own beside the variants', but one that may be the variants' own sound) or a media playlist on its own, VOD or live, of
 // MPEG-TS segments or fragmented MP4 segments with `EXT-X-MAP` initialisation sections (clear
-// or AES-128), discontinuities included. Everything else (SAMPLE-AES, video renditions, audio
-// renditions carried in the variants or in several groups, packed audio, DASH) is still read
+// or AES-128), discontinuities included. Everything else (SAMPLE-AES, video renditions, several
+// audio renditions carried in the variants, tiered audio groups, packed audio, DASH) is still read
 // by libavformat.
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
@@ -89,11 +90,14 @@ enum StreamedOpen {
             let firstListed: HLSVariant
             var listed: HLSMediaPlaylist?
             var audio: [HLSAudioRendition] = []
+            var carried: HLSAudioRendition?
             switch fetched {
-            case (.multivariant(let master), _, _)? where master.separateAudio != nil && !master.variants.isEmpty:
-                variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
-                firstListed = master.variants[0]
-                audio = master.separateAudio ?? []
+            case (.multivariant(let master), _, _)? where master.streamedAudio?.variants.isEmpty == false:
+                let streamed = master.streamedAudio ?? ([], [])
+                variants = streamed.variants.sorted { $0.bandwidth < $1.bandwidth }
+                firstListed = streamed.variants[0]
+                audio = streamed.renditions.filter { $0.url != nil }
+                carried = streamed.renditions.first { $0.url == nil }
             case (.media(let playlist), let finalURL, _)?:
                 // A media playlist on its own: one variant whose rate nobody stated.
                 firstListed = HLSVariant.unlisted(finalURL)
@@ -141,7 +145,8 @@ enum StreamedOpen {
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
                 initialEstimate: initial,
-                renditions: fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions())
+                renditions: fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions(),
+                carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) })
             loader.addRenditionLoaders(
                 renditions.map { rendition, list, url in
                     HLSStreamLoader(
