@@ -45,10 +45,12 @@ public final class LiveLadder: @unchecked Sendable {
     /// audio group: "English" (LANGUAGE "en", no URI: the variants' own sound) and "Français"
     /// (LANGUAGE "fr", `live/fr/index.m3u8`, whose window follows the variants' over the
     /// folder's segments, served as `live/fr/seg<N>.ts`); `frenchIsDefault` makes the French
-    /// one DEFAULT=YES instead of the English.
+    /// one DEFAULT=YES instead of the English. `masterLines` go into the master playlist
+    /// before its variants (an `EXT-X-START`, say).
     public init(
         server: LoopbackHTTPServer, window: Int = 4, published: Int, fragmented: Bool = false,
-        subtitleOrigin: Double? = nil, frenchAudio: URL? = nil, frenchIsDefault: Bool = false
+        subtitleOrigin: Double? = nil, frenchAudio: URL? = nil, frenchIsDefault: Bool = false,
+        masterLines: [String] = []
     ) {
         self.server = server
         self.window = window
@@ -73,7 +75,7 @@ public final class LiveLadder: @unchecked Sendable {
             }
         }
         self.frenchSegments = frenchSegments
-        let master = ["#EXTM3U"] + (subtitleOrigin == nil ? [] : [rendition]) + audio + variants.flatMap { variant in
+        let master = ["#EXTM3U"] + masterLines + (subtitleOrigin == nil ? [] : [rendition]) + audio + variants.flatMap { variant in
             [
                 "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height)"
                     + (subtitleOrigin == nil ? "" : ",SUBTITLES=\"subs\"") + (audio.isEmpty ? "" : ",AUDIO=\"aud\""),

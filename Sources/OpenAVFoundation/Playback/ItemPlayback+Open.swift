@@ -140,7 +140,9 @@ extension ItemPlayback {
         return OpenedMedia(
             duration: duration, presentationSize: size, tracks: tracks,
             seekableRanges: seekable, streamingLog: streamLoader.withLock { $0 }?.log, programDates: dates,
-            recommendedLiveOffset: liveOffset)
+            recommendedLiveOffset: liveOffset,
+            playlistStart: streamLoader.withLock { $0 }?.startTarget(
+                duration: description.duration.isNumeric ? description.duration.seconds : nil))
     }
 
     /// `window` (seconds) as a time range.

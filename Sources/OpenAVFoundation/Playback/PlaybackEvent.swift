@@ -43,6 +43,9 @@ struct OpenedMedia: @unchecked Sendable {
     var programDates: ProgramDateMap? = nil
     /// For a live HLS stream of Playhead's loader, the recommended offset from the live edge.
     var recommendedLiveOffset: CMTime? = nil
+    /// Where an HLS stream of Playhead's loader asks playback to start (`EXT-X-START`), on the
+    /// item timeline: the point itself (`precise`), or the start of the segment holding it.
+    var playlistStart: (seconds: Double, precise: Bool)? = nil
 }
 
 /// A snapshot of buffering for the item's public flags.

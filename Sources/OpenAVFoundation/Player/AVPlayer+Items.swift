@@ -99,7 +99,7 @@ extension AVPlayer {
         switch event {
         case .opened(let media):
             item.applyOpened(media)
-            startLiveAtConfiguredOffset(item)
+            startAtRequestedPoint(item, playlistStart: media.playlistStart)
             handle(.item(.ready))
         case .failed(let failure, let duringPlayback):
             let error = failure.nsError(input: item.asset.inputDescription)

@@ -3,6 +3,7 @@
 // the window's start as soon as a player paused meanwhile plays again. A configured offset from
 // the live edge (`configuredTimeOffsetFromLive`) applies when the item opens and when it falls
 // behind; `automaticallyPreservesTimeOffsetFromLive` brings playback that drifted back to it.
+// Without one, an HLS item opens where its playlist's `EXT-X-START` asks.
 //
 // Concurrency: main queue (engine events are received there).
 import Foundation
@@ -45,15 +46,25 @@ extension AVPlayer {
         max(window.start, window.end - offset)
     }
 
-    /// When a live item opens: moves to its configured offset from the live edge, when one is
-    /// set (main queue).
-    nonisolated func startLiveAtConfiguredOffset(_ item: AVPlayerItem) {
-        guard item.configuredTimeOffsetFromLive.isNumeric, let offset = item.liveOffset,
-            let window = item.state.withLock({ $0.seekableTimeRanges.first }), item.duration.isIndefinite
+    /// When an item opens, unless the app asked for a time already: a live item moves to its
+    /// configured offset from the live edge, when one is set; otherwise an HLS item moves to
+    /// where its playlist asks playback to start (`EXT-X-START`, resolved by the loader: the
+    /// point itself, or the start of its segment, where the keyframe that begins it is the
+    /// first after) (main queue).
+    nonisolated func startAtRequestedPoint(_ item: AVPlayerItem, playlistStart: (seconds: Double, precise: Bool)?) {
+        guard item.state.withLock({ $0.pendingSeek == nil }),
+            let range = item.state.withLock({ $0.seekableTimeRanges.first })
         else { return }
+        if item.duration.isIndefinite, item.configuredTimeOffsetFromLive.isNumeric, let offset = item.liveOffset {
+            item.seek(
+                to: liveTarget(in: range, offset: offset), toleranceBefore: .zero, toleranceAfter: .positiveInfinity,
+                completionHandler: nil)
+            return
+        }
+        guard let playlistStart else { return }
         item.seek(
-            to: liveTarget(in: window, offset: offset), toleranceBefore: .zero, toleranceAfter: .positiveInfinity,
-            completionHandler: nil)
+            to: CMTime(seconds: playlistStart.seconds, preferredTimescale: 1000), toleranceBefore: .zero,
+            toleranceAfter: playlistStart.precise ? .zero : .positiveInfinity, completionHandler: nil)
     }
 
     /// Before playing again: a live item whose time fell out of its window while paused moves

@@ -55,6 +55,8 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     let renditionTypes: Set<String>
     /// The audio renditions, in playlist order.
     var audioRenditions: [HLSAudioRendition] = []
+    /// `EXT-X-START`, when given (a media playlist's own takes precedence).
+    var startPoint: HLSStartPoint?
 
     /// The audio renditions Playhead's loader streams beside the variants, with the variants it
     /// adapts over. When every variant names one group, that group and every variant. When the
@@ -184,6 +186,8 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     let initialisation: URL?
     /// `EXT-X-MEDIA-SEQUENCE`: the sequence number of the first segment.
     var mediaSequence = 0
+    /// `EXT-X-START`, when given.
+    var startPoint: HLSStartPoint?
 
     /// The sum of the segments' durations.
     var duration: Double { segments.last.map { $0.start + $0.duration } ?? 0 }
@@ -231,8 +235,11 @@ enum HLSPlaylist: Equatable, Sendable {
         var pending: [String: String]?
         var renditionTypes: Set<String> = []
         var audio: [HLSAudioRendition] = []
+        var startPoint: HLSStartPoint?
         for line in lines where !line.isEmpty {
-            if line.hasPrefix("#EXT-X-STREAM-INF:") {
+            if let value = line.value(of: "#EXT-X-START:") {
+                startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
+            } else if line.hasPrefix("#EXT-X-STREAM-INF:") {
                 pending = attributes(line.dropFirst("#EXT-X-STREAM-INF:".count))
             } else if line.hasPrefix("#EXT-X-MEDIA:") {
                 let media = attributes(line.dropFirst("#EXT-X-MEDIA:".count))
@@ -258,7 +265,8 @@ enum HLSPlaylist: Equatable, Sendable {
                         subtitleGroup: attributes["SUBTITLES"]))
             }
         }
-        return HLSMultivariantPlaylist(variants: variants, renditionTypes: renditionTypes, audioRenditions: audio)
+        return HLSMultivariantPlaylist(
+            variants: variants, renditionTypes: renditionTypes, audioRenditions: audio, startPoint: startPoint)
     }
 
     private static func parseMedia(_ lines: [String], base: URL) throws(ParseError) -> HLSMediaPlaylist {
@@ -278,8 +286,11 @@ enum HLSPlaylist: Equatable, Sendable {
         var key: HLSKey?
         var unsupportedKey = false
         var date: Date?
+        var startPoint: HLSStartPoint?
         for line in lines where !line.isEmpty {
-            if let value = line.value(of: "#EXT-X-TARGETDURATION:") {
+            if let value = line.value(of: "#EXT-X-START:") {
+                startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
+            } else if let value = line.value(of: "#EXT-X-TARGETDURATION:") {
                 target = Double(value) ?? 0
             } else if let value = line.value(of: "#EXT-X-MEDIA-SEQUENCE:") {
                 sequence = Int(value) ?? 0
@@ -346,7 +357,7 @@ enum HLSPlaylist: Equatable, Sendable {
         }
         return HLSMediaPlaylist(
             targetDuration: target, segments: segments, isEnded: ended, isEncrypted: encrypted,
-            hasUnsupportedKey: unsupportedKey, initialisation: map, mediaSequence: sequence)
+            hasUnsupportedKey: unsupportedKey, initialisation: map, mediaSequence: sequence, startPoint: startPoint)
     }
 
     /// An attribute list (`NAME=value,NAME="quoted, value"`) as a dictionary, quotes removed.

@@ -106,6 +106,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// For the variants' loader: the audio rendition the variants' own bytes carry (one
     /// listed without a URI), when the playlist names one.
     let carriedRendition: CompanionRendition?
+    /// Where the playlists ask playback to start (`EXT-X-START`), when they do.
+    let startPoint: HLSStartPoint?
     /// The loaders of the audio renditions read beside the variants (set once, before the
     /// stream is opened; guarded by `condition`).
     var renditionLoaders: [HLSStreamLoader] = []
@@ -117,8 +119,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         secure: Bool, options: NetworkOptions, timeout: Double, caps: VariantAdaptation.Caps, log: StreamingLog,
         initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions(),
         rendition: CompanionRendition? = nil, carrying carriedRendition: CompanionRendition? = nil,
-        timelineOffsets: TimelineOffsets = TimelineOffsets()
+        startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets()
     ) {
+        self.startPoint = startPoint
         declaredRenditions = renditions
         self.rendition = rendition
         self.carriedRendition = carriedRendition

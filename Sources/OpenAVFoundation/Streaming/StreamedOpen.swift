@@ -91,6 +91,7 @@ enum StreamedOpen {
             var listed: HLSMediaPlaylist?
             var audio: [HLSAudioRendition] = []
             var carried: HLSAudioRendition?
+            var masterStart: HLSStartPoint?
             switch fetched {
             case (.multivariant(let master), _, _)? where master.streamedAudio?.variants.isEmpty == false:
                 let streamed = master.streamedAudio ?? ([], [])
@@ -98,6 +99,7 @@ enum StreamedOpen {
                 firstListed = streamed.variants[0]
                 audio = streamed.renditions.filter { $0.url != nil }
                 carried = streamed.renditions.first { $0.url == nil }
+                masterStart = master.startPoint
             case (.media(let playlist), let finalURL, _)?:
                 // A media playlist on its own: one variant whose rate nobody stated.
                 firstListed = HLSVariant.unlisted(finalURL)
@@ -146,7 +148,8 @@ enum StreamedOpen {
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
                 initialEstimate: initial,
                 renditions: fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions(),
-                carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) })
+                carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) },
+                startPoint: playlist.startPoint ?? masterStart)
             loader.addRenditionLoaders(
                 renditions.map { rendition, list, url in
                     HLSStreamLoader(
