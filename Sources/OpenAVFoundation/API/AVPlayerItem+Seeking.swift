@@ -40,6 +40,7 @@ extension AVPlayerItem {
                 defer {
                     state.pendingSeek = request
                     state.pendingSeekIsRunning = false
+                    state.hasBeenSought = true
                     if player == nil { state.lastTime = clamped.isNumeric ? clamped : .zero }
                 }
                 return state.pendingSeek

@@ -52,7 +52,7 @@ extension AVPlayer {
     /// point itself, or the start of its segment, where the keyframe that begins it is the
     /// first after) (main queue).
     nonisolated func startAtRequestedPoint(_ item: AVPlayerItem, playlistStart: (seconds: Double, precise: Bool)?) {
-        guard item.state.withLock({ $0.pendingSeek == nil }),
+        guard item.state.withLock({ $0.pendingSeek == nil && !$0.hasBeenSought }),
             let range = item.state.withLock({ $0.seekableTimeRanges.first })
         else { return }
         if item.duration.isIndefinite, item.configuredTimeOffsetFromLive.isNumeric, let offset = item.liveOffset {

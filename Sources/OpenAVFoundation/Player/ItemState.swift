@@ -57,6 +57,9 @@ struct ItemState {
     /// True once `pendingSeek` was handed to an engine of the item (current or prerolling);
     /// false while it waits for one.
     var pendingSeekIsRunning = false
+    /// True once a seek was asked of the item (by the app, or by Playhead moving it to a start
+    /// point): an `EXT-X-START` no longer applies when it opens.
+    var hasBeenSought = false
     /// Options chosen with `select(_:in:)`, by group characteristic (absent: automatic).
     var mediaSelection: [AVMediaCharacteristic: MediaOptionSource?] = [:]
     /// What automatic selection last gave the engine, by group characteristic.

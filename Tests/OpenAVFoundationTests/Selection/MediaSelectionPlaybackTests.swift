@@ -232,11 +232,11 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     }
 
     /// The HLS stream is played from files (libavformat's reader) and over HTTP (Playhead's
-    /// loader, a loader per rendition); over HTTP also with the English sound carried in the
-    /// variant itself (a rendition without a URI) and the French in a rendition playlist.
+    /// loader, a loader per rendition). (Each case holds the main queue while the audio thread
+    /// catches up at every step: more cases starve the rest of the parallel pass.)
     @Test(arguments: [
         (SelectionMedia.twoLanguagesAudio, false), (.film, false), (.hlsAudioRenditions, false),
-        (.hlsAudioRenditions, true), (.hlsMuxedAudioRendition, true),
+        (.hlsAudioRenditions, true),
     ])
     func switchingAudioLanguageChangesTheToneWithoutAGap(_ media: SelectionMedia, overHTTP: Bool) async throws {
         let clock = ManualClock()
