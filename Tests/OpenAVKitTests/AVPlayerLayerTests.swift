@@ -8,8 +8,10 @@ import Testing
 @testable import OpenAVKit
 
 @Suite struct AVPlayerLayerTests {
-    /// Polls `condition` every 20 ms for up to `timeout` seconds (scaled under sanitizers).
-    func eventually(timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+    /// Polls `condition` every 20 ms for up to `timeout` seconds (scaled under sanitizers): a
+    /// hang guard, long enough for a main-queue hop while the parallel pass keeps every thread
+    /// of the machine busy (10 s was not, twice in six passes on two cores).
+    func eventually(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(TestTimeouts.scaled(timeout))
         while Date() < deadline {
             if condition() { return true }

@@ -5,9 +5,20 @@
 //
 // Concurrency: `fetch` blocks its calling thread (the loader's) and is called by one thread at a
 // time. URLSession calls the delegate on the fetcher's own serial queue; the transfer in flight
-// is shared between the two through `Locked<Transfer?>`. That queue runs on a serial dispatch
-// queue of its own, never on Dispatch's shared workers, which the app may keep busy.
-// `cancel()` may be called from any thread.
+// and whether the fetcher is closed are shared between the two through `Locked<Shared>`. That
+// queue runs on a serial dispatch queue of its own, never on Dispatch's shared workers, which
+// the app may keep busy. `close()` may be called from any thread.
+//
+// Cancelling: FoundationNetworking (Linux) traps ("a behaviour for a task that in not in the
+// registry") when a cancellation reports after its task was retired. Three rules keep it away:
+// the session has no URL cache (with one, a task's loader is made after an asynchronous cache
+// lookup and a cancellation waiting on it reported late: 8 trapped runs in 12 of
+// `HTTPFetcherCancellationTests` on a loaded machine, none in 37 without); `cancel()` is called
+// only on the delegate queue, for a task whose completion that queue has not delivered yet;
+// and `close()` cancels the task in flight, then lets the session finish and invalidate, so the
+// cancelled task still reports to the delegate (`invalidateAndCancel` could detach the delegate
+// first and leave a `fetch` waiting forever) and a closed session is never asked for a task
+// (that traps too).
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -68,7 +79,18 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         var finalURL: URL?
     }
 
-    private let transfer = Locked<Transfer?>(nil)
+    /// What the fetching thread and the delegate queue share.
+    private struct Shared {
+        var transfer: Transfer?
+        /// The task of `transfer`, for cancelling it on the delegate queue.
+        var task: URLSessionDataTask?
+        var closed = false
+    }
+
+    /// The longest a fetch waits for URLSession to report a task it cancelled.
+    static let cancellationGrace = 5.0
+
+    private let shared = Locked(Shared())
     private let finished = DispatchSemaphore(value: 0)
     private let headers: [String: String]
     private let userAgent: String
@@ -91,11 +113,38 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 2
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // No cache at all: with one, FoundationNetworking makes a task's loader only after an
+        // asynchronous cache lookup, and a cancellation waiting on that lookup can report after
+        // the task was retired (a trap).
+        configuration.urlCache = nil
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
     }
 
-    /// Ends the session; requests in flight are cancelled.
-    func close() { session.invalidateAndCancel() }
+    /// Ends the session: the request in flight is cancelled (its `fetch` returns `.cancelled`)
+    /// and later requests fail the same way without reaching the network.
+    func close() {
+        let wasClosed = shared.withLock { state in
+            defer { state.closed = true }
+            return state.closed
+        }
+        guard !wasClosed else { return }
+        delegateQueue.addOperation { [self] in
+            cancelUnlessFinished(taskID: nil)
+            session.finishTasksAndInvalidate()
+        }
+    }
+
+    /// Cancels the task in flight (only when it is `taskID`, if given) unless its completion
+    /// was reported already. Runs on the delegate queue (see the file's contract).
+    private func cancelUnlessFinished(taskID: Int?) {
+        let live: URLSessionDataTask? = shared.withLock { state in
+            guard let current = state.transfer, !current.finished, taskID == nil || current.taskID == taskID else {
+                return nil
+            }
+            return state.task
+        }
+        live?.cancel()
+    }
 
     /// Whether `url` may be fetched by a stream that began at a URL with `secure` (https).
     static func refusal(of url: URL, secure: Bool) -> String? {
@@ -122,31 +171,44 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let range { request.setValue("bytes=\(range.lowerBound)-\(range.upperBound - 1)", forHTTPHeaderField: "Range") }
-        let task = session.dataTask(with: request)
+        // The task is made under the lock `close()` takes, so a closed fetcher makes none and
+        // a task made before the close is the one the close cancels.
+        let task: URLSessionDataTask? = shared.withLock { state in
+            guard !state.closed else { return nil }
+            let task = session.dataTask(with: request)
+            state.transfer = Transfer(taskID: task.taskIdentifier, secure: secure, limit: limit)
+            state.task = task
+            return task
+        }
+        guard let task else { return .failure(.cancelled) }
         let started = ThreadCondition.monotonicNow()
-        transfer.withLock { $0 = Transfer(taskID: task.taskIdentifier, secure: secure, limit: limit) }
         task.resume()
         var stop: FetchStop?
-        while finished.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
-            let elapsed = ThreadCondition.monotonicNow() - started
-            let received = transfer.withLock { $0?.data.count ?? 0 }
-            stop = elapsed > timeout ? .timedOut : shouldStop(received, elapsed)
-            if stop != nil {
-                // A task that finished meanwhile is not cancelled: FoundationNetworking's
-                // cancel() of a task it already retired traps (its completion removed it from
-                // the session's registry before the cancellation's failure report looks it up).
-                if finished.wait(timeout: .now()) == .success { break }
-                task.cancel()
-                finished.wait()
-                break
+        var stoppedAt = 0.0
+        while !isFinished {
+            if finished.wait(timeout: .now() + .milliseconds(20)) == .success { continue }
+            let now = ThreadCondition.monotonicNow()
+            if stop == nil {
+                let received = shared.withLock { $0.transfer?.data.count ?? 0 }
+                stop = now - started > timeout ? .timedOut : shouldStop(received, now - started)
+                if stop != nil {
+                    stoppedAt = now
+                    let id = task.taskIdentifier
+                    delegateQueue.addOperation { [self] in cancelUnlessFinished(taskID: id) }
+                }
+            } else if now - stoppedAt > Self.cancellationGrace {
+                break  // URLSession never reported the cancelled task: leave it behind
             }
         }
         let seconds = ThreadCondition.monotonicNow() - started
-        let done = transfer.withLock { state in
-            defer { state = nil }
-            return state
+        let done = shared.withLock { state in
+            defer {
+                state.transfer = nil
+                state.task = nil
+            }
+            return state.transfer
         }
-        guard let done else { return .failure(.cancelled) }
+        guard let done, done.finished || stop != nil else { return .failure(.cancelled) }
         if let stop { return .failure(stop.failure) }
         if let failure = done.failure { return .failure(failure) }
         guard (200..<300).contains(done.status) else { return .failure(.httpStatus(done.status)) }
@@ -156,21 +218,24 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 finalURL: done.finalURL ?? url))
     }
 
+    /// Whether URLSession reported the end of the transfer in flight.
+    private var isFinished: Bool { shared.withLock { $0.transfer?.finished ?? true } }
+
     // MARK: URLSession delegate (the fetcher's queue)
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        let allowed: Bool = transfer.withLock { state in
-            guard var current = state, current.taskID == task.taskIdentifier else { return false }
+        let allowed: Bool = shared.withLock { state in
+            guard var current = state.transfer, current.taskID == task.taskIdentifier else { return false }
             current.redirects += 1
             if current.redirects > Self.maximumRedirects {
                 current.failure = .refused("more than \(Self.maximumRedirects) redirects")
             } else if let url = request.url, let refusal = Self.refusal(of: url, secure: current.secure) {
                 current.failure = .refused(refusal)
             }
-            state = current
+            state.transfer = current
             return current.failure == nil
         }
         completionHandler(allowed ? request : nil)
@@ -180,35 +245,35 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        let proceed: Bool = transfer.withLock { state in
-            guard var current = state, current.taskID == dataTask.taskIdentifier else { return false }
+        let proceed: Bool = shared.withLock { state in
+            guard var current = state.transfer, current.taskID == dataTask.taskIdentifier else { return false }
             current.firstByte = ThreadCondition.monotonicNow()
             current.status = (response as? HTTPURLResponse)?.statusCode ?? 0
             current.finalURL = response.url
             if response.expectedContentLength > Int64(current.limit) { current.failure = .tooLarge(limit: current.limit) }
-            state = current
+            state.transfer = current
             return current.failure == nil
         }
         completionHandler(proceed ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow: Bool = transfer.withLock { state in
-            guard var current = state, current.taskID == dataTask.taskIdentifier else { return false }
+        let overflow: Bool = shared.withLock { state in
+            guard var current = state.transfer, current.taskID == dataTask.taskIdentifier else { return false }
             current.data.append(data)
             if current.data.count > current.limit {
                 current.failure = .tooLarge(limit: current.limit)
                 current.data = Data()
             }
-            state = current
+            state.transfer = current
             return current.failure != nil
         }
         if overflow { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let mine: Bool = transfer.withLock { state in
-            guard var current = state, current.taskID == task.taskIdentifier, !current.finished else { return false }
+        let mine: Bool = shared.withLock { state in
+            guard var current = state.transfer, current.taskID == task.taskIdentifier, !current.finished else { return false }
             current.finished = true
             if current.failure == nil, let error = error as? URLError {
                 current.failure = error.code == .timedOut ? .timedOut : error.code == .cancelled ? .cancelled
@@ -216,7 +281,7 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             } else if current.failure == nil, let error {
                 current.failure = .network("\(error)")
             }
-            state = current
+            state.transfer = current
             return true
         }
         if mine { finished.signal() }

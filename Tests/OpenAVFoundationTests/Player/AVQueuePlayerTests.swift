@@ -117,7 +117,7 @@ import Testing
             steps += 1
         }
         await waitUntil("the second item is current") { player.currentItem === second }
-        for output in outputs.withLock({ $0 }) { output.waitUntilCaughtUp(timeout: 2) }
+        for output in outputs.withLock({ $0 }) { await output.caughtUp(timeout: 2) }
         let atSwitch = second.currentTime().seconds
         var readings: [Double] = []
         #expect(atSwitch < 0.1, "the second item starts at its beginning")

@@ -60,6 +60,27 @@ func waitUntil(
     }
 }
 
+/// An output driven by a manual clock that can be waited for until it rendered what is due.
+protocol CatchingUpAudioOutput: AnyObject, Sendable {
+    @discardableResult
+    func waitUntilCaughtUp(timeout: Double) -> Bool
+}
+
+extension ClockDrivenAudioOutput: CatchingUpAudioOutput {}
+extension RecordingAudioOutput: CatchingUpAudioOutput {}
+
+extension CatchingUpAudioOutput {
+    /// `waitUntilCaughtUp(timeout:)` waited for on a thread of its own, so the main queue goes on
+    /// serving the rest of the parallel pass meanwhile (a test that held it at every step of a
+    /// long run starved other tests' main-queue waits on a loaded machine).
+    @discardableResult
+    func caughtUp(timeout: Double = 10) async -> Bool {
+        await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            Thread.detachNewThread { done.resume(returning: self.waitUntilCaughtUp(timeout: timeout)) }
+        }
+    }
+}
+
 /// Sleeps through a main-queue timer instead of `Task.sleep`.
 ///
 /// `Task.sleep` resumes through Swift's cooperative thread pool, which tests that wait
@@ -188,7 +209,7 @@ func advanceFed(
         }
         clock.advance(by: delta)
         left -= delta
-        for output in outputs() { output.waitUntilCaughtUp(timeout: 2) }
+        for output in outputs() { await output.caughtUp(timeout: 2) }
         await mainQueueSleep(nanoseconds: 2_000_000)
     }
 }

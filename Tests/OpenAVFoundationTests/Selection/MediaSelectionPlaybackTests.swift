@@ -199,7 +199,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let resumed = player.currentTime().seconds
         let ring = try #require(engine(of: player)?.pipeline?.ring)
         await waitUntil("audio after the seek") { ring.bufferedDuration.seconds >= 0.1 }
-        output.waitUntilCaughtUp()
+        await output.caughtUp()
         output.clearRecording()
         for _ in 0..<100 {
             // Give the real-time audio thread up to 0.5 s to refill before time moves on.
@@ -207,7 +207,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
                 await mainQueueSleep(nanoseconds: 5_000_000)
             }
             clock.advance(by: 0.01)
-            output.waitUntilCaughtUp()
+            await output.caughtUp()
         }
         #expect(abs(player.currentTime().seconds - resumed - 1) < 0.03)
         #expect(resumed >= 5 && resumed < 5.6)
@@ -232,8 +232,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     }
 
     /// The HLS stream is played from files (libavformat's reader) and over HTTP (Playhead's
-    /// loader, a loader per rendition). (Each case holds the main queue while the audio thread
-    /// catches up at every step: more cases starve the rest of the parallel pass.)
+    /// loader, a loader per rendition).
     @Test(arguments: [
         (SelectionMedia.twoLanguagesAudio, false), (.film, false), (.hlsAudioRenditions, false),
         (.hlsAudioRenditions, true),
@@ -271,7 +270,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
                     await mainQueueSleep(nanoseconds: 5_000_000)
                 }
                 clock.advance(by: 0.01)
-                output.waitUntilCaughtUp()
+                await output.caughtUp()
             }
         }
         await play(for: 1.5)
