@@ -52,10 +52,10 @@ extension AVPlayer {
     /// point itself, or the start of its segment, where the keyframe that begins it is the
     /// first after) (main queue).
     nonisolated func startAtRequestedPoint(_ item: AVPlayerItem, playlistStart: (seconds: Double, precise: Bool)?) {
-        guard item.state.withLock({ $0.pendingSeek == nil && !$0.hasBeenSought }),
-            let range = item.state.withLock({ $0.seekableTimeRanges.first })
-        else { return }
+        // Every seek marks the item, one still pending included.
+        guard !item.state.withLock({ $0.hasBeenSought }) else { return }
         if item.duration.isIndefinite, item.configuredTimeOffsetFromLive.isNumeric, let offset = item.liveOffset {
+            guard let range = item.state.withLock({ $0.seekableTimeRanges.first }) else { return }
             item.seek(
                 to: liveTarget(in: range, offset: offset), toleranceBefore: .zero, toleranceAfter: .positiveInfinity,
                 completionHandler: nil)

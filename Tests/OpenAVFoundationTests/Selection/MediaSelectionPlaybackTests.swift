@@ -232,10 +232,11 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     }
 
     /// The HLS stream is played from files (libavformat's reader) and over HTTP (Playhead's
-    /// loader, a loader per rendition).
+    /// loader, a loader per rendition); over HTTP also from a variant whose own sound is the
+    /// default rendition to a rendition playlist.
     @Test(arguments: [
         (SelectionMedia.twoLanguagesAudio, false), (.film, false), (.hlsAudioRenditions, false),
-        (.hlsAudioRenditions, true),
+        (.hlsAudioRenditions, true), (.hlsMuxedAudioRendition, true),
     ])
     func switchingAudioLanguageChangesTheToneWithoutAGap(_ media: SelectionMedia, overHTTP: Bool) async throws {
         let clock = ManualClock()
