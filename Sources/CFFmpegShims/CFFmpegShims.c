@@ -128,16 +128,24 @@ int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt) {
     return deadline != 0 && av_gettime_relative() > deadline;
 }
 
-static int checkInputLimits(CFFmpegInterrupt *state);
-
-static int playheadInterruptCallback(void *opaque) {
-    if (!opaque) return 0;
-    CFFmpegInterrupt *state = opaque;
+int CFFmpeg_interrupt_stops_read(CFFmpegInterrupt *state) {
     if (atomic_load(&state->kicked) && !atomic_load(&state->aborted)) {
         atomic_store(&state->kickCutRead, 1);
         return 1;
     }
-    if (CFFmpeg_interrupt_fired(opaque)) return 1;
+    return CFFmpeg_interrupt_fired(state);
+}
+
+int CFFmpeg_interrupt_kick_cut_read(const CFFmpegInterrupt *interrupt) {
+    CFFmpegInterrupt *state = (CFFmpegInterrupt *)interrupt;
+    return atomic_load(&state->kicked) && atomic_load(&state->kickCutRead);
+}
+
+static int checkInputLimits(CFFmpegInterrupt *state);
+
+static int playheadInterruptCallback(void *opaque) {
+    if (!opaque) return 0;
+    if (CFFmpeg_interrupt_stops_read(opaque)) return 1;
     return checkInputLimits(opaque);
 }
 

@@ -266,6 +266,11 @@ package final class Demuxer: @unchecked Sendable {
         companions == nil ? readPacket(readingWith: readNextFrame) : readMerged()
     }
 
+    /// How long one read may block: `timeout`, or longer for a streamed input whose loader
+    /// tries a stalled request again (its own deadlines bound the wait; a read that gave up
+    /// first would fail the item while the retry was under way).
+    var readTimeout: Double { max(timeout, streamed?.streaming?.longestWait ?? 0) }
+
     /// `av_read_frame` into the scratch packet.
     func readNextFrame() -> Int32 {
         takeHeldPacket(into: scratch) ? 0 : av_read_frame(container.pointer, scratch)
@@ -280,10 +285,17 @@ package final class Demuxer: @unchecked Sendable {
         var armed = false
         while true {
             if !armed {
-                container.interrupt.expire(after: timeout)
+                container.interrupt.expire(after: readTimeout)
                 armed = true
             }
             let status = readFrame()
+            // A read a kick cut short may have produced a packet from part of its bytes (MPEG-TS
+            // hands out the PES it was assembling when its input fails): dropped, and the
+            // read reported as interrupted; the engine reopens the input where its run ends.
+            if status >= 0, container.interrupt.kickCutRead {
+                av_packet_unref(scratch)
+                return .failure(.timedOut)
+            }
             if status >= 0 {
                 let index = Int(scratch.pointee.stream_index)
                 if sections != nil { applySection(to: scratch) }

@@ -55,6 +55,15 @@ package final class InterruptDeadline: @unchecked Sendable {
         }
     }
 
+    /// What a custom input's read callback asks before it waits: true when it must give up
+    /// (as `hasFired`), and a pending kick is then noted as a read cut short, as FFmpeg's own
+    /// I/O notes it through the interrupt callback. On the thread doing the I/O.
+    var stopsRead: Bool { CFFmpeg_interrupt_stops_read(state) != 0 }
+
+    /// True while a pending kick has cut a read short (`consumeKick()` will say `.cutRead`);
+    /// the packet such a read returned may be truncated. On the thread doing the I/O.
+    var kickCutRead: Bool { CFFmpeg_interrupt_kick_cut_read(state) != 0 }
+
     /// True once `abort()` was called.
     package var isAborted: Bool { CFFmpeg_interrupt_aborted(state) != 0 }
 

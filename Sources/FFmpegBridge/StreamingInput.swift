@@ -77,6 +77,10 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// For the main input: the rendition its own sound is, when the playlist names one (an
     /// HLS audio rendition without a URI), which names its audio stream.
     var carriedRendition: CompanionRendition? { get }
+    /// The longest a read may wait for bytes before the input itself reports what is wrong
+    /// (its requests have their own deadlines and are tried again), in seconds; nil: the
+    /// reader's own time-out bounds each read.
+    var longestWait: Double? { get }
 }
 
 /// How an input read beside the main one (an HLS audio rendition) names its stream; also how
@@ -127,6 +131,8 @@ extension StreamingInput {
     package var rendition: CompanionRendition? { nil }
     /// Nil: the input's sound, if any, is named by its container.
     package var carriedRendition: CompanionRendition? { nil }
+    /// Nil: the reader's time-out bounds each read.
+    package var longestWait: Double? { nil }
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.
@@ -174,11 +180,12 @@ final class StreamingReader {
         self.interrupt = interrupt
     }
 
-    /// Waits for bytes in 50 ms slices; AVERROR_EXIT once the interrupt says stop.
+    /// Waits for bytes in 50 ms slices; AVERROR_EXIT once the interrupt says stop (a kick
+    /// that stops it is noted as a cut read, so the demux thread knows its position is lost).
     func read(into buffer: UnsafeMutablePointer<UInt8>, size: Int32) -> Int32 {
         let target = UnsafeMutableRawBufferPointer(start: buffer, count: Int(size))
         while true {
-            if interrupt.isAborted || interrupt.hasFired { return FFmpegError.exit }
+            if interrupt.stopsRead { return FFmpegError.exit }
             switch input.read(into: target, waiting: 0.05) {
             case .bytes(let count): return Int32(count)
             case .waiting: continue

@@ -76,6 +76,11 @@ void CFFmpeg_interrupt_kick(CFFmpegInterrupt *interrupt);
 int CFFmpeg_interrupt_consume_kick(CFFmpegInterrupt *interrupt);
 /// 1 when the deadline passed, abort was requested or a kick is pending.
 int CFFmpeg_interrupt_fired(const CFFmpegInterrupt *interrupt);
+/// What a custom I/O read callback asks before it waits: 1 when it must give up (as
+/// CFFmpeg_interrupt_fired), noting a pending kick as a read cut short. On the I/O thread.
+int CFFmpeg_interrupt_stops_read(CFFmpegInterrupt *interrupt);
+/// 1 while a pending kick has cut a read short (not cleared). On the I/O thread.
+int CFFmpeg_interrupt_kick_cut_read(const CFFmpegInterrupt *interrupt);
 /// 1 when the abort flag (not the deadline) stopped I/O.
 int CFFmpeg_interrupt_aborted(const CFFmpegInterrupt *interrupt);
 /// Fills a format context's interrupt_callback so its I/O consults `interrupt`.

@@ -92,8 +92,8 @@ extension ItemPlayback {
                 switch step {
                 case .packet(let packet):
                     put(packet, pipeline, router: &router, generation: generation, notes: false)
-                case .resume(let end, let lastDecodeTimes):
-                    _ = demuxer.seek(to: end, earliest: .negativeInfinity, latest: end)
+                case .resume(let point, let lastDecodeTimes):
+                    _ = demuxer.seek(to: point, earliest: .negativeInfinity, latest: point)
                     skipThrough = lastDecodeTimes
                     demuxerAtEnd = false
                     post(.readResumed)

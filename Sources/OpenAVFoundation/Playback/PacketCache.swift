@@ -108,7 +108,7 @@ struct PacketCache {
         if let run {
             resume = reopen(run, closingCurrentAt: currentEnd)
         } else if resumesReading {
-            resume = .resume(end: currentEnd, lastDecodeTimes: Self.lastDecodeTimes(of: current.packets))
+            resume = Self.resumption(after: current.packets, end: currentEnd)
         }
         replay = Replay(cursor: min(keyframe, firstAudio ?? keyframe), videoFrom: keyframe, resume: resume)
         return true
@@ -118,9 +118,10 @@ struct PacketCache {
     enum ReplayStep {
         /// Queue this packet.
         case packet(Packet)
-        /// A reopened run was replayed to its end: the demuxer must seek to `end` and drop
-        /// what it reads up to `lastDecodeTimes` (per stream), which the run already holds.
-        case resume(end: CMTime, lastDecodeTimes: [Int: CMTime])
+        /// A reopened run was replayed to its end: the demuxer must seek to `at` (at or before
+        /// the run's end) and drop what it reads up to `lastDecodeTimes` (per stream), which
+        /// the run already holds.
+        case resume(at: CMTime, lastDecodeTimes: [Int: CMTime])
     }
 
     /// The next step of the replay, nil when there is none.
@@ -148,8 +149,24 @@ struct PacketCache {
             closedRuns.append(current)
         }
         current = run
-        return .resume(end: run.range.end, lastDecodeTimes: Self.lastDecodeTimes(of: run.packets))
+        return Self.resumption(after: run.packets, end: run.range.end)
     }
+
+    /// How reading goes on after `packets`, a run ending at `end`: the demuxer reopens a little
+    /// before the last packet of each stream, not at `end`. A container holds back what it was
+    /// assembling when its input stopped (MPEG-TS keeps a PES until the next one starts, and a
+    /// read cut short for a seek drops it), so those packets lie after the last kept ones but
+    /// can start before `end`, in the segment before it; read again from there, they come
+    /// back, and what the run already holds is dropped by decode time.
+    private static func resumption(after packets: [Packet], end: CMTime) -> ReplayStep {
+        let last = lastDecodeTimes(of: packets)
+        let earliestLast = last.values.min() ?? end
+        return .resume(at: max(.zero, min(end, earliestLast - resumeMargin)), lastDecodeTimes: last)
+    }
+
+    /// How far before the streams' last packets reading resumes (audio packets and segment
+    /// boundaries are not aligned to the picture).
+    static let resumeMargin = CMTime(value: 1, timescale: 2)
 
     /// The last decode time (else presentation time) of each stream in `packets`.
     private static func lastDecodeTimes(of packets: [Packet]) -> [Int: CMTime] {
