@@ -42,6 +42,8 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     private var opened: (format: AudioOutputFormat, source: any AudioRenderSource)?
     /// protected by lock: whether the engine wants sound now
     private var running = false
+    /// protected by lock: underruns of the connections closed or lost since `open`
+    private var pastUnderruns = 0
     /// Reconnection attempts and the hand-over to the stand-in run here, off the main loop.
     private let recovery = DispatchQueue(label: "playhead.pulse.recovery")
     private let lastLatency = Atomic<UInt64>(Double(0).bitPattern)
@@ -61,8 +63,11 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         lock.withLock { stream?.latency ?? standIn?.outputLatency } ?? 0
     }
 
-    /// Times the server ran out of audio to play on the current connection.
-    package var underrunCount: Int { lock.withLock { stream?.underruns.load(ordering: .relaxed) } ?? 0 }
+    /// Times the server ran out of audio to play since `open`, over every connection (the
+    /// end of the audio, played out, is not one).
+    package var deviceUnderruns: Int {
+        lock.withLock { pastUnderruns + (stream?.underruns.load(ordering: .relaxed) ?? 0) }
+    }
 
     /// Times the connection to the server was lost since `open`.
     package var serverLosses: Int { losses.load(ordering: .relaxed) }
@@ -121,6 +126,7 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     package func close() {
         lock.lock()
         let (closing, silent) = (stream, standIn)
+        pastUnderruns += closing?.underruns.load(ordering: .relaxed) ?? 0
         stream = nil
         standIn = nil
         opened = nil
@@ -150,6 +156,7 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
             lock.unlock()
             return
         }
+        pastUnderruns += connection.underruns.load(ordering: .relaxed)
         stream = nil
         // The dead connection renders nothing more; closing it stops its main loop.
         connection.close()

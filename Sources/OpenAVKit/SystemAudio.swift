@@ -98,4 +98,5 @@ final class FallbackAudioOutput: AudioOutput, @unchecked Sendable {
     var playsOutWhenClosed: Bool { current.playsOutWhenClosed }
     func followCurrentItem() { current.followCurrentItem() }
     var rewritesQueuedAudio: Bool { current.rewritesQueuedAudio }
+    var deviceUnderruns: Int { current.deviceUnderruns }
 }

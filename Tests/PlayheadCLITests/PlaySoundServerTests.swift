@@ -1,5 +1,6 @@
 // Playhead: `playhead play` on a real PulseAudio server the test starts: the sound reaches the
-// chosen sink, and a sink that does not exist costs one line and no playback.
+// chosen sink, a sink that does not exist costs one line and no playback, and the report
+// counts the server's buffer running dry.
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -44,6 +45,8 @@ import Testing
         let json = try PlayheadProcess.jsonObject(result)
         #expect(json["status"] as? String == "completed")
         #expect(json["audioUnderruns"] as? Int == 0, "\(json["audioUnderruns"] ?? "none")")
+        // The server's buffer never ran dry on a quiet machine, the end played out included.
+        #expect(json["audioDeviceUnderruns"] as? Int == 0, "\(json["audioDeviceUnderruns"] ?? "none")")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
@@ -158,6 +161,35 @@ import Testing
         #expect(json["audioServerLosses"] as? Int == 1, "\(json["audioServerLosses"] ?? "none")")
         let position = json["position"] as? Double ?? 0
         #expect(abs(position - 5) < 0.1, "played to the end: \(position)")
+    }
+
+    /// Playhead frozen mid-play (SIGSTOP for half a second, as a starved machine would leave
+    /// it): the server's buffer for the stream runs dry, which the report counts as the
+    /// device's underrun (a gap the ring's own count cannot see), and playback completes.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aFrozenPlayerIsCountedAsTheServersBufferRunningDryOnASoundServer() async throws {
+        let clip = try tone(seconds: 4)
+        let server = try await startServer()
+        defer { server.stop() }
+        let executable = try #require(PlayheadBinary.url)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-frozen-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        let process = try SpawnedProcess(
+            executable, ["play", "--headless", "--report", "json", clip.path], environment: environment(for: server),
+            output: handle.fileDescriptor)
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        process.send(SIGSTOP)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        process.send(SIGCONT)
+        let ended = try await offPool { process.wait(seconds: 30) }
+        if !ended { process.send(SIGKILL) }
+        try handle.close()
+        #expect(ended && process.terminationStatus == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+        #expect(json["status"] as? String == "completed")
+        #expect((json["audioDeviceUnderruns"] as? Int ?? 0) >= 1, "\(json["audioDeviceUnderruns"] ?? "none")")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))

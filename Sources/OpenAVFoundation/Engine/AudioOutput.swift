@@ -115,6 +115,11 @@ package protocol AudioOutput: AnyObject, Sendable {
     /// stream): a rate change then re-makes the audio from just ahead of what is heard, not
     /// from the end of what the output holds. Any thread.
     var rewritesQueuedAudio: Bool { get }
+
+    /// Times the device itself ran out of audio while playing since `open` (a sound server
+    /// whose own buffer for the stream ran dry: heard as a gap even when the ring never did).
+    /// Any thread.
+    var deviceUnderruns: Int { get }
 }
 
 extension AudioOutput {
@@ -131,6 +136,8 @@ extension AudioOutput {
     package func followCurrentItem() {}
     /// What an output took from its source is played as it is.
     package var rewritesQueuedAudio: Bool { false }
+    /// An output that cannot tell counts none.
+    package var deviceUnderruns: Int { 0 }
 }
 
 /// Why an audio output could not be used.

@@ -230,6 +230,9 @@ package final class SharedAudioDevice: @unchecked Sendable {
     /// The output's name.
     var outputName: String { withLock { $0.output?.name ?? "closed" } }
 
+    /// The device's own underruns since it opened (over every item it played). Any thread.
+    var deviceUnderruns: Int { withLock { $0.output?.deviceUnderruns ?? 0 } }
+
     // MARK: - Inside the lock
 
     private func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {

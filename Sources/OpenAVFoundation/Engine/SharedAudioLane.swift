@@ -27,6 +27,9 @@ package final class SharedAudioLane: AudioOutput, @unchecked Sendable {
     /// The device's latency.
     package var outputLatency: Double { ownOutput?.outputLatency ?? device.outputLatency }
 
+    /// The device's own underruns (since the shared device opened, over every item it played).
+    package var deviceUnderruns: Int { ownOutput?.deviceUnderruns ?? device.deviceUnderruns }
+
     /// Attaches `source` (the engine's ring) to the device. Returns the device's format; when
     /// it differs from the ring's, nothing is attached and the engine asks again with a ring in
     /// that format.

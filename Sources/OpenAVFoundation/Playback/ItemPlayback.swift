@@ -336,6 +336,7 @@ final class ItemPlayback: Sendable {
         coordinator.read { state in
             var statistics = state.statistics
             statistics.audioUnderruns = state.pipeline?.ring?.underrunCount ?? 0
+            statistics.audioDeviceUnderruns = state.pipeline?.audioOutput?.deviceUnderruns ?? 0
             return statistics
         }
     }

@@ -68,6 +68,9 @@ package struct PlaybackStatistics: Sendable, Equatable {
     /// Render calls of the audio output that found too little audio in the ring once sound
     /// had started (dropouts heard).
     package var audioUnderruns = 0
+    /// Times the audio device itself ran dry while playing (a sound server's buffer for the
+    /// stream), whether or not the ring had audio.
+    package var audioDeviceUnderruns = 0
     /// Times the engine sent the playing time up to the player for its time observers.
     package var timeReports = 0
     /// |presentation time − audio clock| of each frame shown on the clock while the audio clock

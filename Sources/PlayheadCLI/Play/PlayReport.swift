@@ -32,6 +32,9 @@ public struct PlayReport: Sendable, Equatable {
     public var stalls: Int
     /// Times the audio output found no audio ready while playing (a dropout heard).
     public var audioUnderruns = 0
+    /// Times the sound server's own buffer for the stream ran dry while playing (a gap heard
+    /// even with the ring full: the server or this process was not scheduled in time).
+    public var audioDeviceUnderruns = 0
     /// Times the sound server went away (playback went on silently until it was back).
     public var audioServerLosses = 0
     /// Seconds playback spent stalled.
@@ -85,6 +88,7 @@ public struct PlayReport: Sendable, Equatable {
         object["audioSeconds"] = .number(audioSeconds)
         object["stalls"] = .integer(stalls)
         object["audioUnderruns"] = .integer(audioUnderruns)
+        object["audioDeviceUnderruns"] = .integer(audioDeviceUnderruns)
         object["audioServerLosses"] = .integer(audioServerLosses)
         object["stallSeconds"] = .number((stallSeconds * 1000).rounded() / 1000)
         if let variant {
@@ -109,6 +113,7 @@ public struct PlayReport: Sendable, Equatable {
         summary.audioSeconds = items.reduce(0) { $0 + $1.audioSeconds }
         summary.stalls = items.reduce(0) { $0 + $1.stalls }
         summary.audioUnderruns = items.reduce(0) { $0 + $1.audioUnderruns }
+        summary.audioDeviceUnderruns = items.reduce(0) { $0 + $1.audioDeviceUnderruns }
         summary.audioServerLosses = items.reduce(0) { $0 + $1.audioServerLosses }
         summary.stallSeconds = items.reduce(0) { $0 + $1.stallSeconds }
         guard case .object(var object) = summary.jsonValue else { return summary.jsonValue }

@@ -295,6 +295,7 @@ final class PlaySession {
             audioSeconds: statistics.audioSeconds, stalls: watch.stalls)
         rememberPosition(watch, status: status, position: report.position, duration: report.duration)
         report.audioUnderruns = statistics.audioUnderruns
+        report.audioDeviceUnderruns = statistics.audioDeviceUnderruns
         report.stallSeconds = item.stallSeconds
         report.variant = item.streamingSummary.map {
             PlayReport.VariantFigures(bandwidth: $0.bandwidth, switches: $0.switches, observedBitrate: $0.observedBitrate)
