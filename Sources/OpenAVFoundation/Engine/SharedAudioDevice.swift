@@ -8,6 +8,9 @@
 //   whether the device runs. Lanes call in from their engines' output queues and open threads
 //   (never the main queue); device calls that can block (open, start, stop, close of a sound
 //   server's stream) run under the lock, off the main queue.
+// - `published` mirrors the open output and its handoff (set under `lock`, in the same
+//   section that changes them): the getters any thread may call (the latency, the name, the
+//   counts) read it and never wait for `lock`, which a hung device call may hold for seconds.
 // - The render callback touches only the handoff (see AudioHandoff.swift).
 // - A device left playing out an ended item's last audio is stopped by a short-lived "drain"
 //   thread, counted in `LingeringAudio` so a program about to exit lets it finish.
@@ -48,6 +51,8 @@ package final class SharedAudioDevice: @unchecked Sendable {
     private let idleCloseDelay: Double
     private let lock = NSLock()
     private var state = State()  // protected by lock
+    /// protected by its mutex: `state.output` and `state.handoff`, for the any-thread getters
+    private let published = Locked<(output: (any AudioOutput)?, handoff: AudioHandoff?)>((nil, nil))
 
     /// A device that opens its output with `makeOutput` when the first lane needs it, pacing
     /// its drain with `clock`, and closes it `idleCloseDelay` seconds (real time) after the
@@ -64,10 +69,10 @@ package final class SharedAudioDevice: @unchecked Sendable {
     }
 
     /// How many times the callback handed from one item's ring to the next (tests, reports).
-    package var handOffCount: Int { withLock { $0.handoff?.handOffCount ?? 0 } }
+    package var handOffCount: Int { published.withLock { $0.handoff }?.handOffCount ?? 0 }
 
     /// True while the real output is open.
-    package var isOpen: Bool { withLock { $0.output != nil } }
+    package var isOpen: Bool { published.withLock { $0.output != nil } }
 
     deinit {
         // The last lane and the player are gone: nothing renders any more. Closing can block
@@ -108,6 +113,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
                 }
                 state.output = output
                 state.handoff = handoff
+                published.withLock { $0 = (output, handoff) }
                 state.openedFor = format
                 state.device = deviceName
             }
@@ -217,21 +223,21 @@ package final class SharedAudioDevice: @unchecked Sendable {
     /// True when the callback may render `ring` although its lane is not started (it follows
     /// the current ring, or took over from it).
     func isRendering(_ ring: AudioRingBuffer) -> Bool {
-        withLock { $0.handoff?.holds(ring) ?? false }
+        published.withLock { $0.handoff }?.holds(ring) ?? false
     }
 
-    /// The output's latency (0 while closed).
-    var outputLatency: Double { withLock { $0.output?.outputLatency ?? 0 } }
+    /// The output's latency (0 while closed). Any thread; never waits for a device call.
+    var outputLatency: Double { published.withLock { $0.output }?.outputLatency ?? 0 }
 
     /// True when the output can overwrite the audio it holds (see
-    /// ``AudioOutput/rewritesQueuedAudio``); false while closed.
-    var rewritesQueuedAudio: Bool { withLock { $0.output?.rewritesQueuedAudio ?? false } }
+    /// ``AudioOutput/rewritesQueuedAudio``); false while closed. Any thread.
+    var rewritesQueuedAudio: Bool { published.withLock { $0.output }?.rewritesQueuedAudio ?? false }
 
-    /// The output's name.
-    var outputName: String { withLock { $0.output?.name ?? "closed" } }
+    /// The output's name. Any thread.
+    var outputName: String { published.withLock { $0.output }?.name ?? "closed" }
 
     /// The device's own underruns since it opened (over every item it played). Any thread.
-    var deviceUnderruns: Int { withLock { $0.output?.deviceUnderruns ?? 0 } }
+    var deviceUnderruns: Int { published.withLock { $0.output }?.deviceUnderruns ?? 0 }
 
     // MARK: - Inside the lock
 
@@ -323,6 +329,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
         state.output?.close()
         state.output = nil
         state.handoff = nil
+        published.withLock { $0 = (nil, nil) }
         state.running = false
         state.retained = []
         state.lanes = []

@@ -60,4 +60,23 @@ final class HangingAudioOutput: AudioOutput, @unchecked Sendable {
         #expect(Date().timeIntervalSince(started) < 3, "releasing the item waited for the device")
         #expect(!output.wasCalledOnMain)
     }
+
+    @Test func pauseReturnsAtOnceWhileTheDevicesStartHangs() async throws {
+        let output = HangingAudioOutput(clock: SystemHostClock.shared, hang: 4)
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let player = AVPlayer(environment: environment, playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        player.play()
+        // The device's start is under way (and hangs) on the engine's output queue; what the
+        // player reads of the device meanwhile (its latency, for the time) must not wait for it.
+        await mainQueueSleep(nanoseconds: 500_000_000)
+        let started = Date()
+        player.pause()
+        _ = player.currentTime()
+        #expect(Date().timeIntervalSince(started) < 2, "pause waited for the device's start")
+        let released = Date()
+        player.replaceCurrentItem(with: nil)
+        #expect(Date().timeIntervalSince(released) < 2, "releasing the item waited for the device's start")
+    }
 }
