@@ -158,15 +158,21 @@ struct PacketCache {
     /// read cut short for a seek drops it), so those packets lie after the last kept ones but
     /// can start before `end`, in the segment before it; read again from there, they come
     /// back, and what the run already holds is dropped by decode time.
+    /// A sparse stream (subtitles, timed metadata) whose last packet is long past does not
+    /// pull the point back: only streams read within `sparseAge` of the latest count.
     private static func resumption(after packets: [Packet], end: CMTime) -> ReplayStep {
         let last = lastDecodeTimes(of: packets)
-        let earliestLast = last.values.min() ?? end
+        guard let latest = last.values.max() else { return .resume(at: end, lastDecodeTimes: last) }
+        let earliestLast = last.values.filter { $0 >= latest - sparseAge }.min() ?? latest
         return .resume(at: max(.zero, min(end, earliestLast - resumeMargin)), lastDecodeTimes: last)
     }
 
     /// How far before the streams' last packets reading resumes (audio packets and segment
     /// boundaries are not aligned to the picture).
     static let resumeMargin = CMTime(value: 1, timescale: 2)
+    /// How long before the latest packet a stream's last one may be and still count as
+    /// interleaved with it (audio and video are within a second of each other).
+    static let sparseAge = CMTime(value: 2, timescale: 1)
 
     /// The last decode time (else presentation time) of each stream in `packets`.
     private static func lastDecodeTimes(of packets: [Packet]) -> [Int: CMTime] {
