@@ -63,7 +63,8 @@ extension ItemPlayback {
                 reachedEnd = false
                 if interrupt.consumeKick() == .cutRead { readInterrupted = true }
                 // Served from memory even after a cut read (a seek back into what a stalled
-                // stream already delivered): the demuxer then resumes from the run's end.
+                // stream already delivered): the demuxer then reopens just before the run's
+                // last packets (`PacketCache.resumption`), as it does after a reopened run.
                 if replayFromCache(&cache, for: seek.request, afterCutRead: readInterrupted) {
                     readInterrupted = false
                     router.seeked(pipeline)
@@ -171,8 +172,9 @@ extension ItemPlayback {
 
     /// Serves a seek from packets already read when `request`'s target lies in the current
     /// buffered range or in a run kept from before; true when it did. After a read was cut
-    /// short (`afterCutRead`) the demuxer may have stopped mid-packet, so a replay of the
-    /// current run ends with the demuxer seeking back to where the run ends.
+    /// short (`afterCutRead`) the demuxer may have stopped mid-packet and its container may
+    /// have dropped what it was assembling, so a replay of the current run ends with the
+    /// demuxer seeking back to just before the run's last packets.
     private func replayFromCache(_ cache: inout PacketCache?, for request: SeekRequest, afterCutRead: Bool) -> Bool {
         guard var kept = cache else { return false }
         let target = request.target

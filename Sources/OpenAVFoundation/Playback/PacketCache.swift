@@ -13,9 +13,11 @@ import Foundation
 /// for later seeks) and starts a new one at the demuxer's new position. A seek inside a run
 /// starts a replay at the right keyframe; the demux loop takes replayed packets before it
 /// reads new ones. Replaying the current run needs nothing more (the demuxer still sits at its
-/// end); replaying a closed run ends with `resumePoint`, where the demuxer must seek so the run
-/// grows on from its end. Past `byteLimit` the oldest closed runs go first, then the front of
-/// the current run, a keyframe at a time.
+/// end) unless a read was cut short; replaying a closed run, or the current one after a cut
+/// read, ends with `.resume`: the demuxer seeks a little before the run's last packets (what a
+/// container held back when its input stopped is read again) and the packets the run holds
+/// are dropped as they come again, so the run grows on from its end. Past `byteLimit` the
+/// oldest closed runs go first, then the front of the current run, a keyframe at a time.
 struct PacketCache {
     /// One contiguous stretch of packets.
     struct Run {
