@@ -4,7 +4,8 @@
 //
 // Concurrency: `open`, `start`, `stop`, `close` and `discardBuffered` may be called from any
 // thread; `lock` serialises them and guards the connection, the stand-in and what `open` was
-// given. Losing the server and reconnecting run on `recovery` and take the same lock; libpulse's
+// given. The getters any thread may call (latency, counts, whether it plays silently) read a
+// mirror of the connection and the stand-in under a lock of its own, never waiting for `lock`. Losing the server and reconnecting run on `recovery` and take the same lock; libpulse's
 // main loop thread never takes it (it only queues the loss on `recovery`). At most one of the
 // connection and the stand-in renders at a time: each is stopped before the other starts.
 import Foundation
@@ -35,15 +36,20 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     private let notice: (@Sendable (SoundServerNews) -> Void)?
     private let lock = NSLock()
     /// protected by lock: the connection playing now (nil while the server is away)
-    private var stream: PulseStream?
+    private var stream: PulseStream? { didSet { publish() } }
     /// protected by lock: the silent stand-in while the server is away
-    private var standIn: ClockDrivenAudioOutput?
+    private var standIn: ClockDrivenAudioOutput? { didSet { publish() } }
     /// protected by lock: what `open` was given, for reconnecting
     private var opened: (format: AudioOutputFormat, source: any AudioRenderSource)?
     /// protected by lock: whether the engine wants sound now
     private var running = false
     /// protected by lock: underruns of the connections closed or lost since `open`
-    private var pastUnderruns = 0
+    private var pastUnderruns = 0 { didSet { publish() } }
+    /// protected by its mutex: `stream`, `standIn` and `pastUnderruns` as last set (under
+    /// `lock`), for the getters any thread may call: they never wait for `lock`, which a
+    /// device call holds (a connection being made, the end being played out).
+    private let published = Locked<(stream: PulseStream?, standIn: ClockDrivenAudioOutput?, pastUnderruns: Int)>(
+        (nil, nil, 0))
     /// Reconnection attempts and the hand-over to the stand-in run here, off the main loop.
     private let recovery = DispatchQueue(label: "playhead.pulse.recovery")
     private let lastLatency = Atomic<UInt64>(Double(0).bitPattern)
@@ -60,20 +66,28 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     }
 
     package var outputLatency: Double {
-        lock.withLock { stream?.latency ?? standIn?.outputLatency } ?? 0
+        let (stream, standIn, _) = published.withLock { $0 }
+        return stream?.latency ?? standIn?.outputLatency ?? 0
+    }
+
+    /// Mirrors the connection, the stand-in and the past underruns for the getters (called
+    /// under `lock` by every change of them).
+    private func publish() {
+        published.withLock { $0 = (stream, standIn, pastUnderruns) }
     }
 
     /// Times the server ran out of audio to play since `open`, over every connection (the
     /// end of the audio, played out, is not one).
     package var deviceUnderruns: Int {
-        lock.withLock { pastUnderruns + (stream?.underruns.load(ordering: .relaxed) ?? 0) }
+        let (stream, _, past) = published.withLock { $0 }
+        return past + (stream?.underruns.load(ordering: .relaxed) ?? 0)
     }
 
     /// Times the connection to the server was lost since `open`.
     package var serverLosses: Int { losses.load(ordering: .relaxed) }
 
     /// True while the server is away and the output plays silently.
-    package var isPlayingSilently: Bool { lock.withLock { standIn != nil } }
+    package var isPlayingSilently: Bool { published.withLock { $0.standIn != nil } }
 
     package func open(format: AudioOutputFormat, source: any AudioRenderSource) throws -> AudioOutputFormat {
         lock.lock()
@@ -112,9 +126,7 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     /// True while a server stream plays (not the silent stand-in of a lost server): its queued
     /// audio can be overwritten.
     package var rewritesQueuedAudio: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stream != nil && standIn == nil
+        published.withLock { $0.stream != nil && $0.standIn == nil }
     }
 
     package func discardBuffered() {
