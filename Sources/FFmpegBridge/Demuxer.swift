@@ -291,7 +291,8 @@ package final class Demuxer: @unchecked Sendable {
             let status = readFrame()
             // A read a kick cut short may have produced a packet from part of its bytes (MPEG-TS
             // hands out the PES it was assembling when its input fails): dropped, and the
-            // read reported as interrupted; the engine reopens the input where its run ends.
+            // read reported as interrupted; the engine reopens the input just before its run's
+            // last packets.
             if status >= 0, container.interrupt.kickCutRead {
                 av_packet_unref(scratch)
                 return .failure(.timedOut)

@@ -27,10 +27,12 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// Attempts at one segment before the stream fails (network errors) or skips it (HTTP errors).
     static let attempts = 3
 
-    /// The longest the demux thread may wait for bytes: every attempt at a segment (each may
-    /// also fetch its key and initialisation section, each request bounded by `timeout`) and
-    /// the pauses between them, after which the loader has failed the stream itself.
-    var longestWait: Double? { timeout * Double(Self.attempts * 3) + 2 }
+    /// The longest the demux thread may wait for bytes of a VOD stream: every attempt at a
+    /// segment (each may also fetch its key and initialisation section, each request bounded
+    /// by `timeout`) and the pauses between them, after which the loader has failed the stream
+    /// itself. A live stream's loader keeps reloading a playlist that does not answer, so
+    /// there the read's own time-out stays the bound (a dead live server fails the item then).
+    var longestWait: Double? { isLive ? nil : timeout * Double(Self.attempts * 3) + 2 }
 
     /// A fetched segment waiting to be read.
     struct Chunk {
