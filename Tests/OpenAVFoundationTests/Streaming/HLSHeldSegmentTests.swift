@@ -19,10 +19,11 @@ import Testing
     @Test func aSeekBackWhileTheLoaderWaitsForASegmentPlaysOnToTheEnd() async throws {
         let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
         defer { server.stop() }
-        // The lowest variant's fourth segment (3–4 s) stops after its first kilobyte, once, for
-        // as long as the test holds it (no request deadline passes): the demux thread waits at
+        // The lowest variant's fourth segment (3–4 s) stops after its first kilobyte, every time
+        // it is asked for (the loader may abandon the stalled transfer and ask again), for as
+        // long as the test holds it (no request deadline passes): the demux thread waits at
         // 3 s with everything before it read.
-        server.setRule(.hold(atByte: 1024, times: 1), for: "/ladder/low/seg3.ts")
+        server.setRule(.hold(atByte: 1024), for: "/ladder/low/seg3.ts")
         let sink = RecordingVideoSink()
         let asset = AVURLAsset(url: server.url(for: "ladder/master.m3u8"), options: [AVURLAssetPlayheadTimeoutKey: 600])
         let item = AVPlayerItem(asset: asset)
