@@ -5,9 +5,11 @@
 // Concurrency: `open`, `start`, `stop`, `close` and `discardBuffered` may be called from any
 // thread; `lock` serialises them and guards the connection, the stand-in and what `open` was
 // given. The getters any thread may call (latency, counts, whether it plays silently) read a
-// mirror of the connection and the stand-in under a lock of its own, never waiting for `lock`. Losing the server and reconnecting run on `recovery` and take the same lock; libpulse's
-// main loop thread never takes it (it only queues the loss on `recovery`). At most one of the
-// connection and the stand-in renders at a time: each is stopped before the other starts.
+// mirror of the connection and the stand-in under a lock of its own, never waiting for
+// `lock`. Losing the server and reconnecting run on `recovery` and take the same lock;
+// libpulse's main loop thread never takes it (it only queues the loss on `recovery`). At most
+// one of the connection and the stand-in renders at a time: each is stopped before the other
+// starts.
 import Foundation
 import OpenAVFoundation
 import Synchronization
@@ -52,7 +54,6 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         (nil, nil, 0))
     /// Reconnection attempts and the hand-over to the stand-in run here, off the main loop.
     private let recovery = DispatchQueue(label: "playhead.pulse.recovery")
-    private let lastLatency = Atomic<UInt64>(Double(0).bitPattern)
     private let losses = Atomic<Int>(0)
 
     /// An output for `sinkName` (nil: the default sink) on `server` (nil: the user's);

@@ -222,8 +222,10 @@ package final class SharedAudioDevice: @unchecked Sendable {
 
     /// True when the callback may render `ring` although its lane is not started (it follows
     /// the current ring, or took over from it).
+    /// Taken under `lock`, so the answer never sees a hand-over half made (its callers are the
+    /// engine's audio thread and output queue, never the main queue).
     func isRendering(_ ring: AudioRingBuffer) -> Bool {
-        published.withLock { $0.handoff }?.holds(ring) ?? false
+        withLock { $0.handoff?.holds(ring) ?? false }
     }
 
     /// The output's latency (0 while closed). Any thread; never waits for a device call.
