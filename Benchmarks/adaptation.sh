@@ -16,6 +16,9 @@ ADAPTATION_FIXTURE_VERSION=1
 ADAPTATION_LIMIT=${PLAYHEAD_BENCH_ADAPTATION_LIMIT:-130}
 # The traces to play, by name (Benchmarks/traces/NAME.trace).
 ADAPTATION_TRACES=${PLAYHEAD_BENCH_ADAPTATION_TRACES:-step-down step-up cellular}
+# The players to run on each trace. A subset (say `playhead`, while tuning the rule) prints
+# each run's summary and writes no goal rows, which need every player of one run.
+ADAPTATION_PLAYERS=${PLAYHEAD_BENCH_ADAPTATION_PLAYERS:-playhead mpv fixed-v0 fixed-v1 fixed-v2 fixed-v3}
 
 # The ladder, one variant a line: NAME|WIDTH|HEIGHT|VIDEO_KBIT (audio: 64 kbit/s AAC in every
 # variant). Nominal totals 0.4, 1, 2.5 and 5 Mbit/s with the MPEG-TS overhead.
@@ -166,6 +169,7 @@ adaptation_run() {
         --requests "$log" --player "$kind" --report "$out" --wall "$(cat "$wall")" \
         --limit "$ADAPTATION_LIMIT" --name "$player" >"$result" \
         || die "could not analyse the $player run on $(basename "$trace")"
+    cp "$log" "${result%.json}.requests.jsonl"
 }
 
 measure_adaptation() {
@@ -182,12 +186,18 @@ measure_adaptation() {
     for name in $ADAPTATION_TRACES; do
         trace="$ROOT/Benchmarks/traces/$name.trace"
         [[ -s $trace ]] || die "no trace $trace"
-        for player in playhead mpv fixed-v0 fixed-v1 fixed-v2 fixed-v3; do
+        for player in $ADAPTATION_PLAYERS; do
             say "adaptation: $name, $player (real time, at most $ADAPTATION_LIMIT s)"
             adaptation_run "$dir" "$trace" "$player" "$results/$name-$player.json"
             say "  $(python3 "$ROOT/Benchmarks/adaptation-qoe.py" summary "$results/$name-$player.json")"
         done
     done
+    if [[ $ADAPTATION_PLAYERS != "playhead mpv fixed-v0 fixed-v1 fixed-v2 fixed-v3" ]]; then
+        say "adaptation: players $ADAPTATION_PLAYERS only, so no goal rows (results in $results)"
+        rm -rf "$CACHE/adaptation-subset"
+        cp -r "$results" "$CACHE/adaptation-subset"
+        return 0
+    fi
     local files=()
     for name in $ADAPTATION_TRACES; do
         for player in playhead mpv fixed-v0 fixed-v1 fixed-v2 fixed-v3; do

@@ -27,12 +27,23 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// Attempts at one segment before the stream fails (network errors) or skips it (HTTP errors).
     static let attempts = 3
 
-    /// The longest the demux thread may wait for bytes of a VOD stream: every attempt at a
-    /// segment (each may also fetch its key and initialisation section, each request bounded
-    /// by `timeout`) and the pauses between them, after which the loader has failed the stream
-    /// itself. A live stream's loader keeps reloading a playlist that does not answer, so
-    /// there the read's own time-out stays the bound (a dead live server fails the item then).
-    var longestWait: Double? { isLive ? nil : timeout * Double(Self.attempts * 3) + 2 }
+    /// The longest the demux thread may wait for bytes: every attempt at a segment (each may
+    /// also fetch its key and initialisation section, each request bounded by `timeout`) and
+    /// the pauses between them, after which the loader has failed the stream itself. A live
+    /// stream may also wait at its edge for the playlist to grow: the loader ends the stream
+    /// once the playlist has not changed for `deadAfterTargets` target durations (the last
+    /// reload, half a target duration apart and bounded by `timeout`, included), so the read
+    /// waits at least that long too. Either way a server that stops answering ends playback
+    /// through the loader, and a stream that keeps listing segments none of which arrive
+    /// still meets this bound.
+    var longestWait: Double? {
+        let tries = timeout * Double(Self.attempts * 3) + 2
+        guard isLive else { return tries }
+        condition.lock()
+        let target = max(state.timeline.targetDuration, 1)
+        condition.unlock()
+        return max(tries, (Self.deadAfterTargets + 1) * target + timeout + 2)
+    }
 
     /// A fetched segment waiting to be read.
     struct Chunk {

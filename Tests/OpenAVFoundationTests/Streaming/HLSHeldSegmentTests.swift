@@ -7,7 +7,8 @@
 // demuxer's input is no longer where the kept packets end and reading resumes by restarting
 // the loader a little before them (before, the cut went unnoticed: the container saw the end
 // of its input and playback stopped where the kept packets ended, the EXT-X-START stall of
-// closing note 36).
+// closing note 36). The same for a live stream, whose read also waits at the edge for as long
+// as the loader keeps the stream alive; and a live server that goes away still ends playback.
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -86,6 +87,70 @@ import Testing
             .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
         #expect(times.count == Int(AdaptiveMedia.duration) * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 })
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aLiveSegmentThatStopsComingIsFetchedAgainAndPlaybackGoesOn() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        // A live window of segments 2...5 that never grows (the stream ends once its playlist
+        // has not changed for six target durations); playback starts at segment 3, three
+        // target durations from the end. Segment 4 stops after its first kilobyte, once; each
+        // request may take 3 s, so the loader's second request comes after the demux thread
+        // waited 3 s, one request's deadline.
+        let live = LiveLadder(server: server, window: 4, published: 6)
+        defer { live.stop() }
+        server.setRule(.hold(atByte: 1024, times: 1), for: "/ladder/low/seg4.ts")
+        let sink = RecordingVideoSink()
+        let asset = AVURLAsset(url: server.url(for: "live/master.m3u8"), options: [AVURLAssetPlayheadTimeoutKey: 3.0])
+        let item = AVPlayerItem(asset: asset)
+        item.preferredPeakBitRate = 300_000
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 60, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+
+        #expect(item.status == .readyToPlay && item.error == nil, "\(diagnosis(item, server))")
+        #expect(server.requests.filter { $0.path == "/ladder/low/seg4.ts" }.count == 2)
+        // Segments 3...5 played, every picture once, 40 ms apart.
+        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
+            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(times.count == 3 * 25, "\(times.count) pictures \(diagnosis(item, server))")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 })
+        player.replaceCurrentItem(with: nil)
+    }
+
+    // A live playlist grows with the wall clock and the end is timed: the real-time pass.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aLiveServerThatGoesAwayEndsPlaybackWithinSixTargetDurationsInRealTime() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        let live = LiveLadder(server: server, window: 4, published: 6)
+        defer { live.stop() }
+        live.grow(every: 1, ending: false)
+        let sink = RecordingVideoSink()
+        let asset = AVURLAsset(url: server.url(for: "live/master.m3u8"), options: [AVURLAssetPlayheadTimeoutKey: 3.0])
+        let item = AVPlayerItem(asset: asset)
+        item.preferredPeakBitRate = 300_000
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        // Three segments played: the demux thread follows the edge, a segment a second.
+        await waitUntil(timeout: 30, "three segments") { sink.count >= 3 * 25 }
+        server.stop()
+        let stopped = Date()
+        // The loader's reloads fail, the playlist no longer changes, and after six target
+        // durations (1 s each) the loader ends the stream; the demux read, which may wait
+        // longer than one request's deadline, does not hold the end up.
+        await waitUntil(timeout: 40, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+        let waited = Date().timeIntervalSince(stopped)
+        #expect(waited < 6 + 1 + 3 + 2, "ended \(waited) s after the server went away")
+        #expect(sink.count % 25 == 0, "whole segments play: \(sink.count) pictures")
+        #expect((item.errorLog()?.events.count ?? 0) > 0, "the failed reloads are logged")
         player.replaceCurrentItem(with: nil)
     }
 
