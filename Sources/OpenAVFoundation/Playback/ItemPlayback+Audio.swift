@@ -103,6 +103,17 @@ extension ItemPlayback {
         else {
             return
         }
+        // A hole in the timestamps before it plays as silence (see `AudioSplice.silence`).
+        if let silence = splice.silence(before: trimmed) {
+            guard put(silence, to: ring, generation: generation, &splice) else { return }
+        }
+        guard put(trimmed, to: ring, generation: generation, &splice) else { return }
+        post(.audioWritten(seconds: trimmed.mediaDuration.seconds))
+    }
+
+    /// Writes `trimmed` into the ring in steps, waiting for space; false when it gave up (the
+    /// generation, the track or the rate changed while it waited, or the item stopped).
+    private func put(_ trimmed: PCMChunk, to ring: AudioRingBuffer, generation: Int, _ splice: inout AudioSplice) -> Bool {
         let target = ring.capacityFrames / 2
         let step = max(1, min(trimmed.frameCount, target))
         let chunkTempo = trimmed.mediaDuration.seconds / max(trimmed.playbackDuration.seconds, 1e-9)
@@ -119,13 +130,13 @@ extension ItemPlayback {
                 let (current, wanted, rate, tempo) = coordinator.read {
                     ($0.generation, $0.selection.audioStream, $0.rate, $0.audioTempo)
                 }
-                if current != generation { return }
+                if current != generation { return false }
                 // Another track was selected: stop waiting to write this one's audio.
-                if let wanted, wanted != splice.stream { return }
+                if let wanted, wanted != splice.stream { return false }
                 // Another rate: this audio is re-made at its tempo with the rest.
                 if settings.keepsPitch, !splice.isRemaking, abs(tempo - chunkTempo) > 1e-3 {
                     splice.tempoChanged = true
-                    return
+                    return false
                 }
                 // The ring is full: sleep until about half of it has played, at most
                 // `ringRefillCap`. Seeks, selection changes and stop wake the thread early.
@@ -142,7 +153,7 @@ extension ItemPlayback {
             splice.wrote(part)
             offset += count
         }
-        post(.audioWritten(seconds: trimmed.mediaDuration.seconds))
+        return !isStopped
     }
 
     /// Drops audio before the seek's landing time; nil when the chunk is stale or all before it.

@@ -69,6 +69,29 @@ struct AudioSplice {
             from: min(skip, chunk.frameCount), count: max(0, chunk.frameCount - skip))
     }
 
+    /// The longest hole in the audio's timestamps played as silence, seconds; a longer jump is
+    /// taken for a broken timestamp, and the audio after it follows at once.
+    static let longestHole = 30.0
+
+    /// Silence for the hole between the audio written and `chunk`, when the chunk starts more
+    /// than `AudioConverter.discontinuityThreshold` (and at most `longestHole`) later: media
+    /// missing there (an HLS gap, a segment skipped, a damaged recording) then plays as
+    /// silence, and time runs through it at the rate of play, as on Apple's players, instead
+    /// of jumping to the audio after it. Made at the chunk's tempo. Nil otherwise, and while
+    /// re-made audio is written.
+    func silence(before chunk: PCMChunk) -> PCMChunk? {
+        guard !isRemaking, writtenEnd.isNumeric else { return nil }
+        let hole = (chunk.mediaTime - writtenEnd).seconds
+        guard hole > AudioConverter.discontinuityThreshold, hole <= Self.longestHole else { return nil }
+        let tempo = chunk.mediaDuration.seconds / max(chunk.playbackDuration.seconds, 1e-9)
+        let frames = Int((hole / tempo * Double(chunk.sampleRate)).rounded())
+        guard frames > 0 else { return nil }
+        return PCMChunk(
+            samples: [Float](repeating: 0, count: frames * chunk.channels), frameCount: frames,
+            channels: chunk.channels, sampleRate: chunk.sampleRate, mediaTime: writtenEnd,
+            mediaDuration: chunk.mediaTime - writtenEnd)
+    }
+
     /// Notes that `chunk` went into the ring.
     mutating func wrote(_ chunk: PCMChunk) {
         writtenEnd = chunk.mediaTime + chunk.mediaDuration

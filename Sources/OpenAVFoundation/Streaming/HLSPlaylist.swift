@@ -167,6 +167,8 @@ struct HLSSegment: Equatable, Sendable {
     /// The wall-clock date of its first sample: its own `EXT-X-PROGRAM-DATE-TIME`, or the last
     /// one before it carried on by the durations between (nil before any).
     var programDate: Date? = nil
+    /// True when `EXT-X-GAP` marks it: its URI holds no media and is never requested.
+    var isGap = false
 }
 
 /// A media playlist.
@@ -287,6 +289,7 @@ enum HLSPlaylist: Equatable, Sendable {
         var unsupportedKey = false
         var date: Date?
         var startPoint: HLSStartPoint?
+        var gap = false
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-START:") {
                 startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
@@ -311,6 +314,8 @@ enum HLSPlaylist: Equatable, Sendable {
                 discontinuity = true
             } else if line == "#EXT-X-ENDLIST" {
                 ended = true
+            } else if line == "#EXT-X-GAP" {
+                gap = true
             } else if let value = line.value(of: "#EXT-X-KEY:") {
                 let list = attributes(Substring(value))
                 switch list["METHOD"] {
@@ -346,13 +351,15 @@ enum HLSPlaylist: Equatable, Sendable {
                     HLSSegment(
                         url: try resolve(line, base), sequence: sequence + segments.count, start: start,
                         duration: length, byteRange: range, discontinuity: discontinuity,
-                        discontinuitySequence: discontinuities, map: segmentMap, key: key, programDate: date))
+                        discontinuitySequence: discontinuities, map: segmentMap, key: key, programDate: date,
+                        isGap: gap))
                 start += length
                 date = date?.addingTimeInterval(length)
                 rangeEnd = range?.upperBound ?? 0
                 duration = nil
                 range = nil
                 discontinuity = false
+                gap = false
             }
         }
         return HLSMediaPlaylist(

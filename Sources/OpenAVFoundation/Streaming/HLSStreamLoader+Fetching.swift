@@ -81,6 +81,30 @@ extension HLSStreamLoader {
         return playlist
     }
 
+    /// Variant `variant`'s segment standing for `segment` of the timeline (by media sequence
+    /// number live, by time for VOD); nil when its playlist cannot be loaded or lacks it.
+    func piece(of variant: Int, for segment: HLSSegment) -> HLSSegment? {
+        guard let playlist = mediaPlaylist(variant, holding: segment.sequence),
+            let index = isLive
+                ? playlist.segments.firstIndex(where: { $0.sequence == segment.sequence })
+                : playlist.segmentIndex(at: segment.start + segment.duration / 2)
+        else { return nil }
+        return playlist.segments[index]
+    }
+
+    /// Where to take `segment` from when variant `choice` marks it as a gap: the nearest of
+    /// the `allowed` variants below `choice`, then above it, whose segment there holds media
+    /// (RFC 8216bis lets a client fetch a gap from another variant); nil when every one has a
+    /// gap there or cannot be loaded.
+    func gapFill(for segment: HLSSegment, choice: Int, allowed: [Int], unusable: Set<Int>) -> (Int, HLSSegment)? {
+        let usable = allowed.filter { $0 != choice && !unusable.contains($0) }
+        let order = usable.filter { $0 < choice }.reversed() + usable.filter { $0 > choice }
+        for variant in order {
+            if let piece = piece(of: variant, for: segment), !piece.isGap { return (variant, piece) }
+        }
+        return nil
+    }
+
     func deliver(_ chunk: Chunk, generation: Int) {
         condition.lock()
         if state.generation == generation, !state.closed {

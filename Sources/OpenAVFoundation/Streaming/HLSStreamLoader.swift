@@ -328,11 +328,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 unusable.insert(choice)
                 choice = current
             }
-            guard let playlist = mediaPlaylist(choice, holding: segment.sequence),
-                let index = isLive
-                    ? playlist.segments.firstIndex(where: { $0.sequence == segment.sequence })
-                    : playlist.segmentIndex(at: segment.start + segment.duration / 2)
-            else {
+            guard var piece = piece(of: choice, for: segment) else {
                 // A live segment no variant lists any more (or yet) is passed over.
                 if isLive {
                     skip(job)
@@ -341,9 +337,19 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 if isCurrent(job.generation) { fail(.io(detail: "no variant playlist could be loaded")) }
                 continue
             }
+            // A gap (EXT-X-GAP) is taken from the nearest variant that has media there; where
+            // none has, nothing is requested and the engine plays across the hole.
+            if piece.isGap {
+                guard let fill = gapFill(for: segment, choice: choice, allowed: adaptation.allowed(under: job.caps),
+                    unusable: unusable)
+                else {
+                    skip(job)
+                    continue
+                }
+                (choice, piece) = fill
+            }
             if choice != current { log.switched(to: variants[choice], estimate: estimator.estimate) }
             current = choice
-            let piece = playlist.segments[index]
             // A fresh container reads on after a restart, a discontinuity, a new initialisation
             // section or a switch between fragmented-MP4 variants; it needs the section first.
             let startsSection =

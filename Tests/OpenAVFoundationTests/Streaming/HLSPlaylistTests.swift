@@ -98,6 +98,27 @@ import Testing
         #expect(playlist.segmentIndex(at: 100) == 3)
     }
 
+    @Test func aGapMarksOnlyTheSegmentAfterIt() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXTINF:2,
+            a.ts
+            #EXT-X-GAP
+            #EXTINF:2,
+            b.ts
+            #EXTINF:2,
+            c.ts
+            #EXT-X-ENDLIST
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        #expect(playlist.segments.map(\.isGap) == [false, true, false])
+        #expect(playlist.segments.map(\.start) == [0, 2, 4], "a gap keeps its place on the timeline")
+    }
+
     @Test func keysAndMapsAreNoticedAndLivePlaylistsHaveNoEnd() throws {
         let text = """
             #EXTM3U
