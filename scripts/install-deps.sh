@@ -23,10 +23,11 @@ REQUIRED_PACKAGES=(
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
     libavfilter-dev libsdl2-dev libsdl2-ttf-dev pkg-config ffmpeg fonts-dejavu-core make time xvfb openbox xdotool x11-apps imagemagick
     socat openssl python3 libpulse-dev pulseaudio pulseaudio-utils mpv pipewire pipewire-pulse wireplumber
-    libcurl4-openssl-dev libdbus-1-dev dbus-daemon dbus-bin playerctl libass-dev
+    libcurl4-openssl-dev libdbus-1-dev dbus-daemon dbus-bin playerctl libass-dev libxml2-dev
 )
 # libcurl4-openssl-dev: the release build links FoundationNetworking (URLSession, the HLS loader)
-# statically, and that asks the linker for -lcurl.
+# statically, and that asks the linker for -lcurl. libxml2-dev: likewise FoundationXML (the
+# DASH manifest reader's XMLParser) asks for -lxml2.
 # Only needed for the optional clip download; failure to install them is not fatal.
 MEDIA_PACKAGES=(python3 python3-pip ca-certificates)
 

@@ -92,7 +92,7 @@ package final class Demuxer: @unchecked Sendable {
         // A local MP4 whose header says everything needs no probe (see HeaderStreamInfo).
         let headerSuffices = HeaderStreamInfo.suffices(for: container, location: location)
         if !headerSuffices, let error = container.findStreamInfo(timeout: timeout, limits: limits) {
-            if let failure = container.inputRefusalFailure { throw failure }
+            if let failure = container.inputRefusalFailure ?? location.streaming?.failure { throw failure }
             if interrupt.isAborted { throw .cancelled }
             if container.streamCount == 0 {
                 throw error.code == FFmpegError.exit ? .timedOut : .damaged(detail: error.detail)
@@ -324,7 +324,7 @@ package final class Demuxer: @unchecked Sendable {
                 }
                 return .packet(packet)
             }
-            if let failure = container.inputRefusalFailure { return .failure(failure) }
+            if let failure = container.inputRefusalFailure ?? streamed?.streaming?.failure { return .failure(failure) }
             if container.interrupt.isAborted { return .failure(.cancelled) }
             if status == FFmpegError.exit || container.interrupt.hasFired {
                 return .failure(.timedOut)

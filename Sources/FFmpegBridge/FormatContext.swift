@@ -71,6 +71,7 @@ package final class FormatContext: @unchecked Sendable {
         guard status >= 0, let openedContext = opened else {
             // avformat_open_input frees the context on failure.
             if location.isNetwork, let refusal = interrupt.inputRefusal { throw refusal.failure(location.network) }
+            if let failure = location.streaming?.failure { throw failure }
             if location.isNetwork, !interrupt.hasFired, let failure = FormatContext.networkFailure(status) {
                 throw failure
             }

@@ -81,6 +81,9 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// (its requests have their own deadlines and are tried again), in seconds; nil: the
     /// reader's own time-out bounds each read.
     var longestWait: Double? { get }
+    /// Why the input stopped giving bytes, once it has failed (the reason a demuxer reports
+    /// in place of FFmpeg's generic I/O error); nil while it has not.
+    var failure: MediaFailure? { get }
 }
 
 /// How an input read beside the main one (an HLS audio rendition) names its stream; also how
@@ -133,6 +136,8 @@ extension StreamingInput {
     package var carriedRendition: CompanionRendition? { nil }
     /// Nil: the reader's time-out bounds each read.
     package var longestWait: Double? { nil }
+    /// None, unless the input says why it failed.
+    package var failure: MediaFailure? { nil }
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.

@@ -57,6 +57,7 @@ extension HLSStreamLoader {
             return bytes
         case .failure(let failure):
             log.error(uri: map.url, failure: failure)
+            initialisationFailure = failure.reason
             return nil
         }
     }
@@ -109,6 +110,7 @@ extension HLSStreamLoader {
         condition.lock()
         if state.generation == generation, !state.closed {
             state.chunks.append(chunk)
+            state.delivered = true
             state.nextSegment += 1
             state.fetchedEnd = chunk.start + chunk.duration
             condition.broadcast()
@@ -116,11 +118,14 @@ extension HLSStreamLoader {
         condition.unlock()
     }
 
-    func skip(_ job: Job) {
+    /// Passes over `job`'s segment without bytes. What was fetched ahead does not grow, so the
+    /// loader goes on to the next segment at once (a run of segments that all fail or are
+    /// refused ends the stream instead of leaving the demuxer waiting for room it never uses).
+    func skip(_ job: Job, because reason: String? = nil) {
         condition.lock()
         if state.generation == job.generation {
             state.nextSegment += 1
-            state.fetchedEnd = (job.piece?.start ?? 0) + (job.piece?.duration ?? 0)
+            if let reason { state.skipReason = reason }
         }
         condition.unlock()
     }

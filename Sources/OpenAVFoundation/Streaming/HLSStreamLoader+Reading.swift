@@ -37,6 +37,12 @@ extension HLSStreamLoader {
         return .bytes(count)
     }
 
+    var failure: MediaFailure? {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.failure
+    }
+
     func nextSection() -> StreamingSection? {
         condition.lock()
         defer { condition.unlock() }

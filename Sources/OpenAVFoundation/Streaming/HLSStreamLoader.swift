@@ -83,9 +83,16 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         /// A live playlist's next reload, and its last change (nil for VOD).
         var nextReload: Date?
         var lastChange = Date()
+        /// True once a segment's bytes were handed to the demuxer; why the last segment
+        /// passed over without bytes was (a stream that ends with none fails with it).
+        var delivered = false
+        var skipReason: String?
     }
 
     let probeName: String
+    /// The FFmpeg name of the format the user's input is in: "hls", or "dash" for a DASH
+    /// manifest streamed through this loader.
+    let formatName: String
     /// The playlist's length for VOD; nil for a live playlist (even once it ends).
     let duration: Double?
     /// True when the playlist was live (no `EXT-X-ENDLIST`) when opened.
@@ -98,6 +105,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var keys: [URL: Data] = [:]
     /// Initialisation sections fetched so far (the loader thread's; a few variants' worth).
     var initialisations: [HLSMap: Data] = [:]
+    /// Why the last initialisation section could not be loaded (the loader thread's).
+    var initialisationFailure: String?
     let fetcher: HTTPFetcher
     let secure: Bool
     let limits: (playlist: Int, segment: Int)
@@ -131,14 +140,17 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var renditionLoaders: [HLSStreamLoader] = []
 
     /// A loader over `multivariant`, whose variant `startVariant` (an index into its sorted
-    /// variants) already has `startPlaylist` loaded.
+    /// variants) already has `startPlaylist` loaded (and the variants of `knownPlaylists`
+    /// theirs: a DASH manifest lists every Representation's segments at once).
     init(
         variants: [HLSVariant], startVariant: Int, startPlaylist: HLSMediaPlaylist, fetcher: HTTPFetcher,
         secure: Bool, options: NetworkOptions, timeout: Double, caps: VariantAdaptation.Caps, log: StreamingLog,
         initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions(),
         rendition: CompanionRendition? = nil, carrying carriedRendition: CompanionRendition? = nil,
-        startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets()
+        startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
+        knownPlaylists: [Int: HLSMediaPlaylist] = [:], formatName: String = "hls"
     ) {
+        self.formatName = formatName
         self.startPoint = startPoint
         declaredRenditions = renditions
         self.rendition = rendition
@@ -146,6 +158,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         self.timelineOffsets = timelineOffsets
         self.variants = variants
         playlists = Array(repeating: nil, count: variants.count)
+        for (index, playlist) in knownPlaylists where playlists.indices.contains(index) { playlists[index] = playlist }
         playlists[startVariant] = startPlaylist
         isLive = !startPlaylist.isEnded
         duration = isLive ? nil : startPlaylist.duration
@@ -271,6 +284,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             if state.nextSegment >= state.timeline.segments.count {
                 if (state.timeline.isEnded || isDead) && !state.loaderDone {
                     state.loaderDone = true
+                    if !state.delivered, state.failure == nil, let reason = state.skipReason {
+                        state.failure = .io(detail: "no segment could be loaded (\(reason))")
+                    }
                     condition.broadcast()
                 }
             } else if buffered
@@ -360,7 +376,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             var header = Data()
             if startsSection, let map = piece.map {
                 guard let bytes = initialisation(map, variant: choice) else {
-                    skip(job)
+                    skip(job, because: "initialisation section: \(initialisationFailure ?? "could not be read")")
                     continue
                 }
                 header = bytes
@@ -390,7 +406,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                     log.renditionSegmentFetched(piece.url, bytes: resource.data.count, seconds: resource.seconds)
                 }
                 guard let bytes = decrypted(resource.data, of: piece) else {
-                    skip(job)
+                    skip(job, because: "it could not be decrypted")
                     continue
                 }
                 if startsSection { sections += 1 }
@@ -415,9 +431,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 log.error(uri: piece.url, failure: failure)
                 failures += 1
                 if case .refused = failure {
-                    skip(job)
+                    skip(job, because: failure.reason)
                 } else if case .httpStatus = failure, failures >= Self.attempts {
-                    skip(job)
+                    skip(job, because: failure.reason)
                 } else if failures >= Self.attempts {
                     if isCurrent(job.generation) { fail(.io(detail: "segment \(piece.url.lastPathComponent): \(failure.reason)")) }
                 } else {

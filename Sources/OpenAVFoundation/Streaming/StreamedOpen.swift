@@ -5,8 +5,8 @@
 // loaders of their own beside the variants', but one that may be the variants' own sound) or a media playlist on its own, VOD or live, of
 // MPEG-TS segments or fragmented MP4 segments with `EXT-X-MAP` initialisation sections (clear
 // or AES-128), discontinuities included. Everything else (SAMPLE-AES, video renditions, several
-// audio renditions carried in the variants, tiered audio groups, packed audio, DASH) is still read
-// by libavformat.
+// audio renditions carried in the variants, tiered audio groups, packed audio) is still read
+// by libavformat. A static DASH manifest goes through the same loader (`StreamedOpen+DASH.swift`).
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
 // work), blocking it on the network; `interrupt.abort()` from any thread stops it.
@@ -62,9 +62,13 @@ enum StreamedOpen {
     static func location(for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline) throws(MediaFailure)
         -> (MediaLocation, ProgramDateMap?)
     {
-        guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL),
-            url.path.lowercased().hasSuffix(".m3u8")
-        else { return (location, nil) }
+        guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL) else {
+            return (location, nil)
+        }
+        if url.path.lowercased().hasSuffix(".mpd") {
+            return (try dashLocation(for: location, url: url, timeout: timeout, interrupt: interrupt), nil)
+        }
+        guard url.path.lowercased().hasSuffix(".m3u8") else { return (location, nil) }
         let network = location.network
         let fetcher = HTTPFetcher(
             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)

@@ -1,0 +1,169 @@
+// Playhead: a static DASH manifest (MPD, ISO/IEC 23009-1) read into the model Playhead's HLS
+// loader streams: each video Representation becomes a variant whose segments are listed as a
+// media playlist's would be (with its initialisation section as the map), each audio
+// AdaptationSet an audio rendition. Segment addressing: `SegmentTemplate` with `$Number$` or
+// `$Time$` (with a `SegmentTimeline` or a fixed `duration`) and `SegmentList`. What it does
+// not model (a dynamic MPD, several periods, content protection, `SegmentBase`, no video) is
+// left to libavformat's DASH demuxer.
+//
+// Concurrency: values and pure functions; used on the thread that opens an input.
+import Foundation
+
+/// A static MPD as variants and audio renditions; see the file comment.
+struct DASHManifest: Equatable, Sendable {
+    /// One Representation, its segments as a media playlist.
+    struct Representation: Equatable, Sendable {
+        let id: String
+        let bandwidth: Int
+        let width: Int?
+        let height: Int?
+        let codecs: String?
+        let playlist: HLSMediaPlaylist
+    }
+
+    /// One audio AdaptationSet: a language (or a label) and the Representation chosen for it.
+    struct AudioSet: Equatable, Sendable {
+        let name: String
+        let language: String?
+        let isDefault: Bool
+        let representation: Representation
+    }
+
+    /// The video Representations, ascending by bandwidth.
+    let video: [Representation]
+    /// The audio AdaptationSets in manifest order.
+    let audio: [AudioSet]
+
+    /// The manifest in `data`, with relative URLs resolved against `base`; nil when it is not
+    /// an MPD Playhead's loader streams (see the file comment).
+    static func parse(_ data: Data, base: URL) -> DASHManifest? {
+        guard let mpd = XMLTree.parse(data), mpd.name == "MPD",
+            (mpd.attributes["type"] ?? "static") == "static",
+            mpd.children("Period").count == 1, let period = mpd.child("Period")
+        else { return nil }
+        let mpdBase = baseURL(of: mpd, under: base)
+        let periodBase = baseURL(of: period, under: mpdBase)
+        guard
+            let length = (period.attributes["duration"] ?? mpd.attributes["mediaPresentationDuration"])
+                .flatMap(isoDuration), length > 0
+        else { return nil }
+        var video: [Representation] = []
+        var audio: [AudioSet] = []
+        for set in period.children("AdaptationSet") {
+            if set.child("ContentProtection") != nil { return nil }
+            let kind = contentType(of: set)
+            guard kind == "video" || kind == "audio" else { continue }
+            let setBase = baseURL(of: set, under: periodBase)
+            var representations: [Representation] = []
+            for node in set.children("Representation") {
+                if node.child("ContentProtection") != nil { return nil }
+                guard
+                    let representation = Self.representation(
+                        node, in: set, period: period, base: baseURL(of: node, under: setBase), length: length)
+                else { return nil }
+                representations.append(representation)
+            }
+            guard !representations.isEmpty else { continue }
+            if kind == "video" {
+                video += representations
+            } else if let best = representations.max(by: { $0.bandwidth < $1.bandwidth }) {
+                let language = set.attributes["lang"]
+                let label = set.child("Label")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let main = set.children("Role").contains { $0.attributes["value"] == "main" }
+                audio.append(
+                    AudioSet(
+                        name: label.flatMap { $0.isEmpty ? nil : $0 } ?? language ?? "Audio \(audio.count + 1)",
+                        language: language, isDefault: main, representation: best))
+            }
+        }
+        guard !video.isEmpty else { return nil }
+        // One default: the set marked main, else the first.
+        if !audio.isEmpty, !audio.contains(where: \.isDefault) {
+            let first = audio[0]
+            audio[0] = AudioSet(
+                name: first.name, language: first.language, isDefault: true, representation: first.representation)
+        }
+        return DASHManifest(video: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio)
+    }
+
+    /// "video", "audio" or "text" from `contentType`, else from the MIME type of the set or of
+    /// its first Representation.
+    private static func contentType(of set: XMLTree) -> String? {
+        if let type = set.attributes["contentType"] { return type }
+        let mime = set.attributes["mimeType"] ?? set.child("Representation")?.attributes["mimeType"]
+        return mime?.split(separator: "/").first.map(String.init)
+    }
+
+    /// `node`'s `BaseURL` resolved against `base`, or `base` when it has none.
+    private static func baseURL(of node: XMLTree, under base: URL) -> URL {
+        guard let text = node.child("BaseURL")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
+            let url = URL(string: text, relativeTo: base)?.absoluteURL
+        else { return base }
+        return url
+    }
+
+    private static func representation(
+        _ node: XMLTree, in set: XMLTree, period: XMLTree, base: URL, length: Double
+    ) -> Representation? {
+        guard let id = node.attributes["id"], let bandwidth = node.attributes["bandwidth"].flatMap(Int.init) else {
+            return nil
+        }
+        let segments: [HLSSegment]?
+        if let template = merged("SegmentTemplate", node, set, period) {
+            segments = DASHSegments.fromTemplate(
+                template, representation: id, bandwidth: bandwidth, base: base, length: length)
+        } else if let list = merged("SegmentList", node, set, period) {
+            segments = DASHSegments.fromList(list, base: base, length: length)
+        } else {
+            segments = nil
+        }
+        guard let segments, !segments.isEmpty else { return nil }
+        let playlist = HLSMediaPlaylist(
+            targetDuration: (segments.map(\.duration).max() ?? 1).rounded(.up), segments: segments, isEnded: true,
+            isEncrypted: false, initialisation: segments[0].map?.url, mediaSequence: segments[0].sequence)
+        let codecs = node.attributes["codecs"] ?? set.attributes["codecs"]
+        return Representation(
+            id: id, bandwidth: bandwidth,
+            width: (node.attributes["width"] ?? set.attributes["width"]).flatMap(Int.init),
+            height: (node.attributes["height"] ?? set.attributes["height"]).flatMap(Int.init),
+            codecs: codecs, playlist: playlist)
+    }
+
+    /// The `name` element that applies to a Representation: its own, over its AdaptationSet's,
+    /// over its Period's (attributes of the nearer one win; children come from the nearest
+    /// level that has any).
+    private static func merged(_ name: String, _ levels: XMLTree...) -> XMLTree? {
+        let found = levels.compactMap { $0.child(name) }
+        guard let nearest = found.first else { return nil }
+        var attributes: [String: String] = [:]
+        for element in found.reversed() { attributes.merge(element.attributes) { $1 } }
+        let children = found.first { !$0.children.isEmpty }?.children ?? nearest.children
+        return XMLTree(name: name, attributes: attributes, children: children)
+    }
+
+    /// An ISO 8601 duration as MPDs write them (`PT1H2M3.5S`, `P1DT2H`), in seconds.
+    static func isoDuration(_ text: String) -> Double? {
+        guard text.hasPrefix("P") else { return nil }
+        var seconds = 0.0
+        var number = ""
+        var inTime = false
+        for character in text.dropFirst() {
+            if character == "T" {
+                inTime = true
+            } else if character.isNumber || character == "." {
+                number.append(character)
+            } else {
+                guard let value = Double(number) else { return nil }
+                switch (character, inTime) {
+                case ("D", false): seconds += value * 86_400
+                case ("H", true): seconds += value * 3_600
+                case ("M", true): seconds += value * 60
+                case ("S", true): seconds += value
+                default: return nil
+                }
+                number = ""
+            }
+        }
+        return number.isEmpty ? seconds : nil
+    }
+}

@@ -1,0 +1,87 @@
+// Playhead: a static DASH manifest streamed by Playhead's own loader: its video
+// Representations are the variants the loader adapts over (the same throughput estimate,
+// switching rule, abandonment, access and error logs as HLS), each audio AdaptationSet an audio
+// rendition read beside them. A manifest `DASHManifest` does not model goes to libavformat.
+//
+// Concurrency: runs on the thread that opens the input, blocking it on the network;
+// `interrupt.abort()` from any thread stops it.
+import FFmpegBridge
+import Foundation
+
+extension StreamedOpen {
+    /// `location` read through a new `HLSStreamLoader` over the DASH manifest at `url` when
+    /// `DASHManifest` models it, else `location` itself.
+    ///
+    /// - Throws: `.timedOut` or `.cancelled` when the manifest could not be read in time or
+    ///   the open was aborted; any other failure leaves the input to libavformat.
+    static func dashLocation(
+        for location: MediaLocation, url: URL, timeout: Double, interrupt: InterruptDeadline
+    ) throws(MediaFailure) -> MediaLocation {
+        let network = location.network
+        let makeFetcher = {
+            HTTPFetcher(headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
+        }
+        let fetcher = makeFetcher()
+        let result = fetcher.fetch(
+            url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
+            shouldStop: { _, _ in interrupt.isAborted ? .cancelled : nil })
+        let manifest: DASHManifest
+        switch result {
+        case .failure(.timedOut):
+            fetcher.close()
+            throw .timedOut
+        case .failure(.cancelled):
+            fetcher.close()
+            throw .cancelled
+        case .failure:
+            fetcher.close()
+            return location
+        case .success(let resource):
+            guard let parsed = DASHManifest.parse(resource.data, base: resource.finalURL) else {
+                fetcher.close()
+                return location
+            }
+            manifest = parsed
+        }
+        // Each Representation is a variant whose "playlist" the manifest already gave; its
+        // URL names the manifest and the Representation (the access log's URI for it).
+        let variants = manifest.video.map { representation in
+            HLSVariant(
+                url: representationURL(url, id: representation.id), bandwidth: representation.bandwidth,
+                averageBandwidth: nil, width: representation.width, height: representation.height,
+                codecs: representation.codecs, audioGroup: manifest.audio.isEmpty ? nil : "audio", subtitleGroup: nil)
+        }
+        let initial =
+            ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(url))
+            ?? Double(min(max(variants[0].bandwidth, 1), 5_000_000))
+        let adaptation = VariantAdaptation(
+            candidates: variants.map {
+                .init(bandwidth: $0.bandwidth, averageBandwidth: nil, width: $0.width, height: $0.height)
+            })
+        let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
+        let log = StreamingLog()
+        log.started(on: variants[start], at: 0)
+        let known = Dictionary(uniqueKeysWithValues: manifest.video.enumerated().map { ($0, $1.playlist) })
+        let loader = HLSStreamLoader(
+            variants: variants, startVariant: start, startPlaylist: manifest.video[start].playlist, fetcher: fetcher,
+            secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
+            initialEstimate: initial, knownPlaylists: known, formatName: "dash")
+        loader.addRenditionLoaders(
+            manifest.audio.map { set in
+                HLSStreamLoader(
+                    variants: [HLSVariant.unlisted(representationURL(url, id: set.representation.id))], startVariant: 0,
+                    startPlaylist: set.representation.playlist, fetcher: makeFetcher(), secure: location.requiresTLS,
+                    options: network, timeout: timeout, caps: .init(), log: log, initialEstimate: initial,
+                    rendition: CompanionRendition(name: set.name, language: set.language, isDefault: set.isDefault),
+                    timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), formatName: "dash")
+            })
+        return location.streamed(through: loader)
+    }
+
+    /// The manifest's URL naming one Representation (`#representation=ID`).
+    private static func representationURL(_ manifest: URL, id: String) -> URL {
+        var components = URLComponents(url: manifest, resolvingAgainstBaseURL: true)
+        components?.fragment = "representation=\(id)"
+        return components?.url ?? manifest
+    }
+}

@@ -1,0 +1,124 @@
+// Playhead: tests for reading a DASH manifest into the HLS loader's model (`DASHManifest`,
+// `DASHSegments`): segment addressing, timing, base URLs and what is left to libavformat.
+import Foundation
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct DASHManifestTests {
+    let base = URL(string: "https://cdn.example/show/manifest.mpd")!
+
+    private func manifest(_ body: String, type: String = "static", mpdExtra: String = "") -> DASHManifest? {
+        let text = """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="\(type)" mediaPresentationDuration="PT5.5S" \(mpdExtra)>
+            <Period>\(body)</Period>
+            </MPD>
+            """
+        return DASHManifest.parse(Data(text.utf8), base: base)
+    }
+
+    @Test func isoDurationsAreSeconds() {
+        #expect(DASHManifest.isoDuration("PT6.0S") == 6)
+        #expect(DASHManifest.isoDuration("PT1H2M3.5S") == 3723.5)
+        #expect(DASHManifest.isoDuration("P1DT1S") == 86_401)
+        #expect(DASHManifest.isoDuration("PT5") == nil && DASHManifest.isoDuration("5S") == nil)
+    }
+
+    @Test func templatesExpandTheirIdentifiers() {
+        let expand = { (text: String) in
+            DASHSegments.expand(text, id: "v1", bandwidth: 800_000, number: 7, time: 90_000)
+        }
+        #expect(expand("chunk-$RepresentationID$-$Number%05d$.m4s") == "chunk-v1-00007.m4s")
+        #expect(expand("$Bandwidth$/$Time$.m4s") == "800000/90000.m4s")
+        #expect(expand("a$$b-$Number$") == "a$b-7")
+        #expect(expand("$Unknown$") == nil && expand("open-$Number") == nil)
+        #expect(DASHSegments.expand("$Number$", id: "v1", bandwidth: 1, number: nil, time: nil) == nil)
+    }
+
+    @Test func aTimelineTemplateListsEverySegmentWithItsPlaceAndURL() throws {
+        let parsed = try #require(
+            manifest(
+                """
+                <AdaptationSet contentType="video">
+                <SegmentTemplate timescale="1000" media="$RepresentationID$/$Time$.m4s" initialization="$RepresentationID$/init.mp4" startNumber="3">
+                <SegmentTimeline><S t="0" d="2000" r="1"/><S d="1500" r="-1"/></SegmentTimeline>
+                </SegmentTemplate>
+                <Representation id="hi" bandwidth="900000" width="640" height="360"/>
+                <Representation id="lo" bandwidth="300000" width="320" height="180"/>
+                </AdaptationSet>
+                """))
+        #expect(parsed.video.map(\.id) == ["lo", "hi"], "ascending by bandwidth")
+        let segments = parsed.video[1].playlist.segments
+        // 2 + 2, then 1.5 s entries repeated to the period's end at 5.5 s: one more.
+        #expect(segments.map(\.start) == [0, 2, 4])
+        #expect(segments.map(\.duration) == [2, 2, 1.5])
+        #expect(segments.map(\.sequence) == [3, 4, 5])
+        #expect(segments.map(\.url.absoluteString) == [
+            "https://cdn.example/show/hi/0.m4s", "https://cdn.example/show/hi/2000.m4s",
+            "https://cdn.example/show/hi/4000.m4s",
+        ])
+        #expect(segments.allSatisfy { $0.map?.url.absoluteString == "https://cdn.example/show/hi/init.mp4" })
+        #expect(parsed.video[1].width == 640 && parsed.video[1].playlist.isEnded)
+    }
+
+    @Test func aFixedDurationTemplateEndsWithThePeriodAndBaseURLsNest() throws {
+        let parsed = try #require(
+            manifest(
+                """
+                <BaseURL>media/</BaseURL>
+                <AdaptationSet mimeType="video/mp4">
+                <BaseURL>video/</BaseURL>
+                <Representation id="1" bandwidth="500000">
+                <SegmentTemplate timescale="10" duration="20" media="seg$Number$.m4s"/>
+                </Representation>
+                </AdaptationSet>
+                <AdaptationSet mimeType="audio/mp4" lang="fr">
+                <Representation id="a1" bandwidth="64000"><SegmentTemplate timescale="1" duration="2" media="a$Number$.m4s"/></Representation>
+                <Representation id="a2" bandwidth="128000"><SegmentTemplate timescale="1" duration="2" media="b$Number$.m4s"/></Representation>
+                </AdaptationSet>
+                """))
+        let segments = try #require(parsed.video.first).playlist.segments
+        #expect(segments.map(\.duration) == [2, 2, 1.5])
+        #expect(segments.first?.url.absoluteString == "https://cdn.example/show/media/video/seg1.m4s")
+        #expect(segments.first?.map == nil)
+        #expect(parsed.audio.count == 1)
+        #expect(parsed.audio.first?.language == "fr" && parsed.audio.first?.isDefault == true)
+        #expect(parsed.audio.first?.representation.id == "a2", "the audio set's best Representation")
+    }
+
+    @Test func aSegmentListGivesByteRangesOfOneResource() throws {
+        let parsed = try #require(
+            manifest(
+                """
+                <AdaptationSet contentType="video"><Representation id="0" bandwidth="200000">
+                <BaseURL>whole.mp4</BaseURL>
+                <SegmentList timescale="1000" duration="2000">
+                <Initialization range="0-99"/>
+                <SegmentURL mediaRange="100-999"/><SegmentURL mediaRange="1000-1999"/><SegmentURL mediaRange="2000-2499"/>
+                </SegmentList></Representation></AdaptationSet>
+                """))
+        let segments = try #require(parsed.video.first).playlist.segments
+        #expect(segments.map(\.byteRange) == [100..<1000, 1000..<2000, 2000..<2500])
+        #expect(segments.map(\.duration) == [2, 2, 1.5])
+        #expect(segments.first?.url.absoluteString == "https://cdn.example/show/whole.mp4")
+        #expect(segments.first?.map?.byteRange == 0..<100)
+    }
+
+    @Test func whatTheLoaderDoesNotModelIsLeftToLibavformat() {
+        let video = """
+            <AdaptationSet contentType="video"><Representation id="0" bandwidth="1">
+            <SegmentTemplate duration="1" media="s$Number$.m4s"/></Representation></AdaptationSet>
+            """
+        #expect(manifest(video) != nil)
+        #expect(manifest(video, type: "dynamic") == nil, "live DASH")
+        #expect(
+            manifest(video.replacingOccurrences(of: "<Representation", with: "<ContentProtection/><Representation")) == nil,
+            "protected")
+        #expect(
+            manifest(video.replacingOccurrences(of: "<SegmentTemplate duration=\"1\" media=\"s$Number$.m4s\"/>",
+                with: "<SegmentBase indexRange=\"0-99\"/>")) == nil, "SegmentBase (a sidx index)")
+        #expect(manifest(video.replacingOccurrences(of: "video", with: "audio")) == nil, "no video")
+        #expect(DASHManifest.parse(Data("<MPD><Period>".utf8), base: base) == nil, "not well-formed")
+    }
+}

@@ -1,0 +1,115 @@
+// Playhead: static DASH presentations streamed by Playhead's own loader (issue 17, deliverable
+// 5): the video Representations are variants the same rule adapts over, the audio
+// AdaptationSet an audio rendition read beside them, with the access log and the safety rules
+// of the HLS path. Fixtures from FFmpeg's DASH muxer (`DASHMedia`).
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct DASHStreamingTests {
+    /// Plays `path` on `server` untimed to its end (or failure); returns the item and sink.
+    private func play(
+        _ path: String, on server: LoopbackHTTPServer, peak: Double = 0, audio: Bool = false
+    ) async -> (AVPlayerItem, RecordingVideoSink) {
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: path))
+        item.preferredPeakBitRate = peak
+        let player = AVPlayer(environment: untimedEnvironment(sink, audio: audio), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+        player.replaceCurrentItem(with: nil)
+        return (item, sink)
+    }
+
+    /// Milliseconds of each distinct picture time, in order.
+    private func pictureTimes(_ sink: RecordingVideoSink) -> [Int] {
+        sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
+            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+    }
+
+    @Test func aTemplatedLadderIsStreamedAndAdaptsWithEveryPictureOnce() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let (item, sink) = await play("template/manifest.mpd", on: server, audio: true)
+
+        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
+        let times = pictureTimes(sink)
+        #expect(times.count == Int(DASHMedia.duration) * 25, "\(times.count) pictures")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat across switches")
+        // Loopback is fast: the rule climbs to the larger Representation and its pictures show.
+        #expect(sink.frames.last?.frame.width == 320)
+        // The audio AdaptationSet is read beside the video: every audio segment, once.
+        let paths = server.requests.map(\.path)
+        let audioChunks = paths.filter { $0.hasPrefix("/template/chunk-stream2-") }
+        #expect(!audioChunks.isEmpty && Set(audioChunks).count == audioChunks.count, "\(audioChunks)")
+        // Playhead's loader streamed it: the access log counts what the server served.
+        let events = try #require(item.accessLog()?.events)
+        // (Initialisation sections count as media requests, as in HLS.)
+        let served = paths.filter { $0.hasPrefix("/template/chunk-") || $0.hasPrefix("/template/init-") }
+        #expect(events.reduce(0) { $0 + $1.numberOfMediaRequests } == served.count, "\(events.map(\.numberOfMediaRequests))")
+        #expect(events.first?.uri?.hasSuffix("manifest.mpd#representation=0") == true, "\(events.map(\.uri))")
+        #expect(item.errorLog()?.events.isEmpty == true)
+    }
+
+    @Test func aPeakBitRateKeepsTheSmallRepresentation() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let (item, sink) = await play("template/manifest.mpd", on: server, peak: 300_000)
+
+        #expect(item.status == .readyToPlay)
+        #expect(pictureTimes(sink).count == Int(DASHMedia.duration) * 25)
+        #expect(sink.frames.allSatisfy { $0.frame.width == 160 })
+        #expect(!server.requests.contains { $0.path.hasPrefix("/template/chunk-stream1-") }, "the 800 kb/s one is never fetched")
+    }
+
+    @Test func aSegmentListIsReadAsByteRangesOfOneFile() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let (item, sink) = await play("list/manifest.mpd", on: server)
+
+        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
+        let times = pictureTimes(sink)
+        #expect(times.count == Int(DASHMedia.duration) * 25, "\(times.count) pictures")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 })
+        let ranged = server.requests.filter { $0.path.hasPrefix("/list/manifest-stream") && $0.range != nil }
+        #expect(ranged.count >= Int(DASHMedia.duration), "one range request a segment: \(ranged.count)")
+        #expect(item.accessLog() != nil)
+    }
+
+    @Test func theAudioAdaptationSetIsAnAudibleOptionWithItsLanguage() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let asset = AVURLAsset(url: server.url(for: "template/manifest.mpd"))
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        #expect(group.options.count == 1)
+        #expect(group.options.first?.extendedLanguageTag == "eng" || group.options.first?.locale?.identifier == "en")
+    }
+
+    @Test func aManifestWhoseBaseURLIsALocalFileIsRefusedAndTheItemSaysWhy() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let text = try String(contentsOf: folder.appendingPathComponent("template/manifest.mpd"), encoding: .utf8)
+        let local = text.replacingOccurrences(of: "<Period ", with: "<BaseURL>file:///etc/</BaseURL>\n<Period ")
+        #expect(local != text)
+        server.setRule(.content(Data(local.utf8), contentType: "application/dash+xml"), for: "/local/manifest.mpd")
+        let (item, sink) = await play("local/manifest.mpd", on: server)
+
+        #expect(sink.count == 0, "nothing from the local files plays")
+        // Every segment's initialisation section is refused: the item fails at once, saying why.
+        #expect(item.status == .failed)
+        let reason = (item.error as NSError?)?.localizedFailureReason ?? ""
+        #expect(reason.contains("refused file URL"), "\(reason)")
+        #expect(!server.requests.contains { $0.path.hasPrefix("/template/") }, "no request goes elsewhere")
+    }
+}
