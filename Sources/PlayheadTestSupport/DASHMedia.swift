@@ -1,7 +1,8 @@
 // Playhead: DASH presentations made with FFmpeg's DASH muxer for tests of Playhead's loader:
 // a two-Representation video ladder with an English audio AdaptationSet, addressed by
 // `SegmentTemplate` (`$Number$` with a `SegmentTimeline`), and the same presentation in one
-// file per Representation addressed by `SegmentList` byte ranges.
+// file per Representation addressed by `SegmentList` byte ranges or by `SegmentBase` (a `sidx`
+// index).
 //
 // Concurrency: files generated once per process (and cached between runs) by `FixtureCache`.
 import Foundation
@@ -17,9 +18,10 @@ public enum DASHMedia {
 
     /// The folder holding `template/manifest.mpd` (segments `chunk-stream<ID>-<NNNNN>.m4s`,
     /// initialisation sections `init-stream<ID>.m4s`; Representation 2 is the audio) and
-    /// `list/manifest.mpd` (`manifest-stream<ID>.mp4`, one file per Representation).
+    /// `list/manifest.mpd` (`manifest-stream<ID>.mp4`, one file per Representation), and
+    /// `indexed/manifest.mpd` (see `makeIndexed`).
     public static func folder() throws -> URL {
-        try FixtureCache.file(named: "dash-v1") { folder in
+        try FixtureCache.file(named: "dash-v2") { folder in
             for (name, extra) in [
                 ("template", ["-use_template", "1", "-use_timeline", "1"]), ("list", ["-single_file", "1"]),
             ] {
@@ -44,6 +46,74 @@ public enum DASHMedia {
                 ] + extra + [directory.appendingPathComponent("manifest.mpd").path]
                 try FFmpeg.run(arguments)
             }
+            try makeIndexed(in: folder.appendingPathComponent("indexed"))
         }
+    }
+
+    /// `indexed/manifest.mpd`: the same presentation as on-demand DASH: one fragmented MP4 a
+    /// Representation (`low.mp4`, `high.mp4`, `audio.mp4`), each with a global `sidx` box after
+    /// its `moov`, addressed by `SegmentBase` (`indexRange` and `Initialization` found by
+    /// walking the file's top-level boxes).
+    static func makeIndexed(in directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fragmented = [
+            "-movflags", "frag_keyframe+empty_moov+default_base_moof+global_sidx", "-frag_duration", "1000000",
+        ]
+        var entries: [String] = []
+        for (name, representation) in zip(["low", "high"], representations) {
+            let file = directory.appendingPathComponent("\(name).mp4")
+            try FFmpeg.run([
+                "-f", "lavfi", "-i",
+                "testsrc2=size=\(representation.width)x\(representation.height):rate=25:duration=\(duration),noise=alls=20:allf=t",
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "25", "-keyint_min", "25",
+                "-sc_threshold", "0", "-b:v", "\(representation.bitRate)", "-maxrate", "\(representation.bitRate)",
+                "-bufsize", "\(representation.bitRate)",
+            ] + fragmented + [file.path])
+            entries.append(
+                "<AdaptationSet contentType=\"video\"><Representation id=\"\(name)\" bandwidth=\"\(representation.bitRate)\" "
+                    + "width=\"\(representation.width)\" height=\"\(representation.height)\">"
+                    + "<BaseURL>\(name).mp4</BaseURL>\(try segmentBase(of: file))</Representation></AdaptationSet>")
+        }
+        let audio = directory.appendingPathComponent("audio.mp4")
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(duration)", "-c:a", "aac", "-b:a", "64k"]
+                + fragmented + [audio.path])
+        entries.append(
+            "<AdaptationSet contentType=\"audio\" lang=\"en\"><Representation id=\"audio\" bandwidth=\"64000\">"
+                + "<BaseURL>audio.mp4</BaseURL>\(try segmentBase(of: audio))</Representation></AdaptationSet>")
+        // Both video Representations in one AdaptationSet.
+        let video = entries[0].replacingOccurrences(of: "</AdaptationSet>", with: "")
+            + entries[1].replacingOccurrences(of: "<AdaptationSet contentType=\"video\">", with: "")
+        let manifest = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT\(Int(duration))S" \
+            profiles="urn:mpeg:dash:profile:isoff-on-demand:2011">
+            <Period>
+            \(video)
+            \(entries[2])
+            </Period>
+            </MPD>
+
+            """
+        try manifest.write(to: directory.appendingPathComponent("manifest.mpd"), atomically: true, encoding: .utf8)
+    }
+
+    /// The `SegmentBase` element of a fragmented MP4 whose `sidx` box follows its `moov`.
+    private static func segmentBase(of file: URL) throws -> String {
+        let data = try Data(contentsOf: file)
+        var offset = 0
+        var moovEnd: Int?
+        while offset + 8 <= data.count {
+            let size = data[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: data[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            guard size >= 8 else { break }
+            if type == "moov" { moovEnd = offset + size }
+            if type == "sidx", let moovEnd {
+                return "<SegmentBase indexRange=\"\(offset)-\(offset + size - 1)\">"
+                    + "<Initialization range=\"0-\(moovEnd - 1)\"/></SegmentBase>"
+            }
+            offset += size
+        }
+        throw CocoaError(.fileReadCorruptFile)
     }
 }

@@ -2,9 +2,10 @@
 // loader streams: each video Representation becomes a variant whose segments are listed as a
 // media playlist's would be (with its initialisation section as the map), each audio
 // AdaptationSet an audio rendition. Segment addressing: `SegmentTemplate` with `$Number$` or
-// `$Time$` (with a `SegmentTimeline` or a fixed `duration`) and `SegmentList`. What it does
-// not model (a dynamic MPD, several periods, content protection, `SegmentBase`, no video) is
-// left to libavformat's DASH demuxer.
+// `$Time$` (with a `SegmentTimeline` or a fixed `duration`), `SegmentList`, and `SegmentBase`
+// (a single file indexed by its `sidx` box, read once at open). What it does not model (a
+// dynamic MPD, several periods, content protection, no video) is left to libavformat's DASH
+// demuxer.
 //
 // Concurrency: values and pure functions; used on the thread that opens an input.
 import Foundation
@@ -18,7 +19,17 @@ struct DASHManifest: Equatable, Sendable {
         let width: Int?
         let height: Int?
         let codecs: String?
-        let playlist: HLSMediaPlaylist
+        var playlist: HLSMediaPlaylist
+        /// For a `SegmentBase` Representation: the file, its `sidx` box and its initialisation
+        /// section, to be read before its segments are known (`resolvingIndexes`).
+        var index: IndexedFile? = nil
+    }
+
+    /// A single-file Representation addressed by its segment index.
+    struct IndexedFile: Equatable, Sendable {
+        let url: URL
+        let indexRange: Range<Int>
+        let initialisation: Range<Int>
     }
 
     /// One audio AdaptationSet: a language (or a label) and the Representation chosen for it.
@@ -109,24 +120,69 @@ struct DASHManifest: Equatable, Sendable {
             return nil
         }
         let segments: [HLSSegment]?
+        var index: IndexedFile?
         if let template = merged("SegmentTemplate", node, set, period) {
             segments = DASHSegments.fromTemplate(
                 template, representation: id, bandwidth: bandwidth, base: base, length: length)
         } else if let list = merged("SegmentList", node, set, period) {
             segments = DASHSegments.fromList(list, base: base, length: length)
+        } else if let segmentBase = merged("SegmentBase", node, set, period),
+            let indexRange = segmentBase.attributes["indexRange"].flatMap(DASHSegments.byteRange)
+        {
+            // The initialisation section is named, or is everything before the index.
+            let named = segmentBase.child("Initialization")?.attributes["range"].flatMap(DASHSegments.byteRange)
+            index = IndexedFile(url: base, indexRange: indexRange, initialisation: named ?? 0..<indexRange.lowerBound)
+            segments = []
         } else {
             segments = nil
         }
-        guard let segments, !segments.isEmpty else { return nil }
-        let playlist = HLSMediaPlaylist(
-            targetDuration: (segments.map(\.duration).max() ?? 1).rounded(.up), segments: segments, isEnded: true,
-            isEncrypted: false, initialisation: segments[0].map?.url, mediaSequence: segments[0].sequence)
+        guard let segments, !segments.isEmpty || index != nil else { return nil }
         let codecs = node.attributes["codecs"] ?? set.attributes["codecs"]
         return Representation(
             id: id, bandwidth: bandwidth,
             width: (node.attributes["width"] ?? set.attributes["width"]).flatMap(Int.init),
             height: (node.attributes["height"] ?? set.attributes["height"]).flatMap(Int.init),
-            codecs: codecs, playlist: playlist)
+            codecs: codecs, playlist: Self.playlist(segments), index: index)
+    }
+
+    /// `segments` as a VOD media playlist.
+    private static func playlist(_ segments: [HLSSegment]) -> HLSMediaPlaylist {
+        HLSMediaPlaylist(
+            targetDuration: (segments.map(\.duration).max() ?? 1).rounded(.up), segments: segments, isEnded: true,
+            isEncrypted: false, initialisation: segments.first?.map?.url, mediaSequence: segments.first?.sequence ?? 0)
+    }
+
+    /// The manifest with every `SegmentBase` Representation's segments read from its `sidx`
+    /// box, which `fetch` reads (the bytes of a range of a URL); nil when one cannot be read.
+    func resolvingIndexes(_ fetch: (URL, Range<Int>) -> Data?) -> DASHManifest? {
+        func resolved(_ representation: Representation) -> Representation? {
+            guard let index = representation.index else { return representation }
+            guard let data = fetch(index.url, index.indexRange),
+                let box = SegmentIndexBox(data, offset: index.indexRange.lowerBound)
+            else { return nil }
+            let map = HLSMap(url: index.url, byteRange: index.initialisation.isEmpty ? nil : index.initialisation)
+            let origin = box.references[0].start
+            var copy = representation
+            copy.playlist = Self.playlist(
+                box.references.enumerated().map { number, reference in
+                    HLSSegment(
+                        url: index.url, sequence: number + 1, start: reference.start - origin,
+                        duration: reference.duration, byteRange: reference.bytes, discontinuity: false, map: map)
+                })
+            copy.index = nil
+            return copy
+        }
+        var video: [Representation] = []
+        for representation in self.video {
+            guard let done = resolved(representation) else { return nil }
+            video.append(done)
+        }
+        var audio: [AudioSet] = []
+        for set in self.audio {
+            guard let done = resolved(set.representation) else { return nil }
+            audio.append(AudioSet(name: set.name, language: set.language, isDefault: set.isDefault, representation: done))
+        }
+        return DASHManifest(video: video, audio: audio)
     }
 
     /// The `name` element that applies to a Representation: its own, over its AdaptationSet's,

@@ -37,11 +37,22 @@ extension StreamedOpen {
             fetcher.close()
             return location
         case .success(let resource):
-            guard let parsed = DASHManifest.parse(resource.data, base: resource.finalURL) else {
+            // `SegmentBase` Representations list their segments in a `sidx` box, read now.
+            guard let parsed = DASHManifest.parse(resource.data, base: resource.finalURL),
+                let resolved = parsed.resolvingIndexes({ url, range in
+                    guard !interrupt.isAborted,
+                        case .success(let index) = fetcher.fetch(
+                            url, range: range, secure: location.requiresTLS, limit: network.maximumPlaylistBytes,
+                            timeout: timeout)
+                    else { return nil }
+                    return index.data
+                })
+            else {
                 fetcher.close()
+                if interrupt.isAborted { throw .cancelled }
                 return location
             }
-            manifest = parsed
+            manifest = resolved
         }
         // Each Representation is a variant whose "playlist" the manifest already gave; its
         // URL names the manifest and the Representation (the access log's URI for it).

@@ -85,6 +85,24 @@ import Testing
         #expect(item.accessLog() != nil)
     }
 
+    @Test func anOnDemandPresentationIsReadThroughItsSegmentIndexes() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let (item, sink) = await play("indexed/manifest.mpd", on: server, audio: true)
+
+        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
+        let times = pictureTimes(sink)
+        #expect(times.count == Int(DASHMedia.duration) * 25, "\(times.count) pictures")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat across switches")
+        // Each file: its index once at open, then ranges of it; the audio is read beside.
+        let requests = server.requests.filter { $0.path.hasPrefix("/indexed/") && $0.path.hasSuffix(".mp4") }
+        #expect(requests.allSatisfy { $0.range != nil })
+        #expect(Set(requests.map(\.path)).isSuperset(of: ["/indexed/low.mp4", "/indexed/audio.mp4"]))
+        #expect(requests.filter { $0.path == "/indexed/audio.mp4" }.count >= Int(DASHMedia.duration) + 2)
+        #expect(item.accessLog() != nil)
+    }
+
     @Test func theAudioAdaptationSetIsAnAudibleOptionWithItsLanguage() async throws {
         let folder = try DASHMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
