@@ -50,6 +50,45 @@ public enum DASHMedia {
         }
     }
 
+    /// Seconds of media in the long ladder.
+    public static let longDuration = 40.0
+
+    /// `long/manifest.mpd`: the HLS ladder's three variants (``AdaptiveMedia/variants``: sizes
+    /// and bit rates) as one DASH AdaptationSet, Representations `0`, `1`, `2` lowest first,
+    /// with the audio as Representation `3`; 40 s in 2 s `SegmentTemplate` segments (for real
+    /// time runs on a bandwidth schedule).
+    public static func longFolder() throws -> URL {
+        try FixtureCache.file(named: "dash-long-v1") { folder in
+            let directory = folder.appendingPathComponent("long")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let top = AdaptiveMedia.variants.last!
+            var arguments = [
+                "-f", "lavfi", "-i",
+                "testsrc2=size=\(top.width)x\(top.height):rate=25:duration=\(longDuration),noise=alls=20:allf=t",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(longDuration)",
+            ]
+            arguments += AdaptiveMedia.variants.flatMap { _ in ["-map", "0:v"] } + ["-map", "1:a"]
+            arguments += [
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "50", "-keyint_min", "50",
+                "-sc_threshold", "0",
+            ]
+            for (index, variant) in AdaptiveMedia.variants.enumerated() {
+                // As the HLS ladder: the stated bandwidth covers video, audio and overhead.
+                let rate = variant.bandwidth * 8 / 10 - 64_000
+                arguments += [
+                    "-b:v:\(index)", "\(rate)", "-maxrate:v:\(index)", "\(rate)", "-bufsize:v:\(index)", "\(rate)",
+                    "-s:v:\(index)", "\(variant.width)x\(variant.height)",
+                ]
+            }
+            arguments += [
+                "-c:a", "aac", "-b:a", "64k", "-f", "dash", "-seg_duration", "2", "-use_template", "1",
+                "-use_timeline", "1", "-adaptation_sets", "id=0,streams=v id=1,streams=a",
+                directory.appendingPathComponent("manifest.mpd").path,
+            ]
+            try FFmpeg.run(arguments)
+        }
+    }
+
     /// `indexed/manifest.mpd`: the same presentation as on-demand DASH: one fragmented MP4 a
     /// Representation (`low.mp4`, `high.mp4`, `audio.mp4`), each with a global `sidx` box after
     /// its `moov`, addressed by `SegmentBase` (`indexRange` and `Initialization` found by

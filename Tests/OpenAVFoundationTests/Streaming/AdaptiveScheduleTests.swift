@@ -1,4 +1,5 @@
-// Playhead: Playhead's HLS loader in real time on a link whose bandwidth follows a schedule:
+// Playhead: Playhead's HLS loader (over an HLS ladder and the same ladder as DASH) in real time
+// on a link whose bandwidth follows a schedule:
 // 8 Mbit/s, a drop to 1 Mbit/s, and recovery. It must switch down before the buffer runs dry
 // (no stall), climb back within about ten seconds of the recovery, and hold steady in between.
 // The serial pass of `make test` only (`PLAYHEAD_REALTIME_TESTS`, `OverAShapedLink`): it plays
@@ -13,12 +14,33 @@ import Testing
 @Suite struct AdaptiveScheduleTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func aDropAndARecoveryAdaptWithoutAStallOverAShapedLink() async throws {
-        let folder = try AdaptiveMedia.longFolder()
+        try await adaptsToADropAndARecovery(folder: try AdaptiveMedia.longFolder(), path: "ladder/master.m3u8") { path in
+            path.hasSuffix(".ts") ? path.split(separator: "/").dropLast().last.map(String.init) : nil
+        }
+    }
+
+    /// The same schedule on the same ladder as a DASH presentation: the loader adapts over its
+    /// Representations exactly as over HLS variants.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aDASHPresentationAdaptsToADropAndARecoveryOverAShapedLink() async throws {
+        let names = ["chunk-stream0-": "low", "chunk-stream1-": "mid", "chunk-stream2-": "high"]
+        try await adaptsToADropAndARecovery(folder: try DASHMedia.longFolder(), path: "long/manifest.mpd") { path in
+            let file = path.split(separator: "/").last.map(String.init) ?? ""
+            return names.first { file.hasPrefix($0.key) }?.value
+        }
+    }
+
+    /// Plays `path` from `folder` on the 8 → 1 → 8 Mbit/s schedule and checks the switches;
+    /// `variant` names the variant of a requested path ("low", "mid", "high"), nil for
+    /// requests that are not video segments.
+    private func adaptsToADropAndARecovery(
+        folder: URL, path: String, variant: @escaping (String) -> String?
+    ) async throws {
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         server.bytesPerSecond = 1_000_000  // 8 Mbit/s
         let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        let item = AVPlayerItem(url: server.url(for: path))
         item.preferredForwardBufferDuration = 10
         let player = AVPlayer(environment: timedEnvironment(sink, clock: SystemHostClock.shared), playerItem: item)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
@@ -26,12 +48,11 @@ import Testing
         var requests: [(seconds: Double, variant: String)] = []
         var seen = 0
         func note() {
-            let paths = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
-            for path in paths.dropFirst(seen) {
-                let variant = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
-                requests.append((Date().timeIntervalSince(started), variant))
+            let named = server.requests.compactMap { variant($0.path) }
+            for name in named.dropFirst(seen) {
+                requests.append((Date().timeIntervalSince(started), name))
             }
-            seen = paths.count
+            seen = named.count
         }
         player.play()
         await waitUntil(timeout: 30, "eight seconds played") {
