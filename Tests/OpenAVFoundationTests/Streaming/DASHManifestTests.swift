@@ -159,3 +159,35 @@ import Testing
         #expect(DASHManifest.parse(Data("<MPD><Period>".utf8), base: base) == nil, "not well-formed")
     }
 }
+
+@Suite struct DASHManifestSafetyTests {
+    @Test func entityExpansionIsNotAWayToExhaustMemory() {
+        // "Billion laughs": ten levels of ten references each would expand to 10^10 copies.
+        var lines = ["<?xml version=\"1.0\"?>", "<!DOCTYPE MPD [", "<!ENTITY l0 \"lol\">"]
+        for level in 1...10 {
+            lines.append("<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">")
+        }
+        lines += ["]>", "<MPD type=\"static\" mediaPresentationDuration=\"PT1S\"><Period><BaseURL>&l10;</BaseURL></Period></MPD>"]
+        let started = Date()
+        let parsed = DASHManifest.parse(Data(lines.joined(separator: "\n").utf8), base: URL(string: "https://a.example/m.mpd")!)
+        #expect(parsed == nil)
+        #expect(Date().timeIntervalSince(started) < 5, "refused, not expanded")
+    }
+
+    @Test func anExternalEntityIsNeverRead() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-xxe-\(UUID().uuidString)")
+        try "SECRET".write(to: secret, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE MPD [<!ENTITY leak SYSTEM "\(secret.absoluteString)">]>
+            <MPD type="static" mediaPresentationDuration="PT2S"><Period>
+            <AdaptationSet contentType="video"><Representation id="0" bandwidth="1">
+            <SegmentTemplate duration="1" media="&leak;$Number$.m4s"/></Representation></AdaptationSet>
+            </Period></MPD>
+            """
+        let parsed = DASHManifest.parse(Data(text.utf8), base: URL(string: "https://a.example/m.mpd")!)
+        let urls = parsed?.video.first?.playlist.segments.map(\.url.absoluteString) ?? []
+        #expect(!urls.contains { $0.contains("SECRET") }, "\(urls)")
+    }
+}
