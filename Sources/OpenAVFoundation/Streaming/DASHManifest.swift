@@ -3,7 +3,8 @@
 // media playlist's would be (with its initialisation section as the map), each audio
 // AdaptationSet an audio rendition. Segment addressing: `SegmentTemplate` with `$Number$` or
 // `$Time$` (with a `SegmentTimeline` or a fixed `duration`), `SegmentList`, and `SegmentBase`
-// (a single file indexed by its `sidx` box, read once at open). What it does not model (a
+// (a single file indexed by its `sidx` box, read once at open); a text AdaptationSet that is
+// one WebVTT file is a subtitle rendition read as a file. What it does not model (a
 // dynamic MPD, several periods, content protection, no video) is left to libavformat's DASH
 // demuxer.
 //
@@ -40,10 +41,21 @@ struct DASHManifest: Equatable, Sendable {
         let representation: Representation
     }
 
+    /// A text AdaptationSet whose Representation is one WebVTT file.
+    struct TextTrack: Equatable, Sendable {
+        let name: String
+        let language: String?
+        let url: URL
+        let isDefault: Bool
+        let isForced: Bool
+    }
+
     /// The video Representations, ascending by bandwidth.
     let video: [Representation]
     /// The audio AdaptationSets in manifest order.
     let audio: [AudioSet]
+    /// The text AdaptationSets read as subtitle files (one WebVTT file each), in manifest order.
+    var subtitles: [TextTrack] = []
 
     /// The manifest in `data`, with relative URLs resolved against `base`; nil when it is not
     /// an MPD Playhead's loader streams (see the file comment).
@@ -60,11 +72,15 @@ struct DASHManifest: Equatable, Sendable {
         else { return nil }
         var video: [Representation] = []
         var audio: [AudioSet] = []
+        var subtitles: [TextTrack] = []
         for set in period.children("AdaptationSet") {
             if set.child("ContentProtection") != nil { return nil }
             let kind = contentType(of: set)
-            guard kind == "video" || kind == "audio" else { continue }
             let setBase = baseURL(of: set, under: periodBase)
+            if kind == "text", let track = textTrack(set, base: setBase, period: period, count: subtitles.count) {
+                subtitles.append(track)
+            }
+            guard kind == "video" || kind == "audio" else { continue }
             var representations: [Representation] = []
             for node in set.children("Representation") {
                 if node.child("ContentProtection") != nil { return nil }
@@ -94,7 +110,26 @@ struct DASHManifest: Equatable, Sendable {
             audio[0] = AudioSet(
                 name: first.name, language: first.language, isDefault: true, representation: first.representation)
         }
-        return DASHManifest(video: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio)
+        return DASHManifest(video: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio, subtitles: subtitles)
+    }
+
+    /// A text AdaptationSet as a subtitle file: its first Representation, when that is one
+    /// WebVTT file named by a `BaseURL` (no segment addressing); nil otherwise.
+    private static func textTrack(_ set: XMLTree, base: URL, period: XMLTree, count: Int) -> TextTrack? {
+        guard let node = set.child("Representation"),
+            (node.attributes["mimeType"] ?? set.attributes["mimeType"]) == "text/vtt",
+            node.child("BaseURL") != nil || set.child("BaseURL") != nil,
+            [node, set, period].allSatisfy({ level in
+                ["SegmentTemplate", "SegmentList", "SegmentBase"].allSatisfy { level.child($0) == nil }
+            })
+        else { return nil }
+        let language = set.attributes["lang"]
+        let label = set.child("Label")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let roles = set.children("Role").compactMap { $0.attributes["value"] }
+        return TextTrack(
+            name: label.flatMap { $0.isEmpty ? nil : $0 } ?? language ?? "Subtitles \(count + 1)", language: language,
+            url: baseURL(of: node, under: base), isDefault: roles.contains("main"),
+            isForced: roles.contains("forced-subtitle"))
     }
 
     /// "video", "audio" or "text" from `contentType`, else from the MIME type of the set or of
@@ -182,7 +217,7 @@ struct DASHManifest: Equatable, Sendable {
             guard let done = resolved(set.representation) else { return nil }
             audio.append(AudioSet(name: set.name, language: set.language, isDefault: set.isDefault, representation: done))
         }
-        return DASHManifest(video: video, audio: audio)
+        return DASHManifest(video: video, audio: audio, subtitles: subtitles)
     }
 
     /// The `name` element that applies to a Representation: its own, over its AdaptationSet's,

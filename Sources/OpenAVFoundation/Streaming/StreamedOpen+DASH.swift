@@ -1,7 +1,7 @@
 // Playhead: a static DASH manifest streamed by Playhead's own loader: its video
 // Representations are the variants the loader adapts over (the same throughput estimate,
 // switching rule, abandonment, access and error logs as HLS), each audio AdaptationSet an audio
-// rendition read beside them. A manifest `DASHManifest` does not model goes to libavformat.
+// rendition read beside them, each WebVTT text AdaptationSet a subtitle rendition. A manifest `DASHManifest` does not model goes to libavformat.
 //
 // Concurrency: runs on the thread that opens the input, blocking it on the network;
 // `interrupt.abort()` from any thread stops it.
@@ -73,10 +73,19 @@ extension StreamedOpen {
         let log = StreamingLog()
         log.started(on: variants[start], at: 0)
         let known = Dictionary(uniqueKeysWithValues: manifest.video.enumerated().map { ($0, $1.playlist) })
+        // WebVTT text sets are subtitle renditions read as files; one a remote manifest may
+        // not name (a local file, an https to http downgrade) is left out.
+        var renditions = DeclaredRenditions()
+        renditions.subtitles = manifest.subtitles.compactMap { track in
+            guard HTTPFetcher.refusal(of: track.url, secure: location.requiresTLS) == nil else { return nil }
+            return SubtitleRendition(
+                name: track.name, language: track.language, url: track.url.absoluteString,
+                isDefault: track.isDefault, isForced: track.isForced)
+        }
         let loader = HLSStreamLoader(
             variants: variants, startVariant: start, startPlaylist: manifest.video[start].playlist, fetcher: fetcher,
             secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
-            initialEstimate: initial, knownPlaylists: known, formatName: "dash")
+            initialEstimate: initial, renditions: renditions, knownPlaylists: known, formatName: "dash")
         loader.addRenditionLoaders(
             manifest.audio.map { set in
                 HLSStreamLoader(

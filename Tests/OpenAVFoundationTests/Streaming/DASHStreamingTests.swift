@@ -113,6 +113,49 @@ import Testing
         #expect(group.options.first?.extendedLanguageTag == "eng" || group.options.first?.locale?.identifier == "en")
     }
 
+    /// Serves `template/manifest.mpd` with a WebVTT text AdaptationSet added, as
+    /// `template/<name>.mpd`, its file at `base` (cues 1–2 s "Hello world", 3–4 s "Second line").
+    private func serveSubtitles(_ name: String, base: String, from folder: URL, on server: LoopbackHTTPServer) throws {
+        let text = try String(contentsOf: folder.appendingPathComponent("template/manifest.mpd"), encoding: .utf8)
+        let set = """
+            <AdaptationSet contentType="text" mimeType="text/vtt" lang="en"><Label>English</Label>
+            <Representation id="sub" bandwidth="1000"><BaseURL>\(base)</BaseURL></Representation></AdaptationSet>
+            </Period>
+            """
+        let manifest = text.replacingOccurrences(of: "</Period>", with: set)
+        #expect(manifest != text)
+        server.setRule(.content(Data(manifest.utf8), contentType: "application/dash+xml"), for: "/template/\(name).mpd")
+        let cues = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHello world\n\n00:00:03.000 --> 00:00:04.000\nSecond line\n"
+        server.setRule(.content(Data(cues.utf8), contentType: "text/vtt"), for: "/template/subs.vtt")
+    }
+
+    @Test func aWebVTTTextSetIsALegibleOptionWhoseCuesShowOnTime() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        try serveSubtitles("subs", base: "subs.vtt", from: folder, on: server)
+        let url = server.url(for: "template/subs.mpd")
+        let group = try #require(try await AVURLAsset(url: url).loadMediaSelectionGroup(for: .legible))
+        #expect(group.options.map(\.extendedLanguageTag) == ["en"])
+        #expect(group.options.first?.displayName == "English")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(url, clock: clock) {
+            $0.options.first
+        }
+        await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
+        #expect(server.requests.contains { $0.path == "/template/subs.vtt" })
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func aTextSetNamingALocalFileIsNotOffered() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        try serveSubtitles("local", base: "file:///etc/passwd", from: folder, on: server)
+        let group = try await AVURLAsset(url: server.url(for: "template/local.mpd")).loadMediaSelectionGroup(for: .legible)
+        #expect(group?.options.isEmpty ?? true, "\(group?.options.map(\.displayName) ?? [])")
+    }
+
     @Test func aManifestWhoseBaseURLIsALocalFileIsRefusedAndTheItemSaysWhy() async throws {
         let folder = try DASHMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
