@@ -117,7 +117,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var state: State
     /// The item time playing (set once on activation, under `condition`; called by the loader
     /// thread without the lock held).
-    private var playhead: (@Sendable () -> Double?)?
+    private(set) var playhead: (@Sendable () -> Double?)?
     /// Called on the loader thread with a live playlist's window after every reload (set once
     /// on activation, under `condition`).
     var windowHandler: (@Sendable (ClosedRange<Double>) -> Void)?
@@ -239,74 +239,6 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     }
 
     // MARK: The loader thread
-
-    struct Job {
-        let segment: Int
-        /// The timeline's segment at `segment` (nil: reload the live playlist instead).
-        let piece: HLSSegment?
-        let generation: Int
-        let buffered: Double
-        let caps: VariantAdaptation.Caps
-        let activated: Bool
-    }
-
-    /// Waits for room in the buffer and a segment to fetch; nil once closed. The buffer is
-    /// measured from the playhead once an engine plays the stream (from what the demuxer read
-    /// before), so the wait is re-checked every quarter second as the playhead moves. Once
-    /// activated, `readAhead` turns the full buffer ahead and the caps into the seconds to
-    /// fetch ahead (less below the top variant; see `VariantAdaptation.readAhead`).
-    private func nextJob(readAhead: (_ full: Double, _ caps: VariantAdaptation.Caps) -> Double) -> Job? {
-        while true {
-            condition.lock()
-            let playhead = self.playhead
-            condition.unlock()
-            let playing = playhead?()
-            condition.lock()
-            defer { condition.unlock() }
-            if state.closed { return nil }
-            if let reload = state.nextReload, reload <= Date() {
-                return Job(
-                    segment: state.nextSegment, piece: nil, generation: state.generation, buffered: 0,
-                    caps: state.caps, activated: state.activated)
-            }
-            // Live playback that fell behind the window goes on at the live edge (the item
-            // seeks there, or to the window's start after a pause, when it learns the window).
-            if isLive, state.nextSegment < state.timeline.windowFirst {
-                state.nextSegment = state.timeline.liveEdgeIndex
-                state.fetchedEnd = state.timeline.segments[state.nextSegment].start
-            }
-            // The demuxer reads ahead of the playhead by at most its own forward buffer; a
-            // playhead outside that (right after a seek, before it lands) is not used.
-            let position = playing.flatMap { time in
-                time <= state.readPosition + 0.5 && time >= state.readPosition - state.bufferAhead - 5 ? time : nil
-            } ?? state.readPosition
-            let buffered = state.fetchedEnd - position
-            if state.nextSegment >= state.timeline.segments.count {
-                if (state.timeline.isEnded || isDead) && !state.loaderDone {
-                    state.loaderDone = true
-                    if !state.delivered, state.failure == nil, let reason = state.skipReason {
-                        state.failure = .io(detail: "no segment could be loaded (\(reason))")
-                    }
-                    condition.broadcast()
-                }
-            } else if buffered
-                < (state.activated ? readAhead(state.bufferAhead, state.caps) : state.timeline.targetDuration),
-                state.failure == nil
-            {
-                return Job(
-                    segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],
-                    generation: state.generation, buffered: buffered, caps: state.caps,
-                    activated: state.activated)
-            }
-            _ = condition.wait(until: min(Date(timeIntervalSinceNow: 0.25), state.nextReload ?? .distantFuture))
-        }
-    }
-
-    private func isCurrent(_ generation: Int) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return !state.closed && state.generation == generation
-    }
 
     private func run(initialEstimate: Double, startVariant: Int) {
         var estimator = ThroughputEstimator(initial: initialEstimate)
