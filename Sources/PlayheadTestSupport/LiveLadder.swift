@@ -27,6 +27,9 @@ public final class LiveLadder: @unchecked Sendable {
     private let subtitleOrigin: Double?
     /// How many segments the French audio rendition has (0: no audio renditions).
     private let frenchSegments: Int
+    /// Lines each variant playlist carries after its media sequence, given the segments
+    /// published (date ranges, say).
+    private let mediaLines: @Sendable (Int) -> [String]
     private var variants: [(name: String, width: Int, height: Int, bandwidth: Int)] {
         fragmented ? Array(AdaptiveMedia.variants.prefix(2)) : AdaptiveMedia.variants
     }
@@ -46,13 +49,15 @@ public final class LiveLadder: @unchecked Sendable {
     /// (LANGUAGE "fr", `live/fr/index.m3u8`, whose window follows the variants' over the
     /// folder's segments, served as `live/fr/seg<N>.ts`); `frenchIsDefault` makes the French
     /// one DEFAULT=YES instead of the English. `masterLines` go into the master playlist
-    /// before its variants (an `EXT-X-START`, say).
+    /// before its variants (an `EXT-X-START`, say); `mediaLines(published)` go into every
+    /// variant playlist after its media sequence (`EXT-X-DATERANGE` tags, say).
     public init(
         server: LoopbackHTTPServer, window: Int = 4, published: Int, fragmented: Bool = false,
         subtitleOrigin: Double? = nil, frenchAudio: URL? = nil, frenchIsDefault: Bool = false,
-        masterLines: [String] = []
+        masterLines: [String] = [], mediaLines: @escaping @Sendable (Int) -> [String] = { _ in [] }
     ) {
         self.server = server
+        self.mediaLines = mediaLines
         self.window = window
         self.fragmented = fragmented
         self.subtitleOrigin = subtitleOrigin
@@ -147,7 +152,7 @@ public final class LiveLadder: @unchecked Sendable {
         let first = max(0, state.count - window)
         for variant in variants {
             var lines = ["#EXTM3U", "#EXT-X-VERSION:\(fragmented ? 7 : 3)", "#EXT-X-TARGETDURATION:1",
-                "#EXT-X-MEDIA-SEQUENCE:\(first)"]
+                "#EXT-X-MEDIA-SEQUENCE:\(first)"] + mediaLines(state.count)
             if fragmented { lines.append("#EXT-X-MAP:URI=\"../../ladder/\(variant.name)/init.mp4\"") }
             for index in first..<state.count {
                 lines += ["#EXTINF:1.000000,", "../../ladder/\(variant.name)/seg\(index).\(fragmented ? "m4s" : "ts")"]

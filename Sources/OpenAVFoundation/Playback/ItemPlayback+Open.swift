@@ -158,6 +158,7 @@ extension ItemPlayback {
         guard let loader = demuxer.streamingInput as? HLSStreamLoader else { return }
         streamLoader.withLock { $0 = loader }
         loader.log.setNewEntryHandler { [weak self] entry in self?.report(.streamingLogEntry(entry)) }
+        loader.setDateRangeHandler { [weak self] ranges in self?.report(.dateRanges(ranges)) }
         if loader.isLive {
             loader.setWindowHandler { [weak self, weak loader] window in
                 let offset = CMTime(seconds: loader?.recommendedLiveOffset ?? 0, preferredTimescale: 1000)

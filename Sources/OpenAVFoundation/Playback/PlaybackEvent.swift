@@ -29,6 +29,8 @@ enum PlaybackEvent: Sendable {
     /// A live HLS playlist was reloaded: its window on the item timeline, and how far behind
     /// the window's end Playhead recommends playing (three target durations).
     case liveWindow(CMTimeRange, recommendedOffset: CMTime)
+    /// The date ranges (`EXT-X-DATERANGE`) of an HLS playlist Playhead's loader just loaded.
+    case dateRanges([HLSDateRange])
 }
 
 /// What the engine learned when it opened an item.

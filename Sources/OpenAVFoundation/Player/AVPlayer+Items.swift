@@ -137,6 +137,8 @@ extension AVPlayer {
             item.post(entry == .access ? AVPlayerItem.newAccessLogEntryNotification : AVPlayerItem.newErrorLogEntryNotification)
         case .liveWindow(let window, let offset):
             followLiveWindow(window, recommendedOffset: offset, item: item)
+        case .dateRanges(let ranges):
+            item.collectDateRanges(ranges)
         }
     }
 }

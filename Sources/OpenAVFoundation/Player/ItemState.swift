@@ -47,6 +47,10 @@ struct ItemState {
     var lastTime: CMTime = .zero
     /// Outputs attached with `add(_:)`.
     var outputs: [AVPlayerItemOutput] = []
+    /// Collectors attached with `add(_:)`, and the HLS date ranges loaded so far (by first
+    /// appearance; a later tag with the same ID replaces its range).
+    var mediaDataCollectors: [AVPlayerItemMediaDataCollector] = []
+    var dateRanges: [HLSDateRange] = []
     /// What the item's last engine did, kept when the item stops being current.
     var lastStatistics = PlaybackStatistics()
     /// The player the item belongs to (an item belongs to one player at a time).

@@ -190,6 +190,8 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     var mediaSequence = 0
     /// `EXT-X-START`, when given.
     var startPoint: HLSStartPoint?
+    /// The `EXT-X-DATERANGE` tags, in order.
+    var dateRanges: [HLSDateRange] = []
 
     /// The sum of the segments' durations.
     var duration: Double { segments.last.map { $0.start + $0.duration } ?? 0 }
@@ -290,6 +292,7 @@ enum HLSPlaylist: Equatable, Sendable {
         var date: Date?
         var startPoint: HLSStartPoint?
         var gap = false
+        var dateRanges: [HLSDateRange] = []
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-START:") {
                 startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
@@ -316,6 +319,8 @@ enum HLSPlaylist: Equatable, Sendable {
                 ended = true
             } else if line == "#EXT-X-GAP" {
                 gap = true
+            } else if let value = line.value(of: "#EXT-X-DATERANGE:") {
+                if let range = HLSDateRange(tag: Substring(value)) { dateRanges.append(range) }
             } else if let value = line.value(of: "#EXT-X-KEY:") {
                 let list = attributes(Substring(value))
                 switch list["METHOD"] {
@@ -364,7 +369,8 @@ enum HLSPlaylist: Equatable, Sendable {
         }
         return HLSMediaPlaylist(
             targetDuration: target, segments: segments, isEnded: ended, isEncrypted: encrypted,
-            hasUnsupportedKey: unsupportedKey, initialisation: map, mediaSequence: sequence, startPoint: startPoint)
+            hasUnsupportedKey: unsupportedKey, initialisation: map, mediaSequence: sequence, startPoint: startPoint,
+            dateRanges: dateRanges)
     }
 
     /// An attribute list (`NAME=value,NAME="quoted, value"`) as a dictionary, quotes removed.

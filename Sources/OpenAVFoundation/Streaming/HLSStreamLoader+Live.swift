@@ -43,6 +43,17 @@ extension HLSStreamLoader {
         condition.unlock()
     }
 
+    /// Calls `handler` with the date ranges (`EXT-X-DATERANGE`) of the playlist opened, at once
+    /// on this thread, and with those of every later reload on the loader thread. The audio
+    /// renditions' loaders report none (the variants' playlists carry the stream's).
+    func setDateRangeHandler(_ handler: (@Sendable ([HLSDateRange]) -> Void)?) {
+        guard rendition == nil else { return }
+        condition.lock()
+        dateRangeHandler = handler
+        condition.unlock()
+        if !startDateRanges.isEmpty { handler?(startDateRanges) }
+    }
+
     /// Loads variant `variant`'s live playlist again and merges it into the timeline.
     func reload(variant: Int) {
         let url = variants[variant].url
@@ -69,9 +80,11 @@ extension HLSStreamLoader {
             ? nil : Date(timeIntervalSinceNow: state.timeline.reloadInterval(changed: changed))
         let window = state.timeline.window
         let handler = windowHandler
+        let dateRangeHandler = self.dateRangeHandler
         condition.broadcast()
         condition.unlock()
         if let fresh { playlists[variant] = fresh }
         handler?(window)
+        if let fresh, !fresh.dateRanges.isEmpty { dateRangeHandler?(fresh.dateRanges) }
     }
 }

@@ -121,6 +121,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// Called on the loader thread with a live playlist's window after every reload (set once
     /// on activation, under `condition`).
     var windowHandler: (@Sendable (ClosedRange<Double>) -> Void)?
+    /// Called on the loader thread with the date ranges of every live reload (set once on
+    /// activation, under `condition`); `startDateRanges` are those of the playlist opened.
+    var dateRangeHandler: (@Sendable ([HLSDateRange]) -> Void)?
+    let startDateRanges: [HLSDateRange]
     /// The access and error logs, appended by the loader thread.
     let log: StreamingLog
     /// The subtitle and caption renditions the multivariant playlist declares.
@@ -151,6 +155,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], formatName: String = "hls"
     ) {
         self.formatName = formatName
+        startDateRanges = startPlaylist.dateRanges
         self.startPoint = startPoint
         declaredRenditions = renditions
         self.rendition = rendition
