@@ -5,8 +5,8 @@
 // `$Time$` (with a `SegmentTimeline` or a fixed `duration`), `SegmentList`, and `SegmentBase`
 // (a single file indexed by its `sidx` box, read once at open); a text AdaptationSet that is
 // one WebVTT file is a subtitle rendition read as a file. What it does not model (a
-// dynamic MPD, several periods, content protection, no video) is left to libavformat's DASH
-// demuxer.
+// dynamic MPD, several periods, content protection, no video, segments other than fragmented
+// MP4) is left to libavformat's DASH demuxer.
 //
 // Concurrency: values and pure functions; used on the thread that opens an input.
 import Foundation
@@ -154,6 +154,8 @@ struct DASHManifest: Equatable, Sendable {
         guard let id = node.attributes["id"], let bandwidth = node.attributes["bandwidth"].flatMap(Int.init) else {
             return nil
         }
+        // Fragmented MP4 only (WebM and MPEG-TS Representations go to libavformat).
+        if let mime = node.attributes["mimeType"] ?? set.attributes["mimeType"], !mime.hasSuffix("/mp4") { return nil }
         let segments: [HLSSegment]?
         var index: IndexedFile?
         if let template = merged("SegmentTemplate", node, set, period) {

@@ -156,6 +156,9 @@ import Testing
             manifest(video.replacingOccurrences(of: "<Representation", with: "<ContentProtection/><Representation")) == nil,
             "protected")
         #expect(manifest(video.replacingOccurrences(of: "video", with: "audio")) == nil, "no video")
+        #expect(
+            manifest(video.replacingOccurrences(of: "<Representation", with: "<Representation mimeType=\"video/webm\"")) == nil,
+            "WebM")
         #expect(DASHManifest.parse(Data("<MPD><Period>".utf8), base: base) == nil, "not well-formed")
     }
 }
