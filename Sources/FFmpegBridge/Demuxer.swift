@@ -127,6 +127,7 @@ package final class Demuxer: @unchecked Sendable {
             // Read from the playlist by the loader (libavformat's own HLS reader is not in use).
             let declared = input.declaredRenditions
             description.subtitleRenditions = declared.subtitles
+            description.variants = input.declaredVariants
             description.hlsCaptions = declared.captions
             // The sound the variants carry themselves, when the playlist names it a rendition.
             if let carried = input.carriedRendition,

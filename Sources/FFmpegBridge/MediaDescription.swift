@@ -29,6 +29,8 @@ package struct MediaDescription: Sendable, Equatable {
     package var chapters: [MediaChapter] = []
     /// The subtitle renditions of an HLS master playlist (empty for everything else).
     package var subtitleRenditions: [SubtitleRendition] = []
+    /// The variants of an adaptive stream Playhead's loader reads (none otherwise).
+    package var variants: [StreamVariant] = []
     /// What an HLS master playlist says about closed captions in its video (named renditions,
     /// or `CLOSED-CAPTIONS=NONE`); nil when it says nothing and for everything else.
     package var hlsCaptions: HLSCaptionDeclaration?

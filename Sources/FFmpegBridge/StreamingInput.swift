@@ -84,6 +84,30 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// Why the input stopped giving bytes, once it has failed (the reason a demuxer reports
     /// in place of FFmpeg's generic I/O error); nil while it has not.
     var failure: MediaFailure? { get }
+    /// The variants an adaptive stream offers (HLS variants, DASH video Representations),
+    /// lowest first; none for a stream of one rendition.
+    var declaredVariants: [StreamVariant] { get }
+}
+
+/// One variant of an adaptive stream as its playlist or manifest states it.
+package struct StreamVariant: Sendable, Equatable {
+    /// The peak bit rate (`BANDWIDTH`, a Representation's `bandwidth`), bits per second.
+    package var peakBitRate: Int
+    /// `AVERAGE-BANDWIDTH`, when stated.
+    package var averageBitRate: Int?
+    /// The picture size, when stated.
+    package var width: Int?
+    package var height: Int?
+    /// The codecs list (`CODECS`, "avc1.64001e,mp4a.40.2"), when stated.
+    package var codecs: String?
+
+    package init(peakBitRate: Int, averageBitRate: Int?, width: Int?, height: Int?, codecs: String?) {
+        self.peakBitRate = peakBitRate
+        self.averageBitRate = averageBitRate
+        self.width = width
+        self.height = height
+        self.codecs = codecs
+    }
 }
 
 /// How an input read beside the main one (an HLS audio rendition) names its stream; also how
@@ -138,6 +162,8 @@ extension StreamingInput {
     package var longestWait: Double? { nil }
     /// None, unless the input says why it failed.
     package var failure: MediaFailure? { nil }
+    /// None, unless the input adapts over variants.
+    package var declaredVariants: [StreamVariant] { [] }
 }
 
 /// An AVIOContext reading a `StreamingInput`; closes the input and frees the context in `deinit`.

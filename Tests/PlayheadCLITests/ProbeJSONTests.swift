@@ -13,7 +13,7 @@ import Testing
         #expect(
             object.keys == [
                 "duration", "isPlayable", "format", "formatDescription", "bitRate",
-                "hasProtectedContent", "tracks", "metadata", "chapters", "captions", "fonts",
+                "hasProtectedContent", "tracks", "metadata", "chapters", "captions", "variants", "fonts",
             ])
     }
 
@@ -41,7 +41,7 @@ import Testing
                 "rotation":null,"default":false},\
                 {"id":2,"mediaType":"data","codec":"timed_id3","width":null,"height":null,\
                 "frameRate":null,"sampleRate":null,"channels":null,"language":null,\
-                "rotation":null,"default":false}],"metadata":{},"chapters":[],"captions":[],"fonts":[]}
+                "rotation":null,"default":false}],"metadata":{},"chapters":[],"captions":[],"variants":[],"fonts":[]}
                 """)
     }
 

@@ -25,7 +25,7 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         "metadata", "preferredTransform", "preferredRate", "preferredVolume",
         "providesPreciseDurationAndTiming", "containerFormat", "availableChapterLocales",
         "availableMediaCharacteristicsWithMediaSelectionOptions", "availableMetadataFormats",
-        "allMediaSelections",
+        "allMediaSelections", "variants",
     ]
     /// Where subtitle files beside the media are looked for (see SidecarSubtitles).
     let sidecarSettings: SidecarSubtitleSettings

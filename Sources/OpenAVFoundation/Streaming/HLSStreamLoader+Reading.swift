@@ -37,6 +37,16 @@ extension HLSStreamLoader {
         return .bytes(count)
     }
 
+    var declaredVariants: [StreamVariant] {
+        // A media playlist played on its own states no rate: no variants to offer.
+        guard rendition == nil, variants.contains(where: { $0.bandwidth > 0 }) else { return [] }
+        return variants.map {
+            StreamVariant(
+                peakBitRate: $0.bandwidth, averageBitRate: $0.averageBandwidth, width: $0.width, height: $0.height,
+                codecs: $0.codecs)
+        }
+    }
+
     var failure: MediaFailure? {
         condition.lock()
         defer { condition.unlock() }

@@ -33,12 +33,25 @@ public enum AssetProbeLoader {
         summary.fonts = try await asset.loadAttachedFonts().map {
             ProbeSummary.Font(fileName: $0.fileName, mimeType: $0.mimeType)
         }
+        summary.variants = try await asset.load(.variants).map { variant in
+            let codes = (variant.videoAttributes?.codecTypes ?? []) + (variant.audioAttributes?.formatIDs ?? [])
+            return ProbeSummary.Variant(
+                peakBitRate: variant.peakBitRate.map { Int($0) }, averageBitRate: variant.averageBitRate.map { Int($0) },
+                width: variant.videoAttributes.map { Int($0.presentationSize.width) }.flatMap { $0 > 0 ? $0 : nil },
+                height: variant.videoAttributes.map { Int($0.presentationSize.height) }.flatMap { $0 > 0 ? $0 : nil },
+                codecs: codes.map { fourCharacters($0.uint32Value) })
+        }
         summary.chapters = chapters.map { group in
             ProbeSummary.Chapter(
                 title: group.items.first { $0.commonKey == .commonKeyTitle }?.stringValue ?? "",
                 start: group.timeRange.start.seconds, end: group.timeRange.end.seconds)
         }
         return summary
+    }
+
+    /// A four-character code as its text ("avc1", "aac ").
+    static func fourCharacters(_ code: UInt32) -> String {
+        String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: code >> $0) }, as: UTF8.self)
     }
 
     static func track(_ track: AVAssetTrack) -> ProbeSummary.Track {

@@ -6,7 +6,8 @@ extension ProbeSummary {
     /// Keys, in order: `duration`, `isPlayable`, `format`, `formatDescription`,
     /// `bitRate`, `hasProtectedContent`, `tracks`, `metadata`, `chapters` (each
     /// `{title, start, end}` in seconds; empty when none), `captions` (each
-    /// `{name, codec, stream, inVideo, language}`; empty when none), `fonts` (each
+    /// `{name, codec, stream, inVideo, language}`; empty when none), `variants` (each
+    /// `{peakBitRate, averageBitRate, width, height, codecs}`: an adaptive stream's), `fonts` (each
     /// `{fileName, mimeType}`: the container's attached fonts). Unknown values are
     /// `null`. `metadata` maps each key to its value; if a key repeats, the values
     /// are joined with `"; "` under the key's first position.
@@ -36,6 +37,13 @@ extension ProbeSummary {
                     "name": .string(caption.name), "codec": .string(caption.codec),
                     "stream": JSONValue(caption.streamIndex), "inVideo": .bool(caption.inVideo),
                     "language": JSONValue(caption.language),
+                ]
+            }),
+            "variants": .array(variants.map { variant in
+                [
+                    "peakBitRate": JSONValue(variant.peakBitRate), "averageBitRate": JSONValue(variant.averageBitRate),
+                    "width": JSONValue(variant.width), "height": JSONValue(variant.height),
+                    "codecs": .array(variant.codecs.map { .string($0) }),
                 ]
             }),
             "fonts": .array(fonts.map { font in

@@ -32,6 +32,10 @@ extension ProbeSummary {
             lines.append("Chapters:")
             lines.append(contentsOf: chapterLines)
         }
+        if !variants.isEmpty {
+            lines.append("Variants:")
+            lines.append(contentsOf: variantLines)
+        }
         if !captions.isEmpty {
             lines.append("Captions:")
             lines.append(contentsOf: captionLines)
@@ -70,6 +74,17 @@ extension ProbeSummary {
                 if !isLast { line += "  " }
             }
             return line
+        }
+    }
+
+    /// `  #1  250 kb/s  160x90  avc1 aac` lines, one per variant.
+    var variantLines: [String] {
+        variants.enumerated().map { index, variant in
+            var cells = ["#\(index + 1)", variant.peakBitRate.map(MediaText.bitRate) ?? "rate not stated"]
+            if let average = variant.averageBitRate { cells.append("average \(MediaText.bitRate(average))") }
+            if let width = variant.width, let height = variant.height { cells.append("\(width)x\(height)") }
+            if !variant.codecs.isEmpty { cells.append(variant.codecs.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")) }
+            return "  " + cells.joined(separator: "  ")
         }
     }
 

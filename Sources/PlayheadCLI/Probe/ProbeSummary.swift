@@ -27,6 +27,9 @@ public struct ProbeSummary: Sendable, Equatable {
     public var captions: [Caption] = []
     /// The fonts attached to the container (Matroska), which styled subtitles may name.
     public var fonts: [Font] = []
+    /// The variants of an adaptive stream (HLS or DASH), lowest peak bit rate first (empty
+    /// for other inputs).
+    public var variants: [Variant] = []
 
     /// Creates a summary.
     public init(
@@ -145,6 +148,29 @@ public struct ProbeSummary: Sendable, Equatable {
             self.title = title
             self.start = start
             self.end = end
+        }
+    }
+
+    // MARK: - Variant
+
+    /// One variant of an adaptive stream, as its playlist or manifest declares it.
+    public struct Variant: Sendable, Equatable {
+        /// The peak and average bit rates, bits per second, when stated.
+        public var peakBitRate: Int?
+        public var averageBitRate: Int?
+        /// The picture size, when stated.
+        public var width: Int?
+        public var height: Int?
+        /// The codecs as four-character codes ("avc1", "aac ").
+        public var codecs: [String]
+
+        /// Creates a variant entry.
+        public init(peakBitRate: Int?, averageBitRate: Int?, width: Int?, height: Int?, codecs: [String]) {
+            self.peakBitRate = peakBitRate
+            self.averageBitRate = averageBitRate
+            self.width = width
+            self.height = height
+            self.codecs = codecs
         }
     }
 

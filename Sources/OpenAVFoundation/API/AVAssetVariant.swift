@@ -1,0 +1,108 @@
+// Playhead: AVAssetVariant, the variants an adaptive stream offers (an HLS multivariant
+// playlist's variants, a DASH manifest's video Representations) as its playlist or manifest
+// states them: bit rates, picture size, codecs.
+//
+// Concurrency: immutable objects made when the asset loads; shared freely.
+import FFmpegBridge
+import Foundation
+
+/// One variant of an adaptive stream, as the stream declares it.
+///
+/// ```swift
+/// let variants = try await asset.load(.variants)
+/// let sizes = variants.compactMap { $0.videoAttributes?.presentationSize }
+/// ```
+///
+/// - Important: Immutable; thread-safe.
+open class AVAssetVariant: NSObject, @unchecked Sendable {
+    /// The video a variant carries, as declared.
+    open class VideoAttributes: NSObject, @unchecked Sendable {
+        /// The picture size (`RESOLUTION`, a Representation's `width` and `height`);
+        /// `.zero` when not stated.
+        public let presentationSize: CGSize
+        /// The video codecs, as four-character codes such as `kCMVideoCodecType_H264`.
+        public let codecTypes: [NSNumber]
+        /// The frame rate. Not read by Playhead: nil.
+        public let nominalFrameRate: Double?
+
+        init(presentationSize: CGSize, codecTypes: [NSNumber]) {
+            self.presentationSize = presentationSize
+            self.codecTypes = codecTypes
+            nominalFrameRate = nil
+            super.init()
+        }
+    }
+
+    /// The audio a variant carries, as declared.
+    open class AudioAttributes: NSObject, @unchecked Sendable {
+        /// The audio formats, as four-character codes such as `kAudioFormatMPEG4AAC`.
+        public let formatIDs: [NSNumber]
+
+        init(formatIDs: [NSNumber]) {
+            self.formatIDs = formatIDs
+            super.init()
+        }
+    }
+
+    /// The peak bit rate, bits per second.
+    public let peakBitRate: Double?
+    /// The average bit rate, bits per second, when stated.
+    public let averageBitRate: Double?
+    /// The video, when the variant states a size or a video codec.
+    public let videoAttributes: VideoAttributes?
+    /// The audio, when the variant states an audio codec.
+    public let audioAttributes: AudioAttributes?
+
+    init(_ variant: StreamVariant) {
+        peakBitRate = variant.peakBitRate > 0 ? Double(variant.peakBitRate) : nil
+        averageBitRate = variant.averageBitRate.map(Double.init)
+        let codecs = (variant.codecs ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let video = codecs.compactMap(Self.videoCodec).map { NSNumber(value: $0) }
+        let audio = codecs.compactMap(Self.audioFormat).map { NSNumber(value: $0) }
+        let size = CGSize(width: variant.width ?? 0, height: variant.height ?? 0)
+        videoAttributes = video.isEmpty && size == .zero ? nil : VideoAttributes(presentationSize: size, codecTypes: video)
+        audioAttributes = audio.isEmpty ? nil : AudioAttributes(formatIDs: audio)
+        super.init()
+    }
+
+    /// The video codec type of an RFC 6381 codecs entry ("avc1.64001e"), when it is video.
+    static func videoCodec(_ entry: String) -> FourCharCode? {
+        switch entry.prefix(while: { $0 != "." }) {
+        case "avc1", "avc3": return kCMVideoCodecType_H264
+        case "hvc1", "hev1": return kCMVideoCodecType_HEVC
+        case "vp09": return kCMVideoCodecType_VP9
+        case "av01": return kCMVideoCodecType_AV1
+        case "mp4v": return kCMVideoCodecType_MPEG4Video
+        default: return nil
+        }
+    }
+
+    /// The audio format of an RFC 6381 codecs entry ("mp4a.40.2"), when it is audio.
+    static func audioFormat(_ entry: String) -> AudioFormatID? {
+        switch entry.prefix(while: { $0 != "." }) {
+        case "mp4a": return entry.hasSuffix(".34") || entry == "mp4a.6B" || entry == "mp4a.69" ? kAudioFormatMPEGLayer3 : kAudioFormatMPEG4AAC
+        case "ac-3": return kAudioFormatAC3
+        case "ec-3": return kAudioFormatEnhancedAC3
+        case "opus", "Opus": return kAudioFormatOpus
+        case "fLaC", "flac": return kAudioFormatFLAC
+        case "alac": return kAudioFormatAppleLossless
+        default: return nil
+        }
+    }
+}
+
+extension AVPartialAsyncProperty where Root: AVURLAsset {
+    /// The variants of an adaptive stream Playhead's loader streams (HLS or DASH), lowest
+    /// peak bit rate first; empty for other assets.
+    public static var variants: AVAsyncProperty<Root, [AVAssetVariant]> {
+        AVAsyncProperty(key: "variants") { try $0.loadedContents().description.variants.map(AVAssetVariant.init) }
+    }
+}
+
+extension AVURLAsset {
+    /// The variants (see `load(.variants)`). Blocks until loaded; empty when loading failed.
+    @available(*, deprecated, message: "Use load(.variants) instead")
+    public var variants: [AVAssetVariant] {
+        contentsWaiting(for: "variants")?.description.variants.map(AVAssetVariant.init) ?? []
+    }
+}

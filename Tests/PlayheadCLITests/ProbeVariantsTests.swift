@@ -1,0 +1,37 @@
+// Playhead: `playhead probe` lists an adaptive stream's variants (an HLS ladder served over
+// loopback), as text and JSON, run as a process; a file lists none.
+
+import Foundation
+import PlayheadCLI
+import PlayheadTestSupport
+import Testing
+
+@Suite("probe lists variants")
+struct ProbeVariantsTests {
+    @Test func anHLSLaddersVariantsAreListedLowestFirst() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        let url = server.url(for: "ladder/master.m3u8").absoluteString
+        guard let text = try await PlayheadProcess.run(["probe", url]) else { return }
+        #expect(text.status == 0)
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        let heading = try #require(lines.firstIndex(of: "Variants:"))
+        #expect(Array(lines.dropFirst(heading + 1).prefix(3)) == [
+            "  #1  250 kb/s  160x90  avc1 aac", "  #2  900 kb/s  320x180  avc1 aac", "  #3  2.5 Mb/s  640x360  avc1 aac",
+        ])
+
+        guard let result = try await PlayheadProcess.run(["probe", "--json", url]) else { return }
+        let variants = try #require(try PlayheadProcess.jsonObject(result)["variants"] as? [[String: Any]])
+        #expect(variants.map { $0["peakBitRate"] as? Int } == AdaptiveMedia.variants.map(\.bandwidth))
+        #expect(variants.first?["codecs"] as? [String] == ["avc1", "aac "])
+        #expect(variants.first?["averageBitRate"] is NSNull)
+    }
+
+    @Test func aFileHasNoVariants() async throws {
+        let path = try Fixture.url(.mp4).path
+        guard let text = try await PlayheadProcess.run(["probe", path]) else { return }
+        #expect(!text.standardOutput.contains("Variants:"))
+        guard let result = try await PlayheadProcess.run(["probe", "--json", path]) else { return }
+        #expect((try PlayheadProcess.jsonObject(result)["variants"] as? [Any])?.isEmpty == true)
+    }
+}
