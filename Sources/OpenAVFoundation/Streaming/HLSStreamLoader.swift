@@ -8,15 +8,19 @@
 // keyframe. The bytes come in sections, each read by a fresh container: a new section starts
 // at an `EXT-X-DISCONTINUITY` (timestamps start again), at a new initialisation section, and
 // at every switch between fragmented-MP4 variants; it begins with its initialisation section
-// (fetched once per map and kept). Live playlists: HLSStreamLoader+Live.swift; the demux
-// thread's side: HLSStreamLoader+Reading.swift.
+// (fetched once per map and kept). A static DASH manifest is streamed by the same loader, its
+// Representations' segments given as media playlists (StreamedOpen+DASH.swift). Live
+// playlists and date ranges: HLSStreamLoader+Live.swift; the schedule:
+// HLSStreamLoader+Scheduling.swift; the demux thread's side: HLSStreamLoader+Reading.swift.
 //
 // Concurrency: all mutable state is in `state` (the timeline included), guarded by `condition`
 // (an NSCondition): the loader thread appends chunks, reloads live playlists and waits while
 // the buffer is full; the demux thread reads chunks and waits while none is there; `restart`,
 // `close` and the caps may be called from any thread. The estimator, the adaptation rule, the
-// playlists, keys and initialisation sections fetched are the loader thread's alone. Nothing
-// here blocks on the network except the loader thread.
+// playlists, keys and initialisation sections fetched (and why the last section failed) are
+// the loader thread's alone; the window and date range handlers are set under `condition` and
+// called on the loader thread without it. Nothing here blocks on the network except the
+// loader thread.
 import FFmpegBridge
 import Foundation
 
