@@ -19,9 +19,10 @@ public enum DASHMedia {
     /// The folder holding `template/manifest.mpd` (segments `chunk-stream<ID>-<NNNNN>.m4s`,
     /// initialisation sections `init-stream<ID>.m4s`; Representation 2 is the audio) and
     /// `list/manifest.mpd` (`manifest-stream<ID>.mp4`, one file per Representation), and
-    /// `indexed/manifest.mpd` (see `makeIndexed`).
+    /// `indexed/manifest.mpd` (see `makeIndexed`), and `sound/manifest.mpd` (audio only: two
+    /// AAC Representations, Representation 0 at 64 kbit/s and 1 at 128 kbit/s).
     public static func folder() throws -> URL {
-        try FixtureCache.file(named: "dash-v2") { folder in
+        try FixtureCache.file(named: "dash-v3") { folder in
             for (name, extra) in [
                 ("template", ["-use_template", "1", "-use_timeline", "1"]), ("list", ["-single_file", "1"]),
             ] {
@@ -47,6 +48,15 @@ public enum DASHMedia {
                 try FFmpeg.run(arguments)
             }
             try makeIndexed(in: folder.appendingPathComponent("indexed"))
+            // Sound only: two AAC Representations (64 and 128 kbit/s) in one AdaptationSet.
+            let sound = folder.appendingPathComponent("sound")
+            try FileManager.default.createDirectory(at: sound, withIntermediateDirectories: true)
+            try FFmpeg.run([
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(duration)",
+                "-map", "0:a", "-map", "0:a", "-c:a", "aac", "-b:a:0", "64k", "-b:a:1", "128k", "-f", "dash",
+                "-seg_duration", "1", "-use_template", "1", "-use_timeline", "1", "-adaptation_sets", "id=0,streams=a",
+                sound.appendingPathComponent("manifest.mpd").path,
+            ])
         }
     }
 

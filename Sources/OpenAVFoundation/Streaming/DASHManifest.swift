@@ -5,8 +5,9 @@
 // `$Time$` (with a `SegmentTimeline` or a fixed `duration`), `SegmentList`, and `SegmentBase`
 // (a single file indexed by its `sidx` box, read once at open); a text AdaptationSet that is
 // one WebVTT file is a subtitle rendition read as a file. What it does not model (a
-// dynamic MPD, several periods, content protection, no video, segments other than fragmented
-// MP4) is left to libavformat's DASH demuxer.
+// dynamic MPD, several periods, content protection, sound only in several AdaptationSets,
+// segments other than fragmented MP4) is left to libavformat's DASH demuxer. A manifest with
+// sound only in one AdaptationSet adapts over its Representations.
 //
 // Concurrency: values and pure functions; used on the thread that opens an input.
 import Foundation
@@ -50,8 +51,9 @@ struct DASHManifest: Equatable, Sendable {
         let isForced: Bool
     }
 
-    /// The video Representations, ascending by bandwidth.
-    let video: [Representation]
+    /// The Representations the loader adapts over, ascending by bandwidth: the video ones, or
+    /// for a manifest with sound only, those of its one audio AdaptationSet.
+    let variants: [Representation]
     /// The audio AdaptationSets in manifest order.
     let audio: [AudioSet]
     /// The text AdaptationSets read as subtitle files (one WebVTT file each), in manifest order.
@@ -73,6 +75,8 @@ struct DASHManifest: Equatable, Sendable {
         var video: [Representation] = []
         var audio: [AudioSet] = []
         var subtitles: [TextTrack] = []
+        // Every Representation of each audio set (a manifest with sound only adapts over them).
+        var audioChoices: [[Representation]] = []
         for set in period.children("AdaptationSet") {
             if set.child("ContentProtection") != nil { return nil }
             let kind = contentType(of: set)
@@ -94,6 +98,7 @@ struct DASHManifest: Equatable, Sendable {
             if kind == "video" {
                 video += representations
             } else if let best = representations.max(by: { $0.bandwidth < $1.bandwidth }) {
+                audioChoices.append(representations)
                 let language = set.attributes["lang"]
                 let label = set.child("Label")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
                 let main = set.children("Role").contains { $0.attributes["value"] == "main" }
@@ -103,6 +108,11 @@ struct DASHManifest: Equatable, Sendable {
                         language: language, isDefault: main, representation: best))
             }
         }
+        // Sound only: the one audio set's Representations are the variants.
+        if video.isEmpty, audioChoices.count == 1 {
+            return DASHManifest(
+                variants: audioChoices[0].sorted { $0.bandwidth < $1.bandwidth }, audio: [], subtitles: subtitles)
+        }
         guard !video.isEmpty else { return nil }
         // One default: the set marked main, else the first.
         if !audio.isEmpty, !audio.contains(where: \.isDefault) {
@@ -110,7 +120,7 @@ struct DASHManifest: Equatable, Sendable {
             audio[0] = AudioSet(
                 name: first.name, language: first.language, isDefault: true, representation: first.representation)
         }
-        return DASHManifest(video: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio, subtitles: subtitles)
+        return DASHManifest(variants: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio, subtitles: subtitles)
     }
 
     /// A text AdaptationSet as a subtitle file: its first Representation, when that is one
@@ -210,7 +220,7 @@ struct DASHManifest: Equatable, Sendable {
             return copy
         }
         var video: [Representation] = []
-        for representation in self.video {
+        for representation in variants {
             guard let done = resolved(representation) else { return nil }
             video.append(done)
         }
@@ -219,7 +229,7 @@ struct DASHManifest: Equatable, Sendable {
             guard let done = resolved(set.representation) else { return nil }
             audio.append(AudioSet(name: set.name, language: set.language, isDefault: set.isDefault, representation: done))
         }
-        return DASHManifest(video: video, audio: audio, subtitles: subtitles)
+        return DASHManifest(variants: video, audio: audio, subtitles: subtitles)
     }
 
     /// The `name` element that applies to a Representation: its own, over its AdaptationSet's,

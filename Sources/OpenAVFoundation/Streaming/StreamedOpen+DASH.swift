@@ -56,7 +56,7 @@ extension StreamedOpen {
         }
         // Each Representation is a variant whose "playlist" the manifest already gave; its
         // URL names the manifest and the Representation (the access log's URI for it).
-        let variants = manifest.video.map { representation in
+        let variants = manifest.variants.map { representation in
             HLSVariant(
                 url: representationURL(url, id: representation.id), bandwidth: representation.bandwidth,
                 averageBandwidth: nil, width: representation.width, height: representation.height,
@@ -72,7 +72,7 @@ extension StreamedOpen {
         let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
         let log = StreamingLog()
         log.started(on: variants[start], at: 0)
-        let known = Dictionary(uniqueKeysWithValues: manifest.video.enumerated().map { ($0, $1.playlist) })
+        let known = Dictionary(uniqueKeysWithValues: manifest.variants.enumerated().map { ($0, $1.playlist) })
         // WebVTT text sets are subtitle renditions read as files; one a remote manifest may
         // not name (a local file, an https to http downgrade) is left out.
         var renditions = DeclaredRenditions()
@@ -83,7 +83,7 @@ extension StreamedOpen {
                 isDefault: track.isDefault, isForced: track.isForced)
         }
         let loader = HLSStreamLoader(
-            variants: variants, startVariant: start, startPlaylist: manifest.video[start].playlist, fetcher: fetcher,
+            variants: variants, startVariant: start, startPlaylist: manifest.variants[start].playlist, fetcher: fetcher,
             secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
             initialEstimate: initial, renditions: renditions, knownPlaylists: known, formatName: "dash")
         loader.addRenditionLoaders(

@@ -48,8 +48,8 @@ import Testing
                 <Representation id="lo" bandwidth="300000" width="320" height="180"/>
                 </AdaptationSet>
                 """))
-        #expect(parsed.video.map(\.id) == ["lo", "hi"], "ascending by bandwidth")
-        let segments = parsed.video[1].playlist.segments
+        #expect(parsed.variants.map(\.id) == ["lo", "hi"], "ascending by bandwidth")
+        let segments = parsed.variants[1].playlist.segments
         // 2 + 2, then 1.5 s entries repeated to the period's end at 5.5 s: one more.
         #expect(segments.map(\.start) == [0, 2, 4])
         #expect(segments.map(\.duration) == [2, 2, 1.5])
@@ -59,7 +59,7 @@ import Testing
             "https://cdn.example/show/hi/4000.m4s",
         ])
         #expect(segments.allSatisfy { $0.map?.url.absoluteString == "https://cdn.example/show/hi/init.mp4" })
-        #expect(parsed.video[1].width == 640 && parsed.video[1].playlist.isEnded)
+        #expect(parsed.variants[1].width == 640 && parsed.variants[1].playlist.isEnded)
     }
 
     @Test func aFixedDurationTemplateEndsWithThePeriodAndBaseURLsNest() throws {
@@ -78,7 +78,7 @@ import Testing
                 <Representation id="a2" bandwidth="128000"><SegmentTemplate timescale="1" duration="2" media="b$Number$.m4s"/></Representation>
                 </AdaptationSet>
                 """))
-        let segments = try #require(parsed.video.first).playlist.segments
+        let segments = try #require(parsed.variants.first).playlist.segments
         #expect(segments.map(\.duration) == [2, 2, 1.5])
         #expect(segments.first?.url.absoluteString == "https://cdn.example/show/media/video/seg1.m4s")
         #expect(segments.first?.map == nil)
@@ -98,7 +98,7 @@ import Testing
                 <SegmentURL mediaRange="100-999"/><SegmentURL mediaRange="1000-1999"/><SegmentURL mediaRange="2000-2499"/>
                 </SegmentList></Representation></AdaptationSet>
                 """))
-        let segments = try #require(parsed.video.first).playlist.segments
+        let segments = try #require(parsed.variants.first).playlist.segments
         #expect(segments.map(\.byteRange) == [100..<1000, 1000..<2000, 2000..<2500])
         #expect(segments.map(\.duration) == [2, 2, 1.5])
         #expect(segments.first?.url.absoluteString == "https://cdn.example/show/whole.mp4")
@@ -112,7 +112,7 @@ import Testing
                 <AdaptationSet contentType="video"><Representation id="0" bandwidth="200000">
                 <BaseURL>one.mp4</BaseURL><SegmentBase indexRange="800-855"/></Representation></AdaptationSet>
                 """))
-        #expect(parsed.video[0].index?.initialisation == 0..<800, "everything before the index")
+        #expect(parsed.variants[0].index?.initialisation == 0..<800, "everything before the index")
         // A version-0 sidx of 56 bytes at 800: timescale 1000, two subsegments of 2 s after
         // a first offset of 6 bytes.
         var box = Data()
@@ -137,7 +137,7 @@ import Testing
             return box
         })
         #expect(asked == [800..<856])
-        let segments = resolved.video[0].playlist.segments
+        let segments = resolved.variants[0].playlist.segments
         #expect(segments.map(\.byteRange) == [862..<5862, 5862..<8862])
         #expect(segments.map(\.start) == [0, 2] && segments.map(\.duration) == [2, 2])
         #expect(segments.first?.map?.byteRange == 0..<800)
@@ -155,7 +155,9 @@ import Testing
         #expect(
             manifest(video.replacingOccurrences(of: "<Representation", with: "<ContentProtection/><Representation")) == nil,
             "protected")
-        #expect(manifest(video.replacingOccurrences(of: "video", with: "audio")) == nil, "no video")
+        let sound = video.replacingOccurrences(of: "video", with: "audio")
+        #expect(manifest(sound)?.variants.map(\.id) == ["0"], "one audio set: adapted over")
+        #expect(manifest(sound + sound.replacingOccurrences(of: "id=\"0\"", with: "id=\"1\"")) == nil, "two audio sets, no video")
         #expect(
             manifest(video.replacingOccurrences(of: "<Representation", with: "<Representation mimeType=\"video/webm\"")) == nil,
             "WebM")
@@ -190,7 +192,7 @@ import Testing
             </Period></MPD>
             """
         let parsed = DASHManifest.parse(Data(text.utf8), base: URL(string: "https://a.example/m.mpd")!)
-        let urls = parsed?.video.first?.playlist.segments.map(\.url.absoluteString) ?? []
+        let urls = parsed?.variants.first?.playlist.segments.map(\.url.absoluteString) ?? []
         #expect(!urls.contains { $0.contains("SECRET") }, "\(urls)")
     }
 }

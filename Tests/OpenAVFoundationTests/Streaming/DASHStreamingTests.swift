@@ -103,6 +103,30 @@ import Testing
         #expect(item.accessLog() != nil)
     }
 
+    @Test func aManifestWithSoundOnlyAdaptsOverItsAudioRepresentations() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "sound/manifest.mpd"))
+        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+
+        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
+        #expect(item.tracks.compactMap(\.assetTrack?.mediaType) == [.audio])
+        let seconds = engine(of: player)?.statistics.audioSeconds ?? 0
+        #expect(abs(seconds - DASHMedia.duration) < 0.2, "every second of sound: \(seconds)")
+        #expect(sink.count == 0)
+        let events = try #require(item.accessLog()?.events, "Playhead's loader streamed it")
+        #expect(events.first?.indicatedBitrate == 64_000, "it starts on the lower Representation")
+        #expect(server.requests.contains { $0.path.hasPrefix("/sound/chunk-stream") })
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func theAudioAdaptationSetIsAnAudibleOptionWithItsLanguage() async throws {
         let folder = try DASHMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
