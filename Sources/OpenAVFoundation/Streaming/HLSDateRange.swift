@@ -35,25 +35,8 @@ struct HLSDateRange: Equatable, Sendable {
     /// The tag's attribute list (after `#EXT-X-DATERANGE:`); nil without an `ID` or a
     /// readable `START-DATE`.
     init?(tag text: Substring) {
-        var all: [(name: String, value: Value)] = []
-        var rest = text[...]
-        while let equals = rest.firstIndex(of: "=") {
-            let name = rest[..<equals].trimmingCharacters(in: .whitespaces)
-            rest = rest[rest.index(after: equals)...]
-            let raw: Substring
-            let quoted = rest.first == "\""
-            if quoted {
-                let body = rest.dropFirst()
-                let close = body.firstIndex(of: "\"") ?? body.endIndex
-                raw = body[..<close]
-                rest = close < body.endIndex ? body[body.index(after: close)...] : body[close...]
-            } else {
-                let comma = rest.firstIndex(of: ",") ?? rest.endIndex
-                raw = rest[..<comma]
-                rest = rest[comma...]
-            }
-            if let comma = rest.firstIndex(of: ",") { rest = rest[rest.index(after: comma)...] } else { rest = "" }
-            all.append((name, Self.value(raw, quoted: quoted)))
+        let all: [(name: String, value: Value)] = HLSPlaylist.attributeList(text).map {
+            ($0.name, Self.value($0.value, quoted: $0.quoted))
         }
         func string(_ name: String) -> String? {
             if case .string(let value)? = all.first(where: { $0.name == name })?.value { return value }
