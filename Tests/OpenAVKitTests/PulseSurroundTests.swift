@@ -52,7 +52,8 @@ private func frequency(of channel: Int, in samples: [Float], channels: Int, samp
         player.play()
         let deadline = Date().addingTimeInterval(10)
         while item.currentTime().seconds < 2, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
-        #expect(engine(of: player)?.pipeline?.ring?.format.channelCount == 6, "the ring carries all six channels")
+        let channels = engine(of: player)?.pipeline?.ring?.format.channelCount
+        #expect(channels == 6, "the ring carries all six channels")
         player.pause()
         let heard = recording.stop()
         player.replaceCurrentItem(with: nil)
@@ -74,7 +75,9 @@ private func frequency(of channel: Int, in samples: [Float], channels: Int, samp
         let deadline = Date().addingTimeInterval(10)
         while item.currentTime().seconds < 0.5, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
         // The sink has two channels: the output asks for two, and the resampler mixes down.
-        #expect(engine(of: player)?.pipeline?.ring?.format.channelCount == 2)
+        // (Read before the expectation: the macro's own reading of this optional chain gave 0.)
+        let channels = engine(of: player)?.pipeline?.ring?.format.channelCount
+        #expect(channels == 2)
         player.replaceCurrentItem(with: nil)
     }
 }

@@ -186,7 +186,13 @@ final class ItemPlayback: Sendable {
     /// on `outputQueue`: a device's start, stop and close can block (SDL's device lock, joining
     /// its thread, a hung sound server), and the caller is usually the main queue.
     func updateAudioOutput() {
-        outputQueue.async { self.applyAudioOutputPhase() }
+        // Counted until done: a program about to exit waits for a close still queued here,
+        // which may be what starts the device playing out the item's last audio.
+        LingeringAudio.begin()
+        outputQueue.async {
+            self.applyAudioOutputPhase()
+            LingeringAudio.end()
+        }
     }
 
     /// Brings the output to the phase the rate and stop ask for (`outputQueue` only).

@@ -13,6 +13,9 @@ final class HangingAudioOutput: AudioOutput, @unchecked Sendable {
     private let hang: Double
     /// Threads that ran start, stop or close: true when one was the main thread.
     private let calledOnMain = Locked(false)
+    private let finishedCalls = Locked<[String]>([])
+    /// The device calls that finished ("start", "stop", "close"), in order.
+    var calls: [String] { finishedCalls.withLock { $0 } }
 
     init(clock: any HostClock, hang: Double) {
         inner = ClockDrivenAudioOutput(clock: clock)
@@ -32,9 +35,10 @@ final class HangingAudioOutput: AudioOutput, @unchecked Sendable {
         Thread.sleep(forTimeInterval: hang)
     }
 
-    func start() { blockLikeADevice(); inner.start() }
-    func stop() { blockLikeADevice(); inner.stop() }
-    func close() { blockLikeADevice(); inner.close() }
+    func start() { blockLikeADevice(); inner.start(); finished("start") }
+    func stop() { blockLikeADevice(); inner.stop(); finished("stop") }
+    func close() { blockLikeADevice(); inner.close(); finished("close") }
+    private func finished(_ call: String) { finishedCalls.withLock { $0.append(call) } }
 }
 
 @MainActor
@@ -78,5 +82,23 @@ final class HangingAudioOutput: AudioOutput, @unchecked Sendable {
         let released = Date()
         player.replaceCurrentItem(with: nil)
         #expect(Date().timeIntervalSince(released) < 2, "releasing the item waited for the device's start")
+    }
+
+    /// A program about to exit waits for lingering audio: a close still queued behind a slow
+    /// device call counts, since that close is what plays the item's last audio out (a loaded
+    /// machine once let `playhead` exit before it ran, and the tail was never heard).
+    @Test func aCloseStillQueuedCountsAsLingeringAudio() async throws {
+        let output = HangingAudioOutput(clock: SystemHostClock.shared, hang: 0.5)
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        let player = AVPlayer(environment: environment, playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        player.play()
+        await waitUntil("the device started") { output.calls.contains("start") }
+        player.replaceCurrentItem(with: nil)
+        // The lane's close waits on the engine's output queue; it stops the device (0.5 s).
+        // (Other tests' players may keep it from going quiet: the wait then only lasts longer.)
+        _ = try await offPool { LingeringAudio.waitUntilQuiet(timeout: 20) }
+        #expect(output.calls.contains("stop"), "the program would have exited first: \(output.calls)")
     }
 }
