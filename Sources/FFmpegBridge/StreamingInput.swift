@@ -100,13 +100,23 @@ package struct StreamVariant: Sendable, Equatable {
     package var height: Int?
     /// The codecs list (`CODECS`, "avc1.64001e,mp4a.40.2"), when stated.
     package var codecs: String?
+    /// Frames per second (`FRAME-RATE`, a Representation's `frameRate`), when stated.
+    package var frameRate: Double?
+    /// The video's transfer: "SDR", "PQ" or "HLG" (`VIDEO-RANGE`, a Representation's
+    /// transfer characteristics), when stated.
+    package var videoRange: String?
 
-    package init(peakBitRate: Int, averageBitRate: Int?, width: Int?, height: Int?, codecs: String?) {
+    package init(
+        peakBitRate: Int, averageBitRate: Int?, width: Int?, height: Int?, codecs: String?,
+        frameRate: Double? = nil, videoRange: String? = nil
+    ) {
         self.peakBitRate = peakBitRate
         self.averageBitRate = averageBitRate
         self.width = width
         self.height = height
         self.codecs = codecs
+        self.frameRate = frameRate
+        self.videoRange = videoRange
     }
 }
 

@@ -1,5 +1,6 @@
 // Playhead: `playhead probe` lists an adaptive stream's variants (an HLS ladder served over
-// loopback), as text and JSON, run as a process; a file lists none.
+// loopback, a DASH manifest with its frame rate), as text and JSON, run as a process; a file
+// lists none.
 
 import Foundation
 import PlayheadCLI
@@ -25,6 +26,21 @@ struct ProbeVariantsTests {
         #expect(variants.map { $0["peakBitRate"] as? Int } == AdaptiveMedia.variants.map(\.bandwidth))
         #expect(variants.first?["codecs"] as? [String] == ["avc1", "aac "])
         #expect(variants.first?["averageBitRate"] is NSNull)
+    }
+
+    @Test func aDASHManifestsVariantsShowTheirFrameRate() async throws {
+        let server = try LoopbackHTTPServer(root: try DASHMedia.folder())
+        defer { server.stop() }
+        let url = server.url(for: "template/manifest.mpd").absoluteString
+        guard let text = try await PlayheadProcess.run(["probe", url]) else { return }
+        #expect(text.status == 0)
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        let heading = try #require(lines.firstIndex(of: "Variants:"))
+        #expect(lines.dropFirst(heading + 1).first == "  #1  200 kb/s  160x90  25 fps  avc1")
+        guard let result = try await PlayheadProcess.run(["probe", "--json", url]) else { return }
+        let variants = try #require(try PlayheadProcess.jsonObject(result)["variants"] as? [[String: Any]])
+        #expect(variants.map { $0["frameRate"] as? Double } == [25, 25])
+        #expect(variants.map { $0["videoRange"] as? String } == ["SDR", "SDR"])
     }
 
     @Test func aFileHasNoVariants() async throws {

@@ -1,6 +1,6 @@
 // Playhead: AVAssetVariant, the variants an adaptive stream offers (an HLS multivariant
 // playlist's variants, a DASH manifest's video Representations) as its playlist or manifest
-// states them: bit rates, picture size, codecs.
+// states them: bit rates, picture size, frame rate, video range, codecs.
 //
 // Concurrency: immutable objects made when the asset loads; shared freely.
 import FFmpegBridge
@@ -22,13 +22,17 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
         public let presentationSize: CGSize
         /// The video codecs, as four-character codes such as `kCMVideoCodecType_H264`.
         public let codecTypes: [NSNumber]
-        /// The frame rate. Not read by Playhead: nil.
+        /// Frames per second (`FRAME-RATE`, a Representation's `frameRate`); nil when not stated.
         public let nominalFrameRate: Double?
+        /// The video's dynamic range (`VIDEO-RANGE`, a Representation's transfer
+        /// characteristics); `.sdr` when not stated, as the HLS specification reads it.
+        public let videoRange: AVVideoRange
 
-        init(presentationSize: CGSize, codecTypes: [NSNumber]) {
+        init(presentationSize: CGSize, codecTypes: [NSNumber], nominalFrameRate: Double?, videoRange: AVVideoRange) {
             self.presentationSize = presentationSize
             self.codecTypes = codecTypes
-            nominalFrameRate = nil
+            self.nominalFrameRate = nominalFrameRate
+            self.videoRange = videoRange
             super.init()
         }
     }
@@ -60,7 +64,11 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
         let video = codecs.compactMap(Self.videoCodec).map { NSNumber(value: $0) }
         let audio = codecs.compactMap(Self.audioFormat).map { NSNumber(value: $0) }
         let size = CGSize(width: variant.width ?? 0, height: variant.height ?? 0)
-        videoAttributes = video.isEmpty && size == .zero ? nil : VideoAttributes(presentationSize: size, codecTypes: video)
+        videoAttributes = video.isEmpty && size == .zero && variant.frameRate == nil
+            ? nil
+            : VideoAttributes(
+                presentationSize: size, codecTypes: video, nominalFrameRate: variant.frameRate,
+                videoRange: variant.videoRange.map(AVVideoRange.init(rawValue:)) ?? .sdr)
         audioAttributes = audio.isEmpty ? nil : AudioAttributes(formatIDs: audio)
         super.init()
     }
@@ -89,6 +97,22 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
         default: return nil
         }
     }
+}
+
+/// The dynamic range of a variant's video: its transfer function, as HLS's `VIDEO-RANGE` names it.
+public struct AVVideoRange: RawRepresentable, Hashable, Sendable {
+    /// The name, such as `"PQ"`.
+    public let rawValue: String
+
+    /// The range called `rawValue` ("SDR", "HLG", "PQ").
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Standard dynamic range (BT.709 and the other SDR transfers).
+    public static let sdr = AVVideoRange(rawValue: "SDR")
+    /// Hybrid log-gamma (ARIB STD-B67) high dynamic range.
+    public static let hlg = AVVideoRange(rawValue: "HLG")
+    /// Perceptual quantizer (SMPTE ST 2084) high dynamic range, as HDR10 and Dolby Vision use.
+    public static let pq = AVVideoRange(rawValue: "PQ")
 }
 
 extension AVPartialAsyncProperty where Root: AVURLAsset {

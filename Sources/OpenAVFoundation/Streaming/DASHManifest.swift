@@ -22,6 +22,10 @@ struct DASHManifest: Equatable, Sendable {
         let height: Int?
         let codecs: String?
         var playlist: HLSMediaPlaylist
+        /// `frameRate` ("25", "30000/1001"), frames per second, when given.
+        var frameRate: Double? = nil
+        /// "SDR", "PQ" or "HLG", from the transfer characteristics a property names.
+        var videoRange: String? = nil
         /// For a `SegmentBase` Representation: the file, its `sidx` box and its initialisation
         /// section, to be read before its segments are known (`resolvingIndexes`).
         var index: IndexedFile? = nil
@@ -189,7 +193,35 @@ struct DASHManifest: Equatable, Sendable {
             id: id, bandwidth: bandwidth,
             width: (node.attributes["width"] ?? set.attributes["width"]).flatMap(Int.init),
             height: (node.attributes["height"] ?? set.attributes["height"]).flatMap(Int.init),
-            codecs: codecs, playlist: Self.playlist(segments), index: index)
+            codecs: codecs, playlist: Self.playlist(segments),
+            frameRate: (node.attributes["frameRate"] ?? set.attributes["frameRate"]).flatMap(Self.frameRate),
+            videoRange: videoRange(of: node, in: set), index: index)
+    }
+
+    /// A `frameRate` attribute ("25", "30000/1001") in frames per second.
+    static func frameRate(_ text: String) -> Double? {
+        let parts = text.split(separator: "/").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard let numerator = parts.first ?? nil, numerator > 0, parts.count <= 2 else { return nil }
+        guard parts.count == 2 else { return numerator }
+        guard let denominator = parts[1], denominator > 0 else { return nil }
+        return numerator / denominator
+    }
+
+    /// The video range a Representation (or its AdaptationSet) states through the CICP
+    /// transfer characteristics property: 16 is PQ, 18 HLG, the SDR transfers SDR.
+    private static func videoRange(of node: XMLTree, in set: XMLTree) -> String? {
+        let properties = [node, set].flatMap { $0.children("EssentialProperty") + $0.children("SupplementalProperty") }
+        guard
+            let transfer = properties.first(where: {
+                $0.attributes["schemeIdUri"] == "urn:mpeg:mpegB:cicp:TransferCharacteristics"
+            })?.attributes["value"].flatMap(Int.init)
+        else { return nil }
+        switch transfer {
+        case 16: return "PQ"
+        case 18: return "HLG"
+        case 1, 6, 13, 14, 15: return "SDR"
+        default: return nil
+        }
     }
 
     /// `segments` as a VOD media playlist.

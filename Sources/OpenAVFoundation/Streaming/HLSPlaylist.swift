@@ -20,6 +20,10 @@ struct HLSVariant: Equatable, Sendable {
     /// `AUDIO` and `SUBTITLES` rendition groups, when given.
     let audioGroup: String?
     let subtitleGroup: String?
+    /// `FRAME-RATE`, frames per second, when given.
+    var frameRate: Double? = nil
+    /// `VIDEO-RANGE` ("SDR", "PQ", "HLG"), when given.
+    var videoRange: String? = nil
 
     /// A media playlist played on its own, as the one variant of a stream that states no rate
     /// (`bandwidth` 0: the access log's indicated bit rate reads -1, unknown).
@@ -266,7 +270,9 @@ enum HLSPlaylist: Equatable, Sendable {
                         averageBandwidth: attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) },
                         width: size?.count == 2 ? size?[0] : nil, height: size?.count == 2 ? size?[1] : nil,
                         codecs: attributes["CODECS"], audioGroup: attributes["AUDIO"],
-                        subtitleGroup: attributes["SUBTITLES"]))
+                        subtitleGroup: attributes["SUBTITLES"],
+                        frameRate: attributes["FRAME-RATE"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil },
+                        videoRange: attributes["VIDEO-RANGE"]))
             }
         }
         return HLSMultivariantPlaylist(

@@ -60,7 +60,8 @@ extension StreamedOpen {
             HLSVariant(
                 url: representationURL(url, id: representation.id), bandwidth: representation.bandwidth,
                 averageBandwidth: nil, width: representation.width, height: representation.height,
-                codecs: representation.codecs, audioGroup: manifest.audio.isEmpty ? nil : "audio", subtitleGroup: nil)
+                codecs: representation.codecs, audioGroup: manifest.audio.isEmpty ? nil : "audio", subtitleGroup: nil,
+                frameRate: representation.frameRate, videoRange: representation.videoRange)
         }
         let initial =
             ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(url))

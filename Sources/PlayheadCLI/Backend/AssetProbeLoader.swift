@@ -39,7 +39,8 @@ public enum AssetProbeLoader {
                 peakBitRate: variant.peakBitRate.map { Int($0) }, averageBitRate: variant.averageBitRate.map { Int($0) },
                 width: variant.videoAttributes.map { Int($0.presentationSize.width) }.flatMap { $0 > 0 ? $0 : nil },
                 height: variant.videoAttributes.map { Int($0.presentationSize.height) }.flatMap { $0 > 0 ? $0 : nil },
-                codecs: codes.map { fourCharacters($0.uint32Value) })
+                codecs: codes.map { fourCharacters($0.uint32Value) },
+                frameRate: variant.videoAttributes?.nominalFrameRate, videoRange: variant.videoAttributes?.videoRange.rawValue)
         }
         summary.chapters = chapters.map { group in
             ProbeSummary.Chapter(

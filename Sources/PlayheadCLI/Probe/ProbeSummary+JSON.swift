@@ -44,6 +44,7 @@ extension ProbeSummary {
                     "peakBitRate": JSONValue(variant.peakBitRate), "averageBitRate": JSONValue(variant.averageBitRate),
                     "width": JSONValue(variant.width), "height": JSONValue(variant.height),
                     "codecs": .array(variant.codecs.map { .string($0) }),
+                    "frameRate": JSONValue(variant.frameRate), "videoRange": JSONValue(variant.videoRange),
                 ]
             }),
             "fonts": .array(fonts.map { font in

@@ -163,14 +163,23 @@ public struct ProbeSummary: Sendable, Equatable {
         public var height: Int?
         /// The codecs as four-character codes ("avc1", "aac ").
         public var codecs: [String]
+        /// Frames per second, when stated.
+        public var frameRate: Double?
+        /// "SDR", "PQ" or "HLG" for a variant with video (SDR when not stated); nil without.
+        public var videoRange: String?
 
         /// Creates a variant entry.
-        public init(peakBitRate: Int?, averageBitRate: Int?, width: Int?, height: Int?, codecs: [String]) {
+        public init(
+            peakBitRate: Int?, averageBitRate: Int?, width: Int?, height: Int?, codecs: [String],
+            frameRate: Double? = nil, videoRange: String? = nil
+        ) {
             self.peakBitRate = peakBitRate
             self.averageBitRate = averageBitRate
             self.width = width
             self.height = height
             self.codecs = codecs
+            self.frameRate = frameRate
+            self.videoRange = videoRange
         }
     }
 

@@ -1,5 +1,6 @@
 // Playhead: `AVURLAsset.load(.variants)` for the adaptive streams Playhead's loader reads (an
 // HLS multivariant playlist, a DASH manifest) and for an asset that is not adaptive.
+import FFmpegBridge
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -27,6 +28,23 @@ import Testing
         #expect(variants.map { $0.videoAttributes?.presentationSize }
             == DASHMedia.representations.map { CGSize(width: $0.width, height: $0.height) })
         #expect(variants.allSatisfy { $0.videoAttributes?.codecTypes == [NSNumber(value: kCMVideoCodecType_H264)] })
+        // FFmpeg's DASH muxer states the AdaptationSet's frame rate; no range is stated: SDR.
+        #expect(variants.allSatisfy { $0.videoAttributes?.nominalFrameRate == 25 })
+        #expect(variants.allSatisfy { $0.videoAttributes?.videoRange == .sdr })
+    }
+
+    @Test func aVariantStatingAFrameRateAndARangeHasThemInItsVideoAttributes() {
+        let hdr = AVAssetVariant(
+            StreamVariant(
+                peakBitRate: 8_000_000, averageBitRate: nil, width: 3840, height: 2160, codecs: "hvc1.2.4.L150.B0",
+                frameRate: 59.94, videoRange: "PQ"))
+        #expect(hdr.videoAttributes?.nominalFrameRate == 59.94)
+        #expect(hdr.videoAttributes?.videoRange == .pq)
+        #expect(hdr.videoAttributes?.codecTypes == [NSNumber(value: kCMVideoCodecType_HEVC)])
+        let unstated = AVAssetVariant(
+            StreamVariant(peakBitRate: 64_000, averageBitRate: nil, width: nil, height: nil, codecs: "mp4a.40.2"))
+        #expect(unstated.videoAttributes == nil, "sound only")
+        #expect(AVVideoRange(rawValue: "HLG") == .hlg)
     }
 
     @Test func anAssetThatDoesNotAdaptHasNoVariants() async throws {

@@ -87,6 +87,31 @@ import Testing
         #expect(parsed.audio.first?.representation.id == "a2", "the audio set's best Representation")
     }
 
+    @Test func frameRatesAndTransferCharacteristicsAreReadFromTheRepresentationOrItsSet() throws {
+        let parsed = try #require(
+            manifest(
+                """
+                <AdaptationSet mimeType="video/mp4" frameRate="30000/1001">
+                <SupplementalProperty schemeIdUri="urn:mpeg:mpegB:cicp:TransferCharacteristics" value="16"/>
+                <SegmentTemplate timescale="1" duration="2" media="$RepresentationID$-$Number$.m4s"/>
+                <Representation id="sdr" bandwidth="500000" frameRate="25">
+                <EssentialProperty schemeIdUri="urn:mpeg:mpegB:cicp:TransferCharacteristics" value="1"/>
+                </Representation>
+                <Representation id="hdr" bandwidth="900000"/>
+                <Representation id="hlg" bandwidth="1500000" frameRate="50/0">
+                <SupplementalProperty schemeIdUri="urn:mpeg:mpegB:cicp:TransferCharacteristics" value="18"/>
+                </Representation>
+                </AdaptationSet>
+                """))
+        #expect(parsed.variants.map(\.id) == ["sdr", "hdr", "hlg"])
+        #expect(parsed.variants.map(\.videoRange) == ["SDR", "PQ", "HLG"])
+        #expect(parsed.variants[0].frameRate == 25)
+        #expect(abs((parsed.variants[1].frameRate ?? 0) - 29.97) < 0.001, "the set's rate")
+        #expect(parsed.variants[2].frameRate == nil, "a zero denominator is no rate")
+        #expect(DASHManifest.frameRate("24") == 24 && DASHManifest.frameRate("x") == nil)
+        #expect(DASHManifest.frameRate("1/2/3") == nil && DASHManifest.frameRate("0") == nil)
+    }
+
     @Test func aSegmentListGivesByteRangesOfOneResource() throws {
         let parsed = try #require(
             manifest(

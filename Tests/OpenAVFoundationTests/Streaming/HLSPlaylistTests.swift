@@ -11,9 +11,9 @@ import Testing
         let text = """
             #EXTM3U
             #EXT-X-INDEPENDENT-SEGMENTS
-            #EXT-X-STREAM-INF:BANDWIDTH=2500000,AVERAGE-BANDWIDTH=2000000,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2"
+            #EXT-X-STREAM-INF:BANDWIDTH=2500000,AVERAGE-BANDWIDTH=2000000,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2",FRAME-RATE=29.970,VIDEO-RANGE=PQ
             high/index.m3u8
-            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,AUDIO="aud"
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,AUDIO="aud",FRAME-RATE=0
             https://cdn.example/low.m3u8
             """
         guard case .multivariant(let master) = try HLSPlaylist.parse(text, base: base) else {
@@ -29,6 +29,8 @@ import Testing
         #expect(high.codecs == "avc1.64001e,mp4a.40.2")
         #expect(master.variants[1].url.absoluteString == "https://cdn.example/low.m3u8")
         #expect(master.variants[1].audioGroup == "aud" && master.variants[1].averageBandwidth == nil)
+        #expect(high.frameRate == 29.97 && high.videoRange == "PQ")
+        #expect(master.variants[1].frameRate == nil && master.variants[1].videoRange == nil, "a rate of 0 is no rate")
     }
 
     @Test func aSegmentURIWithNoValidSchemeIsAPathOnThePlaylistsServer() throws {
