@@ -156,7 +156,8 @@ extension ItemPlayback {
         return !isStopped
     }
 
-    /// Drops audio before the seek's landing time; nil when the chunk is stale or all before it.
+    /// Drops audio before the seek's landing time (and before zero); nil when the chunk is stale
+    /// or all before it.
     private func trimForSeek(_ chunk: PCMChunk, generation: Int) -> PCMChunk? {
         while true {
             guard case .audio(let decision) = post(.audioChunk(generation: generation, start: chunk.mediaTime))
@@ -164,7 +165,12 @@ extension ItemPlayback {
             let landing: CMTime
             switch decision {
             case .drop: return nil
-            case .writeWhole: return chunk
+            case .writeWhole:
+                // Nothing plays before the item's start: audio stamped before zero (an HLS
+                // rendition's first frame, read apart from the video that sets zero) is cut
+                // there, so time runs from the start with the clock instead of behind it.
+                guard chunk.mediaTime < .zero else { return chunk }
+                landing = .zero
             case .trim(let at): landing = at
             case .waitForVideo:
                 // A keyframe seek lands where the first video frame is: wait for it.
