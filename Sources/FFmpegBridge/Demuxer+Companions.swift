@@ -6,6 +6,8 @@
 // as from a single container. Every demuxer maps a timeline onto item time with the anchor
 // recorded first in the inputs' shared `TimelineOffsets` table, so the renditions' packets
 // keep the time relation the playlist gave them. A seek restarts every source at the target.
+// A companion none of whose streams plays is parked: not read and fetching nothing, until it
+// is wanted again and starts over at the playhead.
 //
 // Concurrency: like the rest of `Demuxer`, demux-thread only. The companions' demuxers share
 // the main one's `InterruptDeadline`, so `abort()` stops a read blocked in any of them.
@@ -25,6 +27,9 @@ struct CompanionState {
     var pending: [Packet?]
     /// Per source: true once it reached its end (until the next seek).
     var ended: [Bool]
+    /// Per companion: true while parked (not read, its loader fetching nothing) until a stream
+    /// of it is wanted again.
+    var parked: [Bool]
 }
 
 extension Demuxer {
@@ -67,7 +72,7 @@ extension Demuxer {
             description,
             CompanionState(
                 demuxers: demuxers, bases: bases, pending: Array(repeating: nil, count: sources),
-                ended: Array(repeating: false, count: sources))
+                ended: Array(repeating: false, count: sources), parked: Array(repeating: false, count: demuxers.count))
         )
     }
 
@@ -116,6 +121,50 @@ extension Demuxer {
                 demuxer.setActiveStreams(wanted)
             }
         }
+    }
+
+    /// The companions' inputs by the main index of each of their streams (none without
+    /// companions).
+    package var companionInputs: [Int: any StreamingInput] {
+        guard let companions else { return [:] }
+        var inputs: [Int: any StreamingInput] = [:]
+        for (demuxer, base) in zip(companions.demuxers, companions.bases) {
+            guard let input = demuxer.streamingInput else { continue }
+            for index in base..<(base + demuxer.container.streamCount) { inputs[index] = input }
+        }
+        return inputs
+    }
+
+    /// Loads only the companions that hold a stream of `wanted` (main indices): the others are
+    /// parked (not read; their loaders stop fetching and drop what they fetched ahead), and a
+    /// parked one that holds a wanted stream starts again at the segment holding `time` (its
+    /// packets from there come before the main container's, which has read further). An input
+    /// parked by another thread (the audio thread, when it switched away from it) counts as
+    /// parked. A companion stopped for good (`setActiveStreams`) stays stopped. Returns true
+    /// when one started again.
+    @discardableResult
+    package func loadCompanions(holding wanted: Set<Int>, from time: CMTime) -> Bool {
+        guard var state = companions else { return false }
+        defer { companions = state }
+        var resumed = false
+        for (index, (demuxer, base)) in zip(state.demuxers, state.bases).enumerated() {
+            let own = base..<(base + demuxer.container.streamCount)
+            let isWanted = wanted.contains { own.contains($0) }
+            let source = index + 1
+            if isWanted, state.parked[index] || demuxer.streamingInput?.isParked == true {
+                state.parked[index] = false
+                demuxer.setActiveStreams(Set(0..<demuxer.container.streamCount))
+                _ = demuxer.seek(to: time, earliest: .negativeInfinity, latest: .positiveInfinity)
+                (state.pending[source], state.ended[source]) = (nil, false)
+                resumed = true
+            } else if !isWanted, !state.parked[index], demuxer.activeStreams?.isEmpty != true {
+                state.parked[index] = true
+                demuxer.setActiveStreams([])
+                demuxer.streamingInput?.park()
+                (state.pending[source], state.ended[source]) = (nil, false)
+            }
+        }
+        return resumed
     }
 
     /// Restarts every companion at `target` (after the main container's seek) and forgets the

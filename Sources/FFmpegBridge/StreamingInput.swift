@@ -58,6 +58,11 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// Starts the bytes again at the segment holding `seconds` (item time): the section they
     /// start with, or nil when it cannot.
     func restart(at seconds: Double) -> StreamingSection?
+    /// Stops loading until the next `restart(at:)`: what is in flight is cancelled and what
+    /// was fetched ahead is dropped; returns at once (an audio rendition nobody listens to).
+    func park()
+    /// True from `park()` until the next `restart(at:)`.
+    var isParked: Bool { get }
     /// Stops loading for good; returns at once.
     func close()
     /// What the stream's multivariant playlist declares beside its variants: subtitle
@@ -162,6 +167,10 @@ extension StreamingInput {
     package var timelineOffsets: TimelineOffsets? { nil }
     /// HLS, the one format a loader streams today.
     package var formatName: String { "hls" }
+    /// Nothing to stop: an input that fetches nothing ahead.
+    package func park() {}
+    /// Never parked.
+    package var isParked: Bool { false }
     /// None, unless the input has some.
     package var companions: [any StreamingInput] { [] }
     /// Nil: the main input.

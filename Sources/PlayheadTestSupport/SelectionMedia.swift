@@ -33,6 +33,8 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     /// names an audio group of two renditions of their own: 440 Hz "en" (DEFAULT=YES) and
     /// 880 Hz "fr" (AAC, 48 kHz).
     case hlsAudioRenditions
+    /// ``hlsAudioRenditions`` 20 s long (ten segments a playlist), in a folder of its own.
+    case hlsLongAudioRenditions
     /// An HLS master playlist at the folder's top, `muxed-audio.m3u8`, over the files of
     /// ``hlsWithSubtitles`` and ``hlsAudioRenditions``: its variant (``hlsWithSubtitles``'s)
     /// carries video and 440 Hz sound, the audio group's DEFAULT=YES rendition "English"
@@ -114,7 +116,9 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
             return try make("bitmap/dvb.ts") { try bitmapSubtitles($0, codec: "dvbsub") }
         case .pgsSubtitles: return try make("bitmap/pgs.mkv", pgsSubtitles)
         case .hlsWithSubtitles: return try make("hls/master.m3u8", hls)
-        case .hlsAudioRenditions: return try make("hls-audio/master.m3u8", hlsAudioRenditions)
+        case .hlsAudioRenditions: return try make("hls-audio/master.m3u8") { try hlsAudioRenditions($0, seconds: 6) }
+        case .hlsLongAudioRenditions:
+            return try make("hls-audio-long/master.m3u8") { try hlsAudioRenditions($0, seconds: 20) }
         case .hlsMuxedAudioRendition:
             _ = try Self.hlsWithSubtitles.url()
             _ = try Self.hlsAudioRenditions.url()
@@ -228,11 +232,11 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
                 + [folder.appendingPathComponent("out_%v.m3u8").path])
     }
 
-    private func hlsAudioRenditions(_ output: URL) throws {
+    private func hlsAudioRenditions(_ output: URL, seconds: Int) throws {
         let folder = output.deletingLastPathComponent()
         try FFmpeg.run(
-            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=6"]
-                + Self.tone(440, seconds: 6) + Self.tone(880, seconds: 6)
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=\(seconds)"]
+                + Self.tone(440, seconds: seconds) + Self.tone(880, seconds: seconds)
                 + ["-map", "0:v", "-map", "1:a", "-map", "2:a"]
                 + ["-c:v", "libx264", "-preset", "ultrafast", "-g", "20", "-c:a", "aac", "-ac", "1"]
                 + ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]

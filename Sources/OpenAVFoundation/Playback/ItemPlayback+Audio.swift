@@ -53,7 +53,7 @@ extension ItemPlayback {
                 converter.setTempo(tempo)
             }
             splice.tempoChanged = false
-            if let next = switchedDecoder(from: decoder, pipeline, generation: generation) {
+            if let next = switchedDecoder(from: decoder, pipeline, generation: generation, splice: splice) {
                 decoder = next.decoder
                 converter.reset()
                 splice.begin(stream: decoder.streamIndex)
@@ -131,8 +131,13 @@ extension ItemPlayback {
                     ($0.generation, $0.selection.audioStream, $0.rate, $0.audioTempo)
                 }
                 if current != generation { return false }
-                // Another track was selected: stop waiting to write this one's audio.
-                if let wanted, wanted != splice.stream { return false }
+                // Another track was selected (and can take over): stop waiting to write this
+                // one's audio.
+                if let wanted, wanted != splice.stream,
+                    self.pipeline?.switchboard.canSwitchAudio(to: wanted, through: splice.writtenEnd) ?? true
+                {
+                    return false
+                }
                 // Another rate: this audio is re-made at its tempo with the rest.
                 if settings.keepsPitch, !splice.isRemaking, abs(tempo - chunkTempo) > 1e-3 {
                     splice.tempoChanged = true

@@ -2,7 +2,9 @@
 //
 // Concurrency: everything here runs on the audio thread, which owns the decoders it holds
 // and the splice state. The other tracks' decoders (made at open) and their recent packets
-// (kept by the demux thread) wait in the pipeline's switchboard, behind its lock.
+// (kept by the demux thread) wait in the pipeline's switchboard, behind its lock. A track read
+// on demand (an HLS audio rendition) is switched to only once its packets reach the audio
+// written; the switch parks the input of the track left (a call that never blocks).
 import FFmpegBridge
 import Foundation
 
@@ -103,13 +105,15 @@ extension ItemPlayback {
     /// How far before the playhead the new track's packets start after a switch.
     static let switchLeadIn = 0.5
 
-    /// When another audio track is selected: its decoder and its packets from just before the
-    /// playhead on (the current decoder goes back to the switchboard). Nil otherwise.
-    func switchedDecoder(from decoder: any AudioDecoding, _ pipeline: Pipeline, generation: Int)
-        -> (decoder: any AudioDecoding, backlog: [Packet])?
-    {
+    /// When another audio track is selected and its packets reach the audio written so far
+    /// (`splice`): its decoder and its packets from just before the playhead on (the current
+    /// decoder goes back to the switchboard). Nil otherwise: the current track plays on.
+    func switchedDecoder(
+        from decoder: any AudioDecoding, _ pipeline: Pipeline, generation: Int, splice: AudioSplice
+    ) -> (decoder: any AudioDecoding, backlog: [Packet])? {
         guard let wanted = coordinator.read({ $0.selection.audioStream }),
-            wanted != decoder.streamIndex
+            wanted != decoder.streamIndex,
+            pipeline.switchboard.canSwitchAudio(to: wanted, through: splice.writtenEnd)
         else {
             return nil
         }

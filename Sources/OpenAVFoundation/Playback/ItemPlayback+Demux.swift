@@ -1,10 +1,11 @@
 // Playhead: the demux thread: reads packets into the per-stream queues, performs seeks (from
-// the packet cache when network media already holds the target) and reports buffering.
+// the packet cache when network media already holds the target), loads HLS audio renditions
+// only while they play, and reports buffering.
 //
 // Concurrency: runs on its own thread, which owns the Demuxer, the PacketCache and the
 // StreamRouter (selected audio and subtitle tracks). Each time round its loop it asks the
-// coordinator for its orders (stop, a seek to carry out, the generation and selection), and it
-// posts what it read (packets for the buffer tracker, read failures, the end).
+// coordinator for its orders (stop, a seek to carry out, the generation and selection), reads
+// which audio track the switchboard routes, and it posts what it read (packets for the buffer tracker, read failures, the end).
 import FFmpegBridge
 import Foundation
 
@@ -53,11 +54,21 @@ extension ItemPlayback {
         var landingReadAhead = LandingReadAhead()
         // Shoutcast/Icecast titles come inside the HTTP body; libavformat keeps the last one.
         var packetsSinceICYCheck = 0
+        // Audio read on demand (HLS audio renditions): the streams last asked to load.
+        let onDemand = pipeline.audioStream == nil ? [:] : demuxer.companionInputs
+        var companionsLoaded: Set<Int>?
         while true {
             guard case .demuxOrders(let orders) = post(.demuxAsks(pickedUpTo: seekGeneration)), !orders.stopped
             else { return }
             let (seek, generation, selection) = (orders.seek, orders.generation, orders.selection)
             router.follow(selection, demuxer: demuxer, pipeline: pipeline) { self.currentTime() }
+            if !onDemand.isEmpty,
+                loadAudioOnDemand(demuxer, pipeline, selection, inputs: onDemand, loaded: &companionsLoaded)
+            {
+                // Its packets from before the read position follow, even when all else was read.
+                cache?.lacksNewAudio()
+                demuxerAtEnd = false
+            }
             if let seek {
                 seekGeneration = seek.generation
                 reachedEnd = false
@@ -154,6 +165,21 @@ extension ItemPlayback {
                 demuxerAtEnd = true
             }
         }
+    }
+
+    /// Keeps loading only the audio inputs read on demand (`inputs`: HLS audio renditions)
+    /// that hold the selected track or the one still playing until the switch; a newly
+    /// selected one starts at the playhead, just before it (`switchLeadIn`), as does a wanted
+    /// one the audio thread parked when it switched away. True when one started again.
+    private func loadAudioOnDemand(
+        _ demuxer: any PacketSource, _ pipeline: Pipeline, _ selection: EngineSelection,
+        inputs: [Int: any StreamingInput], loaded: inout Set<Int>?
+    ) -> Bool {
+        let wanted = Set([selection.audioStream ?? pipeline.audioStream, pipeline.switchboard.routedAudio].compactMap { $0 })
+        guard wanted != loaded || wanted.contains(where: { inputs[$0]?.isParked == true }) else { return false }
+        loaded = wanted
+        let from = currentTime() - CMTime(seconds: Self.switchLeadIn, preferredTimescale: 1000)
+        return demuxer.loadCompanions(holding: wanted, from: from)
     }
 
     /// True while the read-ahead waits for the exact seek of `generation` to land (the

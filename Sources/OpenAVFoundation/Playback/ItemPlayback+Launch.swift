@@ -47,7 +47,9 @@ extension ItemPlayback {
             audioOutput: output,
             forwardBuffer: settings.preferredForwardBuffer > 0
                 ? settings.preferredForwardBuffer : Self.automaticForwardBuffer(isNetwork: isNetwork))
-        pipeline.switchboard.installAudio(playing: audioStream, others: audioStream == nil ? [:] : parts.otherAudio)
+        pipeline.switchboard.installAudio(
+            playing: audioStream, others: audioStream == nil ? [:] : parts.otherAudio,
+            onDemand: parts.source.companionInputs)
         // Stopped meanwhile, the coordinator releases the pipeline at once.
         post(.opened(
             OpenedParts(

@@ -39,7 +39,6 @@ extension ItemPlayback {
             asset.inspection.offer(demuxer.description)
         }
         guard !isStopped else { return }
-        adoptStreamLoader(of: demuxer)
 
         let description = demuxer.description
         var videoStream = environment.decodesVideo ? demuxer.bestStream(of: .video) : nil
@@ -82,6 +81,10 @@ extension ItemPlayback {
         }
         let router = StreamRouter(description: description, audioStream: audioStream)
         demuxer.setActiveStreams(router.activeStreams(video: videoStream, audio: audioStream))
+        // HLS audio renditions other than the one playing load only once selected (before the
+        // loaders are activated and would fetch ahead).
+        if let audioStream { demuxer.loadCompanions(holding: [audioStream], from: .zero) }
+        adoptStreamLoader(of: demuxer)
         let otherAudio = openSwitchableAudioDecoders(demuxer, router.audioStreams.subtracting([audioStream].compactMap { $0 }))
 
         guard

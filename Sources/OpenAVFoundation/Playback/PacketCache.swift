@@ -25,6 +25,10 @@ struct PacketCache {
         var bytes = 0
         /// The time range the run covers for `loadedTimeRanges` (start to buffered end).
         var range: CMTimeRange
+        /// Where the audio now selected is held from: a track loaded only once selected (an
+        /// HLS audio rendition) is missing before it, and a replay landing earlier would play
+        /// without it.
+        var audioFrom = CMTime.negativeInfinity
     }
 
     /// The most payload bytes kept over all runs.
@@ -74,6 +78,17 @@ struct PacketCache {
         return prune()
     }
 
+    /// A newly selected audio track is read from now on, but the runs hold none of its
+    /// packets before: the closed runs and what the current one read so far are no longer
+    /// replayed (a seek there goes to the demuxer).
+    mutating func lacksNewAudio() {
+        for index in closedRuns.indices { closedRuns[index].audioFrom = .positiveInfinity }
+        current.audioFrom = current.packets.reduce(current.range.start) { latest, packet in
+            let end = StreamSwitchboard.end(of: packet)
+            return end.isNumeric ? max(latest, end) : latest
+        }
+    }
+
     /// The closed run containing `time`, as an index into `closedRuns`.
     func closedRun(containing time: CMTime) -> Int? {
         closedRuns.lastIndex { $0.range.containsTime(time) || $0.range.end == time }
@@ -99,6 +114,8 @@ struct PacketCache {
         let after = starts.first { packets[$0].pts > target && packets[$0].pts <= latest }
         guard let keyframe = before ?? after else { return false }
         let landing = packets[keyframe].pts
+        // The audio playing is not held there.
+        guard landing >= (run.map { closedRuns[$0].audioFrom } ?? current.audioFrom) else { return false }
         // Audio for the landing may have been read (interleaved) before the keyframe.
         let firstAudio = packets.indices.first { index in
             let packet = packets[index]

@@ -5,7 +5,9 @@
 // thread took them out: the audio thread) and the recent packets of those tracks (appended by
 // the demux thread, taken by the audio thread on a switch). Deciding where an audio packet
 // goes and switching happen under the same lock, so no packet of the new track is lost in
-// between. The cue and metadata stores and the caption backlog lock internally.
+// between. A track read on demand (an HLS audio rendition, loaded only while it plays) is
+// switched to once its packets reach the audio already written; until then the old track
+// plays on. The cue and metadata stores and the caption backlog lock internally.
 import FFmpegBridge
 import Foundation
 import Synchronization
@@ -34,6 +36,10 @@ final class StreamSwitchboard: Sendable {
         var backlog: [Int: RecentPackets<(packet: Packet, generation: Int)>] = [:]
         /// Ready decoders of the other switchable tracks.
         var decoders: [Int: any AudioDecoding] = [:]
+        /// Tracks whose packets are read only while they play or are about to (an HLS
+        /// stream's audio renditions), with the input each comes from: a switch to one waits
+        /// for its packets, and a switch away from one parks its input at once.
+        var onDemand: [Int: any StreamingInput] = [:]
     }
 
     private let audio = Locked(AudioRouting())
@@ -52,8 +58,24 @@ final class StreamSwitchboard: Sendable {
 
     /// Sets the playing audio stream and the decoders of the others (open work, before the
     /// threads start).
-    func installAudio(playing: Int?, others: [Int: any AudioDecoding]) {
-        audio.withLock { $0 = AudioRouting(routed: playing, backlog: [:], decoders: others) }
+    /// `onDemand` are the tracks read only while wanted (see `AudioRouting.onDemand`).
+    func installAudio(playing: Int?, others: [Int: any AudioDecoding], onDemand: [Int: any StreamingInput] = [:]) {
+        audio.withLock { $0 = AudioRouting(routed: playing, backlog: [:], decoders: others, onDemand: onDemand) }
+    }
+
+    /// The audio stream whose packets go to the audio queue (the one the audio thread plays).
+    var routedAudio: Int? { audio.withLock { $0.routed } }
+
+    /// True when a switch to `stream` may happen now: its packets reach `through` (the end of
+    /// the audio already written), so the new track takes over without a hole. A track read
+    /// all along always may; one read on demand (started when it was selected) waits until
+    /// its first packets came in.
+    func canSwitchAudio(to stream: Int, through: CMTime) -> Bool {
+        audio.withLock { routing in
+            guard routing.onDemand[stream] != nil else { return true }
+            guard let last = routing.backlog[stream]?.entries.last else { return false }
+            return !through.isNumeric || Self.end(of: last.packet) >= through
+        }
     }
 
     /// True when the audio packet `packet` goes to the audio queue; otherwise it is kept in its
@@ -72,12 +94,14 @@ final class StreamSwitchboard: Sendable {
 
     /// Routes `stream` to the audio queue from now on and returns its decoder with its packets
     /// of `generation` ending at or after `earliest`; `current` is kept for a later switch back.
-    /// Nil when the stream has no decoder. Audio thread.
+    /// The input of a track read on demand that is left stops loading at once (the demux
+    /// thread, which may be waiting for queue room, catches up later). Nil when the stream has
+    /// no decoder. Audio thread.
     func switchAudio(to stream: Int, from current: any AudioDecoding, earliest: CMTime, generation: Int)
         -> (decoder: any AudioDecoding, backlog: [Packet])?
     {
-        audio.withLock { routing in
-            guard let next = routing.decoders.removeValue(forKey: stream) else { return nil }
+        let (switched, left) = audio.withLock { routing -> ((decoder: any AudioDecoding, backlog: [Packet])?, (any StreamingInput)?) in
+            guard let next = routing.decoders.removeValue(forKey: stream) else { return (nil, nil) }
             routing.decoders[current.streamIndex] = current
             routing.routed = stream
             var kept = routing.backlog.removeValue(forKey: stream) ?? RecentPackets(limit: Self.backlogLimit)
@@ -85,8 +109,13 @@ final class StreamSwitchboard: Sendable {
                 .filter { $0.generation == generation && Self.end(of: $0.packet) >= earliest }.map(
                     \.packet)
             routing.backlog[current.streamIndex] = nil
-            return (next, backlog)
+            let leftInput = routing.onDemand[current.streamIndex]
+            // An input holding the new track too (never so for HLS renditions) keeps loading.
+            let shared = leftInput.map { input in routing.onDemand[stream].map { $0 === input } ?? false } ?? false
+            return ((next, backlog), shared ? nil : leftInput)
         }
+        left?.park()
+        return switched
     }
 
     /// Forgets every kept packet (after a seek). Demux thread.

@@ -23,6 +23,21 @@ package protocol PacketSource: AnyObject {
     var icyMetadataPacket: String? { get }
     /// A decoder for the subtitle stream `streamIndex`, or nil when it cannot be decoded.
     func makeSubtitleDecoder(streamIndex: Int) -> SubtitleDecoder?
+    /// The inputs loaded only while one of their streams plays (an HLS stream's audio
+    /// renditions), by stream; none for most sources.
+    var companionInputs: [Int: any StreamingInput] { get }
+    /// Loads only the companion inputs holding a stream of `wanted`, a parked one starting
+    /// again at `time`; true when one started again.
+    @discardableResult
+    func loadCompanions(holding wanted: Set<Int>, from time: CMTime) -> Bool
+}
+
+extension PacketSource {
+    /// None: every stream comes from one input.
+    package var companionInputs: [Int: any StreamingInput] { [:] }
+    /// Nothing to load.
+    @discardableResult
+    package func loadCompanions(holding wanted: Set<Int>, from time: CMTime) -> Bool { false }
 }
 
 /// What the video decode thread decodes with.

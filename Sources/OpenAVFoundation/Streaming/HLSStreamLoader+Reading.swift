@@ -1,8 +1,9 @@
 // Playhead: the demux thread's side of Playhead's HLS loader: the bytes of the fetched
-// segments in order, section by section, and a restart at another time (a seek).
+// segments in order, section by section, a restart at another time (a seek), and parking (an
+// audio rendition not listened to fetches nothing until it restarts).
 //
 // Concurrency: every method takes `condition` (the loader's NSCondition) around `state`;
-// `read` waits on it while no chunk is there. `restart` and `close` may be called from any
+// `read` waits on it while no chunk is there. `restart`, `park` and `close` may be called from any
 // thread; none of them touches the network (`close` cancels the fetcher's request).
 import FFmpegBridge
 import Foundation
@@ -13,7 +14,8 @@ extension HLSStreamLoader {
         defer { condition.unlock() }
         if state.chunks.isEmpty {
             if let failure = state.failure { return .failure(failure) }
-            if state.loaderDone || state.closed { return .end }
+            // Parked, the stream ends here for its reader until it restarts.
+            if state.loaderDone || state.closed || state.parked { return .end }
             _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
             guard !state.chunks.isEmpty else { return .waiting }
         }
@@ -79,9 +81,28 @@ extension HLSStreamLoader {
         state.fetchedEnd = state.readPosition
         state.loaderDone = false
         state.failure = nil
+        state.parked = false
         condition.broadcast()
         condition.unlock()
         return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start)
+    }
+
+    var isParked: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.parked
+    }
+
+    func park() {
+        condition.lock()
+        state.parked = true
+        // A new generation: the request in flight is cancelled, and nothing it brings is kept.
+        state.generation += 1
+        state.chunks = []
+        state.readOffset = 0
+        state.readSection = nil
+        condition.broadcast()
+        condition.unlock()
     }
 
     func close() {

@@ -1,6 +1,7 @@
 // Playhead: the HLS loader thread's schedule: which segment to fetch next and when, from the
 // media fetched ahead of the playhead, the read-ahead the variant rule allows and a live
-// playlist's reload times.
+// playlist's reload times. A parked loader fetches no segment (a live one keeps reloading its
+// playlist, so a restart finds the window where it is).
 //
 // Concurrency: `nextJob` runs on the loader thread and reads `state` under `condition`, waiting
 // on it; `isCurrent` may be called from any thread (the fetcher's progress callback).
@@ -58,7 +59,7 @@ extension HLSStreamLoader {
                 }
             } else if buffered
                 < (state.activated ? readAhead(state.bufferAhead, state.caps) : state.timeline.targetDuration),
-                state.failure == nil
+                state.failure == nil, !state.parked
             {
                 return Job(
                     segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],

@@ -73,6 +73,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var fetchedEnd = 0.0
         var loaderDone = false
         var closed = false
+        /// True while nobody reads the stream (an audio rendition not selected): nothing is
+        /// fetched until the next restart.
+        var parked = false
         var failure: MediaFailure?
         var caps = VariantAdaptation.Caps()
         /// The variant of the bytes being read (index into `variants`).
@@ -359,7 +362,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                         timeline: segment.discontinuitySequence),
                     generation: job.generation)
             case .failure(.cancelled):
-                continue
+                log.requestCancelled(bytes: progress.received, seconds: progress.elapsed)
             case .failure(.abandoned):
                 // The network fell away under this transfer: plan from what it showed, at once.
                 log.segmentAbandoned(uri: piece.url)

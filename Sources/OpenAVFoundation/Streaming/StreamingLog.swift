@@ -117,6 +117,16 @@ final class StreamingLog: Sendable {
         }
     }
 
+    /// A request given up because nobody needs its bytes any more (a seek, an audio rendition
+    /// parked, the item released): a request made, and what it brought was transferred.
+    func requestCancelled(bytes: Int, seconds: Double) {
+        update { record in
+            record.requests += 1
+            record.bytes += Int64(bytes)
+            record.transferSeconds += seconds
+        }
+    }
+
     func segmentAbandoned(uri: URL) {
         update { record in
             record.requests += 1

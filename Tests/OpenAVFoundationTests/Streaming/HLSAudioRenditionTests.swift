@@ -107,12 +107,18 @@ import Testing
         #expect(item.playbackStatistics.audioSeconds > 5.5, "the default rendition's sound played")
         let served = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
         #expect(served.contains { $0.hasPrefix("/out_0") } && served.contains { $0.hasPrefix("/out_1") })
+        // French, not selected, fetched only what opening its playlist read, not its last segment.
+        let french = served.filter { $0.hasPrefix("/out_2") }
+        #expect(!french.isEmpty && !french.contains("/out_22.ts"), "\(french)")
         let events = try #require(item.accessLog()?.events, "Playhead's loader streamed it")
         #expect(events.reduce(0) { $0 + $1.numberOfMediaRequests } == served.count)
-        let servedBytes = try served.reduce(Int64(0)) { total, path in
-            total + Int64(try FileManager.default.attributesOfItem(atPath: folder.path + path)[.size] as? Int ?? 0)
+        let sizes = try served.map { path in
+            Int64(try FileManager.default.attributesOfItem(atPath: folder.path + path)[.size] as? Int ?? 0)
         }
-        #expect(events.reduce(Int64(0)) { $0 + $1.numberOfBytesTransferred } == servedBytes)
+        // Within one segment: French's read-ahead at opening may be given up when it is parked
+        // (the server sent it whole into the socket; the log counts what arrived).
+        let loggedBytes = events.reduce(Int64(0)) { $0 + $1.numberOfBytesTransferred }
+        #expect(loggedBytes <= sizes.reduce(0, +) && loggedBytes >= sizes.reduce(0, +) - (sizes.max() ?? 0))
         // The media downloaded is the variant's: 6 s, not counted again for the renditions.
         #expect(abs(events.reduce(0) { $0 + $1.segmentsDownloadedDuration } - 6) < 0.1)
         #expect(item.errorLog()?.events.isEmpty == true)
