@@ -110,10 +110,13 @@ package struct StreamVariant: Sendable, Equatable {
     /// The video's transfer: "SDR", "PQ" or "HLG" (`VIDEO-RANGE`, a Representation's
     /// transfer characteristics), when stated.
     package var videoRange: String?
+    /// The audio renditions the variant plays with whose channels are stated (HLS
+    /// `EXT-X-MEDIA` `CHANNELS`, a DASH audio set's channel configuration).
+    package var audioRenditions: [StreamAudioRendition]
 
     package init(
         peakBitRate: Int, averageBitRate: Int?, width: Int?, height: Int?, codecs: String?,
-        frameRate: Double? = nil, videoRange: String? = nil
+        frameRate: Double? = nil, videoRange: String? = nil, audioRenditions: [StreamAudioRendition] = []
     ) {
         self.peakBitRate = peakBitRate
         self.averageBitRate = averageBitRate
@@ -122,6 +125,30 @@ package struct StreamVariant: Sendable, Equatable {
         self.codecs = codecs
         self.frameRate = frameRate
         self.videoRange = videoRange
+        self.audioRenditions = audioRenditions
+    }
+}
+
+/// An audio rendition's channels as an adaptive stream declares them.
+package struct StreamAudioRendition: Sendable, Equatable {
+    /// The rendition's name (HLS `NAME`, a DASH audio set's label or language): the title of
+    /// its audio stream.
+    package var name: String
+    /// How many channels play at once.
+    package var channelCount: Int
+    /// Made for headphones (HLS `BINAURAL`).
+    package var isBinaural = false
+    /// Spatial audio meant to surround the listener (HLS `IMMERSIVE`).
+    package var isImmersive = false
+    /// Mixed down from more channels (HLS `DOWNMIX`).
+    package var isDownmix = false
+
+    package init(name: String, channelCount: Int, isBinaural: Bool = false, isImmersive: Bool = false, isDownmix: Bool = false) {
+        self.name = name
+        self.channelCount = channelCount
+        self.isBinaural = isBinaural
+        self.isImmersive = isImmersive
+        self.isDownmix = isDownmix
     }
 }
 

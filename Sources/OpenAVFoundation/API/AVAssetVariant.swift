@@ -1,6 +1,7 @@
 // Playhead: AVAssetVariant, the variants an adaptive stream offers (an HLS multivariant
 // playlist's variants, a DASH manifest's video Representations) as its playlist or manifest
-// states them: bit rates, picture size, frame rate, video range, codecs.
+// states them: bit rates, picture size, frame rate, video range, codecs, and the channels of
+// the audio renditions each plays with.
 //
 // Concurrency: immutable objects made when the asset loads; shared freely.
 import FFmpegBridge
@@ -39,12 +40,49 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
 
     /// The audio a variant carries, as declared.
     open class AudioAttributes: NSObject, @unchecked Sendable {
+        /// What one audio rendition the variant plays with declares about its channels.
+        open class RenditionSpecificAttributes: NSObject, @unchecked Sendable {
+            /// How many channels play at once (HLS `CHANNELS`' count, a DASH audio set's
+            /// channel configuration).
+            public let channelCount: Int
+            /// Made for headphones (HLS `CHANNELS` naming `BINAURAL`).
+            public let isBinaural: Bool
+            /// Spatial audio meant to surround the listener (`IMMERSIVE`).
+            public let isImmersive: Bool
+            /// Mixed down from a rendition of more channels (`DOWNMIX`).
+            public let isDownmix: Bool
+
+            init(_ rendition: StreamAudioRendition) {
+                channelCount = rendition.channelCount
+                isBinaural = rendition.isBinaural
+                isImmersive = rendition.isImmersive
+                isDownmix = rendition.isDownmix
+                super.init()
+            }
+        }
+
         /// The audio formats, as four-character codes such as `kAudioFormatMPEG4AAC`.
         public let formatIDs: [NSNumber]
+        private let renditions: [StreamAudioRendition]
 
-        init(formatIDs: [NSNumber]) {
+        init(formatIDs: [NSNumber], renditions: [StreamAudioRendition]) {
             self.formatIDs = formatIDs
+            self.renditions = renditions
             super.init()
+        }
+
+        /// The channels of the audio rendition `mediaSelectionOption` names (an option of the
+        /// asset's audible group, matched by its rendition's name), as this variant's
+        /// playlist or manifest declares them; nil when the option is not one of the variant's
+        /// renditions or its channels are not stated.
+        open func renditionSpecificAttributes(for mediaSelectionOption: AVMediaSelectionOption)
+            -> RenditionSpecificAttributes?
+        {
+            guard mediaSelectionOption.mediaType == .audio,
+                let name = mediaSelectionOption.sourceName ?? mediaSelectionOption.title,
+                let rendition = renditions.first(where: { $0.name == name })
+            else { return nil }
+            return RenditionSpecificAttributes(rendition)
         }
     }
 
@@ -69,7 +107,9 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
             : VideoAttributes(
                 presentationSize: size, codecTypes: video, nominalFrameRate: variant.frameRate,
                 videoRange: variant.videoRange.map(AVVideoRange.init(rawValue:)) ?? .sdr)
-        audioAttributes = audio.isEmpty ? nil : AudioAttributes(formatIDs: audio)
+        audioAttributes =
+            audio.isEmpty && variant.audioRenditions.isEmpty
+            ? nil : AudioAttributes(formatIDs: audio, renditions: variant.audioRenditions)
         super.init()
     }
 

@@ -26,6 +26,9 @@ struct DASHManifest: Equatable, Sendable {
         var frameRate: Double? = nil
         /// "SDR", "PQ" or "HLG", from the transfer characteristics a property names.
         var videoRange: String? = nil
+        /// How many audio channels its `AudioChannelConfiguration` states, when it states one
+        /// in a scheme with a count (MPEG-DASH's own, or a CICP channel configuration).
+        var channelCount: Int? = nil
         /// For a `SegmentBase` Representation: the file, its `sidx` box and its initialisation
         /// section, to be read before its segments are known (`resolvingIndexes`).
         var index: IndexedFile? = nil
@@ -195,8 +198,31 @@ struct DASHManifest: Equatable, Sendable {
             height: (node.attributes["height"] ?? set.attributes["height"]).flatMap(Int.init),
             codecs: codecs, playlist: Self.playlist(segments),
             frameRate: (node.attributes["frameRate"] ?? set.attributes["frameRate"]).flatMap(Self.frameRate),
-            videoRange: videoRange(of: node, in: set), index: index)
+            videoRange: videoRange(of: node, in: set), channelCount: channelCount(of: node, in: set), index: index)
     }
+
+    /// The channel count a Representation's (or its AdaptationSet's) `AudioChannelConfiguration`
+    /// states: a plain count (ISO/IEC 23009-1's scheme), or a CICP ChannelConfiguration index
+    /// (ISO/IEC 23001-8) turned into its count. Dolby's channel masks are not read.
+    private static func channelCount(of node: XMLTree, in set: XMLTree) -> Int? {
+        let configurations = node.children("AudioChannelConfiguration") + set.children("AudioChannelConfiguration")
+        for configuration in configurations {
+            guard let value = configuration.attributes["value"].flatMap(Int.init), value > 0 else { continue }
+            switch configuration.attributes["schemeIdUri"] {
+            case "urn:mpeg:dash:23003:3:audio_channel_configuration:2011": return value
+            case "urn:mpeg:mpegB:cicp:ChannelConfiguration":
+                if let count = cicpChannelCounts[value] { return count }
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// Channels per CICP ChannelConfiguration index (ISO/IEC 23001-8, table 8).
+    private static let cicpChannelCounts: [Int: Int] = [
+        1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 8, 9: 3, 10: 4, 11: 7, 12: 8, 13: 24, 14: 8, 15: 12, 16: 10, 17: 12,
+        18: 14, 19: 12, 20: 14,
+    ]
 
     /// A `frameRate` attribute ("25", "30000/1001") in frames per second.
     static func frameRate(_ text: String) -> Double? {

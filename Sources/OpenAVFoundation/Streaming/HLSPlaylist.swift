@@ -2,6 +2,7 @@
 // playlist's segments on one timeline, parsed from text.
 //
 // Concurrency: value types and a pure parser; used by the HLS loader's threads.
+import FFmpegBridge
 import Foundation
 
 /// One `EXT-X-STREAM-INF` entry of a multivariant playlist.
@@ -24,6 +25,9 @@ struct HLSVariant: Equatable, Sendable {
     var frameRate: Double? = nil
     /// `VIDEO-RANGE` ("SDR", "PQ", "HLG"), when given.
     var videoRange: String? = nil
+    /// The channels of the audio renditions it plays with, where stated (set by whoever
+    /// streams it: the renditions are the multivariant playlist's).
+    var audioRenditions: [StreamAudioRendition] = []
 
     /// A media playlist played on its own, as the one variant of a stream that states no rate
     /// (`bandwidth` 0: the access log's indicated bit rate reads -1, unknown).
@@ -48,6 +52,21 @@ struct HLSAudioRendition: Equatable, Sendable {
     let isDefault: Bool
     /// `AUTOSELECT=YES`.
     let autoselect: Bool
+    /// `CHANNELS` ("2", "6", "16/JOC", "2/-/BINAURAL"), when given.
+    var channels: String? = nil
+
+    /// The channels `CHANNELS` states: its first parameter is the count, its third (after a
+    /// spatial one, "-" for none) the special uses; nil without a count.
+    var channelLayout: StreamAudioRendition? {
+        let parameters = (channels ?? "").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard let count = parameters.first.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), count > 0 else {
+            return nil
+        }
+        let uses = parameters.count > 2 ? Set(parameters[2].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) : []
+        return StreamAudioRendition(
+            name: name, channelCount: count, isBinaural: uses.contains("BINAURAL"), isImmersive: uses.contains("IMMERSIVE"),
+            isDownmix: uses.contains("DOWNMIX"))
+    }
 }
 
 /// A multivariant ("master") playlist.
@@ -259,7 +278,8 @@ enum HLSPlaylist: Equatable, Sendable {
                         HLSAudioRendition(
                             group: group, name: media["NAME"] ?? group, language: media["LANGUAGE"],
                             url: url,
-                            isDefault: media["DEFAULT"] == "YES", autoselect: media["AUTOSELECT"] == "YES"))
+                            isDefault: media["DEFAULT"] == "YES", autoselect: media["AUTOSELECT"] == "YES",
+                            channels: media["CHANNELS"]))
                 }
             } else if !line.hasPrefix("#"), let attributes = pending {
                 pending = nil

@@ -45,7 +45,7 @@ extension HLSStreamLoader {
         return variants.map {
             StreamVariant(
                 peakBitRate: $0.bandwidth, averageBitRate: $0.averageBandwidth, width: $0.width, height: $0.height,
-                codecs: $0.codecs, frameRate: $0.frameRate, videoRange: $0.videoRange)
+                codecs: $0.codecs, frameRate: $0.frameRate, videoRange: $0.videoRange, audioRenditions: $0.audioRenditions)
         }
     }
 

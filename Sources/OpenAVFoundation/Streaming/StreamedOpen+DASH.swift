@@ -55,13 +55,18 @@ extension StreamedOpen {
             manifest = resolved
         }
         // Each Representation is a variant whose "playlist" the manifest already gave; its
-        // URL names the manifest and the Representation (the access log's URI for it).
+        // URL names the manifest and the Representation (the access log's URI for it). Every
+        // variant plays with every audio set.
+        let audioLayouts = manifest.audio.compactMap { set in
+            set.representation.channelCount.map { StreamAudioRendition(name: set.name, channelCount: $0) }
+        }
         let variants = manifest.variants.map { representation in
             HLSVariant(
                 url: representationURL(url, id: representation.id), bandwidth: representation.bandwidth,
                 averageBandwidth: nil, width: representation.width, height: representation.height,
                 codecs: representation.codecs, audioGroup: manifest.audio.isEmpty ? nil : "audio", subtitleGroup: nil,
-                frameRate: representation.frameRate, videoRange: representation.videoRange)
+                frameRate: representation.frameRate, videoRange: representation.videoRange,
+                audioRenditions: audioLayouts)
         }
         let initial =
             ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(url))

@@ -99,7 +99,12 @@ enum StreamedOpen {
             switch fetched {
             case (.multivariant(let master), _, _)? where master.streamedAudio?.variants.isEmpty == false:
                 let streamed = master.streamedAudio ?? ([], [])
-                variants = streamed.variants.sorted { $0.bandwidth < $1.bandwidth }
+                let layouts = streamed.renditions.compactMap(\.channelLayout)
+                variants = streamed.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
+                    var variant = variant
+                    variant.audioRenditions = layouts
+                    return variant
+                }
                 firstListed = streamed.variants[0]
                 audio = streamed.renditions.filter { $0.url != nil }
                 carried = streamed.renditions.first { $0.url == nil }

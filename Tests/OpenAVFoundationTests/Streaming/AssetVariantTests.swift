@@ -47,6 +47,36 @@ import Testing
         #expect(AVVideoRange(rawValue: "HLG") == .hlg)
     }
 
+    @Test func aVariantTellsTheChannelsOfEachAudioRenditionItPlaysWith() async throws {
+        let folder = try SelectionMedia.hlsAudioRenditions.url().deletingLastPathComponent()
+        let name = "channels-\(UUID().uuidString.prefix(8)).m3u8"
+        let text = [
+            "#EXTM3U",
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,CHANNELS="2",URI="out_1.m3u8""#,
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Français",LANGUAGE="fr",CHANNELS="6/-/BINAURAL,DOWNMIX",URI="out_2.m3u8""#,
+            #"#EXT-X-STREAM-INF:BANDWIDTH=400000,CODECS="avc1.64000c,mp4a.40.2",AUDIO="aud""#,
+            "out_0.m3u8",
+        ].joined(separator: "\n")
+        try Data((text + "\n").utf8).write(to: folder.appendingPathComponent(name))
+        defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let asset = AVURLAsset(url: server.url(for: name))
+        let audio = try #require(try await asset.load(.variants).first?.audioAttributes)
+        let audible = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        let english = try #require(audible.options.first { $0.extendedLanguageTag == "en" })
+        let french = try #require(audible.options.first { $0.extendedLanguageTag == "fr" })
+        let stereo = try #require(audio.renditionSpecificAttributes(for: english))
+        #expect(stereo.channelCount == 2 && !stereo.isBinaural && !stereo.isDownmix && !stereo.isImmersive)
+        let headphones = try #require(audio.renditionSpecificAttributes(for: french))
+        #expect(headphones.channelCount == 6 && headphones.isBinaural && headphones.isDownmix && !headphones.isImmersive)
+        // Another asset's option of another name is none of this variant's renditions.
+        let other = try #require(
+            try await AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url()).loadMediaSelectionGroup(for: .audible))
+        let foreign = other.options.map { audio.renditionSpecificAttributes(for: $0) }
+        #expect(foreign.allSatisfy { $0 == nil })
+    }
+
     @Test func anAssetThatDoesNotAdaptHasNoVariants() async throws {
         let asset = AVURLAsset(url: try Fixture.url(.mp4))
         #expect(try await asset.load(.variants).isEmpty)

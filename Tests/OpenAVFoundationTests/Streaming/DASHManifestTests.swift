@@ -112,6 +112,36 @@ import Testing
         #expect(DASHManifest.frameRate("1/2/3") == nil && DASHManifest.frameRate("0") == nil)
     }
 
+    @Test func audioChannelConfigurationsGiveTheChannelCountOfTheirScheme() throws {
+        let parsed = try #require(
+            manifest(
+                """
+                <AdaptationSet mimeType="video/mp4">
+                <SegmentTemplate timescale="1" duration="2" media="$RepresentationID$-$Number$.m4s"/>
+                <Representation id="v" bandwidth="500000"/>
+                </AdaptationSet>
+                <AdaptationSet mimeType="audio/mp4" lang="en">
+                <AudioChannelConfiguration schemeIdUri="urn:mpeg:dash:23003:3:audio_channel_configuration:2011" value="2"/>
+                <SegmentTemplate timescale="1" duration="2" media="$RepresentationID$-$Number$.m4s"/>
+                <Representation id="en" bandwidth="96000"/>
+                </AdaptationSet>
+                <AdaptationSet mimeType="audio/mp4" lang="fr">
+                <SegmentTemplate timescale="1" duration="2" media="$RepresentationID$-$Number$.m4s"/>
+                <Representation id="fr" bandwidth="384000">
+                <AudioChannelConfiguration schemeIdUri="urn:mpeg:mpegB:cicp:ChannelConfiguration" value="7"/>
+                </Representation>
+                </AdaptationSet>
+                <AdaptationSet mimeType="audio/mp4" lang="de">
+                <AudioChannelConfiguration schemeIdUri="tag:dolby.com,2014:dash:audio_channel_configuration:2011" value="F801"/>
+                <SegmentTemplate timescale="1" duration="2" media="$RepresentationID$-$Number$.m4s"/>
+                <Representation id="de" bandwidth="384000"/>
+                </AdaptationSet>
+                """))
+        #expect(parsed.audio.map(\.name) == ["en", "fr", "de"])
+        // A plain count; CICP configuration 7 is 7.1 (eight channels); Dolby's mask is not read.
+        #expect(parsed.audio.map(\.representation.channelCount) == [2, 8, nil])
+    }
+
     @Test func aSegmentListGivesByteRangesOfOneResource() throws {
         let parsed = try #require(
             manifest(

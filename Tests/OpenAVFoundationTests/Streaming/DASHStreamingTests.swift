@@ -43,8 +43,6 @@ import Testing
         let times = pictureTimes(sink)
         #expect(times.count == Int(DASHMedia.duration) * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat across switches")
-        // Loopback is fast: the rule climbs to the larger Representation and its pictures show.
-        #expect(sink.frames.last?.frame.width == 320)
         // The audio AdaptationSet is read beside the video: every audio segment, once.
         let paths = server.requests.map(\.path)
         let audioChunks = paths.filter { $0.hasPrefix("/template/chunk-stream2-") }
@@ -55,6 +53,11 @@ import Testing
         let served = paths.filter { $0.hasPrefix("/template/chunk-") || $0.hasPrefix("/template/init-") }
         #expect(events.reduce(0) { $0 + $1.numberOfMediaRequests } == served.count, "\(events.map(\.numberOfMediaRequests))")
         #expect(events.first?.uri?.hasSuffix("manifest.mpd#representation=0") == true, "\(events.map(\.uri))")
+        // The pictures shown last are the Representation the log says played last (on an idle
+        // loopback the rule climbs to the larger one; a loaded machine may measure less).
+        let lastRate = events.last?.indicatedBitrate ?? 0
+        let lastWidth = DASHMedia.representations.first { Double($0.bitRate) == lastRate }?.width
+        #expect(lastWidth != nil && sink.frames.last?.frame.width == lastWidth, "\(lastRate)")
         #expect(item.errorLog()?.events.isEmpty == true)
     }
 

@@ -63,6 +63,33 @@ import Testing
         #expect(master.hasRenditions)
     }
 
+    @Test func anAudioRenditionsChannelsGiveItsCountAndSpecialUses() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Stereo",CHANNELS="2",URI="st.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Atmos",CHANNELS="16/JOC",URI="atmos.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Headphones",CHANNELS="2/-/BINAURAL,DOWNMIX",URI="bin.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Room",CHANNELS="12/-/IMMERSIVE",URI="room.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Unstated",URI="x.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Broken",CHANNELS="two",URI="y.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=1000,AUDIO="aud"
+            v.m3u8
+            """
+        guard case .multivariant(let master) = try HLSPlaylist.parse(text, base: base) else {
+            Issue.record("not a multivariant playlist")
+            return
+        }
+        let layouts = master.audioRenditions.map(\.channelLayout)
+        #expect(layouts.map { $0?.channelCount } == [2, 16, 2, 12, nil, nil])
+        #expect(layouts.map { $0?.name } == ["Stereo", "Atmos", "Headphones", "Room", nil, nil])
+        let headphones = try #require(layouts[2])
+        #expect(headphones.isBinaural && headphones.isDownmix && !headphones.isImmersive)
+        let room = try #require(layouts[3])
+        #expect(room.isImmersive && !room.isBinaural && !room.isDownmix)
+        let atmos = try #require(layouts[1])
+        #expect(!atmos.isBinaural && !atmos.isImmersive && !atmos.isDownmix, "JOC is a spatial format, not a use")
+    }
+
     @Test func aMediaPlaylistPutsItsSegmentsOnOneTimeline() throws {
         let text = """
             #EXTM3U
