@@ -18,3 +18,35 @@ public enum TestTimeouts {
     /// `seconds` of hang guard, scaled.
     public static func scaled(_ seconds: Double) -> Double { seconds * scale }
 }
+
+/// A hang guard that counts only the time its waiter got to look: each look adds the real time
+/// since the last one, but at most `longestStep`. In the parallel test pass another test can
+/// hold the thread a wait runs on (the main queue, or one of the cooperative pool's two
+/// threads on this machine) for many seconds, generating a fixture with `ffmpeg` or waiting on
+/// a subprocess; a plain deadline then expires although the waiter never got to look, and a
+/// right but starved test fails. A real hang still fails: the waiter looks, and the budget runs
+/// out. Past `realTimeFactor` times the budget of real time it gives up whatever it counted.
+///
+/// Concurrency: a value owned by the waiting task.
+public struct PatientDeadline {
+    /// The most a single look adds to the time counted.
+    public static let longestStep = 0.1
+    /// How many times the budget of real time passes at most before the guard gives up.
+    public static let realTimeFactor = 8.0
+
+    private let budget: Double
+    private let start = Date()
+    private var last = Date()
+    private var counted = 0.0
+
+    /// A guard of `seconds` (scaled by ``TestTimeouts``) counted from now.
+    public init(seconds: Double) { budget = TestTimeouts.scaled(seconds) }
+
+    /// Counts the time since the last look; true when the budget is spent.
+    public mutating func hasPassed() -> Bool {
+        let now = Date()
+        counted += min(max(0, now.timeIntervalSince(last)), Self.longestStep)
+        last = now
+        return counted > budget || now.timeIntervalSince(start) > budget * Self.realTimeFactor
+    }
+}

@@ -12,8 +12,8 @@ import Testing
     /// hang guard, long enough for a main-queue hop while the parallel pass keeps every thread
     /// of the machine busy (10 s was not, twice in six passes on two cores).
     func eventually(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(TestTimeouts.scaled(timeout))
-        while Date() < deadline {
+        var deadline = PatientDeadline(seconds: timeout)
+        while !deadline.hasPassed() {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }

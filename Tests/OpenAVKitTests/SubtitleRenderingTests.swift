@@ -169,8 +169,8 @@ import Testing
         let item = AVPlayerItem(url: try SelectionMedia.film.url())
         let player = AVPlayer(playerItem: item)
         player.isMuted = true
-        let deadline = Date().addingTimeInterval(20)
-        while item.status != .readyToPlay, Date() < deadline { await mainSleep() }
+        var deadline = PatientDeadline(seconds: 20)
+        while item.status != .readyToPlay, !deadline.hasPassed() { await mainSleep() }
         #expect(item.status == .readyToPlay)
         let controls = SelectionControls(player: player)
         #expect(controls.chapterStarts == [0, 2])
@@ -187,8 +187,8 @@ import Testing
         #expect(controls.perform(.cycleSubtitles) == "Subtitles: off")
         #expect(item.currentMediaSelection.selectedMediaOption(in: legible) == nil)
         #expect(controls.perform(.nextChapter) == "Chapter 2")
-        let moved = Date().addingTimeInterval(10)
-        while abs(player.currentTime().seconds - 2) > 0.01, Date() < moved { await mainSleep() }
+        var moved = PatientDeadline(seconds: 10)
+        while abs(player.currentTime().seconds - 2) > 0.01, !moved.hasPassed() { await mainSleep() }
         #expect(abs(player.currentTime().seconds - 2) < 0.01)
         player.replaceCurrentItem(with: nil)
     }
@@ -198,8 +198,8 @@ import Testing
         guard FileManager.default.fileExists(atPath: TextRenderer.fontPath) else { return }
         let item = AVPlayerItem(url: try SelectionMedia.film.url())
         let player = AVPlayer(playerItem: item)
-        let deadline = Date().addingTimeInterval(20)
-        while item.status != .readyToPlay, Date() < deadline { await mainSleep() }
+        var deadline = PatientDeadline(seconds: 20)
+        while item.status != .readyToPlay, !deadline.hasPassed() { await mainSleep() }
         let target = try blueTarget()
         let selection = WindowMediaSelection(player: player, renderer: target.renderer)
         let layer = AVPlayerLayer(player: nil)

@@ -60,9 +60,9 @@ import Testing
     /// a task between looks (no test thread is held). Only a safety net: every wait here is
     /// for something the engine does without the clock moving.
     private func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(30 * TestTimeouts.scale)
+        var deadline = PatientDeadline(seconds: 30)
         while !condition() {
-            if Date() > deadline { return false }
+            if deadline.hasPassed() { return false }
             try? await Task.sleep(for: .milliseconds(1))
         }
         return true

@@ -50,9 +50,9 @@ func waitUntil(
     timeout: Double = 20, _ what: String = "condition", sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @MainActor () -> Bool
 ) async {
-    let deadline = Date().addingTimeInterval(TestTimeouts.scaled(timeout))
+    var deadline = PatientDeadline(seconds: timeout)
     while !condition() {
-        if Date() > deadline {
+        if deadline.hasPassed() {
             Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
             return
         }

@@ -62,8 +62,8 @@ enum TeardownSoak {
         for index in 0..<warmUpCycles { _ = await cycle(index, urls) }
         // The warm-up's engines finish tearing down in the background: the baseline is taken
         // once their threads are gone (nothing plays between cycles).
-        let warmUpDeadline = Date().addingTimeInterval(10)
-        while Date() < warmUpDeadline, !playheadThreadNames().isEmpty { await settle() }
+        var warmUpDeadline = PatientDeadline(seconds: 10)
+        while !warmUpDeadline.hasPassed(), !playheadThreadNames().isEmpty { await settle() }
         await settle()
         let threads = playheadThreadNames().sorted()
         let fds = openDescriptors()
@@ -80,8 +80,8 @@ enum TeardownSoak {
             if index == cycles / 2 { halfwayRSS = residentBytes() }
         }
         let seconds = Date().timeIntervalSince(start)
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline,
+        var deadline = PatientDeadline(seconds: 5)
+        while !deadline.hasPassed(),
             playheadThreadNames().sorted() != threads || !released.allSatisfy(\.isFree)
                 || openDescriptors().count > fds.count
         {

@@ -222,8 +222,10 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         player.replaceCurrentItem(with: nil)
     }
 
-    /// Positive-going zero crossings per second in `frames` of mono samples.
+    /// Positive-going zero crossings per second in `frames` of mono samples (0 when the
+    /// samples do not reach that far).
     private func frequency(_ samples: [Float], _ frames: Range<Int>) -> Double {
+        guard frames.lowerBound >= 0, frames.upperBound <= samples.count, frames.count > 1 else { return 0 }
         var crossings = 0
         for index in frames.dropFirst() where samples[index - 1] < 0 && samples[index] >= 0 {
             crossings += 1

@@ -16,8 +16,10 @@ import Testing
         return text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
     }
 
-    /// Positive-going zero crossings per second in `frames` of mono samples.
+    /// Positive-going zero crossings per second in `frames` of mono samples (0 when the
+    /// samples do not reach that far).
     private func frequency(_ samples: [Float], _ frames: Range<Int>) -> Double {
+        guard frames.lowerBound >= 0, frames.upperBound <= samples.count, frames.count > 1 else { return 0 }
         var crossings = 0
         for index in frames.dropFirst() where samples[index - 1] < 0 && samples[index] >= 0 {
             crossings += 1
@@ -62,10 +64,13 @@ import Testing
         let group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
         let frenchOption = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
 
-        /// Advances in 10 ms steps, letting the real-time threads refill the ring first.
+        /// Advances in 10 ms steps, letting the real-time threads refill the ring first (the
+        /// clock never outruns the loopback fetches, however slow the machine: the wait is a
+        /// hang guard that counts only the time this test got to look).
         func play(for seconds: Double) async {
             for _ in 0..<Int((seconds / 0.01).rounded()) {
-                for _ in 0..<400 where ring.bufferedDuration.seconds < 0.1 {
+                var refill = PatientDeadline(seconds: 20)
+                while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused, !refill.hasPassed() {
                     await mainQueueSleep(nanoseconds: 5_000_000)
                 }
                 clock.advance(by: 0.01)
@@ -88,7 +93,7 @@ import Testing
         /// `stream` plays; the media seconds it took.
         func waitForSwitch(to playing: (Int?) -> Bool) async -> Double {
             var steps = 0
-            while !playing(pipeline.switchboard.routedAudio), steps < 400 {
+            while !playing(pipeline.switchboard.routedAudio), steps < 400, player.timeControlStatus != .paused {
                 for _ in 0..<40 where !playing(pipeline.switchboard.routedAudio) {
                     await mainQueueSleep(nanoseconds: 5_000_000)
                 }
@@ -98,7 +103,11 @@ import Testing
             return Double(steps) * 0.01
         }
         let switchedAt = 5 + (await waitForSwitch { $0 != englishStream })
-        #expect(pipeline.switchboard.routedAudio != englishStream, "the switch happened")
+        let state =
+            "\(player.currentTime().seconds) s, status \(item.status.rawValue), \(String(describing: item.error)), "
+            + "errors \(item.errorLog()?.events.map(\.errorComment) ?? []), requests \(server.requests.map(\.path))"
+        // (Stopped here otherwise: what follows would wait on a player that no longer plays.)
+        try #require(pipeline.switchboard.routedAudio != englishStream, "the switch happened: \(state)")
         #expect(switchedAt < 8, "within a segment and the refill gap: \(switchedAt)")
         await play(for: 4)
         #expect(abs(player.currentTime().seconds - switchedAt - 4) < 0.03)
