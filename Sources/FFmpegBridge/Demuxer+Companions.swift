@@ -141,7 +141,8 @@ extension Demuxer {
     /// packets from there come before the main container's, which has read further). An input
     /// parked by another thread (the audio thread, when it switched away from it) counts as
     /// parked. A companion stopped for good (`setActiveStreams`) stays stopped. Returns true
-    /// when one started again.
+    /// when one started again; one whose restart failed (its loader has no segment there)
+    /// stays parked.
     @discardableResult
     package func loadCompanions(holding wanted: Set<Int>, from time: CMTime) -> Bool {
         guard var state = companions else { return false }
@@ -152,10 +153,15 @@ extension Demuxer {
             let isWanted = wanted.contains { own.contains($0) }
             let source = index + 1
             if isWanted, state.parked[index] || demuxer.streamingInput?.isParked == true {
-                state.parked[index] = false
                 demuxer.setActiveStreams(Set(0..<demuxer.container.streamCount))
-                _ = demuxer.seek(to: time, earliest: .negativeInfinity, latest: .positiveInfinity)
                 (state.pending[source], state.ended[source]) = (nil, false)
+                guard demuxer.seek(to: time, earliest: .negativeInfinity, latest: .positiveInfinity) else {
+                    state.parked[index] = true
+                    demuxer.setActiveStreams([])
+                    demuxer.streamingInput?.park()
+                    continue
+                }
+                state.parked[index] = false
                 resumed = true
             } else if !isWanted, !state.parked[index], demuxer.activeStreams?.isEmpty != true {
                 state.parked[index] = true

@@ -54,17 +54,16 @@ extension ItemPlayback {
         var landingReadAhead = LandingReadAhead()
         // Shoutcast/Icecast titles come inside the HTTP body; libavformat keeps the last one.
         var packetsSinceICYCheck = 0
-        // Audio read on demand (HLS audio renditions): the streams last asked to load.
+        // Audio read on demand (HLS audio renditions): the selected and the routed stream the
+        // companions were last loaded for.
         let onDemand = pipeline.audioStream == nil ? [:] : demuxer.companionInputs
-        var companionsLoaded: Set<Int>?
+        var companionsLoaded: AudioOnDemandKey?
         while true {
             guard case .demuxOrders(let orders) = post(.demuxAsks(pickedUpTo: seekGeneration)), !orders.stopped
             else { return }
             let (seek, generation, selection) = (orders.seek, orders.generation, orders.selection)
             router.follow(selection, demuxer: demuxer, pipeline: pipeline) { self.currentTime() }
-            if !onDemand.isEmpty,
-                loadAudioOnDemand(demuxer, pipeline, selection, inputs: onDemand, loaded: &companionsLoaded)
-            {
+            if !onDemand.isEmpty, loadAudioOnDemand(demuxer, pipeline, selection, loaded: &companionsLoaded) {
                 // Its packets from before the read position follow, even when all else was read.
                 cache?.lacksNewAudio()
                 demuxerAtEnd = false
@@ -167,19 +166,22 @@ extension ItemPlayback {
         }
     }
 
-    /// Keeps loading only the audio inputs read on demand (`inputs`: HLS audio renditions)
-    /// that hold the selected track or the one still playing until the switch; a newly
-    /// selected one starts at the playhead, just before it (`switchLeadIn`), as does a wanted
-    /// one the audio thread parked when it switched away. True when one started again.
+    /// Keeps loading only the audio inputs read on demand (HLS audio renditions) that hold
+    /// the selected track or the one still playing until the switch; a newly selected one
+    /// starts at the playhead, just before it (`switchLeadIn`), as does a wanted one the audio
+    /// thread parked when it switched away (it parks under the switchboard's lock, together
+    /// with the routing change this sees). Looks only when the selection or the routing
+    /// changed. True when one started again.
     private func loadAudioOnDemand(
         _ demuxer: any PacketSource, _ pipeline: Pipeline, _ selection: EngineSelection,
-        inputs: [Int: any StreamingInput], loaded: inout Set<Int>?
+        loaded: inout AudioOnDemandKey?
     ) -> Bool {
-        let wanted = Set([selection.audioStream ?? pipeline.audioStream, pipeline.switchboard.routedAudio].compactMap { $0 })
-        guard wanted != loaded || wanted.contains(where: { inputs[$0]?.isParked == true }) else { return false }
-        loaded = wanted
+        let key = AudioOnDemandKey(
+            selected: selection.audioStream ?? pipeline.audioStream, routed: pipeline.switchboard.routedAudio)
+        guard key != loaded else { return false }
+        loaded = key
         let from = currentTime() - CMTime(seconds: Self.switchLeadIn, preferredTimescale: 1000)
-        return demuxer.loadCompanions(holding: wanted, from: from)
+        return demuxer.loadCompanions(holding: Set([key.selected, key.routed].compactMap { $0 }), from: from)
     }
 
     /// True while the read-ahead waits for the exact seek of `generation` to land (the
@@ -244,4 +246,11 @@ extension ItemPlayback {
         if notes { refreshBuffer(noting: packet) }
         _ = queue.put(packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
     }
+}
+
+/// The audio streams read on demand were last loaded for: the selected one and the one the
+/// audio thread plays (they differ until a switch lands).
+struct AudioOnDemandKey: Equatable {
+    var selected: Int?
+    var routed: Int?
 }

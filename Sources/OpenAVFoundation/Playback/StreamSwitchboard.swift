@@ -94,14 +94,15 @@ final class StreamSwitchboard: Sendable {
 
     /// Routes `stream` to the audio queue from now on and returns its decoder with its packets
     /// of `generation` ending at or after `earliest`; `current` is kept for a later switch back.
-    /// The input of a track read on demand that is left stops loading at once (the demux
-    /// thread, which may be waiting for queue room, catches up later). Nil when the stream has
-    /// no decoder. Audio thread.
+    /// The input of a track read on demand that is left stops loading at once, parked under
+    /// the lock with the routing change, so the demux thread sees both or neither (it may be
+    /// waiting for queue room, and catches up later). Nil when the stream has no decoder.
+    /// Audio thread.
     func switchAudio(to stream: Int, from current: any AudioDecoding, earliest: CMTime, generation: Int)
         -> (decoder: any AudioDecoding, backlog: [Packet])?
     {
-        let (switched, left) = audio.withLock { routing -> ((decoder: any AudioDecoding, backlog: [Packet])?, (any StreamingInput)?) in
-            guard let next = routing.decoders.removeValue(forKey: stream) else { return (nil, nil) }
+        audio.withLock { routing -> (decoder: any AudioDecoding, backlog: [Packet])? in
+            guard let next = routing.decoders.removeValue(forKey: stream) else { return nil }
             routing.decoders[current.streamIndex] = current
             routing.routed = stream
             var kept = routing.backlog.removeValue(forKey: stream) ?? RecentPackets(limit: Self.backlogLimit)
@@ -112,10 +113,10 @@ final class StreamSwitchboard: Sendable {
             let leftInput = routing.onDemand[current.streamIndex]
             // An input holding the new track too (never so for HLS renditions) keeps loading.
             let shared = leftInput.map { input in routing.onDemand[stream].map { $0 === input } ?? false } ?? false
-            return ((next, backlog), shared ? nil : leftInput)
+            // (The loader's lock is taken inside this one, never the other way round.)
+            if !shared { leftInput?.park() }
+            return (next, backlog)
         }
-        left?.park()
-        return switched
     }
 
     /// Forgets every kept packet (after a seek). Demux thread.
