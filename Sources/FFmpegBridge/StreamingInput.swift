@@ -110,6 +110,9 @@ package struct StreamVariant: Sendable, Equatable {
     /// The video's transfer: "SDR", "PQ" or "HLG" (`VIDEO-RANGE`, a Representation's
     /// transfer characteristics), when stated.
     package var videoRange: String?
+    /// The layouts the video may be viewed in, most preferred first (HLS
+    /// `REQ-VIDEO-LAYOUT`); empty when not stated.
+    package var videoLayouts: [StreamVideoLayout] = []
     /// The audio renditions the variant plays with whose channels are stated (HLS
     /// `EXT-X-MEDIA` `CHANNELS`, a DASH audio set's channel configuration).
     package var audioRenditions: [StreamAudioRendition]

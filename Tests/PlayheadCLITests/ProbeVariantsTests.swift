@@ -26,6 +26,35 @@ struct ProbeVariantsTests {
         #expect(variants.map { $0["peakBitRate"] as? Int } == AdaptiveMedia.variants.map(\.bandwidth))
         #expect(variants.first?["codecs"] as? [String] == ["avc1", "aac "])
         #expect(variants.first?["averageBitRate"] is NSNull)
+        #expect(variants.map { $0["layouts"] as? [String] } == [["mono rectangular"], ["mono rectangular"], ["mono rectangular"]])
+    }
+
+    @Test func aStereoVariantShowsItsLayouts() async throws {
+        // The ladder's lowest variant listed by a playlist of this test's stating a stereo
+        // 180° layout, or flat video.
+        let ladder = try AdaptiveMedia.folder().appendingPathComponent("ladder")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("probe-layouts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("low"), withDestinationURL: ladder.appendingPathComponent("low"))
+        try """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e",REQ-VIDEO-LAYOUT="CH-STEREO/PROJ-HEQU,CH-MONO"
+            low/index.m3u8
+
+            """.write(to: root.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        let url = server.url(for: "master.m3u8").absoluteString
+        guard let text = try await PlayheadProcess.run(["probe", url]) else { return }
+        #expect(text.status == 0)
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        let heading = try #require(lines.firstIndex(of: "Variants:"))
+        #expect(lines.dropFirst(heading + 1).first == "  #1  250 kb/s  160x90  stereo half-equirectangular or mono rectangular  avc1")
+        guard let result = try await PlayheadProcess.run(["probe", "--json", url]) else { return }
+        let variants = try #require(try PlayheadProcess.jsonObject(result)["variants"] as? [[String: Any]])
+        #expect(variants.first?["layouts"] as? [String] == ["stereo half-equirectangular", "mono rectangular"])
     }
 
     @Test func aDASHManifestsVariantsShowTheirFrameRate() async throws {
@@ -41,6 +70,7 @@ struct ProbeVariantsTests {
         let variants = try #require(try PlayheadProcess.jsonObject(result)["variants"] as? [[String: Any]])
         #expect(variants.map { $0["frameRate"] as? Double } == [25, 25])
         #expect(variants.map { $0["videoRange"] as? String } == ["SDR", "SDR"])
+        #expect(variants.map { $0["layouts"] as? [String] } == [["mono rectangular"], ["mono rectangular"]])
     }
 
     @Test func aFileHasNoVariants() async throws {

@@ -1,7 +1,7 @@
 // Playhead: AVAssetVariant, the variants an adaptive stream offers (an HLS multivariant
 // playlist's variants, a DASH manifest's video Representations) as its playlist or manifest
-// states them: bit rates, picture size, frame rate, video range, codecs, and the channels of
-// the audio renditions each plays with.
+// states them: bit rates, picture size, frame rate, video range, stereo and projection
+// layouts, codecs, and the channels of the audio renditions each plays with.
 //
 // Concurrency: immutable objects made when the asset loads; shared freely.
 import FFmpegBridge
@@ -28,12 +28,39 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
         /// The video's dynamic range (`VIDEO-RANGE`, a Representation's transfer
         /// characteristics); `.sdr` when not stated, as the HLS specification reads it.
         public let videoRange: AVVideoRange
+        /// The ways the video may be viewed, most preferred first (HLS `REQ-VIDEO-LAYOUT`): a
+        /// stereo variant lists a layout with both eyes' views, a 360° one an equirectangular
+        /// projection. A variant that states none is flat, rectangular video: one such layout.
+        public let videoLayoutAttributes: [LayoutAttributes]
 
-        init(presentationSize: CGSize, codecTypes: [NSNumber], nominalFrameRate: Double?, videoRange: AVVideoRange) {
+        /// One way a variant's video may be viewed.
+        open class LayoutAttributes: NSObject, @unchecked Sendable {
+            /// The eyes the pictures carry a view for: both for stereo video, none for flat.
+            public let stereoViewComponents: CMStereoViewComponents
+            /// The surface the pictures are projected on.
+            public let projectionType: CMProjectionType
+
+            init(_ layout: StreamVideoLayout) {
+                stereoViewComponents = layout.isStereo ? [.leftEye, .rightEye] : []
+                switch layout.projection {
+                case .rectilinear: projectionType = .rectangular
+                case .equirectangular: projectionType = .equirectangular
+                case .halfEquirectangular: projectionType = .halfEquirectangular
+                case .parametricImmersive: projectionType = .parametricImmersive
+                }
+                super.init()
+            }
+        }
+
+        init(
+            presentationSize: CGSize, codecTypes: [NSNumber], nominalFrameRate: Double?, videoRange: AVVideoRange,
+            layouts: [StreamVideoLayout]
+        ) {
             self.presentationSize = presentationSize
             self.codecTypes = codecTypes
             self.nominalFrameRate = nominalFrameRate
             self.videoRange = videoRange
+            videoLayoutAttributes = (layouts.isEmpty ? [StreamVideoLayout()] : layouts).map(LayoutAttributes.init)
             super.init()
         }
     }
@@ -106,7 +133,7 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
             ? nil
             : VideoAttributes(
                 presentationSize: size, codecTypes: video, nominalFrameRate: variant.frameRate,
-                videoRange: variant.videoRange.map(AVVideoRange.init(rawValue:)) ?? .sdr)
+                videoRange: variant.videoRange.map(AVVideoRange.init(rawValue:)) ?? .sdr, layouts: variant.videoLayouts)
         audioAttributes =
             audio.isEmpty && variant.audioRenditions.isEmpty
             ? nil : AudioAttributes(formatIDs: audio, renditions: variant.audioRenditions)

@@ -25,6 +25,8 @@ struct HLSVariant: Equatable, Sendable {
     var frameRate: Double? = nil
     /// `VIDEO-RANGE` ("SDR", "PQ", "HLG"), when given.
     var videoRange: String? = nil
+    /// `REQ-VIDEO-LAYOUT`'s layouts, most preferred first; empty when not given.
+    var videoLayouts: [StreamVideoLayout] = []
     /// The channels of the audio renditions it plays with, where stated (set by whoever
     /// streams it: the renditions are the multivariant playlist's).
     var audioRenditions: [StreamAudioRendition] = []
@@ -292,7 +294,8 @@ enum HLSPlaylist: Equatable, Sendable {
                         codecs: attributes["CODECS"], audioGroup: attributes["AUDIO"],
                         subtitleGroup: attributes["SUBTITLES"],
                         frameRate: attributes["FRAME-RATE"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil },
-                        videoRange: attributes["VIDEO-RANGE"]))
+                        videoRange: attributes["VIDEO-RANGE"],
+                        videoLayouts: attributes["REQ-VIDEO-LAYOUT"].map(StreamVideoLayout.layouts(requiredBy:)) ?? []))
             }
         }
         return HLSMultivariantPlaylist(

@@ -40,7 +40,8 @@ public enum AssetProbeLoader {
                 width: variant.videoAttributes.map { Int($0.presentationSize.width) }.flatMap { $0 > 0 ? $0 : nil },
                 height: variant.videoAttributes.map { Int($0.presentationSize.height) }.flatMap { $0 > 0 ? $0 : nil },
                 codecs: codes.map { fourCharacters($0.uint32Value) },
-                frameRate: variant.videoAttributes?.nominalFrameRate, videoRange: variant.videoAttributes?.videoRange.rawValue)
+                frameRate: variant.videoAttributes?.nominalFrameRate, videoRange: variant.videoAttributes?.videoRange.rawValue,
+                layouts: (variant.videoAttributes?.videoLayoutAttributes ?? []).map(Self.layoutName))
         }
         summary.chapters = chapters.map { group in
             ProbeSummary.Chapter(
@@ -48,6 +49,20 @@ public enum AssetProbeLoader {
                 start: group.timeRange.start.seconds, end: group.timeRange.end.seconds)
         }
         return summary
+    }
+
+    /// A variant's layout as probe prints it: "stereo rectangular", "mono equirectangular".
+    static func layoutName(_ layout: AVAssetVariant.VideoAttributes.LayoutAttributes) -> String {
+        let views = layout.stereoViewComponents == [.leftEye, .rightEye] ? "stereo" : "mono"
+        let surface: String
+        switch layout.projectionType {
+        case .rectangular: surface = "rectangular"
+        case .equirectangular: surface = "equirectangular"
+        case .halfEquirectangular: surface = "half-equirectangular"
+        case .fisheye: surface = "fisheye"
+        case .parametricImmersive: surface = "parametric immersive"
+        }
+        return "\(views) \(surface)"
     }
 
     /// A four-character code as its text ("avc1", "aac ").

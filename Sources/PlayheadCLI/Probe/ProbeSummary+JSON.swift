@@ -45,6 +45,7 @@ extension ProbeSummary {
                     "width": JSONValue(variant.width), "height": JSONValue(variant.height),
                     "codecs": .array(variant.codecs.map { .string($0) }),
                     "frameRate": JSONValue(variant.frameRate), "videoRange": JSONValue(variant.videoRange),
+                    "layouts": .array(variant.layouts.map { .string($0) }),
                 ]
             }),
             "fonts": .array(fonts.map { font in

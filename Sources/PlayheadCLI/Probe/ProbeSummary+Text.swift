@@ -78,7 +78,7 @@ extension ProbeSummary {
     }
 
     /// `  #1  250 kb/s  160x90  25 fps  PQ  avc1 aac` lines, one per variant (the range
-    /// only when it is not SDR).
+    /// only when it is not SDR, the layouts only when the video is not plain flat video).
     var variantLines: [String] {
         variants.enumerated().map { index, variant in
             var cells = ["#\(index + 1)", variant.peakBitRate.map(MediaText.bitRate) ?? "rate not stated"]
@@ -86,6 +86,9 @@ extension ProbeSummary {
             if let width = variant.width, let height = variant.height { cells.append("\(width)x\(height)") }
             if let frameRate = variant.frameRate { cells.append(MediaText.frameRate(frameRate)) }
             if let range = variant.videoRange, range != "SDR" { cells.append(range) }
+            if variant.layouts.contains(where: { $0 != "mono rectangular" }) {
+                cells.append(variant.layouts.joined(separator: " or "))
+            }
             if !variant.codecs.isEmpty { cells.append(variant.codecs.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")) }
             return "  " + cells.joined(separator: "  ")
         }

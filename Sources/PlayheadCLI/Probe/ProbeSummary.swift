@@ -167,11 +167,14 @@ public struct ProbeSummary: Sendable, Equatable {
         public var frameRate: Double?
         /// "SDR", "PQ" or "HLG" for a variant with video (SDR when not stated); nil without.
         public var videoRange: String?
+        /// The ways the video may be viewed, most preferred first, as "mono rectangular",
+        /// "stereo rectangular", "mono equirectangular" and so on; empty without video.
+        public var layouts: [String]
 
         /// Creates a variant entry.
         public init(
             peakBitRate: Int?, averageBitRate: Int?, width: Int?, height: Int?, codecs: [String],
-            frameRate: Double? = nil, videoRange: String? = nil
+            frameRate: Double? = nil, videoRange: String? = nil, layouts: [String] = []
         ) {
             self.peakBitRate = peakBitRate
             self.averageBitRate = averageBitRate
@@ -180,6 +183,7 @@ public struct ProbeSummary: Sendable, Equatable {
             self.codecs = codecs
             self.frameRate = frameRate
             self.videoRange = videoRange
+            self.layouts = layouts
         }
     }
 

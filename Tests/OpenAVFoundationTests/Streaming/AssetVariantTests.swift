@@ -47,6 +47,56 @@ import Testing
         #expect(AVVideoRange(rawValue: "HLG") == .hlg)
     }
 
+    @Test func aVariantsRequiredVideoLayoutsAreItsLayoutAttributes() async throws {
+        // The ladder's own variants, listed by a multivariant playlist of this test's that
+        // states layouts: a stereo 180° variant that may also be shown flat, a 360° one, and
+        // one that states none.
+        let ladder = try AdaptiveMedia.folder().appendingPathComponent("ladder")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("layouts-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for name in ["low", "mid", "high"] {
+            try FileManager.default.createSymbolicLink(
+                at: root.appendingPathComponent(name), withDestinationURL: ladder.appendingPathComponent(name))
+        }
+        let master = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e,mp4a.40.2",REQ-VIDEO-LAYOUT="CH-STEREO/PROJ-HEQU,CH-MONO"
+            low/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=320x180,CODECS="avc1.64001e,mp4a.40.2",REQ-VIDEO-LAYOUT="PROJ-AIV,PROJ-EQUI"
+            mid/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2"
+            high/index.m3u8
+
+            """
+        try master.write(to: root.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        let variants = try await AVURLAsset(url: server.url(for: "master.m3u8")).load(.variants)
+        try #require(variants.count == 3)
+        let layouts = variants.map { variant in
+            (variant.videoAttributes?.videoLayoutAttributes ?? []).map { ($0.stereoViewComponents, $0.projectionType) }
+        }
+        #expect(layouts[0].map(\.0) == [[.leftEye, .rightEye], []])
+        #expect(layouts[0].map(\.1) == [.halfEquirectangular, .rectangular])
+        // Apple Immersive Video is a layout Playhead does not know: that entry is skipped.
+        #expect(layouts[1].map(\.0) == [[]] && layouts[1].map(\.1) == [.equirectangular])
+        #expect(layouts[2].map(\.0) == [[]] && layouts[2].map(\.1) == [.rectangular], "none stated: flat video")
+    }
+
+    @Test func aLayoutRequirementsEntriesAreReadAsTheSpecificationAsks() {
+        let layouts = StreamVideoLayout.layouts(requiredBy: "CH-STEREO/PROJ-PRIM, CH-MONO ,PROJ-RECT/CH-STEREO")
+        #expect(layouts == [
+            StreamVideoLayout(isStereo: true, projection: .parametricImmersive), StreamVideoLayout(),
+            StreamVideoLayout(isStereo: true),
+        ])
+        #expect(StreamVideoLayout.layouts(requiredBy: "CH-STEREO/CH-MONO").isEmpty, "conflicting specifiers")
+        #expect(StreamVideoLayout.layouts(requiredBy: "CH-STEREO/X-FUTURE,PROJ-EQUI") == [
+            StreamVideoLayout(projection: .equirectangular)
+        ], "an entry with an unknown specifier is skipped")
+        #expect(StreamVideoLayout.layouts(requiredBy: "").isEmpty)
+    }
+
     @Test func aVariantTellsTheChannelsOfEachAudioRenditionItPlaysWith() async throws {
         let folder = try SelectionMedia.hlsAudioRenditions.url().deletingLastPathComponent()
         let name = "channels-\(UUID().uuidString.prefix(8)).m3u8"
