@@ -66,9 +66,12 @@ extension LoopbackHTTPServer {
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let target = String(parts[1])
-        let path = String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        let pieces = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(pieces.first ?? "")
         let decoded = path.removingPercentEncoding ?? path
-        return Request(method: String(parts[0]), path: decoded, range: headers["range"], headers: headers)
+        var request = Request(method: String(parts[0]), path: decoded, range: headers["range"], headers: headers)
+        request.query = pieces.count > 1 ? String(pieces[1]) : nil
+        return request
     }
 
     /// Answers one request; false when the connection must close afterwards.

@@ -185,6 +185,8 @@ extension LoopbackHTTPServer {
         }
         /// Header names (lower-cased) and values.
         public let headers: [String: String]
+        /// The query, without the '?' ("token=abc"); nil when there is none.
+        public internal(set) var query: String?
         /// When the server read the request, in seconds on the monotonic clock
         /// (`LoopbackHTTPServer.now()`): timed on the server's own thread, so the gaps between
         /// requests do not depend on how busy the test process's main queue is.

@@ -99,12 +99,12 @@ extension ItemPlayback {
         let network = location?.network ?? NetworkOptions()
         let remote = location?.isNetwork ?? true, secure = location?.requiresTLS ?? true
         let timeout = asset.inspection.limits.timeout
-        let (log, offsets) = streamLoader.withLock { ($0?.log, $0?.timelineOffsets) }
+        let (log, offsets, imports) = streamLoader.withLock { ($0?.log, $0?.timelineOffsets, $0?.playlistImports) }
         store.setHeader(nil, version: version)
         NamedThread.start("vtt") { [self] in
             let reader = HLSSubtitleReader(
                 playlist: url, network: network, timeout: timeout, origin: origin, remote: remote, secure: secure,
-                log: log, timelineOffsets: offsets)
+                log: log, timelineOffsets: offsets, imports: imports ?? [:])
             reader.run(
                 deliver: { store.add($0, version: version) },
                 isWanted: { !self.isStopped && self.coordinator.read { $0.selection.legibleVersion } == version })

@@ -82,6 +82,8 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     var audioRenditions: [HLSAudioRendition] = []
     /// `EXT-X-START`, when given (a media playlist's own takes precedence).
     var startPoint: HLSStartPoint?
+    /// The variables it defines (`EXT-X-DEFINE`): what its media playlists may import.
+    var definitions: [String: String] = [:]
 
     /// The audio renditions Playhead's loader streams beside the variants, with the variants it
     /// adapts over. When every variant names one group, that group and every variant. When the
@@ -237,14 +239,24 @@ enum HLSPlaylist: Equatable, Sendable {
     enum ParseError: Error, Equatable {
         case notAPlaylist
         case badURI(String)
+        /// Its variables (`EXT-X-DEFINE`) cannot be resolved.
+        case variables(HLSVariables.Failure)
     }
 
-    /// Parses `text`, resolving URIs against `base`.
-    static func parse(_ text: String, base: URL) throws(ParseError) -> HLSPlaylist {
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    /// Parses `text`, resolving URIs against `base` (the URL it was read from, whose query a
+    /// `QUERYPARAM` variable reads) after replacing its variable references; `imports` are
+    /// the variables of the multivariant playlist that listed a media playlist.
+    static func parse(_ text: String, base: URL, imports: [String: String] = [:]) throws(ParseError) -> HLSPlaylist {
+        let resolved: HLSVariables
+        do throws(HLSVariables.Failure) { resolved = try HLSVariables(text, url: base, imports: imports) } catch {
+            throw .variables(error)
+        }
+        let lines = resolved.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard lines.first?.hasPrefix("#EXTM3U") == true else { throw .notAPlaylist }
         if lines.contains(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) {
-            return .multivariant(try parseMultivariant(lines, base: base))
+            var master = try parseMultivariant(lines, base: base)
+            master.definitions = resolved.definitions
+            return .multivariant(master)
         }
         return .media(try parseMedia(lines, base: base))
     }
@@ -400,40 +412,6 @@ enum HLSPlaylist: Equatable, Sendable {
             targetDuration: target, segments: segments, isEnded: ended, isEncrypted: encrypted,
             hasUnsupportedKey: unsupportedKey, initialisation: map, mediaSequence: sequence, startPoint: startPoint,
             dateRanges: dateRanges)
-    }
-
-    /// An attribute list (`NAME=value,NAME="quoted, value"`) as a dictionary, quotes removed.
-    static func attributes(_ text: Substring) -> [String: String] {
-        var result: [String: String] = [:]
-        for attribute in attributeList(text) { result[attribute.name] = String(attribute.value) }
-        return result
-    }
-
-    /// An attribute list's entries in order, each value without its quotes and whether it had
-    /// them (a quoted string, as opposed to a number, an enumerated string or hexadecimal).
-    static func attributeList(_ text: Substring) -> [(name: String, value: Substring, quoted: Bool)] {
-        var result: [(name: String, value: Substring, quoted: Bool)] = []
-        var rest = text[...]
-        while !rest.isEmpty {
-            guard let equals = rest.firstIndex(of: "=") else { break }
-            let name = rest[..<equals].trimmingCharacters(in: .whitespaces)
-            rest = rest[rest.index(after: equals)...]
-            let quoted = rest.first == "\""
-            var value: Substring
-            if quoted {
-                let body = rest.dropFirst()
-                let close = body.firstIndex(of: "\"") ?? body.endIndex
-                value = body[..<close]
-                rest = close < body.endIndex ? body[body.index(after: close)...] : body[close...]
-                if let comma = rest.firstIndex(of: ",") { rest = rest[rest.index(after: comma)...] } else { rest = "" }
-            } else {
-                let comma = rest.firstIndex(of: ",") ?? rest.endIndex
-                value = rest[..<comma]
-                rest = comma < rest.endIndex ? rest[rest.index(after: comma)...] : ""
-            }
-            result.append((name, value, quoted))
-        }
-        return result
     }
 }
 

@@ -72,7 +72,7 @@ extension HLSStreamLoader {
         }
         let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
         guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
-            case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
+            case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),
             playlist.isEnded || isLive, !playlist.hasUnsupportedKey
         else {
             if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }

@@ -62,7 +62,7 @@ extension HLSStreamLoader {
         switch result {
         case .success(let resource):
             if let text = String(data: resource.data, encoding: .utf8),
-                case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL),
+                case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),
                 !playlist.hasUnsupportedKey
             {
                 fresh = playlist

@@ -136,6 +136,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let log: StreamingLog
     /// The subtitle and caption renditions the multivariant playlist declares.
     let declaredRenditions: DeclaredRenditions
+    /// The variables of the multivariant playlist its media playlists may import
+    /// (`EXT-X-DEFINE:IMPORT`), for every reload.
+    let playlistImports: [String: String]
     /// Where the demuxer anchored each discontinuity sequence (the WebVTT reader places cues by
     /// it); one table for the stream and its audio renditions, which share the anchors.
     let timelineOffsets: TimelineOffsets?
@@ -159,9 +162,11 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions(),
         rendition: CompanionRendition? = nil, carrying carriedRendition: CompanionRendition? = nil,
         startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
-        knownPlaylists: [Int: HLSMediaPlaylist] = [:], formatName: String = "hls"
+        knownPlaylists: [Int: HLSMediaPlaylist] = [:], formatName: String = "hls",
+        playlistImports: [String: String] = [:]
     ) {
         self.formatName = formatName
+        self.playlistImports = playlistImports
         startDateRanges = startPlaylist.dateRanges
         self.startPoint = startPoint
         declaredRenditions = renditions

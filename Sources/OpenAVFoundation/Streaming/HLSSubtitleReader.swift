@@ -97,6 +97,8 @@ final class HLSSubtitleReader {
     private var anchors: [Int: (map: WebVTTTimestampMap, start: Double)] = [:]
     /// Where the demuxer anchored each timeline (Playhead's loader), or nil.
     private let timelineOffsets: TimelineOffsets?
+    /// The multivariant playlist's variables the rendition's playlist may import.
+    private let imports: [String: String]
 
     /// How a segment's mapped cue times reach item time.
     private enum Placement {
@@ -117,12 +119,13 @@ final class HLSSubtitleReader {
     /// For media that came over the network (`remote`), the playlist and its segments must be
     /// http(s), and https throughout when the media was (`secure`).
     /// `timelineOffsets`: where the demuxer anchored each discontinuity sequence, when
-    /// Playhead's loader streams the media.
+    /// Playhead's loader streams the media. `imports`: the multivariant playlist's variables.
     init(
         playlist: URL, network: NetworkOptions, timeout: Double, origin: Double, remote: Bool, secure: Bool = false,
-        log: StreamingLog? = nil, timelineOffsets: TimelineOffsets? = nil
+        log: StreamingLog? = nil, timelineOffsets: TimelineOffsets? = nil, imports: [String: String] = [:]
     ) {
         self.log = log
+        self.imports = imports
         self.timelineOffsets = timelineOffsets
         playlistURL = playlist
         self.network = network
@@ -145,7 +148,7 @@ final class HLSSubtitleReader {
         var lastText: String?
         while isWanted() {
             guard let text = fetchText(playlistURL, limit: network.maximumPlaylistBytes),
-                case .media(let playlist)? = try? HLSPlaylist.parse(text, base: playlistURL)
+                case .media(let playlist)? = try? HLSPlaylist.parse(text, base: playlistURL, imports: imports)
             else { return }
             for segment in playlist.segments where !read.contains(segment.sequence) && read.count < Self.maximumSegments {
                 guard isWanted() else { return }

@@ -73,7 +73,10 @@ enum StreamedOpen {
         let fetcher = HTTPFetcher(
             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         let stop: (Int, Double) -> FetchStop? = { _, _ in interrupt.isAborted ? .cancelled : nil }
-        func fetchPlaylist(_ url: URL) throws(MediaFailure) -> (HLSPlaylist, URL, String)? {
+        /// The playlist at `url` (a media playlist with the variables `imports` of the
+        /// multivariant playlist that lists it), where it was read from after redirects, and
+        /// its text with its variable references replaced.
+        func fetchPlaylist(_ url: URL, imports: [String: String] = [:]) throws(MediaFailure) -> (HLSPlaylist, URL, String)? {
             let result = fetcher.fetch(
                 url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
                 shouldStop: stop)
@@ -83,9 +86,10 @@ enum StreamedOpen {
             case .failure: return nil
             case .success(let resource):
                 guard let text = String(data: resource.data, encoding: .utf8),
-                    let playlist = try? HLSPlaylist.parse(text, base: resource.finalURL)
+                    let resolved = try? HLSVariables(text, url: resource.finalURL, imports: imports),
+                    let playlist = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: imports)
                 else { return nil }
-                return (playlist, resource.finalURL, text)
+                return (playlist, resource.finalURL, resolved.text)
             }
         }
         do throws(MediaFailure) {
@@ -96,6 +100,7 @@ enum StreamedOpen {
             var audio: [HLSAudioRendition] = []
             var carried: HLSAudioRendition?
             var masterStart: HLSStartPoint?
+            var imports: [String: String] = [:]
             switch fetched {
             case (.multivariant(let master), _, _)? where master.streamedAudio?.variants.isEmpty == false:
                 let streamed = master.streamedAudio ?? ([], [])
@@ -109,6 +114,7 @@ enum StreamedOpen {
                 audio = streamed.renditions.filter { $0.url != nil }
                 carried = streamed.renditions.first { $0.url == nil }
                 masterStart = master.startPoint
+                imports = master.definitions
             case (.media(let playlist), let finalURL, _)?:
                 // A media playlist on its own: one variant whose rate nobody stated.
                 firstListed = HLSVariant.unlisted(finalURL)
@@ -119,7 +125,7 @@ enum StreamedOpen {
                 // (a VOD's variants share one timeline).
                 var dates: ProgramDateMap?
                 if case .multivariant(let master) = fetched?.0, let first = master.variants.first,
-                    case (.media(let playlist), _, _)? = try fetchPlaylist(first.url)
+                    case (.media(let playlist), _, _)? = try fetchPlaylist(first.url, imports: master.definitions)
                 {
                     dates = ProgramDateMap(playlist)
                 }
@@ -135,11 +141,16 @@ enum StreamedOpen {
                 })
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
             let media: HLSPlaylist?
-            if let listed { media = .media(listed) } else { media = try fetchPlaylist(variants[start].url)?.0 }
+            if let listed {
+                media = .media(listed)
+            } else {
+                media = try fetchPlaylist(variants[start].url, imports: imports)?.0
+            }
             // Every audio rendition's playlist, read before any loader fetches with this fetcher.
             var renditions: [(HLSAudioRendition, HLSMediaPlaylist, URL)] = []
             for rendition in audio {
-                guard let url = rendition.url, case (.media(let list), let finalURL, _)? = try fetchPlaylist(url),
+                guard let url = rendition.url,
+                    case (.media(let list), let finalURL, _)? = try fetchPlaylist(url, imports: imports),
                     streamable(list)
                 else { break }
                 renditions.append((rendition, list, finalURL))
@@ -158,7 +169,7 @@ enum StreamedOpen {
                 initialEstimate: initial,
                 renditions: fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions(),
                 carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) },
-                startPoint: playlist.startPoint ?? masterStart)
+                startPoint: playlist.startPoint ?? masterStart, playlistImports: imports)
             loader.addRenditionLoaders(
                 renditions.map { rendition, list, url in
                     HLSStreamLoader(
@@ -169,7 +180,7 @@ enum StreamedOpen {
                         initialEstimate: initial,
                         rendition: CompanionRendition(
                             name: rendition.name, language: rendition.language, isDefault: rendition.isDefault),
-                        timelineOffsets: loader.timelineOffsets ?? TimelineOffsets())
+                        timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), playlistImports: imports)
                 })
             return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
