@@ -85,6 +85,10 @@ extension ItemPlayback {
         // loaders are activated and would fetch ahead).
         if let audioStream { demuxer.loadCompanions(holding: [audioStream], from: .zero) }
         adoptStreamLoader(of: demuxer)
+        // A stream libavformat reads: the date ranges its media playlist had at open.
+        if streamLoader.withLock({ $0 == nil }), let ranges = programDates?.dateRanges, !ranges.isEmpty {
+            report(.dateRanges(ranges))
+        }
         let otherAudio = openSwitchableAudioDecoders(demuxer, router.audioStreams.subtracting([audioStream].compactMap { $0 }))
 
         guard

@@ -15,6 +15,10 @@ struct ProgramDateMap: Equatable, Sendable {
 
     /// The dated segments, in timeline order.
     let spans: [Span]
+    /// The playlist's date ranges (`EXT-X-DATERANGE`) as read at open: what an item whose
+    /// stream libavformat reads reports (Playhead's loader reports its own, and follows a live
+    /// playlist's).
+    let dateRanges: [HLSDateRange]
 
     /// How many segments from a live playlist's end libavformat starts (its `live_start_index`
     /// default): the item's timeline begins at that segment.
@@ -35,6 +39,7 @@ struct ProgramDateMap: Equatable, Sendable {
         }
         guard !spans.isEmpty else { return nil }
         self.spans = spans
+        dateRanges = playlist.dateRanges
     }
 
     /// The date shown at `seconds` on the timeline: within the dated segment that holds it, or

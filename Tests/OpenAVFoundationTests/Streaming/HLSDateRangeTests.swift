@@ -53,6 +53,42 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
         #expect(playlist.dateRanges.map(\.id) == ["show"])
     }
 
+    /// A ladder Playhead's loader does not stream (its multivariant playlist lists a video
+    /// rendition), so libavformat reads it: the ranges of the media playlist read at open still
+    /// reach a collector.
+    @MainActor
+    @Test func aStreamLibavformatReadsReportsTheRangesItsPlaylistHadAtOpen() async throws {
+        let folder = try AdaptiveMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        for variant in AdaptiveMedia.variants {
+            let text = try String(
+                contentsOfFile: folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path, encoding: .utf8)
+            let tags = "#EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z\n#EXT-X-DATERANGE:\(Self.show)\n"
+            let dated = text.replacingOccurrences(of: "#EXTINF", with: tags + "#EXTINF", options: [], range: text.range(of: "#EXTINF"))
+            server.setRule(.content(Data(dated.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/\(variant.name)/index.m3u8")
+        }
+        let master = try String(contentsOfFile: folder.appendingPathComponent("ladder/master.m3u8").path, encoding: .utf8)
+        let withVideoRendition = master.replacingOccurrences(
+            of: "#EXTM3U\n", with: "#EXTM3U\n#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"v\",NAME=\"Angle\",URI=\"low/index.m3u8\"\n")
+        try #require(withVideoRendition != master)
+        server.setRule(
+            .content(Data(withVideoRendition.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/master.m3u8")
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        let collector = AVPlayerItemMetadataCollector(identifiers: nil, classifyingLabels: nil)
+        let recorder = DateRangeRecorder()
+        collector.setDelegate(recorder, queue: nil)
+        item.add(collector)
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await waitUntil(timeout: 30, "ready") { item.status == .readyToPlay || item.status == .failed }
+        await waitUntil(timeout: 10, "collected") { !recorder.calls.isEmpty }
+        #expect(item.accessLog() == nil, "read by libavformat, not Playhead's loader")
+        let first = try #require(recorder.calls.first)
+        #expect(first.groups.map(\.startDate) == [AdaptiveMedia.firstDate])
+        #expect(first.groups.map(\.endDate) == [AdaptiveMedia.firstDate.addingTimeInterval(12)])
+        player.replaceCurrentItem(with: nil)
+    }
+
     @MainActor
     @Test func aCollectorHearsTheRangesOfAVODItemFilteredByClassAndIdentifier() async throws {
         let folder = try AdaptiveMedia.folder()
