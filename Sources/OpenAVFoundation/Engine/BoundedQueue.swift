@@ -101,6 +101,7 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private var endOfStreamMarked = false  // protected by condition
     private var aborted = false  // protected by condition
     private var waitingProducers = 0  // protected by condition; producers blocked in `put`
+    private var admittedProducers = 0  // protected by condition; waiting producers let in over the limit
 
     /// Creates an empty queue.
     /// - Parameters:
@@ -135,14 +136,32 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
                 if generation < self.generation { return .stale }
                 if generation > self.generation { flushLocked(newGeneration: generation) }
                 if blocked ? hasRoomAfterWaitLocked : !isFullLocked { break }
+                if blocked, admittedProducers > 0 {
+                    admittedProducers -= 1
+                    break
+                }
                 blocked = true
                 waitingProducers += 1
                 condition.wait()
                 waitingProducers -= 1
             }
+            // Admissions are for the producers waiting when they were given, never later ones.
+            if waitingProducers == 0 { admittedProducers = 0 }
             append(Item(element: element, cost: cost, duration: duration, generation: generation))
             condition.broadcast()
             return .enqueued
+        }
+    }
+
+    /// Lets the producers blocked in `put` right now append their element over the limit and
+    /// return (the demux thread, which must come round to act on a change, such as starting an
+    /// audio track read on demand, while a queue stays full: paused, or on a clock that stands
+    /// still). A producer that is not waiting is not affected.
+    package func admitWaitingProducers() {
+        condition.withLock {
+            guard waitingProducers > 0 else { return }
+            admittedProducers = waitingProducers
+            condition.broadcast()
         }
     }
 

@@ -68,6 +68,8 @@ extension ItemPlayback {
                 cache?.lacksNewAudio()
                 demuxerAtEnd = false
             }
+            // The audio track read on demand that is to take over, until the audio thread has it.
+            let awaited = companionsLoaded.flatMap { $0.selected != $0.routed ? $0.selected : nil }
             if let seek {
                 seekGeneration = seek.generation
                 reachedEnd = false
@@ -102,7 +104,7 @@ extension ItemPlayback {
             if let step = cache?.nextReplayed() {
                 switch step {
                 case .packet(let packet):
-                    put(packet, pipeline, router: &router, generation: generation, notes: false)
+                    put(packet, pipeline, router: &router, generation: generation, notes: false, awaited: awaited)
                 case .resume(let point, let lastDecodeTimes):
                     _ = demuxer.seek(to: point, earliest: .negativeInfinity, latest: point)
                     skipThrough = lastDecodeTimes
@@ -140,7 +142,7 @@ extension ItemPlayback {
                 let keptRuns = cache?.closedRuns.count
                 if let start = cache?.append(packet) { post(.bufferDropped(before: start)) }
                 if cache?.closedRuns.count != keptRuns { publishKeptRanges(cache) }
-                put(packet, pipeline, router: &router, generation: generation, notes: true)
+                put(packet, pipeline, router: &router, generation: generation, notes: true, awaited: awaited)
                 if demuxer.isNetwork {
                     packetsSinceICYCheck += 1
                     if packetsSinceICYCheck >= Self.icyCheckInterval {
@@ -237,12 +239,18 @@ extension ItemPlayback {
 
     /// Queues `packet` for its decoder (noting it for buffering when it was just read).
     /// Packets of unselected audio and subtitle tracks go where the router says and are not
-    /// noted.
+    /// noted. A packet of the `awaited` audio track (selected, read on demand, not playing
+    /// yet) wakes the audio thread, which may be asleep (paused, or its ring full on a clock
+    /// that stands still) and switches once the new track's packets reach what it wrote.
     private func put(
-        _ packet: Packet, _ pipeline: Pipeline, router: inout StreamRouter, generation: Int, notes: Bool
+        _ packet: Packet, _ pipeline: Pipeline, router: inout StreamRouter, generation: Int, notes: Bool,
+        awaited: Int? = nil
     ) {
         guard let queue = router.route(packet, pipeline: pipeline, now: currentTime(), generation: generation)
-        else { return }
+        else {
+            if packet.streamIndex == awaited { audioWake.wake() }
+            return
+        }
         if notes { refreshBuffer(noting: packet) }
         _ = queue.put(packet, cost: packet.byteCount, duration: packet.duration, generation: generation)
     }

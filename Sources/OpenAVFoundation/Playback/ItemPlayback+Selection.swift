@@ -39,9 +39,17 @@ extension ItemPlayback {
         return decoders
     }
 
-    /// Plays the audio stream `streamIndex` from now on (spliced in at the playhead).
+    /// Plays the audio stream `streamIndex` from now on (spliced in at the playhead). An HLS
+    /// audio rendition starts loading when the demux thread next comes round, which may be
+    /// waiting at the read frontier for the next segment (the loaders fetch it at once) or for
+    /// room in a full packet queue (paused, its packet goes in over the limit), so the new
+    /// sound is ready even before play resumes.
     func selectAudio(streamIndex: Int) {
         post(.selectAudio(streamIndex))
+        guard let pipeline, pipeline.switchboard.isOnDemand(streamIndex) else { return }
+        streamLoader.withLock { $0 }?.fetchNextSegmentNow()
+        pipeline.audioPackets.admitWaitingProducers()
+        pipeline.videoPackets.admitWaitingProducers()
     }
 
     /// Shows subtitles from `source` (nil: none) from now on.

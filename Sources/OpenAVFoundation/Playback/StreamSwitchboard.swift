@@ -63,6 +63,9 @@ final class StreamSwitchboard: Sendable {
         audio.withLock { $0 = AudioRouting(routed: playing, backlog: [:], decoders: others, onDemand: onDemand) }
     }
 
+    /// True when `stream` is read only while it plays or is about to (an HLS audio rendition).
+    func isOnDemand(_ stream: Int) -> Bool { audio.withLock { $0.onDemand[stream] != nil } }
+
     /// The audio stream whose packets go to the audio queue (the one the audio thread plays).
     var routedAudio: Int? { audio.withLock { $0.routed } }
 

@@ -95,6 +95,20 @@ extension HLSStreamLoader {
         return state.parked
     }
 
+    /// Fetches the next segment now, even past the forward buffer (once), here and in the
+    /// audio renditions that are loading: a reader waiting at the read frontier (the demux
+    /// thread, which starts a newly selected rendition only between reads) then gets its bytes
+    /// in a request's time instead of when playback frees room, up to a segment later. Any
+    /// thread; never touches the network itself.
+    func fetchNextSegmentNow() {
+        condition.lock()
+        if !state.parked { state.reachesAhead = true }
+        let renditions = renditionLoaders
+        condition.broadcast()
+        condition.unlock()
+        for loader in renditions { loader.fetchNextSegmentNow() }
+    }
+
     func park() {
         condition.lock()
         state.parked = true

@@ -58,9 +58,11 @@ extension HLSStreamLoader {
                     condition.broadcast()
                 }
             } else if buffered
-                < (state.activated ? readAhead(state.bufferAhead, state.caps) : state.timeline.targetDuration),
+                < (state.activated ? readAhead(state.bufferAhead, state.caps) : state.timeline.targetDuration)
+                    + (state.reachesAhead ? state.timeline.targetDuration : 0),
                 state.failure == nil, !state.parked
             {
+                state.reachesAhead = false
                 return Job(
                     segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],
                     generation: state.generation, buffered: buffered, caps: state.caps,

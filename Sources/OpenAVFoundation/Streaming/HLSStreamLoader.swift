@@ -76,6 +76,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         /// True while nobody reads the stream (an audio rendition not selected): nothing is
         /// fetched until the next restart.
         var parked = false
+        /// One segment may be fetched past the forward buffer (see `fetchNextSegmentNow()`).
+        var reachesAhead = false
         var failure: MediaFailure?
         var caps = VariantAdaptation.Caps()
         /// The variant of the bytes being read (index into `variants`).

@@ -64,6 +64,25 @@ extension EngineTests {
             #expect(queue.take()?.element == 2)
         }
 
+        @Test func aWaitingProducerCanBeLetInOverTheLimitOnceAndLaterOnesWaitAgain() async {
+            let queue = BoundedQueue<Int>(limits: .init(count: 1))
+            queue.put(1, generation: 0)
+            queue.admitWaitingProducers()  // nobody waits: no effect on the next put
+            let first = TestThread { queue.put(2, generation: 0) }
+            for _ in 0..<2_000 where queue.statistics.waitingProducers == 0 { briefPause(milliseconds: 5) }
+            #expect(queue.statistics.waitingProducers == 1 && !first.isFinished, "an admission given earlier does not count")
+            queue.admitWaitingProducers()
+            #expect(first.join())
+            #expect(queue.statistics.count == 2, "let in over the limit")
+            let second = TestThread { queue.put(3, generation: 0) }
+            briefPause()
+            #expect(!second.isFinished, "the next producer waits for room again")
+            #expect(queue.take()?.element == 1)
+            #expect(queue.take()?.element == 2)
+            #expect(second.join())
+            #expect(queue.take()?.element == 3)
+        }
+
         @Test func aBlockedProducerWaitsForTheRefillGapAndTheQueueReadsFullMeanwhile() async {
             let queue = BoundedQueue<Int>(limits: .init(duration: ms(1000), refillGap: ms(500)))
             for value in 1...4 { queue.put(value, duration: ms(250), generation: 0) }

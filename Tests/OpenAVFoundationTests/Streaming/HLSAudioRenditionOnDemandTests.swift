@@ -119,9 +119,11 @@ import Testing
         let firstNew = frenchNow.first { !frenchAtSwitch.contains($0) } ?? -1
         #expect(firstNew >= 2 && Double(firstNew) * 2 <= switchedAt, "\(frenchNow)")
         #expect(frenchNow.contains(Int((switchedAt + 3) / 2)), "French follows the playhead: \(frenchNow)")
-        // English stopped: nothing past what its 4 s ahead had reached at the switch.
+        // English stopped: nothing past what its 4 s ahead had reached at the switch, and the
+        // one segment more the selection has the loaders fetch at once (the demux thread may
+        // be waiting at the read frontier for it).
         let englishNow = requested(english)
-        #expect(Double(englishNow.max() ?? 0) * 2 <= switchedAt + 4, "\(englishNow)")
+        #expect(Double(englishNow.max() ?? 0) * 2 <= switchedAt + 4 + 2, "\(englishNow)")
 
         // Heard: 440 Hz before, 880 Hz after.
         let samples = output.samples
@@ -160,6 +162,62 @@ import Testing
         let logged = events.reduce(0) { $0 + $1.numberOfMediaRequests }
         let served = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
         #expect((0...2).contains(served.count - logged), "\(logged) logged, \(served.count) served")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    /// A language switch does not wait for playback to move on: with the clock stopped and
+    /// every loader idle (its forward buffer full, the demux thread perhaps waiting at the read
+    /// frontier for the next segment), selecting French starts it and the audio changes over.
+    @Test func aSwitchLandsWhilePlaybackStandsStill() async throws {
+        let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
+        let server = try LoopbackHTTPServer(root: playlist.deletingLastPathComponent())
+        defer { server.stop() }
+        let clock = ManualClock()
+        let output = RecordingAudioOutput(clock: clock)
+        let item = AVPlayerItem(url: server.url(for: playlist.lastPathComponent))
+        item.preferredForwardBufferDuration = 4
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let player = AVPlayer(environment: environment, playerItem: item)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        let pipeline = try #require(engine(of: player)?.pipeline)
+        let ring = try #require(pipeline.ring)
+        let english = try #require(pipeline.switchboard.routedAudio)
+        let group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
+        for _ in 0..<300 {
+            var refill = PatientDeadline(seconds: 20)
+            while ring.bufferedDuration.seconds < 0.1, !refill.hasPassed() { await mainQueueSleep(nanoseconds: 5_000_000) }
+            clock.advance(by: 0.01)
+            await output.caughtUp()
+        }
+        // Still: wait until the server has heard nothing new for half a second.
+        var heard = -1
+        var quiet = PatientDeadline(seconds: 20)
+        while server.requests.count != heard, !quiet.hasPassed() {
+            heard = server.requests.count
+            await mainQueueSleep(nanoseconds: 500_000_000)
+        }
+        let time = player.currentTime().seconds
+        item.select(french, in: group)
+        await waitUntil(timeout: 20, "the switch with the clock stopped") { pipeline.switchboard.routedAudio != english }
+        #expect(pipeline.switchboard.routedAudio != english)
+        #expect(player.currentTime().seconds == time, "the clock did not move")
+        // French from segment 1 (2–4 s, holding the playhead less the lead-in) on.
+        let french0 = server.requests.dropFirst(heard).map(\.path).filter { $0.hasPrefix("/out_2") }
+        #expect(french0.first == "/out_21.ts", "\(french0)")
+        // The clock moves again: French is heard, with no silence at the change.
+        for _ in 0..<100 {
+            var refill = PatientDeadline(seconds: 20)
+            while ring.bufferedDuration.seconds < 0.1, !refill.hasPassed() { await mainQueueSleep(nanoseconds: 5_000_000) }
+            clock.advance(by: 0.01)
+            await output.caughtUp()
+        }
+        #expect(abs(player.currentTime().seconds - time - 1) < 0.03)
+        let samples = output.samples
+        let tail = frequency(samples, (samples.count - 24_000)..<samples.count)
+        #expect(abs(tail - 880) < 15, "French is heard: \(tail)")
+        #expect(output.silentRanges(minimumFrames: 48).isEmpty)
         player.replaceCurrentItem(with: nil)
     }
 }
