@@ -20,6 +20,19 @@ public enum AdaptiveMedia {
         try FixtureCache.file(named: "adaptive-v1") { try make(in: $0, duration: duration, segment: 1) }
     }
 
+    /// A new temporary folder holding the ladder's variant folders `names` (links to them), for
+    /// a test that serves playlists of its own over the ladder's segments; the caller removes it.
+    public static func linkedVariants(_ names: [String]) throws -> URL {
+        let ladder = try folder().appendingPathComponent("ladder")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ladder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for name in names {
+            try FileManager.default.createSymbolicLink(
+                at: root.appendingPathComponent(name), withDestinationURL: ladder.appendingPathComponent(name))
+        }
+        return root
+    }
+
     /// Seconds of media in the long ladder.
     public static let longDuration = 40.0
 

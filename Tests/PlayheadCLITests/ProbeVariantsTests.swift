@@ -32,12 +32,8 @@ struct ProbeVariantsTests {
     @Test func aStereoVariantShowsItsLayouts() async throws {
         // The ladder's lowest variant listed by a playlist of this test's stating a stereo
         // 180° layout, or flat video.
-        let ladder = try AdaptiveMedia.folder().appendingPathComponent("ladder")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("probe-layouts-\(UUID().uuidString)")
+        let root = try AdaptiveMedia.linkedVariants(["low"])
         defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            at: root.appendingPathComponent("low"), withDestinationURL: ladder.appendingPathComponent("low"))
         try """
             #EXTM3U
             #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e",REQ-VIDEO-LAYOUT="CH-STEREO/PROJ-HEQU,CH-MONO"

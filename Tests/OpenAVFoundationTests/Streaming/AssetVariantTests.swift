@@ -51,14 +51,8 @@ import Testing
         // The ladder's own variants, listed by a multivariant playlist of this test's that
         // states layouts: a stereo 180° variant that may also be shown flat, a 360° one, and
         // one that states none.
-        let ladder = try AdaptiveMedia.folder().appendingPathComponent("ladder")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("layouts-\(UUID().uuidString)")
+        let root = try AdaptiveMedia.linkedVariants(["low", "mid", "high"])
         defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        for name in ["low", "mid", "high"] {
-            try FileManager.default.createSymbolicLink(
-                at: root.appendingPathComponent(name), withDestinationURL: ladder.appendingPathComponent(name))
-        }
         let master = """
             #EXTM3U
             #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e,mp4a.40.2",REQ-VIDEO-LAYOUT="CH-STEREO/PROJ-HEQU,CH-MONO"

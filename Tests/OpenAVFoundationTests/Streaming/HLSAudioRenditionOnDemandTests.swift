@@ -27,6 +27,51 @@ import Testing
         return Double(crossings) * 48_000 / Double(frames.count)
     }
 
+    /// The stream played from `server` on a manual clock, English playing, 4 s forward buffer.
+    /// The item opens the stream itself (an asset inspected first would make requests of its
+    /// own, which the item's access log does not count).
+    @MainActor
+    private struct Rig {
+        let clock = ManualClock()
+        let output: RecordingAudioOutput
+        let item: AVPlayerItem
+        let player: AVPlayer
+        let pipeline: Pipeline
+        let ring: AudioRingBuffer
+        let english: Int
+        let group: AVMediaSelectionGroup
+
+        init(_ server: LoopbackHTTPServer, playlist: String) async throws {
+            output = RecordingAudioOutput(clock: clock)
+            item = AVPlayerItem(url: server.url(for: playlist))
+            item.preferredForwardBufferDuration = 4
+            let output = output
+            let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
+            let player = AVPlayer(environment: environment, playerItem: item)
+            self.player = player
+            player.play()
+            await waitUntil("playing") { player.timeControlStatus == .playing }
+            pipeline = try #require(engine(of: player)?.pipeline)
+            ring = try #require(pipeline.ring)
+            english = try #require(pipeline.switchboard.routedAudio)
+            group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        }
+
+        /// Advances in 10 ms steps, letting the real-time threads refill the ring first (the
+        /// clock never outruns the loopback fetches, however slow the machine: the wait is a
+        /// hang guard that counts only the time this test got to look).
+        func play(for seconds: Double) async {
+            for _ in 0..<Int((seconds / 0.01).rounded()) {
+                var refill = PatientDeadline(seconds: 20)
+                while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused, !refill.hasPassed() {
+                    await mainQueueSleep(nanoseconds: 5_000_000)
+                }
+                clock.advance(by: 0.01)
+                await output.caughtUp()
+            }
+        }
+    }
+
     @Test func onlyTheSelectedRenditionLoadsAndASwitchStartsTheOtherAtThePlayhead() async throws {
         let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
         let folder = playlist.deletingLastPathComponent()
@@ -48,35 +93,11 @@ import Testing
             return seen
         }
 
-        let clock = ManualClock()
-        let output = RecordingAudioOutput(clock: clock)
-        // The item opens the stream itself (an asset inspected first would make requests of
-        // its own, which the item's access log does not count).
-        let item = AVPlayerItem(url: server.url(for: playlist.lastPathComponent))
-        item.preferredForwardBufferDuration = 4
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
-        let player = AVPlayer(environment: environment, playerItem: item)
-        player.play()
-        await waitUntil("playing") { player.timeControlStatus == .playing }
-        let pipeline = try #require(engine(of: player)?.pipeline)
-        let ring = try #require(pipeline.ring)
-        let englishStream = try #require(pipeline.switchboard.routedAudio)
-        let group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        let rig = try await Rig(server, playlist: playlist.lastPathComponent)
+        let (output, item, player, pipeline, group) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group)
+        let englishStream = rig.english
         let frenchOption = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
-
-        /// Advances in 10 ms steps, letting the real-time threads refill the ring first (the
-        /// clock never outruns the loopback fetches, however slow the machine: the wait is a
-        /// hang guard that counts only the time this test got to look).
-        func play(for seconds: Double) async {
-            for _ in 0..<Int((seconds / 0.01).rounded()) {
-                var refill = PatientDeadline(seconds: 20)
-                while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused, !refill.hasPassed() {
-                    await mainQueueSleep(nanoseconds: 5_000_000)
-                }
-                clock.advance(by: 0.01)
-                await output.caughtUp()
-            }
-        }
+        func play(for seconds: Double) async { await rig.play(for: seconds) }
         await play(for: 5)
         // Before the switch: French is what opening its playlist read (its first segment, and
         // perhaps the next one read ahead then).
@@ -172,25 +193,10 @@ import Testing
         let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
         let server = try LoopbackHTTPServer(root: playlist.deletingLastPathComponent())
         defer { server.stop() }
-        let clock = ManualClock()
-        let output = RecordingAudioOutput(clock: clock)
-        let item = AVPlayerItem(url: server.url(for: playlist.lastPathComponent))
-        item.preferredForwardBufferDuration = 4
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
-        let player = AVPlayer(environment: environment, playerItem: item)
-        player.play()
-        await waitUntil("playing") { player.timeControlStatus == .playing }
-        let pipeline = try #require(engine(of: player)?.pipeline)
-        let ring = try #require(pipeline.ring)
-        let english = try #require(pipeline.switchboard.routedAudio)
-        let group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        let rig = try await Rig(server, playlist: playlist.lastPathComponent)
+        let (output, item, player, pipeline, group, english) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group, rig.english)
         let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
-        for _ in 0..<300 {
-            var refill = PatientDeadline(seconds: 20)
-            while ring.bufferedDuration.seconds < 0.1, !refill.hasPassed() { await mainQueueSleep(nanoseconds: 5_000_000) }
-            clock.advance(by: 0.01)
-            await output.caughtUp()
-        }
+        await rig.play(for: 3)
         // Still: wait until the server has heard nothing new for half a second.
         var heard = -1
         var quiet = PatientDeadline(seconds: 20)
@@ -207,12 +213,7 @@ import Testing
         let french0 = server.requests.dropFirst(heard).map(\.path).filter { $0.hasPrefix("/out_2") }
         #expect(french0.first == "/out_21.ts", "\(french0)")
         // The clock moves again: French is heard, with no silence at the change.
-        for _ in 0..<100 {
-            var refill = PatientDeadline(seconds: 20)
-            while ring.bufferedDuration.seconds < 0.1, !refill.hasPassed() { await mainQueueSleep(nanoseconds: 5_000_000) }
-            clock.advance(by: 0.01)
-            await output.caughtUp()
-        }
+        await rig.play(for: 1)
         #expect(abs(player.currentTime().seconds - time - 1) < 0.03)
         let samples = output.samples
         let tail = frequency(samples, (samples.count - 24_000)..<samples.count)

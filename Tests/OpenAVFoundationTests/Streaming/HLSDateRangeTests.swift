@@ -53,6 +53,18 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
         #expect(playlist.dateRanges.map(\.id) == ["show"])
     }
 
+    /// Serves the ladder in `folder` with every variant's playlist dated from 2026-12-02 10:00 UTC
+    /// and carrying the `EXT-X-DATERANGE` attribute lists `ranges`.
+    private func serveDated(_ folder: URL, on server: LoopbackHTTPServer, ranges: [String]) throws {
+        for variant in AdaptiveMedia.variants {
+            let text = try String(
+                contentsOfFile: folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path, encoding: .utf8)
+            let tags = "#EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z\n" + ranges.map { "#EXT-X-DATERANGE:\($0)\n" }.joined()
+            let dated = text.replacingOccurrences(of: "#EXTINF", with: tags + "#EXTINF", options: [], range: text.range(of: "#EXTINF"))
+            server.setRule(.content(Data(dated.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/\(variant.name)/index.m3u8")
+        }
+    }
+
     /// A ladder Playhead's loader does not stream (its multivariant playlist lists a video
     /// rendition), so libavformat reads it: the ranges of the media playlist read at open still
     /// reach a collector.
@@ -61,13 +73,7 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
         let folder = try AdaptiveMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        for variant in AdaptiveMedia.variants {
-            let text = try String(
-                contentsOfFile: folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path, encoding: .utf8)
-            let tags = "#EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z\n#EXT-X-DATERANGE:\(Self.show)\n"
-            let dated = text.replacingOccurrences(of: "#EXTINF", with: tags + "#EXTINF", options: [], range: text.range(of: "#EXTINF"))
-            server.setRule(.content(Data(dated.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/\(variant.name)/index.m3u8")
-        }
+        try serveDated(folder, on: server, ranges: [Self.show])
         let master = try String(contentsOfFile: folder.appendingPathComponent("ladder/master.m3u8").path, encoding: .utf8)
         let withVideoRendition = master.replacingOccurrences(
             of: "#EXTM3U\n", with: "#EXTM3U\n#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"v\",NAME=\"Angle\",URI=\"low/index.m3u8\"\n")
@@ -94,13 +100,7 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
         let folder = try AdaptiveMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        for variant in AdaptiveMedia.variants {
-            let text = try String(
-                contentsOfFile: folder.appendingPathComponent("ladder/\(variant.name)/index.m3u8").path, encoding: .utf8)
-            let tags = "#EXT-X-PROGRAM-DATE-TIME:2026-12-02T10:00:00Z\n#EXT-X-DATERANGE:\(Self.show)\n#EXT-X-DATERANGE:\(Self.ad)\n"
-            let dated = text.replacingOccurrences(of: "#EXTINF", with: tags + "#EXTINF", options: [], range: text.range(of: "#EXTINF"))
-            server.setRule(.content(Data(dated.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/\(variant.name)/index.m3u8")
-        }
+        try serveDated(folder, on: server, ranges: [Self.show, Self.ad])
         let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
         let every = AVPlayerItemMetadataCollector(identifiers: nil, classifyingLabels: nil)
         let all = DateRangeRecorder()

@@ -77,12 +77,9 @@ import Testing
     @MainActor
     @Test func aLadderBuiltFromVariablesPlaysOverPlayheadsLoader() async throws {
         let ladder = try AdaptiveMedia.folder().appendingPathComponent("ladder")
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("variables-\(UUID().uuidString)")
+        let root = try AdaptiveMedia.linkedVariants(["low", "mid"])
         defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for name in ["low", "mid"] {
-            try FileManager.default.createSymbolicLink(
-                at: root.appendingPathComponent(name), withDestinationURL: ladder.appendingPathComponent(name))
             let original = try String(contentsOf: ladder.appendingPathComponent("\(name)/index.m3u8"), encoding: .utf8)
             let rewritten = original.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 line.hasSuffix(".ts") ? "{$site}/\(name)/\(line)?t={$token}" : String(line)
