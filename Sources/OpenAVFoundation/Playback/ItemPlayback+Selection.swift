@@ -3,13 +3,14 @@
 // metadata.
 //
 // Concurrency: `select...` commands come from any thread (the item forwards them); they are
-// posted to the coordinator, which changes the selection and wakes threads. The demux thread carries out the switch
-// (StreamRouter); for an audio track read on demand the caller also nudges the loaders and
-// the packet queues (both lock internally, never wait) so the demux thread comes round at once; subtitle files are read on a global queue into the pipeline's cue store,
-// an HLS WebVTT rendition on a `playhead.vtt` thread of its own that owns its reader and ends
-// when the selection changes or the item stops;
-// captions in the pictures come from the video thread through the caption backlog, which
-// `loadLegible` (in the coordinator's section) starts or stops feeding the store.
+// posted to the coordinator, which changes the selection and wakes threads. The demux thread
+// carries out the switch (StreamRouter); for an audio track read on demand the caller also
+// nudges the loaders and the packet queues (both lock internally, never wait) so the demux
+// thread comes round at once. Subtitle files are read on a global queue into the pipeline's
+// cue store, an HLS WebVTT rendition on a `playhead.vtt` thread of its own that owns its
+// reader and ends when the selection changes or the item stops; captions in the pictures come
+// from the video thread through the caption backlog, which `loadLegible` (in the
+// coordinator's section) starts or stops feeding the store.
 // The subtitle thread alone reads the cue and metadata stores for delivery and owns its
 // `MetadataDelivery`; it reports through `report`, never touching the item.
 import FFmpegBridge

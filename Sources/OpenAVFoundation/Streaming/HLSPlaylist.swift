@@ -251,6 +251,11 @@ enum HLSPlaylist: Equatable, Sendable {
         do throws(HLSVariables.Failure) { resolved = try HLSVariables(text, url: base, imports: imports) } catch {
             throw .variables(error)
         }
+        return try parse(resolved, base: base)
+    }
+
+    /// Parses a playlist whose variables are already resolved (`resolved`, read from `base`).
+    static func parse(_ resolved: HLSVariables, base: URL) throws(ParseError) -> HLSPlaylist {
         let lines = resolved.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard lines.first?.hasPrefix("#EXTM3U") == true else { throw .notAPlaylist }
         if lines.contains(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) {

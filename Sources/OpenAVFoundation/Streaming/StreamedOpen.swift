@@ -87,7 +87,7 @@ enum StreamedOpen {
             case .success(let resource):
                 guard let text = String(data: resource.data, encoding: .utf8),
                     let resolved = try? HLSVariables(text, url: resource.finalURL, imports: imports),
-                    let playlist = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: imports)
+                    let playlist = try? HLSPlaylist.parse(resolved, base: resource.finalURL)
                 else { return nil }
                 return (playlist, resource.finalURL, resolved.text)
             }
