@@ -1,6 +1,7 @@
 // Playhead: `playhead` with no input plays the built-in demo (a libavfilter graph, no file).
 
 import Foundation
+import PlayheadTestSupport
 import Testing
 
 @testable import PlayheadCLI
@@ -22,15 +23,22 @@ import Testing
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func noInputPlaysTheDemoAtItsFrameRateInRealTime() async throws {
-        let started = Date()
-        let arguments = ["--headless", "--frames", "30", "--report", "json"]
-        guard let result = try await PlayheadProcess.run(arguments) else { return }
-        let elapsed = Date().timeIntervalSince(started)
+        /// Seconds a headless run of `frames` frames takes, start-up and exit included.
+        func run(frames: Int) async throws -> (seconds: Double, result: SubprocessResult)? {
+            let started = Date()
+            guard let result = try await PlayheadProcess.run(["--headless", "--frames", "\(frames)", "--report", "json"])
+            else { return nil }
+            return (Date().timeIntervalSince(started), result)
+        }
+        // A one-frame run first: the start-up it takes (loading the binary and FFmpeg's
+        // libraries, cold after a long build) is taken off the measured run.
+        guard let warmUp = try await run(frames: 1), let (elapsed, result) = try await run(frames: 30) else { return }
         #expect(result.status == 0)
         let json = try PlayheadProcess.jsonObject(result)
         #expect(json["videoFramesPresented"] as? Int == 30)
         // 30 frames at 30 fps take a second of real time (plus start-up).
-        #expect(elapsed > 0.9 && elapsed < 3, "took \(elapsed) s")
+        let playing = elapsed - warmUp.seconds
+        #expect(elapsed > 0.9 && playing < 2, "took \(elapsed) s, \(playing) s past a one-frame run's")
         #expect(abs((json["position"] as? Double ?? 0) - 1) < 0.2)
     }
 
