@@ -19,7 +19,13 @@ extension PlayerWindowXTests {
         let window = try #require(await windowID(named: "Playhead demo"), "no demo window appeared")
         #expect(session.run("xdotool", ["getwindowname", window])?.output == "Playhead demo")
 
-        try await Task.sleep(for: .milliseconds(1200))
+        // The first picture comes once the demo's libraries are loaded (lazily, and cold after a
+        // long build): wait until the window shows something, then a moment more.
+        var drawn = PatientDeadline(seconds: 20)
+        while (screenshot(window)?.pixels.allSatisfy { $0 == 0 } ?? true), !drawn.hasPassed() {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(500))
         let first = try #require(screenshot(window))
         try await Task.sleep(for: .milliseconds(500))
         let second = try #require(screenshot(window))
