@@ -44,6 +44,12 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     /// Matroska, 5 s: 160x120 video and two SubRip tracks holding ``subRip``'s cues, "eng"
     /// (not flagged default) then "fre", flagged default (`-disposition:s:1 default`).
     case secondSubtitleDefault
+    /// An HLS master playlist (12 s, 2 s segments, MPEG-TS) with tiered audio groups: variant
+    /// 160x120 at 300 kb/s names group "lo", 320x240 at 900 kb/s group "hi"; each group lists
+    /// "English" (LANGUAGE "en", DEFAULT=YES) and "Français" ("fr") with playlists of their
+    /// own, told apart by their tones: "lo" 440 Hz English and 880 Hz French, "hi" 660 Hz
+    /// English and 1320 Hz French (AAC, 48 kHz mono).
+    case hlsTieredAudio
 
     /// The cache sub-folder holding these files.
     public static let folderName = "selection-v1"
@@ -133,6 +139,7 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
                 try Data((text + "\n").utf8).write(to: output)
             }
         case .secondSubtitleDefault: return try make("default/second-default.mkv", secondDefault)
+        case .hlsTieredAudio: return try make("hls-tiers/master.m3u8", hlsTieredAudio)
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in
                 try FFmpeg.run(Self.tone(440, seconds: 5) + ["-c:a", "pcm_s16le", output.path])
@@ -243,6 +250,30 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
                 + ["-master_pl_name", output.lastPathComponent]
                 + ["-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,language:en,default:yes a:1,agroup:aud,language:fr"]
                 + [folder.appendingPathComponent("out_%v.m3u8").path])
+    }
+
+    private func hlsTieredAudio(_ output: URL) throws {
+        let folder = output.deletingLastPathComponent()
+        var arguments: [String] = ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=12"]
+        arguments += ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=12"]
+        for frequency in [440, 880, 660, 1320] { arguments += Self.tone(frequency, seconds: 12) }
+        arguments += ["-map", "0:v", "-map", "1:v", "-map", "2:a", "-map", "3:a", "-map", "4:a", "-map", "5:a"]
+        arguments += ["-c:v", "libx264", "-preset", "ultrafast", "-g", "20", "-c:a", "aac", "-ac", "1"]
+        arguments += ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]
+        arguments += ["-var_stream_map", "v:0 v:1 a:0 a:1 a:2 a:3", folder.appendingPathComponent("out_%v.m3u8").path]
+        try FFmpeg.run(arguments)
+        let text = [
+            "#EXTM3U",
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="lo",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="out_2.m3u8""#,
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="lo",NAME="Français",LANGUAGE="fr",AUTOSELECT=YES,URI="out_3.m3u8""#,
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="hi",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="out_4.m3u8""#,
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="hi",NAME="Français",LANGUAGE="fr",AUTOSELECT=YES,URI="out_5.m3u8""#,
+            #"#EXT-X-STREAM-INF:BANDWIDTH=300000,RESOLUTION=160x120,AUDIO="lo""#,
+            "out_0.m3u8",
+            #"#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=320x240,AUDIO="hi""#,
+            "out_1.m3u8",
+        ].joined(separator: "\n")
+        try Data((text + "\n").utf8).write(to: output)
     }
 
     private func secondDefault(_ output: URL) throws {

@@ -9,6 +9,24 @@ import FFmpegBridge
 import Foundation
 
 extension HLSStreamLoader {
+    /// The longest the demux thread may wait for bytes: every attempt at a segment (each may
+    /// also fetch its key and initialisation section, each request bounded by `timeout`) and
+    /// the pauses between them, after which the loader has failed the stream itself. A live
+    /// stream may also wait at its edge for the playlist to grow: the loader ends the stream
+    /// once the playlist has not changed for `deadAfterTargets` target durations (the last
+    /// reload, half a target duration apart and bounded by `timeout`, included), so the read
+    /// waits at least that long too. Either way a server that stops answering ends playback
+    /// through the loader, and a stream that keeps listing segments none of which arrive
+    /// still meets this bound.
+    var longestWait: Double? {
+        let tries = timeout * Double(Self.attempts * 3) + 2
+        guard isLive else { return tries }
+        condition.lock()
+        let target = max(state.timeline.targetDuration, 1)
+        condition.unlock()
+        return max(tries, (Self.deadAfterTargets + 1) * target + timeout + 2)
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer, waiting wait: Double) -> StreamingRead {
         condition.lock()
         defer { condition.unlock() }
@@ -84,6 +102,7 @@ extension HLSStreamLoader {
         state.loaderDone = false
         state.failure = nil
         state.parked = false
+        leading.withLock { $0.restarted() }
         condition.broadcast()
         condition.unlock()
         return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start)

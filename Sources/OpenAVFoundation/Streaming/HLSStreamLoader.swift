@@ -19,8 +19,9 @@
 // `close` and the caps may be called from any thread. The estimator, the adaptation rule, the
 // playlists, keys and initialisation sections fetched (and why the last section failed) are
 // the loader thread's alone; the window and date range handlers are set under `condition` and
-// called on the loader thread without it. Nothing here blocks on the network except the
-// loader thread.
+// called on the loader thread without it. `leading` (a leaf lock) carries the variants'
+// loader's choices to the loaders of audio renditions in tiers, whose threads read it.
+// Nothing here blocks on the network except the loader thread.
 import FFmpegBridge
 import Foundation
 
@@ -30,24 +31,6 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     static let bufferAhead = 30.0
     /// Attempts at one segment before the stream fails (network errors) or skips it (HTTP errors).
     static let attempts = 3
-
-    /// The longest the demux thread may wait for bytes: every attempt at a segment (each may
-    /// also fetch its key and initialisation section, each request bounded by `timeout`) and
-    /// the pauses between them, after which the loader has failed the stream itself. A live
-    /// stream may also wait at its edge for the playlist to grow: the loader ends the stream
-    /// once the playlist has not changed for `deadAfterTargets` target durations (the last
-    /// reload, half a target duration apart and bounded by `timeout`, included), so the read
-    /// waits at least that long too. Either way a server that stops answering ends playback
-    /// through the loader, and a stream that keeps listing segments none of which arrive
-    /// still meets this bound.
-    var longestWait: Double? {
-        let tries = timeout * Double(Self.attempts * 3) + 2
-        guard isLive else { return tries }
-        condition.lock()
-        let target = max(state.timeline.targetDuration, 1)
-        condition.unlock()
-        return max(tries, (Self.deadAfterTargets + 1) * target + timeout + 2)
-    }
 
     /// A fetched segment waiting to be read.
     struct Chunk {
@@ -146,6 +129,11 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let timelineOffsets: TimelineOffsets?
     /// For the loader of an audio rendition: the rendition (nil: the variants' loader).
     let rendition: CompanionRendition?
+    /// For the loader of an audio rendition in tiers: which of its variants (the rendition's
+    /// versions) plays with the variants' loader's choice (AudioTiers.swift).
+    let tiers: AudioTierFollowing?
+    /// For the variants' loader: its latest choice, which renditions in tiers follow.
+    let leading = Locked(LeadingChoice())
     /// For the variants' loader: the audio rendition the variants' own bytes carry (one
     /// listed without a URI), when the playlist names one.
     let carriedRendition: CompanionRendition?
@@ -162,8 +150,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         variants: [HLSVariant], startVariant: Int, startPlaylist: HLSMediaPlaylist, fetcher: HTTPFetcher,
         secure: Bool, options: NetworkOptions, timeout: Double, caps: VariantAdaptation.Caps, log: StreamingLog,
         initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions(),
-        rendition: CompanionRendition? = nil, carrying carriedRendition: CompanionRendition? = nil,
-        startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
+        rendition: CompanionRendition? = nil, tiers: AudioTierFollowing? = nil,
+        carrying carriedRendition: CompanionRendition? = nil, startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], formatName: String = "hls",
         playlistImports: [String: String] = [:]
     ) {
@@ -173,6 +161,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         self.startPoint = startPoint
         declaredRenditions = renditions
         self.rendition = rendition
+        self.tiers = tiers
         self.carriedRendition = carriedRendition
         self.timelineOffsets = timelineOffsets
         self.variants = variants
@@ -266,6 +255,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 .init(bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth, width: $0.width, height: $0.height)
             })
         var current = startVariant
+        if rendition == nil { leading.withLock { $0.variant = current } }
         var fetched = 0
         var failures = 0
         // Variants whose playlist could not be loaded are not tried again.
@@ -273,16 +263,24 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         // What the last chunk delivered was (a new generation starts a new section anyway).
         var last: (generation: Int, section: Int, variant: Int, map: HLSMap?, timeline: Int)?
         var sections = 0
-        while let job = nextJob(readAhead: {
-            adaptation.readAhead(current: current, caps: $1, full: $0, unusable: unusable)
+        while let job = nextJob(readAhead: { full, caps in
+            if let tiers { return tiers.readAhead(full: full) }
+            let ahead = adaptation.readAhead(current: current, caps: caps, full: full, unusable: unusable)
+            leading.withLock { $0.readAhead = ahead }
+            return ahead
         }) {
             guard let segment = job.piece else {
                 reload(variant: current)
                 continue
             }
             var choice = current
-            // Before an engine takes the stream (and its caps), stay on the start variant.
-            if fetched > 0, job.activated {
+            // A rendition in tiers takes the version playing with the variant chosen; before an
+            // engine takes the stream (and its caps), the variants stay on the start variant.
+            if let tiers {
+                choice = tiers.tier(
+                    for: segment.start..<(segment.start + segment.duration), live: isLive, current: current,
+                    isWanted: { isCurrent(job.generation) })
+            } else if fetched > 0, job.activated {
                 choice = adaptation.nextIndex(
                     current: current, estimate: estimator.estimate, recentEstimate: estimator.recent,
                     latestRate: estimator.latest, buffered: job.buffered,
@@ -315,8 +313,11 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 }
                 (choice, piece) = fill
             }
-            if choice != current { log.switched(to: variants[choice], estimate: estimator.estimate) }
+            if choice != current, rendition == nil { log.switched(to: variants[choice], estimate: estimator.estimate) }
             current = choice
+            if rendition == nil {
+                leading.withLock { $0.chose(current, for: segment.start..<(segment.start + segment.duration)) }
+            }
             // A fresh container reads on after a restart, a discontinuity, a new initialisation
             // section or a switch between fragmented-MP4 variants; it needs the section first.
             let startsSection =
@@ -340,7 +341,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             ) { received, elapsed in
                 progress = (received, elapsed)
                 if !self.isCurrent(job.generation) { return .cancelled }
-                return adaptation.shouldAbandon(
+                // A rendition in tiers changes version only with the variants.
+                return self.tiers == nil && adaptation.shouldAbandon(
                     index: choice, allowed: allowed, elapsed: elapsed, received: received, expected: expected,
                     buffered: job.buffered - elapsed, segmentDuration: piece.duration) ? .abandoned : nil
             }
@@ -377,7 +379,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 estimator = ThroughputEstimator(initial: rate)
                 estimator.add(bytes: progress.received, seconds: progress.elapsed)
                 current = allowed.first ?? 0
-                if rendition == nil { log.switched(to: variants[current], estimate: rate) }
+                if rendition == nil {
+                    log.switched(to: variants[current], estimate: rate)
+                    leading.withLock { $0.variant = current }
+                }
             case .failure(let failure):
                 log.error(uri: piece.url, failure: failure)
                 failures += 1

@@ -2,11 +2,13 @@
 // streams it: a multivariant playlist (with subtitle and closed caption renditions, and audio
 // renditions of one group that every variant names, or of the first group of a playlist that
 // lists its variants once per audio group, each with a playlist of its own, streamed by
-// loaders of their own beside the variants', but one that may be the variants' own sound) or a media playlist on its own, VOD or live, of
-// MPEG-TS segments or fragmented MP4 segments with `EXT-X-MAP` initialisation sections (clear
-// or AES-128), discontinuities included. Everything else (SAMPLE-AES, video renditions, several
-// audio renditions carried in the variants, tiered audio groups, packed audio) is still read
-// by libavformat. A static DASH manifest goes through the same loader (`StreamedOpen+DASH.swift`).
+// loaders of their own beside the variants', but one that may be the variants' own sound; or
+// renditions of tiered groups, each one's version following the variant, AudioTiers.swift),
+// or a media playlist on its own, VOD or live, of MPEG-TS segments or fragmented MP4 segments
+// with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities included.
+// Everything else (SAMPLE-AES, video renditions, several audio renditions carried in the
+// variants, packed audio) is still read by libavformat. A static DASH manifest goes through
+// the same loader (`StreamedOpen+DASH.swift`).
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
 // work), blocking it on the network; `interrupt.abort()` from any thread stops it.
@@ -98,6 +100,8 @@ enum StreamedOpen {
             let firstListed: HLSVariant
             var listed: HLSMediaPlaylist?
             var audio: [HLSAudioRendition] = []
+            // Tiered audio groups: each rendition's versions and the tier of each variant.
+            var tiered: (tiers: HLSAudioTiers, ofVariant: [Int])?
             var carried: HLSAudioRendition?
             var masterStart: HLSStartPoint?
             var imports: [String: String] = [:]
@@ -113,6 +117,18 @@ enum StreamedOpen {
                 firstListed = streamed.variants[0]
                 audio = streamed.renditions.filter { $0.url != nil }
                 carried = streamed.renditions.first { $0.url == nil }
+                masterStart = master.startPoint
+                imports = master.definitions
+            case (.multivariant(let master), _, _)? where master.tieredAudio != nil:
+                let tiers = master.tieredAudio!
+                variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
+                    var variant = variant
+                    variant.audioRenditions = master.audioRenditions.filter { $0.group == variant.audioGroup }
+                        .compactMap(\.channelLayout)
+                    return variant
+                }
+                firstListed = master.variants[0]
+                tiered = (tiers, tiers.tiers(of: variants))
                 masterStart = master.startPoint
                 imports = master.definitions
             case (.media(let playlist), let finalURL, _)?:
@@ -146,16 +162,19 @@ enum StreamedOpen {
             } else {
                 media = try fetchPlaylist(variants[start].url, imports: imports)?.0
             }
-            // Every audio rendition's playlist, read before any loader fetches with this fetcher.
+            // Every audio rendition's playlist (in tiers, the version playing with the start
+            // variant), read before any loader fetches with this fetcher.
+            let startTier = tiered?.ofVariant[start] ?? 0
+            let wanted = tiered.map { $0.tiers.renditions.map { $0.versions[startTier] } } ?? audio
             var renditions: [(HLSAudioRendition, HLSMediaPlaylist, URL)] = []
-            for rendition in audio {
+            for rendition in wanted {
                 guard let url = rendition.url,
                     case (.media(let list), let finalURL, _)? = try fetchPlaylist(url, imports: imports),
                     streamable(list)
                 else { break }
                 renditions.append((rendition, list, finalURL))
             }
-            guard case .media(let playlist) = media, streamable(playlist), renditions.count == audio.count else {
+            guard case .media(let playlist) = media, streamable(playlist), renditions.count == wanted.count else {
                 var dates: ProgramDateMap?
                 if case .media(let playlist) = media { dates = ProgramDateMap(playlist) }
                 fetcher.close()
@@ -171,16 +190,29 @@ enum StreamedOpen {
                 carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) },
                 startPoint: playlist.startPoint ?? masterStart, playlistImports: imports)
             loader.addRenditionLoaders(
-                renditions.map { rendition, list, url in
-                    HLSStreamLoader(
-                        variants: [HLSVariant.unlisted(url)], startVariant: 0, startPlaylist: list,
+                renditions.enumerated().map { index, opened in
+                    let (rendition, list, url) = opened
+                    // In tiers, its versions follow the variants' loader (held weakly: it holds
+                    // its renditions' loaders).
+                    var versions = [HLSVariant.unlisted(url)]
+                    var following: AudioTierFollowing?
+                    if let tiered {
+                        versions = tiered.tiers.renditions[index].versions.enumerated().map { tier, version in
+                            HLSVariant.unlisted(tier == startTier ? url : version.url ?? url)
+                        }
+                        following = AudioTierFollowing(tierOfVariant: tiered.ofVariant) { [weak loader] in
+                            loader?.leading.withLock { $0 }
+                        }
+                    }
+                    return HLSStreamLoader(
+                        variants: versions, startVariant: tiered == nil ? 0 : startTier, startPlaylist: list,
                         fetcher: HTTPFetcher(
                             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent),
                         secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
                         initialEstimate: initial,
                         rendition: CompanionRendition(
                             name: rendition.name, language: rendition.language, isDefault: rendition.isDefault),
-                        timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), playlistImports: imports)
+                        tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), playlistImports: imports)
                 })
             return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {

@@ -63,7 +63,11 @@ import Testing
         func play(for seconds: Double) async {
             for _ in 0..<Int((seconds / 0.01).rounded()) {
                 var refill = PatientDeadline(seconds: 20)
-                while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused, !refill.hasPassed() {
+                // (Near the end less than that is left: once everything was queued and taken.)
+                while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused,
+                    !(pipeline.audioPackets.statistics.endOfStreamMarked && pipeline.audioPackets.statistics.isEmpty),
+                    !refill.hasPassed()
+                {
                     await mainQueueSleep(nanoseconds: 5_000_000)
                 }
                 clock.advance(by: 0.01)
@@ -219,6 +223,50 @@ import Testing
         let tail = frequency(samples, (samples.count - 24_000)..<samples.count)
         #expect(abs(tail - 880) < 15, "French is heard: \(tail)")
         #expect(output.silentRanges(minimumFrames: 48).isEmpty)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    /// A switch asked for in the last seconds of a VOD stream, once everything was read (the
+    /// audio packet queue has ended), still lands: French is heard up to the end, which is
+    /// reached as usual.
+    @Test func aSwitchAfterEverythingWasReadStillLands() async throws {
+        let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
+        let server = try LoopbackHTTPServer(root: playlist.deletingLastPathComponent())
+        defer { server.stop() }
+        let rig = try await Rig(server, playlist: playlist.lastPathComponent)
+        let (output, item, player, pipeline, group, english) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group, rig.english)
+        let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
+        await rig.play(for: 16.8)
+        // Played on until the last packet went into the audio queue and the queue was marked
+        // ended (the forward buffer is 4 s; the demux thread puts the last packets in as the
+        // queues drain).
+        var steps = 0
+        while !pipeline.audioPackets.statistics.endOfStreamMarked, steps < 100 {
+            for _ in 0..<40 where !pipeline.audioPackets.statistics.endOfStreamMarked {
+                await mainQueueSleep(nanoseconds: 5_000_000)
+            }
+            await rig.play(for: 0.01)
+            steps += 1
+        }
+        try #require(pipeline.audioPackets.statistics.endOfStreamMarked, "everything read by 17.8 s")
+        let heard = server.requests.count
+        let asked = player.currentTime().seconds
+        item.select(french, in: group)
+        await waitUntil(timeout: 20, "the switch") { pipeline.switchboard.routedAudio != english }
+        #expect(pipeline.switchboard.routedAudio != english, "switched at \(asked) s")
+        // French from the segment holding the playhead (less the lead-in) on: 16–18 s.
+        let fetched = server.requests.dropFirst(heard).map(\.path).filter { $0.hasPrefix("/out_2") }
+        #expect(fetched.first == "/out_28.ts", "\(fetched)")
+        let left = 20 - asked
+        await rig.play(for: (left - 0.5) / 2)
+        #expect(abs(player.currentTime().seconds - asked - (left - 0.5) / 2) < 0.05, "\(player.currentTime().seconds)")
+        let samples = output.samples
+        let tail = frequency(samples, (samples.count - 12_000)..<samples.count)
+        #expect(abs(tail - 880) < 20, "French is heard: \(tail)")
+        // And the end comes as usual.
+        await rig.play(for: left / 2 + 0.5)
+        await waitUntil(timeout: 20, "the end") { player.timeControlStatus == .paused }
+        #expect(abs(player.currentTime().seconds - 20) < 0.1, "\(player.currentTime().seconds)")
         player.replaceCurrentItem(with: nil)
     }
 }
