@@ -60,6 +60,32 @@ public enum DASHMedia {
         }
     }
 
+    /// `tiers/manifest.mpd`, 12 s in 2 s `SegmentTemplate` segments: ``representations``'
+    /// two video Representations (ids 0 and 1) and one English audio AdaptationSet of two
+    /// Representations told apart by their tones: id 2 at 64 kbit/s, 440 Hz, and id 3 at
+    /// 128 kbit/s, 660 Hz (AAC, 48 kHz mono).
+    public static func tiersFolder() throws -> URL {
+        try FixtureCache.file(named: "dash-tiers-v1") { folder in
+            let directory = folder.appendingPathComponent("tiers")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var arguments = ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=12"]
+            arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12"]
+            arguments += ["-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000:duration=12"]
+            arguments += ["-map", "0:v", "-map", "0:v", "-map", "1:a", "-map", "2:a", "-c:v", "libx264"]
+            arguments += ["-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0"]
+            for (index, representation) in representations.enumerated() {
+                arguments += ["-b:v:\(index)", "\(representation.bitRate)"]
+                arguments += ["-s:v:\(index)", "\(representation.width)x\(representation.height)"]
+            }
+            arguments += ["-c:a", "aac", "-ac", "1", "-b:a:0", "64k", "-b:a:1", "128k"]
+            arguments += ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=eng", "-f", "dash"]
+            arguments += ["-seg_duration", "2", "-use_template", "1", "-use_timeline", "1"]
+            arguments += ["-adaptation_sets", "id=0,streams=v id=1,streams=a"]
+            arguments += [directory.appendingPathComponent("manifest.mpd").path]
+            try FFmpeg.run(arguments)
+        }
+    }
+
     /// Seconds of media in the long ladder.
     public static let longDuration = 40.0
 

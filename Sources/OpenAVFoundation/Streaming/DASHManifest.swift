@@ -1,7 +1,8 @@
 // Playhead: a static DASH manifest (MPD, ISO/IEC 23009-1) read into the model Playhead's HLS
 // loader streams: each video Representation becomes a variant whose segments are listed as a
 // media playlist's would be (with its initialisation section as the map), each audio
-// AdaptationSet an audio rendition. Segment addressing: `SegmentTemplate` with `$Number$` or
+// AdaptationSet an audio rendition whose Representations are versions that follow the video
+// variant (AudioTiers.swift). Segment addressing: `SegmentTemplate` with `$Number$` or
 // `$Time$` (with a `SegmentTimeline` or a fixed `duration`), `SegmentList`, and `SegmentBase`
 // (a single file indexed by its `sidx` box, read once at open); a text AdaptationSet that is
 // one WebVTT file is a subtitle rendition read as a file. What it does not model (a
@@ -41,12 +42,24 @@ struct DASHManifest: Equatable, Sendable {
         let initialisation: Range<Int>
     }
 
-    /// One audio AdaptationSet: a language (or a label) and the Representation chosen for it.
+    /// One audio AdaptationSet: a language (or a label) and its Representations, ascending by
+    /// bandwidth (versions of one sound, which follow the video variant: AudioTiers.swift).
     struct AudioSet: Equatable, Sendable {
         let name: String
         let language: String?
         let isDefault: Bool
-        let representation: Representation
+        let representations: [Representation]
+        /// The highest Representation (what states the set's channels).
+        var representation: Representation { representations[representations.count - 1] }
+
+        /// For each of `variants` video variants, ascending, the Representation that plays with
+        /// it: the ladders matched by rank, the lowest sound with the lowest picture and the
+        /// highest with the highest (and with a single picture), the ones between spread evenly.
+        func tiers(forVariants variants: Int) -> [Int] {
+            let top = representations.count - 1
+            guard variants > 1 else { return Array(repeating: top, count: variants) }
+            return (0..<variants).map { Int((Double($0 * top) / Double(variants - 1)).rounded()) }
+        }
     }
 
     /// A text AdaptationSet whose Representation is one WebVTT file.
@@ -104,7 +117,7 @@ struct DASHManifest: Equatable, Sendable {
             guard !representations.isEmpty else { continue }
             if kind == "video" {
                 video += representations
-            } else if let best = representations.max(by: { $0.bandwidth < $1.bandwidth }) {
+            } else {
                 audioChoices.append(representations)
                 let language = set.attributes["lang"]
                 let label = set.child("Label")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -112,7 +125,8 @@ struct DASHManifest: Equatable, Sendable {
                 audio.append(
                     AudioSet(
                         name: label.flatMap { $0.isEmpty ? nil : $0 } ?? language ?? "Audio \(audio.count + 1)",
-                        language: language, isDefault: main, representation: best))
+                        language: language, isDefault: main,
+                        representations: representations.sorted { $0.bandwidth < $1.bandwidth }))
             }
         }
         // Sound only: the one audio set's Representations are the variants.
@@ -125,7 +139,7 @@ struct DASHManifest: Equatable, Sendable {
         if !audio.isEmpty, !audio.contains(where: \.isDefault) {
             let first = audio[0]
             audio[0] = AudioSet(
-                name: first.name, language: first.language, isDefault: true, representation: first.representation)
+                name: first.name, language: first.language, isDefault: true, representations: first.representations)
         }
         return DASHManifest(variants: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio, subtitles: subtitles)
     }
@@ -284,8 +298,12 @@ struct DASHManifest: Equatable, Sendable {
         }
         var audio: [AudioSet] = []
         for set in self.audio {
-            guard let done = resolved(set.representation) else { return nil }
-            audio.append(AudioSet(name: set.name, language: set.language, isDefault: set.isDefault, representation: done))
+            var done: [Representation] = []
+            for representation in set.representations {
+                guard let one = resolved(representation) else { return nil }
+                done.append(one)
+            }
+            audio.append(AudioSet(name: set.name, language: set.language, isDefault: set.isDefault, representations: done))
         }
         return DASHManifest(variants: video, audio: audio, subtitles: subtitles)
     }

@@ -1,7 +1,9 @@
 // Playhead: a static DASH manifest streamed by Playhead's own loader: its video
 // Representations are the variants the loader adapts over (the same throughput estimate,
 // switching rule, abandonment, access and error logs as HLS), each audio AdaptationSet an audio
-// rendition read beside them, each WebVTT text AdaptationSet a subtitle rendition. A manifest `DASHManifest` does not model goes to libavformat.
+// rendition read beside them (its Representations following the video's by rank), each WebVTT
+// text AdaptationSet a subtitle rendition. A manifest `DASHManifest` does not model goes to
+// libavformat.
 //
 // Concurrency: runs on the thread that opens the input, blocking it on the network;
 // `interrupt.abort()` from any thread stops it.
@@ -92,14 +94,24 @@ extension StreamedOpen {
             variants: variants, startVariant: start, startPlaylist: manifest.variants[start].playlist, fetcher: fetcher,
             secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
             initialEstimate: initial, renditions: renditions, knownPlaylists: known, formatName: "dash")
+        // An audio set of several Representations follows the video variant chosen (held
+        // weakly: the variants' loader holds its renditions' loaders).
         loader.addRenditionLoaders(
             manifest.audio.map { set in
-                HLSStreamLoader(
-                    variants: [HLSVariant.unlisted(representationURL(url, id: set.representation.id))], startVariant: 0,
-                    startPlaylist: set.representation.playlist, fetcher: makeFetcher(), secure: location.requiresTLS,
-                    options: network, timeout: timeout, caps: .init(), log: log, initialEstimate: initial,
+                let tiers = set.tiers(forVariants: variants.count)
+                let following =
+                    set.representations.count < 2
+                    ? nil
+                    : AudioTierFollowing(tierOfVariant: tiers) { [weak loader] in loader?.leading.withLock { $0 } }
+                return HLSStreamLoader(
+                    variants: set.representations.map { HLSVariant.unlisted(representationURL(url, id: $0.id)) },
+                    startVariant: tiers[start], startPlaylist: set.representations[tiers[start]].playlist,
+                    fetcher: makeFetcher(), secure: location.requiresTLS, options: network, timeout: timeout,
+                    caps: .init(), log: log, initialEstimate: initial,
                     rendition: CompanionRendition(name: set.name, language: set.language, isDefault: set.isDefault),
-                    timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), formatName: "dash")
+                    tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(),
+                    knownPlaylists: Dictionary(uniqueKeysWithValues: set.representations.enumerated().map { ($0, $1.playlist) }),
+                    formatName: "dash")
             })
         return location.streamed(through: loader)
     }

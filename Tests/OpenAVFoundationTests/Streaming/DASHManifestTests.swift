@@ -85,6 +85,31 @@ import Testing
         #expect(parsed.audio.count == 1)
         #expect(parsed.audio.first?.language == "fr" && parsed.audio.first?.isDefault == true)
         #expect(parsed.audio.first?.representation.id == "a2", "the audio set's best Representation")
+        // Its Representations are versions following the video by rank: the one video
+        // variant plays with the best.
+        let set = try #require(parsed.audio.first)
+        #expect(set.representations.map(\.id) == ["a1", "a2"])
+        #expect(set.tiers(forVariants: 1) == [1])
+    }
+
+    @Test func audioRepresentationsPairWithVideoVariantsByRank() throws {
+        let parsed = try #require(
+            manifest(
+                """
+                <AdaptationSet mimeType="video/mp4"><SegmentTemplate timescale="1" duration="2" media="v$Number$.m4s"/>
+                <Representation id="v1" bandwidth="500000"/><Representation id="v2" bandwidth="900000"/>
+                </AdaptationSet>
+                <AdaptationSet mimeType="audio/mp4"><SegmentTemplate timescale="1" duration="2" media="a$Number$.m4s"/>
+                <Representation id="a3" bandwidth="192000"/><Representation id="a1" bandwidth="64000"/>
+                <Representation id="a2" bandwidth="128000"/>
+                </AdaptationSet>
+                """))
+        let set = try #require(parsed.audio.first)
+        #expect(set.representations.map(\.id) == ["a1", "a2", "a3"], "ascending")
+        // Lowest with lowest, highest with highest, the rest spread between.
+        #expect(set.tiers(forVariants: 2) == [0, 2])
+        #expect(set.tiers(forVariants: 3) == [0, 1, 2])
+        #expect(set.tiers(forVariants: 5) == [0, 1, 1, 2, 2])
     }
 
     @Test func frameRatesAndTransferCharacteristicsAreReadFromTheRepresentationOrItsSet() throws {

@@ -1,0 +1,195 @@
+// Audio in tiers: HLS tiered audio groups (low variants name one audio group, high variants
+// another, each listing the same renditions by NAME) and a DASH audio AdaptationSet of several
+// Representations. Playhead's loader streams them, one menu option per rendition, and the
+// version heard follows the variant fetched: high at the start on a fast server, low once a
+// cap lowers the variant. The fixtures' versions differ in tone, so the ear tells the tier.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct HLSTieredAudioPlaylistTests {
+    private let base = URL(string: "https://example.com/media/master.m3u8")!
+
+    private func master(_ lines: [String]) throws -> HLSMultivariantPlaylist {
+        let text = (["#EXTM3U"] + lines).joined(separator: "\n") + "\n"
+        guard case .multivariant(let playlist) = try HLSPlaylist.parse(text, base: base) else {
+            throw TestSupportError("not a multivariant playlist")
+        }
+        return playlist
+    }
+
+    private let tiers = [
+        #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="hi",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="hi/en.m3u8""#,
+        #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="hi",NAME="Français",LANGUAGE="fr",URI="hi/fr.m3u8""#,
+        #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="lo",NAME="Français",LANGUAGE="fr",URI="lo/fr.m3u8""#,
+        #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="lo",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="lo/en.m3u8""#,
+        #"#EXT-X-STREAM-INF:BANDWIDTH=2000000,AUDIO="hi""#, "v2.m3u8",
+        #"#EXT-X-STREAM-INF:BANDWIDTH=300000,AUDIO="lo""#, "v0.m3u8",
+        #"#EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="lo""#, "v1.m3u8",
+    ]
+
+    @Test func groupsAreTiersInBandwidthOrderAndRenditionsPairByName() throws {
+        let playlist = try master(tiers)
+        #expect(playlist.streamedAudio == nil)
+        let found = try #require(playlist.tieredAudio)
+        #expect(found.groups == ["lo", "hi"])
+        #expect(found.renditions.map(\.name) == ["Français", "English"])
+        let english = try #require(found.renditions.last)
+        #expect(english.versions.map { $0.url?.path } == ["/media/lo/en.m3u8", "/media/hi/en.m3u8"])
+        let ascending = playlist.variants.sorted { $0.bandwidth < $1.bandwidth }
+        #expect(found.tiers(of: ascending) == [0, 0, 1])
+    }
+
+    @Test func groupsThatDoNotPairAreLeftToLibavformat() throws {
+        // A group lacking a name the other lists.
+        #expect(try master(tiers.filter { !$0.contains("lo/fr") }).tieredAudio == nil)
+        // A rendition the variants carry in their own bytes (no URI).
+        let muxed = tiers.map { $0.replacingOccurrences(of: #","URI="lo/en.m3u8""#, with: "") }
+        #expect(try master(muxed.map { $0.replacingOccurrences(of: #"DEFAULT=YES,URI="lo/en.m3u8""#, with: "DEFAULT=YES") })
+            .tieredAudio == nil)
+        // A variant naming no group.
+        #expect(try master(tiers.map { $0.replacingOccurrences(of: #",AUDIO="lo""#, with: "") }).tieredAudio == nil)
+        // One group for every variant is no tier (streamedAudio streams it).
+        let single = try master(tiers.map { $0.replacingOccurrences(of: #"AUDIO="hi""#, with: #"AUDIO="lo""#) })
+        #expect(single.tieredAudio == nil)
+        #expect(single.streamedAudio != nil)
+    }
+}
+
+/// A stream played over loopback on a manual clock into a recording audio output, started on
+/// its highest variant (the throughput this process measured from the server was high).
+@MainActor
+private struct TierRig {
+    let server: LoopbackHTTPServer
+    let clock = ManualClock()
+    let output: RecordingAudioOutput
+    let item: AVPlayerItem
+    let player: AVPlayer
+    let pipeline: Pipeline
+    let ring: AudioRingBuffer
+
+    init(_ root: URL, path: String) async throws {
+        server = try LoopbackHTTPServer(root: root)
+        ProcessThroughput.remember(50_000_000, for: HLSStreamLoader.serverKey(server.url(for: "")))
+        output = RecordingAudioOutput(clock: clock)
+        item = AVPlayerItem(url: server.url(for: path))
+        item.preferredForwardBufferDuration = 4
+        let output = output
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
+        let player = AVPlayer(environment: environment, playerItem: item)
+        self.player = player
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        pipeline = try #require(engine(of: player)?.pipeline)
+        ring = try #require(pipeline.ring)
+    }
+
+    /// Advances in 10 ms steps, letting the real-time threads refill the ring first (a hang
+    /// guard that counts only the time this test got to look).
+    func play(for seconds: Double) async {
+        for _ in 0..<Int((seconds / 0.01).rounded()) {
+            var refill = PatientDeadline(seconds: 20)
+            while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused,
+                !(pipeline.audioPackets.statistics.endOfStreamMarked && pipeline.audioPackets.statistics.isEmpty),
+                !refill.hasPassed()
+            {
+                await mainQueueSleep(nanoseconds: 5_000_000)
+            }
+            clock.advance(by: 0.01)
+            await output.caughtUp()
+        }
+    }
+
+    /// Positive-going zero crossings per second of the mono 48 kHz sound heard from `from`
+    /// seconds for `length` seconds (0 when it does not reach that far); nil `from`: the
+    /// last `length` seconds.
+    func tone(from: Double? = nil, length: Double) -> Double {
+        let samples = output.samples
+        let count = Int(length * 48_000)
+        let first = from.map { Int($0 * 48_000) } ?? samples.count - count
+        guard first >= 0, first + count <= samples.count, count > 1 else { return 0 }
+        var crossings = 0
+        for index in (first + 1)..<(first + count) where samples[index - 1] < 0 && samples[index] >= 0 { crossings += 1 }
+        return Double(crossings) / length
+    }
+
+    /// The paths the server was asked for that start with `prefix`, in order.
+    func requested(_ prefix: String) -> [String] { server.requests.map(\.path).filter { $0.hasPrefix(prefix) } }
+}
+
+@MainActor
+@Suite struct AudioTierPlaybackTests {
+    @Test func theHLSVersionHeardFollowsTheVariant() async throws {
+        let playlist = try SelectionMedia.hlsTieredAudio.url()
+        let rig = try await TierRig(playlist.deletingLastPathComponent(), path: playlist.lastPathComponent)
+        defer { rig.server.stop() }
+        let (item, player) = (rig.item, rig.player)
+        /// The segment numbers of playlist `name` the server was asked for.
+        func fetched(_ name: String) -> [Int] {
+            rig.requested("/\(name)").compactMap { path in
+                path.hasSuffix(".ts") ? Int(path.dropFirst(name.count + 1).dropLast(3)) : nil
+            }
+        }
+
+        // One option per rendition, not one per group.
+        let group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        #expect(group.options.compactMap(\.extendedLanguageTag).sorted() == ["en", "fr"], "\(group.options.map(\.displayName))")
+        #expect(item.accessLog() != nil, "Playhead's loader streams it")
+
+        // The high variant first: its group's English (660 Hz) plays, the low group's is
+        // never fetched.
+        await rig.play(for: 3)
+        let upper = rig.tone(from: 1, length: 1.5)
+        #expect(abs(upper - 660) < 15, "the high version: \(upper)")
+        let paths = rig.server.requests.map(\.path)
+        #expect(fetched("out_1").contains(0) && fetched("out_4").contains(0), "\(paths)")
+        #expect(fetched("out_0").isEmpty && fetched("out_2").isEmpty, "\(paths)")
+
+        // A cap down to the low variant: what is fetched from now on is low, sound included
+        // (the last segment, 10–12 s, at least: up to 8 s may have been fetched already).
+        item.preferredPeakBitRate = 400_000
+        await rig.play(for: 8.7)
+        #expect(player.currentTime().seconds > 11.5)
+        let after = rig.server.requests.map(\.path)
+        #expect(fetched("out_0").contains(5) && fetched("out_2").contains(5), "\(after)")
+        #expect(!fetched("out_1").contains(5) && !fetched("out_4").contains(5))
+        let lower = rig.tone(length: 0.5)
+        #expect(abs(lower - 440) < 15, "the low version at the end: \(lower)")
+        // Each version was fetched for the segments its variant was.
+        #expect(Set(fetched("out_4")).isSubset(of: Set(fetched("out_1"))), "\(after)")
+        #expect(Set(fetched("out_2")).isSubset(of: Set(fetched("out_0"))), "\(after)")
+        let indicated = item.accessLog()?.events.map(\.indicatedBitrate) ?? []
+        #expect(indicated.first == 900_000 && indicated.last == 300_000, "\(indicated)")
+        // French was never fetched but for what opening read, and the sound never broke off.
+        #expect(fetched("out_3").count + fetched("out_5").count <= 2)
+        #expect(rig.output.silentRanges(minimumFrames: 48).isEmpty)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func theDASHRepresentationHeardFollowsTheVariant() async throws {
+        let rig = try await TierRig(try DASHMedia.tiersFolder(), path: "tiers/manifest.mpd")
+        defer { rig.server.stop() }
+        let (item, player) = (rig.item, rig.player)
+        let group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        #expect(group.options.count == 1, "one option for the set: \(group.options.map(\.displayName))")
+
+        // The larger video Representation first, with the larger audio one (660 Hz).
+        await rig.play(for: 3)
+        let upper = rig.tone(from: 1, length: 1.5)
+        #expect(abs(upper - 660) < 15, "the larger audio Representation: \(upper)")
+        #expect(rig.requested("/tiers/chunk-stream2-").isEmpty, "\(rig.server.requests.map(\.path))")
+
+        // Capped to the small video Representation: the small audio one follows.
+        item.preferredPeakBitRate = 300_000
+        await rig.play(for: 8.7)
+        #expect(player.currentTime().seconds > 11.5)
+        let small = rig.requested("/tiers/chunk-stream2-"), large = rig.requested("/tiers/chunk-stream3-")
+        #expect(small.contains { $0.hasSuffix("00006.m4s") } && !large.contains { $0.hasSuffix("00006.m4s") }, "\(small) \(large)")
+        let lower = rig.tone(length: 0.5)
+        #expect(abs(lower - 440) < 15, "the small audio Representation at the end: \(lower)")
+        #expect(rig.output.silentRanges(minimumFrames: 48).isEmpty)
+        player.replaceCurrentItem(with: nil)
+    }
+}
