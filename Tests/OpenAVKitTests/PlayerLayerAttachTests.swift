@@ -17,11 +17,13 @@ import Testing
         let first = AVPlayerLayer(player: player)
         player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(.mp4)))
         player.play()
-        #expect(
-            await waitOnMainQueue {
-                player.currentItem?.status == .readyToPlay && player.rate == 0
-                    && first.slot.latest().picture != nil
-            })
+        let stopped = await waitOnMainQueue {
+            player.currentItem?.status == .readyToPlay && player.rate == 0 && first.slot.latest().picture != nil
+        }
+        let state =
+            "status \(String(describing: player.currentItem?.status.rawValue)), rate \(player.rate), "
+            + "picture \(first.slot.latest().picture != nil), time \(player.currentTime().seconds)"
+        #expect(stopped, "played to the end with a picture: \(state)")
         let shown = try #require(first.slot.latest().picture)
 
         // Playback has stopped (at the end): no frame will come, yet a new layer has a picture.

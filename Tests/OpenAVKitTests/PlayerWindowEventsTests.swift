@@ -21,11 +21,12 @@ final class EventLog: Sendable {
     var allOnMain: Bool { entries.withLock { $0.allSatisfy(\.onMain) } }
 }
 
-/// Waits, letting the main queue run, until `condition` holds or `timeout` passes.
+/// Waits, letting the main queue run, until `condition` holds or `timeout` passes (counting
+/// only the time this waiter got to look: another test may hold the main queue).
 func waitOnMainQueue(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(TestTimeouts.scaled(timeout))
+    var deadline = PatientDeadline(seconds: timeout)
     while !condition() {
-        if Date() > deadline { return false }
+        if deadline.hasPassed() { return false }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(5)) { done.resume() }
         }
