@@ -11,6 +11,7 @@
 // sound only in one AdaptationSet adapts over its Representations.
 //
 // Concurrency: values and pure functions; used on the thread that opens an input.
+import FFmpegBridge
 import Foundation
 
 /// A static MPD as variants and audio renditions; see the file comment.
@@ -30,6 +31,9 @@ struct DASHManifest: Equatable, Sendable {
         /// How many audio channels its `AudioChannelConfiguration` states, when it states one
         /// in a scheme with a count (MPEG-DASH's own, or a CICP channel configuration).
         var channelCount: Int? = nil
+        /// The stereo packing and projection it declares, when it declares one it can be told
+        /// as (DASHVideoLayout.swift).
+        var videoLayout: StreamVideoLayout? = nil
         /// For a `SegmentBase` Representation: the file, its `sidx` box and its initialisation
         /// section, to be read before its segments are known (`resolvingIndexes`).
         var index: IndexedFile? = nil
@@ -212,7 +216,8 @@ struct DASHManifest: Equatable, Sendable {
             height: (node.attributes["height"] ?? set.attributes["height"]).flatMap(Int.init),
             codecs: codecs, playlist: Self.playlist(segments),
             frameRate: (node.attributes["frameRate"] ?? set.attributes["frameRate"]).flatMap(Self.frameRate),
-            videoRange: videoRange(of: node, in: set), channelCount: channelCount(of: node, in: set), index: index)
+            videoRange: videoRange(of: node, in: set), channelCount: channelCount(of: node, in: set),
+            videoLayout: videoLayout(of: node, in: set), index: index)
     }
 
     /// The channel count a Representation's (or its AdaptationSet's) `AudioChannelConfiguration`

@@ -68,7 +68,7 @@ extension StreamedOpen {
                 averageBandwidth: nil, width: representation.width, height: representation.height,
                 codecs: representation.codecs, audioGroup: manifest.audio.isEmpty ? nil : "audio", subtitleGroup: nil,
                 frameRate: representation.frameRate, videoRange: representation.videoRange,
-                audioRenditions: audioLayouts)
+                videoLayouts: representation.videoLayout.map { [$0] } ?? [], audioRenditions: audioLayouts)
         }
         let initial =
             ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(url))

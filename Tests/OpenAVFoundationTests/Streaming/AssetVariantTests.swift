@@ -78,6 +78,59 @@ import Testing
         #expect(layouts[2].map(\.0) == [[]] && layouts[2].map(\.1) == [.rectangular], "none stated: flat video")
     }
 
+    @Test func aDASHRepresentationsFramePackingAndProjectionAreItsLayoutAttributes() async throws {
+        // The DASH fixture's manifest, its video Representations declaring a top-bottom stereo
+        // packing (the small one) and an OMAF equirectangular projection (the large one).
+        let template = try DASHMedia.folder().appendingPathComponent("template")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("dash-layouts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("template"), withDestinationURL: template)
+        var text = try String(contentsOf: template.appendingPathComponent("manifest.mpd"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "<Period ", with: "<BaseURL>template/</BaseURL><Period ")
+        text = text.replacingOccurrences(
+            of: #"width="160" height="90" sar="1:1">"#,
+            with: #"width="160" height="90" sar="1:1"><FramePacking schemeIdUri="urn:mpeg:mpegB:cicp:VideoFramePackingType" value="4"/>"#)
+        text = text.replacingOccurrences(
+            of: #"width="320" height="180" sar="1:1">"#,
+            with: #"width="320" height="180" sar="1:1"><EssentialProperty schemeIdUri="urn:mpeg:mpegI:omaf:2017:pf" omaf:projection_type="0"/>"#)
+        try text.write(to: root.appendingPathComponent("layouts.mpd"), atomically: true, encoding: .utf8)
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        let variants = try await AVURLAsset(url: server.url(for: "layouts.mpd")).load(.variants)
+        try #require(variants.count == 2)
+        let layouts = variants.map { variant in
+            (variant.videoAttributes?.videoLayoutAttributes ?? []).map { ($0.stereoViewComponents, $0.projectionType) }
+        }
+        #expect(layouts[0].map(\.0) == [[.leftEye, .rightEye]] && layouts[0].map(\.1) == [.rectangular])
+        #expect(layouts[1].map(\.0) == [[]] && layouts[1].map(\.1) == [.equirectangular])
+    }
+
+    @Test func dashLayoutsAreReadFromTheRepresentationOrItsSet() throws {
+        func layout(_ representation: String, set: String = "") throws -> StreamVideoLayout? {
+            let text = """
+                <?xml version="1.0"?>
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" xmlns:omaf="urn:mpeg:mpegI:omaf:2017" type="static" mediaPresentationDuration="PT4S">
+                <Period><AdaptationSet mimeType="video/mp4">\(set)
+                <Representation id="v" bandwidth="500000"><SegmentTemplate timescale="1" duration="2" media="v$Number$.m4s"/>\(representation)</Representation>
+                </AdaptationSet></Period></MPD>
+                """
+            let parsed = try #require(DASHManifest.parse(Data(text.utf8), base: URL(string: "https://cdn.example/a.mpd")!))
+            return parsed.variants.first?.videoLayout
+        }
+        let packing = { (value: String) in #"<FramePacking schemeIdUri="urn:mpeg:mpegB:cicp:VideoFramePackingType" value="\#(value)"/>"# }
+        #expect(try layout("") == nil, "none stated")
+        #expect(try layout(packing("3")) == StreamVideoLayout(isStereo: true), "side by side")
+        #expect(try layout("", set: packing("4")) == StreamVideoLayout(isStereo: true), "from the set")
+        #expect(try layout(packing("6")) == StreamVideoLayout(), "2D: flat")
+        #expect(try layout(packing("9")) == nil, "a packing it cannot tell")
+        let omaf = #"<SupplementalProperty schemeIdUri="urn:mpeg:mpegI:omaf:2017:pf""#
+        #expect(try layout(omaf + "/>") == StreamVideoLayout(projection: .equirectangular), "no type listed: equirectangular")
+        #expect(try layout(omaf + #" omaf:projection_type="1"/>"#) == nil, "a cube map is not told as a layout")
+        #expect(try layout(packing("4") + omaf + #" omaf:projection_type="0"/>"#)
+            == StreamVideoLayout(isStereo: true, projection: .equirectangular))
+    }
+
     @Test func aLayoutRequirementsEntriesAreReadAsTheSpecificationAsks() {
         let layouts = StreamVideoLayout.layouts(requiredBy: "CH-STEREO/PROJ-PRIM, CH-MONO ,PROJ-RECT/CH-STEREO")
         #expect(layouts == [
