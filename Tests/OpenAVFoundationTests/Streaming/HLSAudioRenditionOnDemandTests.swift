@@ -135,7 +135,8 @@ import Testing
         try #require(pipeline.switchboard.routedAudio != englishStream, "the switch happened: \(state)")
         #expect(switchedAt < 8, "within a segment and the refill gap: \(switchedAt)")
         await play(for: 4)
-        #expect(abs(player.currentTime().seconds - switchedAt - 4) < 0.03)
+        let clockAfter = "clock \(rig.clock.now), heard \(Double(output.samples.count) / 48_000) s"
+        #expect(abs(player.currentTime().seconds - switchedAt - 4) < 0.03, "\(player.currentTime().seconds) s, \(clockAfter)")
         #expect(player.timeControlStatus == .playing)
 
         // French started at the segment holding the playhead when it was asked for (from 4.5 s:
@@ -215,7 +216,7 @@ import Testing
         #expect(player.currentTime().seconds == time, "the clock did not move")
         // French from segment 1 (2–4 s, holding the playhead less the lead-in) on.
         let french0 = server.requests.dropFirst(heard).map(\.path).filter { $0.hasPrefix("/out_2") }
-        #expect(french0.first == "/out_21.ts", "\(french0)")
+        #expect(french0.first == "/out_21.ts", "\(french0) asked at \(time) s, all: \(server.requests.map(\.path))")
         // The clock moves again: French is heard, with no silence at the change.
         await rig.play(for: 1)
         #expect(abs(player.currentTime().seconds - time - 1) < 0.03)
