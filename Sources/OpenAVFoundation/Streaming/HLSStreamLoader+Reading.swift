@@ -34,7 +34,11 @@ extension HLSStreamLoader {
             if let failure = state.failure { return .failure(failure) }
             // Parked, the stream ends here for its reader until it restarts.
             if state.loaderDone || state.closed || state.parked { return .end }
+            // (A rendition fetching on demand fetches what its reader waits for.)
+            state.readerWaiting = true
+            condition.broadcast()
             _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
+            state.readerWaiting = false
             guard !state.chunks.isEmpty else { return .waiting }
         }
         let chunk = state.chunks[0]

@@ -49,6 +49,16 @@ extension HLSStreamLoader {
                 time <= state.readPosition + 0.5 && time >= state.readPosition - state.bufferAhead - 5 ? time : nil
             } ?? state.readPosition
             let buffered = state.fetchedEnd - position
+            // Until an engine takes the stream, an audio rendition that does not play from the
+            // start fetches only what its reader waits for: opening learns its format from its
+            // first segment, and nothing is read ahead that playback would not use.
+            let onDemand = !state.activated && rendition.map { !$0.isDefault } == true
+            let wanted =
+                onDemand
+                ? state.chunks.isEmpty && (state.readerWaiting || !state.delivered)
+                : buffered
+                    < (state.activated ? readAhead(state.bufferAhead, state.caps) : state.timeline.targetDuration)
+                        + (state.reachesAhead ? state.timeline.targetDuration : 0)
             if state.nextSegment >= state.timeline.segments.count {
                 if (state.timeline.isEnded || isDead) && !state.loaderDone {
                     state.loaderDone = true
@@ -57,11 +67,7 @@ extension HLSStreamLoader {
                     }
                     condition.broadcast()
                 }
-            } else if buffered
-                < (state.activated ? readAhead(state.bufferAhead, state.caps) : state.timeline.targetDuration)
-                    + (state.reachesAhead ? state.timeline.targetDuration : 0),
-                state.failure == nil, !state.parked
-            {
+            } else if wanted, state.failure == nil, !state.parked {
                 state.reachesAhead = false
                 return Job(
                     segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],

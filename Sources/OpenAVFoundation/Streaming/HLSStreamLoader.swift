@@ -61,6 +61,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         var parked = false
         /// One segment may be fetched past the forward buffer (see `fetchNextSegmentNow()`).
         var reachesAhead = false
+        /// True while the demuxer's read waits for a chunk.
+        var readerWaiting = false
         var failure: MediaFailure?
         var caps = VariantAdaptation.Caps()
         /// The variant of the bytes being read (index into `variants`).
