@@ -86,6 +86,26 @@ public enum DASHMedia {
         }
     }
 
+    /// `languages/manifest.mpd`, 12 s of sound only in 2 s `SegmentTemplate` segments, in two
+    /// AdaptationSets: English (`lang="eng"`, listed first) of two Representations, ids 0 and
+    /// 1 (64 and 128 kbit/s, 440 Hz), and French (`lang="fra"`) of one, id 2 (64 kbit/s,
+    /// 880 Hz); AAC, 48 kHz mono.
+    public static func languagesFolder() throws -> URL {
+        try FixtureCache.file(named: "dash-languages-v1") { folder in
+            let directory = folder.appendingPathComponent("languages")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var arguments = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12"]
+            arguments += ["-f", "lavfi", "-i", "sine=frequency=880:sample_rate=48000:duration=12"]
+            arguments += ["-map", "0:a", "-map", "0:a", "-map", "1:a", "-c:a", "aac", "-ac", "1"]
+            arguments += ["-b:a:0", "64k", "-b:a:1", "128k", "-b:a:2", "64k"]
+            arguments += ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=eng"]
+            arguments += ["-metadata:s:a:2", "language=fra", "-f", "dash", "-seg_duration", "2"]
+            arguments += ["-use_template", "1", "-use_timeline", "1", "-adaptation_sets", "id=0,streams=0,1 id=1,streams=2"]
+            arguments += [directory.appendingPathComponent("manifest.mpd").path]
+            try FFmpeg.run(arguments)
+        }
+    }
+
     /// Seconds of media in the long ladder.
     public static let longDuration = 40.0
 

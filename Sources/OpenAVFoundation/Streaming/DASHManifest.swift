@@ -6,9 +6,9 @@
 // `$Time$` (with a `SegmentTimeline` or a fixed `duration`), `SegmentList`, and `SegmentBase`
 // (a single file indexed by its `sidx` box, read once at open); a text AdaptationSet that is
 // one WebVTT file is a subtitle rendition read as a file. What it does not model (a
-// dynamic MPD, several periods, content protection, sound only in several AdaptationSets,
-// segments other than fragmented MP4) is left to libavformat's DASH demuxer. A manifest with
-// sound only in one AdaptationSet adapts over its Representations.
+// dynamic MPD, several periods, content protection, segments other than fragmented MP4) is
+// left to libavformat's DASH demuxer. A manifest with sound only adapts over the
+// Representations of its default AdaptationSet, the others audio renditions beside it.
 //
 // Concurrency: values and pure functions; used on the thread that opens an input.
 import FFmpegBridge
@@ -82,6 +82,10 @@ struct DASHManifest: Equatable, Sendable {
     let audio: [AudioSet]
     /// The text AdaptationSets read as subtitle files (one WebVTT file each), in manifest order.
     var subtitles: [TextTrack] = []
+    /// For a manifest with sound only in several AdaptationSets: the default one, whose
+    /// Representations are the variants (its name and language name their sound); the others
+    /// are in `audio`.
+    var carriedAudio: AudioSet? = nil
 
     /// The manifest in `data`, with relative URLs resolved against `base`; nil when it is not
     /// an MPD Playhead's loader streams (see the file comment).
@@ -99,8 +103,6 @@ struct DASHManifest: Equatable, Sendable {
         var video: [Representation] = []
         var audio: [AudioSet] = []
         var subtitles: [TextTrack] = []
-        // Every Representation of each audio set (a manifest with sound only adapts over them).
-        var audioChoices: [[Representation]] = []
         for set in period.children("AdaptationSet") {
             if set.child("ContentProtection") != nil { return nil }
             let kind = contentType(of: set)
@@ -122,7 +124,6 @@ struct DASHManifest: Equatable, Sendable {
             if kind == "video" {
                 video += representations
             } else {
-                audioChoices.append(representations)
                 let language = set.attributes["lang"]
                 let label = set.child("Label")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
                 let main = set.children("Role").contains { $0.attributes["value"] == "main" }
@@ -133,18 +134,22 @@ struct DASHManifest: Equatable, Sendable {
                         representations: representations.sorted { $0.bandwidth < $1.bandwidth }))
             }
         }
-        // Sound only: the one audio set's Representations are the variants.
-        if video.isEmpty, audioChoices.count == 1 {
-            return DASHManifest(
-                variants: audioChoices[0].sorted { $0.bandwidth < $1.bandwidth }, audio: [], subtitles: subtitles)
-        }
-        guard !video.isEmpty else { return nil }
         // One default: the set marked main, else the first.
         if !audio.isEmpty, !audio.contains(where: \.isDefault) {
             let first = audio[0]
             audio[0] = AudioSet(
                 name: first.name, language: first.language, isDefault: true, representations: first.representations)
         }
+        // Sound only: the default audio set's Representations are the variants, the other sets
+        // renditions beside them.
+        if video.isEmpty, let main = audio.firstIndex(where: \.isDefault) {
+            var others = audio
+            let carried = others.remove(at: main)
+            return DASHManifest(
+                variants: carried.representations, audio: others, subtitles: subtitles,
+                carriedAudio: others.isEmpty ? nil : carried)
+        }
+        guard !video.isEmpty else { return nil }
         return DASHManifest(variants: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio, subtitles: subtitles)
     }
 
@@ -310,7 +315,7 @@ struct DASHManifest: Equatable, Sendable {
             }
             audio.append(AudioSet(name: set.name, language: set.language, isDefault: set.isDefault, representations: done))
         }
-        return DASHManifest(variants: video, audio: audio, subtitles: subtitles)
+        return DASHManifest(variants: video, audio: audio, subtitles: subtitles, carriedAudio: carriedAudio)
     }
 
     /// The `name` element that applies to a Representation: its own, over its AdaptationSet's,

@@ -93,7 +93,9 @@ extension StreamedOpen {
         let loader = HLSStreamLoader(
             variants: variants, startVariant: start, startPlaylist: manifest.variants[start].playlist, fetcher: fetcher,
             secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
-            initialEstimate: initial, renditions: renditions, knownPlaylists: known, formatName: "dash")
+            initialEstimate: initial, renditions: renditions,
+            carrying: manifest.carriedAudio.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: true) },
+            knownPlaylists: known, formatName: "dash")
         // An audio set of several Representations follows the video variant chosen (held
         // weakly: the variants' loader holds its renditions' loaders).
         loader.addRenditionLoaders(

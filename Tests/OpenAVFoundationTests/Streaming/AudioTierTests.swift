@@ -168,6 +168,41 @@ private struct TierRig {
         player.replaceCurrentItem(with: nil)
     }
 
+    /// Sound only in two AdaptationSets: the default set's Representations are the variants,
+    /// the other set an audio rendition beside them; both are options, and a switch lands.
+    @Test func aDASHManifestWithSoundInTwoSetsOffersBothAndSwitches() async throws {
+        let rig = try await TierRig(try DASHMedia.languagesFolder(), path: "languages/manifest.mpd")
+        defer { rig.server.stop() }
+        let (item, player) = (rig.item, rig.player)
+        #expect(item.accessLog() != nil, "Playhead's loader streams it")
+        let group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        #expect(group.options.compactMap(\.extendedLanguageTag).sorted() == ["en", "fr"], "\(group.options.map(\.displayName))")
+        #expect(group.defaultOption?.extendedLanguageTag == "en")
+        await rig.play(for: 2)
+        let english = rig.tone(from: 0.5, length: 1)
+        #expect(abs(english - 440) < 15, "English first: \(english)")
+        // The variants adapt over English's two Representations (the larger on a fast server).
+        #expect(rig.requested("/languages/chunk-stream1-").count >= 1, "\(rig.server.requests.map(\.path))")
+
+        let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
+        let main = rig.pipeline.switchboard.routedAudio
+        item.select(french, in: group)
+        var steps = 0
+        while rig.pipeline.switchboard.routedAudio == main, steps < 300 {
+            for _ in 0..<40 where rig.pipeline.switchboard.routedAudio == main {
+                await mainQueueSleep(nanoseconds: 5_000_000)
+            }
+            await rig.play(for: 0.01)
+            steps += 1
+        }
+        #expect(rig.pipeline.switchboard.routedAudio != main, "the switch landed")
+        await rig.play(for: 1.5)
+        let after = rig.tone(length: 0.5)
+        #expect(abs(after - 880) < 15, "French: \(after)")
+        #expect(rig.output.silentRanges(minimumFrames: 48).isEmpty)
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func theDASHRepresentationHeardFollowsTheVariant() async throws {
         let rig = try await TierRig(try DASHMedia.tiersFolder(), path: "tiers/manifest.mpd")
         defer { rig.server.stop() }

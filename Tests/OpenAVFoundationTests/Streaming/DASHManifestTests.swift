@@ -92,6 +92,29 @@ import Testing
         #expect(set.tiers(forVariants: 1) == [1])
     }
 
+    @Test func soundOnlyInSeveralSetsAdaptsOverTheMainSetWithTheOthersBesideIt() throws {
+        let parsed = try #require(
+            manifest(
+                """
+                <AdaptationSet mimeType="audio/mp4" lang="de"><SegmentTemplate timescale="1" duration="2" media="d$Number$.m4s"/>
+                <Representation id="d1" bandwidth="64000"/></AdaptationSet>
+                <AdaptationSet mimeType="audio/mp4" lang="en"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>
+                <SegmentTemplate timescale="1" duration="2" media="e$Number$.m4s"/>
+                <Representation id="e2" bandwidth="128000"/><Representation id="e1" bandwidth="64000"/></AdaptationSet>
+                """))
+        #expect(parsed.variants.map(\.id) == ["e1", "e2"], "the main set's, ascending")
+        #expect(parsed.carriedAudio?.language == "en")
+        #expect(parsed.audio.map(\.language) == ["de"] && parsed.audio.first?.isDefault == false)
+        // One set alone: its Representations are the variants, and nothing is carried.
+        let alone = try #require(
+            manifest(
+                """
+                <AdaptationSet mimeType="audio/mp4" lang="en"><SegmentTemplate timescale="1" duration="2" media="e$Number$.m4s"/>
+                <Representation id="e1" bandwidth="64000"/></AdaptationSet>
+                """))
+        #expect(alone.variants.map(\.id) == ["e1"] && alone.audio.isEmpty && alone.carriedAudio == nil)
+    }
+
     @Test func audioRepresentationsPairWithVideoVariantsByRank() throws {
         let parsed = try #require(
             manifest(
@@ -237,7 +260,8 @@ import Testing
             "protected")
         let sound = video.replacingOccurrences(of: "video", with: "audio")
         #expect(manifest(sound)?.variants.map(\.id) == ["0"], "one audio set: adapted over")
-        #expect(manifest(sound + sound.replacingOccurrences(of: "id=\"0\"", with: "id=\"1\"")) == nil, "two audio sets, no video")
+        let two = manifest(sound + sound.replacingOccurrences(of: "id=\"0\"", with: "id=\"1\""))
+        #expect(two?.variants.map(\.id) == ["0"] && two?.audio.count == 1, "two audio sets: the first adapted over")
         #expect(
             manifest(video.replacingOccurrences(of: "<Representation", with: "<Representation mimeType=\"video/webm\"")) == nil,
             "WebM")
