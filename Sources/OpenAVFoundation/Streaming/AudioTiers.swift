@@ -41,24 +41,17 @@ struct AudioTierFollowing: Sendable {
     /// Reads the leader's latest choices (nil once the leader is gone).
     let leader: @Sendable () -> LeadingChoice?
 
-    /// The longest a rendition waits for the variants' loader to choose the variant of the
-    /// same stretch of media (it chooses before it fetches, and both read equally far ahead,
-    /// so it is rarely waited for at all); after it the latest choice is taken.
-    static let longestWait = 2.0
-
-    /// The version to fetch for the segment covering `range`: the one tied to the variant the
-    /// leader chose for the media there, waiting (up to `longestWait`, while `isWanted`) until
-    /// it has on a VOD timeline (a live rendition's segment times are its own: the latest
-    /// choice); else the one tied to its latest choice; else `current`.
-    func tier(for range: Range<Double>, live: Bool, current: Int, isWanted: () -> Bool) -> Int {
+    /// The version to fetch for the segment covering `range`: on a VOD timeline the one tied
+    /// to the variant the leader chose for the media there when it has (a live rendition's
+    /// segment times are its own); else the one tied to its latest choice; else `current`.
+    /// Never waits for the leader: a rendition that waited would hold up the demuxer, which
+    /// reads the sources in decode order, and so the playhead the leader fetches by; at worst
+    /// the version changes a segment before or after the picture does.
+    func tier(for range: Range<Double>, live: Bool, current: Int) -> Int {
+        guard let choice = leader() else { return current }
         let middle = (range.lowerBound + range.upperBound) / 2
-        let deadline = Date(timeIntervalSinceNow: Self.longestWait)
-        while true {
-            guard let choice = leader() else { return current }
-            if !live, let variant = choice.variant(covering: middle) { return tier(of: variant, current: current) }
-            if live || Date() >= deadline || !isWanted() { return choice.variant.map { tier(of: $0, current: current) } ?? current }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        if !live, let variant = choice.variant(covering: middle) { return tier(of: variant, current: current) }
+        return choice.variant.map { tier(of: $0, current: current) } ?? current
     }
 
     private func tier(of variant: Int, current: Int) -> Int {

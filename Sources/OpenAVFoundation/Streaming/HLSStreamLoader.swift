@@ -279,9 +279,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             // A rendition in tiers takes the version playing with the variant chosen; before an
             // engine takes the stream (and its caps), the variants stay on the start variant.
             if let tiers {
-                choice = tiers.tier(
-                    for: segment.start..<(segment.start + segment.duration), live: isLive, current: current,
-                    isWanted: { isCurrent(job.generation) })
+                choice = tiers.tier(for: segment.start..<(segment.start + segment.duration), live: isLive, current: current)
             } else if fetched > 0, job.activated {
                 choice = adaptation.nextIndex(
                     current: current, estimate: estimator.estimate, recentEstimate: estimator.recent,

@@ -157,9 +157,10 @@ private struct TierRig {
         #expect(!fetched("out_1").contains(5) && !fetched("out_4").contains(5))
         let lower = rig.tone(length: 0.5)
         #expect(abs(lower - 440) < 15, "the low version at the end: \(lower)")
-        // Each version was fetched for the segments its variant was.
-        #expect(Set(fetched("out_4")).isSubset(of: Set(fetched("out_1"))), "\(after)")
-        #expect(Set(fetched("out_2")).isSubset(of: Set(fetched("out_0"))), "\(after)")
+        // Each version was fetched for the segments its variant was, but perhaps the one where
+        // the variant changed (the rendition never waits for the variants' choice).
+        #expect(Set(fetched("out_4")).subtracting(fetched("out_1")).count <= 1, "\(after)")
+        #expect(Set(fetched("out_2")).subtracting(fetched("out_0")).count <= 1, "\(after)")
         let indicated = item.accessLog()?.events.map(\.indicatedBitrate) ?? []
         #expect(indicated.first == 900_000 && indicated.last == 300_000, "\(indicated)")
         // French was never fetched but for what opening read, and the sound never broke off.
