@@ -27,10 +27,11 @@ TEST_LOG := $(BUILD_DIR)/test.log
 # (eighteen of them side by side on two cores once took 8 s to start a 0.2 s play).
 REALTIME_TESTS := InRealTime|PlayerWindowX
 # Tests that start a real PulseAudio server each, play adaptive streams over a loopback link
-# whose bandwidth they shape, or drive playhead with playerctl on a session bus: a third pass,
-# one test at a time (beside each other, or beside the timing tests, they load the two cores
-# enough to skew timings).
-SOUND_SERVER_TESTS := OnASoundServer|OverAShapedLink|OnASessionBus
+# whose bandwidth they shape, play audio renditions from a loopback server step by step on a
+# manual clock, or drive playhead with playerctl on a session bus: a third pass, one test at a
+# time (beside each other, or beside the timing tests, they load the two cores enough to skew
+# timings; beside the whole parallel pass the loopback ones were starved into failing).
+SOUND_SERVER_TESTS := OnASoundServer|OverAShapedLink|OverLoopback|OnASessionBus
 PLAYHEAD := $(BUILD_DIR)/release/playhead
 # Release builds link the Swift runtime, Foundation, ICU and Dispatch statically: about 20 ms
 # less dynamic-linker work at every process start (Benchmarks/notes.md, time to first frame).

@@ -1,7 +1,9 @@
 // An HLS stream's audio renditions load only while they play: the one not selected fetches
 // nothing past what opening it read, and a switch starts the new rendition at the playhead,
 // parks the old one and is heard without a gap. Played over a loopback server on a manual
-// clock, the server's request log telling which segments were fetched.
+// clock, the server's request log telling which segments were fetched. The serial pass of
+// `make test` only (`PLAYHEAD_REALTIME_TESTS`, `OverLoopback`): beside the whole parallel pass
+// the loader's requests and the engine's threads were starved long enough for these to fail.
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -9,7 +11,8 @@ import Testing
 @testable import OpenAVFoundation
 
 @MainActor
-@Suite struct HLSAudioRenditionOnDemandTests {
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+struct HLSAudioRenditionOnDemandOverLoopbackTests {
     /// The segment URIs of the media playlist `name` in `folder`, in order.
     private func segments(_ folder: URL, _ name: String) throws -> [String] {
         let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
@@ -55,6 +58,16 @@ import Testing
             ring = try #require(pipeline.ring)
             english = try #require(pipeline.switchboard.routedAudio)
             group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        }
+
+        /// Where playback stands, for a failure's message.
+        func state(_ server: LoopbackHTTPServer) -> String {
+            let audio = pipeline.audioPackets.statistics, video = pipeline.videoPackets.statistics
+            return "item \(player.currentTime().seconds) s at clock \(clock.now), status \(item.status.rawValue) "
+                + "\(String(describing: item.error)), rate \(player.rate), ring \(ring.bufferedDuration.seconds) s, "
+                + "audio queue \(audio.count) ended \(audio.endOfStreamMarked), video queue \(video.count) ended "
+                + "\(video.endOfStreamMarked), routed \(String(describing: pipeline.switchboard.routedAudio)), errors "
+                + "\(item.errorLog()?.events.map(\.errorComment) ?? []), requests \(server.requests.map(\.path))"
         }
 
         /// Advances in 10 ms steps, letting the real-time threads refill the ring first (the
@@ -128,9 +141,7 @@ import Testing
             return Double(steps) * 0.01
         }
         let switchedAt = 5 + (await waitForSwitch { $0 != englishStream })
-        let state =
-            "\(player.currentTime().seconds) s, status \(item.status.rawValue), \(String(describing: item.error)), "
-            + "errors \(item.errorLog()?.events.map(\.errorComment) ?? []), requests \(server.requests.map(\.path))"
+        let state = rig.state(server)
         // (Stopped here otherwise: what follows would wait on a player that no longer plays.)
         try #require(pipeline.switchboard.routedAudio != englishStream, "the switch happened: \(state)")
         #expect(switchedAt < 8, "within a segment and the refill gap: \(switchedAt)")
@@ -212,7 +223,7 @@ import Testing
         let time = player.currentTime().seconds
         item.select(french, in: group)
         await waitUntil(timeout: 20, "the switch with the clock stopped") { pipeline.switchboard.routedAudio != english }
-        #expect(pipeline.switchboard.routedAudio != english)
+        #expect(pipeline.switchboard.routedAudio != english, "\(rig.state(server))")
         #expect(player.currentTime().seconds == time, "the clock did not move")
         // French from segment 1 (2–4 s, holding the playhead less the lead-in) on.
         let french0 = server.requests.dropFirst(heard).map(\.path).filter { $0.hasPrefix("/out_2") }
@@ -249,12 +260,12 @@ import Testing
             await rig.play(for: 0.01)
             steps += 1
         }
-        try #require(pipeline.audioPackets.statistics.endOfStreamMarked, "everything read by 17.8 s")
+        try #require(pipeline.audioPackets.statistics.endOfStreamMarked, "everything read by 17.8 s: \(rig.state(server))")
         let heard = server.requests.count
         let asked = player.currentTime().seconds
         item.select(french, in: group)
         await waitUntil(timeout: 20, "the switch") { pipeline.switchboard.routedAudio != english }
-        #expect(pipeline.switchboard.routedAudio != english, "switched at \(asked) s")
+        #expect(pipeline.switchboard.routedAudio != english, "switched at \(asked) s: \(rig.state(server))")
         // French from the segment holding the playhead (less the lead-in) on: 16–18 s.
         let fetched = server.requests.dropFirst(heard).map(\.path).filter { $0.hasPrefix("/out_2") }
         #expect(fetched.first == "/out_28.ts", "\(fetched)")
