@@ -27,6 +27,8 @@ extension EngineState {
         if let seek, !seek.landed, !seek.isReverseStep { return seek.request.target }
         // Once the end is reached the item is at its end, whatever an audio clock still says
         // while the player has not paused yet (one that lags after the sound server came back).
+        // (Where a read failure cut it short: where its data ran out, `reachEnd`.)
+        if endReported, readFailure != nil, lastPresented.isNumeric { return clamped(lastPresented) }
         if endReported, endTime.isNumeric { return clamped(endTime) }
         let time = time(atHost: host)
         return time.isNumeric ? clamped(time) : lastPresented
@@ -127,7 +129,10 @@ extension EngineState {
         guard !endReported, !stopped, self.generation == generation, rate > 0 else { return false }
         if let pending = seek, pending.generation == generation, !pending.landed { return false }
         endReported = true
-        let end = endTime
+        // A network stream cut short by a read failure stops where its data ran out (the item
+        // fails there); time does not jump to the end it never reached.
+        let reached = readFailure == nil ? endTime : time(atHost: host)
+        let end = reached.isNumeric && endTime.isNumeric ? min(reached, endTime) : reached
         if end.isNumeric {
             lastPresented = end
             clock.set(media: end, host: host, generation: generation)

@@ -120,6 +120,8 @@ import Testing
         var network = playing(network: true)
         _ = network.handle(.readFailed(.io(detail: "connection reset")))
         #expect(names(network.handle(.endDue(generation: 0, host: 4))) == ["failed true", "ended true"])
+        // Time stands where the data ran out, not at the end (10 s) it never reached.
+        #expect(network.itemTime(atHost: 6) == seconds(4))
         var file = playing()
         _ = file.handle(.readFailed(nil))
         #expect(names(file.handle(.endDue(generation: 0, host: 4))) == ["end", "ended true"])

@@ -9,6 +9,9 @@
 // of its input and playback stopped where the kept packets ended, the EXT-X-START stall of
 // closing note 36). The same for a live stream, whose read also waits at the edge for as long
 // as the loader keeps the stream alive; and a live server that goes away still ends playback.
+// The serial pass of `make test` only (`PLAYHEAD_REALTIME_TESTS`, `OverLoopback`): they time
+// requests against deadlines of seconds, and beside the whole parallel pass (in the CI runs of
+// stops 40 and 42) a held request timed out and failed the item.
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -16,7 +19,8 @@ import Testing
 @testable import OpenAVFoundation
 
 @MainActor
-@Suite struct HLSHeldSegmentTests {
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+struct HLSHeldSegmentOverLoopbackTests {
     @Test func aSeekBackWhileTheLoaderWaitsForASegmentPlaysOnToTheEnd() async throws {
         let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
         defer { server.stop() }
