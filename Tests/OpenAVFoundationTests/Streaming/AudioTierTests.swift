@@ -60,83 +60,13 @@ import Testing
     }
 }
 
-/// A stream played over loopback on a manual clock into a recording audio output, started on
-/// its highest variant (the throughput this process measured from the server was high).
-@MainActor
-private struct TierRig {
-    let server: LoopbackHTTPServer
-    let clock = ManualClock()
-    let output: RecordingAudioOutput
-    let item: AVPlayerItem
-    let player: AVPlayer
-    let pipeline: Pipeline
-    let ring: AudioRingBuffer
-
-    init(_ root: URL, path: String) async throws {
-        server = try LoopbackHTTPServer(root: root)
-        ProcessThroughput.remember(50_000_000, for: HLSStreamLoader.serverKey(server.url(for: "")))
-        output = RecordingAudioOutput(clock: clock)
-        item = AVPlayerItem(url: server.url(for: path))
-        item.preferredForwardBufferDuration = 4
-        let output = output
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
-        let player = AVPlayer(environment: environment, playerItem: item)
-        self.player = player
-        player.play()
-        await waitUntil("playing") { player.timeControlStatus == .playing }
-        pipeline = try #require(engine(of: player)?.pipeline)
-        ring = try #require(pipeline.ring)
-    }
-
-    /// Advances in 10 ms steps, letting the real-time threads refill the ring first (a hang
-    /// guard that counts only the time this test got to look).
-    func play(for seconds: Double) async {
-        for _ in 0..<Int((seconds / 0.01).rounded()) {
-            var refill = PatientDeadline(seconds: 20)
-            while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused,
-                !(pipeline.audioPackets.statistics.endOfStreamMarked && pipeline.audioPackets.statistics.isEmpty),
-                !refill.hasPassed()
-            {
-                await mainQueueSleep(nanoseconds: 5_000_000)
-            }
-            clock.advance(by: 0.01)
-            await output.caughtUp()
-        }
-    }
-
-    /// Positive-going zero crossings per second of the mono 48 kHz sound heard from `from`
-    /// seconds for `length` seconds (0 when it does not reach that far); nil `from`: the
-    /// last `length` seconds.
-    func tone(from: Double? = nil, length: Double) -> Double {
-        let samples = output.samples
-        let count = Int(length * 48_000)
-        let first = from.map { Int($0 * 48_000) } ?? samples.count - count
-        guard first >= 0, first + count <= samples.count, count > 1 else { return 0 }
-        var crossings = 0
-        for index in (first + 1)..<(first + count) where samples[index - 1] < 0 && samples[index] >= 0 { crossings += 1 }
-        return Double(crossings) / length
-    }
-
-    /// Where playback stands, for a failure's message.
-    func state() -> String {
-        let audio = pipeline.audioPackets.statistics, video = pipeline.videoPackets.statistics
-        return "item \(player.currentTime().seconds) s at clock \(clock.now), status \(item.status.rawValue) "
-            + "\(String(describing: item.error)), rate \(player.rate), ring \(ring.bufferedDuration.seconds) s, "
-            + "audio queue \(audio.count) ended \(audio.endOfStreamMarked), video queue \(video.count) ended "
-            + "\(video.endOfStreamMarked), errors \(item.errorLog()?.events.map(\.errorComment) ?? []), "
-            + "requests \(server.requests.map(\.path))"
-    }
-
-    /// The paths the server was asked for that start with `prefix`, in order.
-    func requested(_ prefix: String) -> [String] { server.requests.map(\.path).filter { $0.hasPrefix(prefix) } }
-}
-
 @MainActor
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
 struct AudioTierPlaybackOverLoopbackTests {
     @Test func theHLSVersionHeardFollowsTheVariant() async throws {
         let playlist = try SelectionMedia.hlsTieredAudio.url()
-        let rig = try await TierRig(playlist.deletingLastPathComponent(), path: playlist.lastPathComponent)
+        let rig = try await LoopbackPlaybackRig(
+            LoopbackHTTPServer(root: playlist.deletingLastPathComponent()), path: playlist.lastPathComponent, startsHigh: true)
         defer { rig.server.stop() }
         let (item, player) = (rig.item, rig.player)
         /// The segment numbers of playlist `name` the server was asked for.
@@ -185,7 +115,8 @@ struct AudioTierPlaybackOverLoopbackTests {
     /// Sound only in two AdaptationSets: the default set's Representations are the variants,
     /// the other set an audio rendition beside them; both are options, and a switch lands.
     @Test func aDASHManifestWithSoundInTwoSetsOffersBothAndSwitches() async throws {
-        let rig = try await TierRig(try DASHMedia.languagesFolder(), path: "languages/manifest.mpd")
+        let rig = try await LoopbackPlaybackRig(
+            LoopbackHTTPServer(root: try DASHMedia.languagesFolder()), path: "languages/manifest.mpd", startsHigh: true)
         defer { rig.server.stop() }
         let (item, player) = (rig.item, rig.player)
         #expect(item.accessLog() != nil, "Playhead's loader streams it")
@@ -218,7 +149,8 @@ struct AudioTierPlaybackOverLoopbackTests {
     }
 
     @Test func theDASHRepresentationHeardFollowsTheVariant() async throws {
-        let rig = try await TierRig(try DASHMedia.tiersFolder(), path: "tiers/manifest.mpd")
+        let rig = try await LoopbackPlaybackRig(
+            LoopbackHTTPServer(root: try DASHMedia.tiersFolder()), path: "tiers/manifest.mpd", startsHigh: true)
         defer { rig.server.stop() }
         let (item, player) = (rig.item, rig.player)
         let group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))

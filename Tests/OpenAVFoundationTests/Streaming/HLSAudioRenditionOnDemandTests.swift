@@ -35,58 +35,28 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
     /// own, which the item's access log does not count).
     @MainActor
     private struct Rig {
-        let clock = ManualClock()
-        let output: RecordingAudioOutput
-        let item: AVPlayerItem
-        let player: AVPlayer
-        let pipeline: Pipeline
-        let ring: AudioRingBuffer
+        let base: LoopbackPlaybackRig
         let english: Int
         let group: AVMediaSelectionGroup
+        var clock: ManualClock { base.clock }
+        var output: RecordingAudioOutput { base.output }
+        var item: AVPlayerItem { base.item }
+        var player: AVPlayer { base.player }
+        var pipeline: Pipeline { base.pipeline }
+        var ring: AudioRingBuffer { base.ring }
 
         init(_ server: LoopbackHTTPServer, playlist: String) async throws {
-            output = RecordingAudioOutput(clock: clock)
-            item = AVPlayerItem(url: server.url(for: playlist))
-            item.preferredForwardBufferDuration = 4
-            let output = output
-            let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
-            let player = AVPlayer(environment: environment, playerItem: item)
-            self.player = player
-            player.play()
-            await waitUntil("playing") { player.timeControlStatus == .playing }
-            pipeline = try #require(engine(of: player)?.pipeline)
-            ring = try #require(pipeline.ring)
-            english = try #require(pipeline.switchboard.routedAudio)
-            group = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+            base = try await LoopbackPlaybackRig(server, path: playlist)
+            english = try #require(base.pipeline.switchboard.routedAudio)
+            group = try #require(try await base.item.asset.loadMediaSelectionGroup(for: .audible))
         }
 
         /// Where playback stands, for a failure's message.
-        func state(_ server: LoopbackHTTPServer) -> String {
-            let audio = pipeline.audioPackets.statistics, video = pipeline.videoPackets.statistics
-            return "item \(player.currentTime().seconds) s at clock \(clock.now), status \(item.status.rawValue) "
-                + "\(String(describing: item.error)), rate \(player.rate), ring \(ring.bufferedDuration.seconds) s, "
-                + "audio queue \(audio.count) ended \(audio.endOfStreamMarked), video queue \(video.count) ended "
-                + "\(video.endOfStreamMarked), routed \(String(describing: pipeline.switchboard.routedAudio)), errors "
-                + "\(item.errorLog()?.events.map(\.errorComment) ?? []), requests \(server.requests.map(\.path))"
-        }
+        func state(_ server: LoopbackHTTPServer) -> String { base.state() }
 
         /// Advances in 10 ms steps, letting the real-time threads refill the ring first (the
-        /// clock never outruns the loopback fetches, however slow the machine: the wait is a
-        /// hang guard that counts only the time this test got to look).
-        func play(for seconds: Double) async {
-            for _ in 0..<Int((seconds / 0.01).rounded()) {
-                var refill = PatientDeadline(seconds: 20)
-                // (Near the end less than that is left: once everything was queued and taken.)
-                while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused,
-                    !(pipeline.audioPackets.statistics.endOfStreamMarked && pipeline.audioPackets.statistics.isEmpty),
-                    !refill.hasPassed()
-                {
-                    await mainQueueSleep(nanoseconds: 5_000_000)
-                }
-                clock.advance(by: 0.01)
-                await output.caughtUp()
-            }
-        }
+        /// clock never outruns the loopback fetches, however slow the machine).
+        func play(for seconds: Double) async { await base.play(for: seconds) }
     }
 
     @Test func onlyTheSelectedRenditionLoadsAndASwitchStartsTheOtherAtThePlayhead() async throws {
