@@ -72,7 +72,9 @@ extension ItemPlayback {
         _ generation: Int, _ splice: inout AudioSplice
     ) {
         var status = decoder.send(packet)
-        while status == .outputFull {
+        // A stopped item takes no more frames, so its decoder stays full: stop sending (this
+        // once spun the audio thread of a released item forever).
+        while status == .outputFull, !isStopped {
             decodeAvailable(decoder, converter, ring, generation, &splice)
             status = decoder.send(packet)
         }

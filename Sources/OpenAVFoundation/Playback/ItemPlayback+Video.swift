@@ -115,8 +115,9 @@ extension ItemPlayback {
             while status == .outputFull {
                 drainFrames(decoder, pipeline, &state, &run)
                 // After a seek, frames of this generation are worthless: go flush for the new
-                // one instead of waiting for the decoder to finish them one by one.
-                if isSuperseded(state) { break }
+                // one instead of waiting for the decoder to finish them one by one. A stopped
+                // item takes no more frames (its decoder would stay full).
+                if isSuperseded(state) || isStopped { break }
                 status = decoder.send(packet)
             }
             switch status {

@@ -9,6 +9,18 @@ import Testing
 
 @testable import OpenAVFoundation
 
+/// Polls `condition` until it holds (true) or 30 s of real time pass (false), sleeping as a task
+/// between looks (no test thread is held). Only a safety net: every wait of the scripted engine
+/// tests is for something the engine does without the clock moving.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    var deadline = PatientDeadline(seconds: 30)
+    while !condition() {
+        if deadline.hasPassed() { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+}
+
 @Suite struct ScriptedEngineTests {
     /// The engine's news, as it arrives on its threads.
     final class NewsLog: @unchecked Sendable {
@@ -54,18 +66,6 @@ import Testing
                 description: script.description, source: source, video: script.videoStream.map { ($0, video) },
                 audio: audio))
         return Rig(engine: engine, clock: clock, sink: sink, news: news, source: source, video: video)
-    }
-
-    /// Polls `condition` until it holds (true) or 30 s of real time pass (false), sleeping as
-    /// a task between looks (no test thread is held). Only a safety net: every wait here is
-    /// for something the engine does without the clock moving.
-    private func eventually(_ condition: () -> Bool) async -> Bool {
-        var deadline = PatientDeadline(seconds: 30)
-        while !condition() {
-            if deadline.hasPassed() { return false }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return true
     }
 
     /// Waits until the ring holds `seconds` of audio (or all that is left of `script`): the
