@@ -87,7 +87,7 @@ extension Demuxer {
             // A timeline the main container or a companion anchored already keeps that anchor.
             let offset =
                 state.offsets[section.timeline] ?? location.streaming?.timelineOffsets?.offset(of: section.timeline)
-                ?? anchorOffset(section)
+                ?? section.knownOffset ?? anchorOffset(section)
             state.offsets[section.timeline] = offset
             timelineOffset = offset
             sections = state

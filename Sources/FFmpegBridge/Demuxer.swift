@@ -144,6 +144,7 @@ package final class Demuxer: @unchecked Sendable {
         streamed = location.streaming == nil ? nil : location
         if let input = location.streaming {
             var state = Self.sectionState(container, opening: input.openingSection, startOffset: offset)
+            if let exact = input.openingSection.knownOffset { state.offsets[input.openingSection.timeline] = exact }
             // A companion (an HLS audio rendition) shares the main container's anchor.
             if let known = input.timelineOffsets?.offset(of: input.openingSection.timeline) {
                 state.offsets[input.openingSection.timeline] = known

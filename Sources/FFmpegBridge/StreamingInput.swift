@@ -30,11 +30,22 @@ package struct StreamingSection: Sendable, Equatable {
     package let timeline: Int
     /// The item time, in seconds, at which the section's first segment starts.
     package let start: Double
+    /// The container time, in seconds, that plays at `start`, when the loader knows it (a
+    /// DASH segment's presentation time): a timeline first read from this section then maps
+    /// container time to item time by it exactly, instead of by its first packets.
+    package let mediaStart: Double?
 
-    /// A section of `timeline` starting at `start` seconds.
-    package init(timeline: Int, start: Double) {
+    /// A section of `timeline` starting at `start` seconds, whose container time there is
+    /// `mediaStart` seconds when known.
+    package init(timeline: Int, start: Double, mediaStart: Double? = nil) {
         self.timeline = timeline
         self.start = start
+        self.mediaStart = mediaStart
+    }
+
+    /// The offset (container minus item time, microseconds) `mediaStart` gives, when known.
+    var knownOffset: Int64? {
+        mediaStart.map { Int64((($0 - start) * 1_000_000).rounded()) }
     }
 }
 

@@ -106,6 +106,59 @@ public enum DASHMedia {
         }
     }
 
+    /// The video Representation of the introduction Period of `periods/manifest.mpd`.
+    public static let introduction = (width: 240, height: 136, bitRate: 300_000, seconds: 4.0)
+
+    /// `periods/manifest.mpd`: two Periods, each made by FFmpeg's DASH muxer on its own
+    /// timestamps from zero, in 2 s `SegmentTemplate` segments: an introduction
+    /// (``introduction``: one video Representation, an 880 Hz English sound; files under
+    /// `intro/`) and then the programme, 8 s of ``representations``' two video Representations
+    /// with a 440 Hz English sound (files under `programme/`). The first Period states its
+    /// duration; the second its start.
+    public static func periodsFolder() throws -> URL {
+        try FixtureCache.file(named: "dash-periods-v1") { folder in
+            let directory = folder.appendingPathComponent("periods")
+            var periods: [String] = []
+            let parts: [(String, Double, Int, [(Int, Int, Int)])] = [
+                ("intro", introduction.seconds, 880, [(introduction.width, introduction.height, introduction.bitRate)]),
+                ("programme", 8.0, 440, representations.map { ($0.width, $0.height, $0.bitRate) }),
+            ]
+            for (name, seconds, tone, ladder) in parts {
+                let part = directory.appendingPathComponent(name)
+                try FileManager.default.createDirectory(at: part, withIntermediateDirectories: true)
+                var arguments = ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=\(seconds)"]
+                arguments += ["-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=48000:duration=\(seconds)"]
+                arguments += ladder.flatMap { _ in ["-map", "0:v"] } + ["-map", "1:a", "-c:v", "libx264"]
+                arguments += ["-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0"]
+                for (index, (width, height, rate)) in ladder.enumerated() {
+                    arguments += ["-b:v:\(index)", "\(rate)", "-s:v:\(index)", "\(width)x\(height)"]
+                }
+                arguments += ["-c:a", "aac", "-ac", "1", "-b:a", "64k", "-metadata:s:a:0", "language=eng", "-f", "dash"]
+                arguments += ["-seg_duration", "2", "-use_template", "1", "-use_timeline", "1"]
+                arguments += ["-adaptation_sets", "id=0,streams=v id=1,streams=a", part.appendingPathComponent("part.mpd").path]
+                try FFmpeg.run(arguments)
+                // The muxer's Period, its AdaptationSets kept, under a BaseURL of its folder.
+                let text = try String(contentsOf: part.appendingPathComponent("part.mpd"), encoding: .utf8)
+                guard let open = text.range(of: "<Period"), let body = text[open.upperBound...].firstIndex(of: ">"),
+                    let close = text.range(of: "</Period>")
+                else { throw CocoaError(.fileReadCorruptFile) }
+                let timing = periods.isEmpty ? "duration=\"PT\(seconds)S\"" : "start=\"PT\(introduction.seconds)S\""
+                periods.append(
+                    "<Period id=\"\(name)\" \(timing)>\n<BaseURL>\(name)/</BaseURL>"
+                        + text[text.index(after: body)..<close.lowerBound] + "</Period>")
+            }
+            let manifest = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT12S" \
+                minBufferTime="PT2S" profiles="urn:mpeg:dash:profile:isoff-live:2011">
+                \(periods.joined(separator: "\n"))
+                </MPD>
+
+                """
+            try manifest.write(to: directory.appendingPathComponent("manifest.mpd"), atomically: true, encoding: .utf8)
+        }
+    }
+
     /// Seconds of media in the long ladder.
     public static let longDuration = 40.0
 

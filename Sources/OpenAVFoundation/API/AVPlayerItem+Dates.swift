@@ -1,10 +1,11 @@
-// Playhead: the wall-clock dates of an HLS stream: `currentDate()` and `seek(to: Date)`, from
-// the media playlist's `EXT-X-PROGRAM-DATE-TIME` tags.
+// Playhead: the wall-clock dates of a stream: `currentDate()` and `seek(to: Date)`, from an HLS
+// media playlist's `EXT-X-PROGRAM-DATE-TIME` tags or a live DASH manifest's availability times.
 import Foundation
 
 extension AVPlayerItem {
     /// The date of the moment playing now, when the stream dates its timeline (an HLS media
-    /// playlist with `EXT-X-PROGRAM-DATE-TIME`); nil otherwise, and before the item is ready.
+    /// playlist with `EXT-X-PROGRAM-DATE-TIME`, a live DASH manifest streamed by Playhead's
+    /// loader); nil otherwise, and before the item is ready.
     nonisolated public func currentDate() -> Date? {
         guard let dates = state.withLock({ $0.programDates }) else { return nil }
         let time = currentTime()

@@ -15,9 +15,11 @@ extension AVPlayerItem {
         set { state.withLock { $0.configuredLiveOffset = newValue.isNumeric && newValue >= .zero ? newValue : .invalid } }
     }
 
-    /// The offset behind a live stream's window end Playhead plays at by default: three target
-    /// durations of its playlist (RFC 8216 §6.3.3). `.invalid` for items that are not live HLS
-    /// streamed by Playhead's loader, and before the item is ready.
+    /// The offset behind a live stream's window end Playhead plays at by default: the HOLD-BACK
+    /// its playlist's `EXT-X-SERVER-CONTROL` asks for (a DASH manifest's
+    /// `suggestedPresentationDelay`), else three target durations of its playlist (RFC 8216
+    /// §6.3.3). `.invalid` for items that are not live streams of Playhead's loader, and before
+    /// the item is ready.
     nonisolated public var recommendedTimeOffsetFromLive: CMTime {
         state.withLock { $0.recommendedLiveOffset }
     }

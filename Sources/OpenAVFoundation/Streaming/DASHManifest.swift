@@ -1,20 +1,22 @@
-// Playhead: a static DASH manifest (MPD, ISO/IEC 23009-1) read into the model Playhead's HLS
+// Playhead: a DASH manifest (MPD, ISO/IEC 23009-1) read into the model Playhead's HLS
 // loader streams: each video Representation becomes a variant whose segments are listed as a
 // media playlist's would be (with its initialisation section as the map), each audio
 // AdaptationSet an audio rendition whose Representations are versions that follow the video
 // variant (AudioTiers.swift). Segment addressing: `SegmentTemplate` with `$Number$` or
 // `$Time$` (with a `SegmentTimeline` or a fixed `duration`), `SegmentList`, and `SegmentBase`
 // (a single file indexed by its `sidx` box, read once at open); a text AdaptationSet that is
-// one WebVTT file is a subtitle rendition read as a file. What it does not model (a
-// dynamic MPD, several periods, content protection, segments other than fragmented MP4) is
-// left to libavformat's DASH demuxer. A manifest with sound only adapts over the
-// Representations of its default AdaptationSet, the others audio renditions beside it.
+// one WebVTT file is a subtitle rendition read as a file. Several Periods are joined into
+// one timeline (DASHPeriods.swift); a dynamic MPD is read as live playlists (DASHLive.swift).
+// What it does not model (content protection, segments other than fragmented MP4) is left
+// to libavformat's DASH demuxer. A manifest with sound only adapts over the Representations
+// of its default AdaptationSet, the others audio renditions beside it.
 //
 // Concurrency: values and pure functions; used on the thread that opens an input.
 import FFmpegBridge
 import Foundation
 
-/// A static MPD as variants and audio renditions; see the file comment.
+/// An MPD (one Period of it, or its Periods joined) as variants and audio renditions; see the
+/// file comment.
 struct DASHManifest: Equatable, Sendable {
     /// One Representation, its segments as a media playlist.
     struct Representation: Equatable, Sendable {
@@ -77,29 +79,36 @@ struct DASHManifest: Equatable, Sendable {
 
     /// The Representations the loader adapts over, ascending by bandwidth: the video ones, or
     /// for a manifest with sound only, those of its one audio AdaptationSet.
-    let variants: [Representation]
+    var variants: [Representation]
     /// The audio AdaptationSets in manifest order.
-    let audio: [AudioSet]
+    var audio: [AudioSet]
     /// The text AdaptationSets read as subtitle files (one WebVTT file each), in manifest order.
     var subtitles: [TextTrack] = []
     /// For a manifest with sound only in several AdaptationSets: the default one, whose
     /// Representations are the variants (its name and language name their sound); the others
     /// are in `audio`.
     var carriedAudio: AudioSet? = nil
+    /// True when the variants are sound (the manifest has no video).
+    var isSoundOnly = false
+    /// Where its Period starts on the presentation's timeline, seconds (for one Period of
+    /// several, before they are joined).
+    var periodStart = 0.0
 
-    /// The manifest in `data`, with relative URLs resolved against `base`; nil when it is not
-    /// an MPD Playhead's loader streams (see the file comment).
+    /// The manifest in `data`, with relative URLs resolved against `base`, its periods joined
+    /// (DASHPeriods.swift); nil when it is not an MPD Playhead's loader streams (see the file
+    /// comment), or has several periods and `SegmentBase` Representations (whose indexes
+    /// must be read first: `periods`, `resolvingIndexes`, `joining`).
     static func parse(_ data: Data, base: URL) -> DASHManifest? {
-        guard let mpd = XMLTree.parse(data), mpd.name == "MPD",
-            (mpd.attributes["type"] ?? "static") == "static",
-            mpd.children("Period").count == 1, let period = mpd.child("Period")
-        else { return nil }
-        let mpdBase = baseURL(of: mpd, under: base)
-        let periodBase = baseURL(of: period, under: mpdBase)
-        guard
-            let length = (period.attributes["duration"] ?? mpd.attributes["mediaPresentationDuration"])
-                .flatMap(isoDuration), length > 0
-        else { return nil }
+        periods(data, base: base).flatMap { joining($0) }
+    }
+
+    /// One Period's Representations, `length` seconds long, with URLs resolved against
+    /// `periodBase` (the Period's own `BaseURL` applied); nil when it holds something the
+    /// loader does not model. `available`: for a dynamic MPD, the stretch of the Period whose
+    /// segments can be fetched now (DASHLive.swift).
+    static func period(
+        _ period: XMLTree, base periodBase: URL, length: Double, available: ClosedRange<Double>? = nil
+    ) -> DASHManifest? {
         var video: [Representation] = []
         var audio: [AudioSet] = []
         var subtitles: [TextTrack] = []
@@ -116,7 +125,8 @@ struct DASHManifest: Equatable, Sendable {
                 if node.child("ContentProtection") != nil { return nil }
                 guard
                     let representation = Self.representation(
-                        node, in: set, period: period, base: baseURL(of: node, under: setBase), length: length)
+                        node, in: set, period: period, base: baseURL(of: node, under: setBase), length: length,
+                        available: available)
                 else { return nil }
                 representations.append(representation)
             }
@@ -147,7 +157,7 @@ struct DASHManifest: Equatable, Sendable {
             let carried = others.remove(at: main)
             return DASHManifest(
                 variants: carried.representations, audio: others, subtitles: subtitles,
-                carriedAudio: others.isEmpty ? nil : carried)
+                carriedAudio: others.isEmpty ? nil : carried, isSoundOnly: true)
         }
         guard !video.isEmpty else { return nil }
         return DASHManifest(variants: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio, subtitles: subtitles)
@@ -181,7 +191,7 @@ struct DASHManifest: Equatable, Sendable {
     }
 
     /// `node`'s `BaseURL` resolved against `base`, or `base` when it has none.
-    private static func baseURL(of node: XMLTree, under base: URL) -> URL {
+    static func baseURL(of node: XMLTree, under base: URL) -> URL {
         guard let text = node.child("BaseURL")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
             let url = URL(string: text, relativeTo: base)?.absoluteURL
         else { return base }
@@ -189,7 +199,7 @@ struct DASHManifest: Equatable, Sendable {
     }
 
     private static func representation(
-        _ node: XMLTree, in set: XMLTree, period: XMLTree, base: URL, length: Double
+        _ node: XMLTree, in set: XMLTree, period: XMLTree, base: URL, length: Double, available: ClosedRange<Double>?
     ) -> Representation? {
         guard let id = node.attributes["id"], let bandwidth = node.attributes["bandwidth"].flatMap(Int.init) else {
             return nil
@@ -200,7 +210,10 @@ struct DASHManifest: Equatable, Sendable {
         var index: IndexedFile?
         if let template = merged("SegmentTemplate", node, set, period) {
             segments = DASHSegments.fromTemplate(
-                template, representation: id, bandwidth: bandwidth, base: base, length: length)
+                template, representation: id, bandwidth: bandwidth, base: base, length: length, available: available)
+        } else if available != nil {
+            // Live segments are addressed by templates only here.
+            segments = nil
         } else if let list = merged("SegmentList", node, set, period) {
             segments = DASHSegments.fromList(list, base: base, length: length)
         } else if let segmentBase = merged("SegmentBase", node, set, period),
@@ -213,7 +226,7 @@ struct DASHManifest: Equatable, Sendable {
         } else {
             segments = nil
         }
-        guard let segments, !segments.isEmpty || index != nil else { return nil }
+        guard let segments, !segments.isEmpty || index != nil || available != nil else { return nil }
         let codecs = node.attributes["codecs"] ?? set.attributes["codecs"]
         return Representation(
             id: id, bandwidth: bandwidth,
@@ -275,7 +288,7 @@ struct DASHManifest: Equatable, Sendable {
     }
 
     /// `segments` as a VOD media playlist.
-    private static func playlist(_ segments: [HLSSegment]) -> HLSMediaPlaylist {
+    static func playlist(_ segments: [HLSSegment]) -> HLSMediaPlaylist {
         HLSMediaPlaylist(
             targetDuration: (segments.map(\.duration).max() ?? 1).rounded(.up), segments: segments, isEnded: true,
             isEncrypted: false, initialisation: segments.first?.map?.url, mediaSequence: segments.first?.sequence ?? 0)
@@ -294,9 +307,11 @@ struct DASHManifest: Equatable, Sendable {
             var copy = representation
             copy.playlist = Self.playlist(
                 box.references.enumerated().map { number, reference in
-                    HLSSegment(
+                    var segment = HLSSegment(
                         url: index.url, sequence: number + 1, start: reference.start - origin,
                         duration: reference.duration, byteRange: reference.bytes, discontinuity: false, map: map)
+                    segment.mediaStart = reference.start
+                    return segment
                 })
             copy.index = nil
             return copy
@@ -315,7 +330,10 @@ struct DASHManifest: Equatable, Sendable {
             }
             audio.append(AudioSet(name: set.name, language: set.language, isDefault: set.isDefault, representations: done))
         }
-        return DASHManifest(variants: video, audio: audio, subtitles: subtitles, carriedAudio: carriedAudio)
+        var copy = self
+        copy.variants = video
+        copy.audio = audio
+        return copy
     }
 
     /// The `name` element that applies to a Representation: its own, over its AdaptationSet's,

@@ -11,9 +11,13 @@ enum DASHSegments {
     static let mostSegments = 200_000
 
     /// The segments a `SegmentTemplate` describes over `length` seconds; nil when it names no
-    /// media, its timing is missing or a URL does not resolve.
+    /// media, its timing is missing or a URL does not resolve. For a dynamic (live) MPD,
+    /// `available` is the stretch of the Period (seconds from its start) whose segments can be
+    /// fetched now: those that end in it are listed (a fixed-duration template's from the
+    /// clock alone), and `length` only bounds them.
     static func fromTemplate(
-        _ template: XMLTree, representation id: String, bandwidth: Int, base: URL, length: Double
+        _ template: XMLTree, representation id: String, bandwidth: Int, base: URL, length: Double,
+        available: ClosedRange<Double>? = nil
     ) -> [HLSSegment]? {
         let attributes = template.attributes
         guard let media = attributes["media"] else { return nil }
@@ -27,9 +31,13 @@ enum DASHSegments {
             else { return nil }
             map = HLSMap(url: url, byteRange: nil)
         }
-        // (time, duration) of each segment, in the template's timescale.
-        var timing: [(Int64, Int64)] = []
-        let end = offset + Int64((length * Double(timescale)).rounded())
+        /// `seconds` from the Period's start in the template's timescale (bounded).
+        func ticks(_ seconds: Double) -> Int64 {
+            offset + Int64((min(max(seconds, 0), 1e9) * Double(timescale)).rounded())
+        }
+        // (number, time, duration) of each segment, in the template's timescale.
+        var timing: [(Int, Int64, Int64)] = []
+        let end = ticks(min(length, available?.upperBound ?? length))
         if let timeline = template.child("SegmentTimeline") {
             let entries = timeline.children("S")
             var time = offset
@@ -44,19 +52,33 @@ enum DASHSegments {
                 }
                 guard timing.count + Int(min(repeats, Int64(mostSegments))) < mostSegments else { return nil }
                 for _ in 0...repeats {
-                    timing.append((time, duration))
+                    timing.append((firstNumber + timing.count, time, duration))
                     time += duration
                 }
             }
+            if let available {
+                // Listed segments that are not whole yet, or fell out of the time shift buffer.
+                let (earliest, latest) = (ticks(available.lowerBound), end)
+                timing.removeAll { $0.1 + $0.2 > latest || $0.1 + $0.2 < earliest }
+            }
         } else {
             guard let duration = attributes["duration"].flatMap(Int64.init), duration > 0 else { return nil }
-            let count = Int(((end - offset) + duration - 1) / duration)
-            guard count > 0, count < mostSegments else { return nil }
-            timing = (0..<count).map { (offset + Int64($0) * duration, duration) }
+            if let available {
+                // Live: the segments whole by now (each can be fetched once it ends) and not
+                // yet out of the time shift buffer, numbered from the Period's start.
+                let last = (end - offset) / duration - 1
+                let first = max(
+                    0, (ticks(available.lowerBound) - offset + duration - 1) / duration - 1, last - Int64(mostSegments) + 1)
+                guard last >= first else { return [] }
+                timing = (first...last).map { (firstNumber + Int($0), offset + $0 * duration, duration) }
+            } else {
+                let count = Int(((end - offset) + duration - 1) / duration)
+                guard count > 0, count < mostSegments else { return nil }
+                timing = (0..<count).map { (firstNumber + $0, offset + Int64($0) * duration, duration) }
+            }
         }
         var segments: [HLSSegment] = []
-        for (index, (time, duration)) in timing.enumerated() {
-            let number = firstNumber + index
+        for (number, time, duration) in timing {
             guard let path = expand(media, id: id, bandwidth: bandwidth, number: number, time: time),
                 let url = URL(string: path, relativeTo: base)?.absoluteURL
             else { return nil }
@@ -64,10 +86,10 @@ enum DASHSegments {
             // The last segment of a fixed-duration template ends with the period.
             let seconds = min(Double(duration) / Double(timescale), max(length - start, 0))
             guard seconds > 0 else { break }
-            segments.append(
-                HLSSegment(
-                    url: url, sequence: number, start: start, duration: seconds, byteRange: nil, discontinuity: false,
-                    map: map))
+            var segment = HLSSegment(
+                url: url, sequence: number, start: start, duration: seconds, byteRange: nil, discontinuity: false, map: map)
+            segment.mediaStart = Double(time) / Double(timescale)
+            segments.append(segment)
         }
         return segments
     }

@@ -21,12 +21,15 @@ struct HLSLiveTimeline: Equatable, Sendable {
     private(set) var targetDuration: Double
     /// True once a playlist carried `EXT-X-ENDLIST`.
     private(set) var isEnded: Bool
+    /// The latest playlist's hold-back, seconds, when it gave one.
+    private(set) var holdBack: Double?
 
     /// The timeline of `playlist` as first loaded.
     init(_ playlist: HLSMediaPlaylist) {
         segments = playlist.segments
         targetDuration = playlist.targetDuration
         isEnded = playlist.isEnded
+        holdBack = playlist.holdBack
     }
 
     /// Takes in a reload of the playlist: segments after the last one known join the timeline
@@ -35,6 +38,7 @@ struct HLSLiveTimeline: Equatable, Sendable {
     @discardableResult
     mutating func merge(_ playlist: HLSMediaPlaylist) -> Bool {
         targetDuration = playlist.targetDuration > 0 ? playlist.targetDuration : targetDuration
+        holdBack = playlist.holdBack ?? holdBack
         var changed = false
         if playlist.isEnded, !isEnded {
             isEnded = true
@@ -53,6 +57,7 @@ struct HLSLiveTimeline: Equatable, Sendable {
                 byteRange: segment.byteRange, discontinuity: segment.discontinuity,
                 discontinuitySequence: segment.discontinuitySequence, map: segment.map, key: segment.key)
             placed.programDate = segment.programDate
+            placed.mediaStart = segment.mediaStart
             segments.append(placed)
             end += segment.duration
             previous = segment.sequence
@@ -73,10 +78,14 @@ struct HLSLiveTimeline: Equatable, Sendable {
         return start...(last.start + last.duration)
     }
 
-    /// The segment live playback starts at: the one holding three target durations before the
-    /// window's end, never before the window.
+    /// How far behind the window's end live playback starts, seconds: the hold-back the
+    /// server asks for, else three target durations.
+    var edgeOffset: Double { holdBack ?? Self.edgeTargets * targetDuration }
+
+    /// The segment live playback starts at: the one holding `edgeOffset` before the window's
+    /// end, never before the window.
     var liveEdgeIndex: Int {
-        let target = window.upperBound - Self.edgeTargets * targetDuration
+        let target = window.upperBound - edgeOffset
         let index = segments.lastIndex { $0.start <= target + 1e-6 } ?? windowFirst
         return min(max(index, windowFirst), max(segments.count - 1, 0))
     }

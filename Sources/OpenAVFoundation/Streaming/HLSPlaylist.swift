@@ -196,6 +196,9 @@ struct HLSSegment: Equatable, Sendable {
     var programDate: Date? = nil
     /// True when `EXT-X-GAP` marks it: its URI holds no media and is never requested.
     var isGap = false
+    /// For a DASH segment: its presentation time in the container's timestamps, seconds (an
+    /// HLS playlist does not say).
+    var mediaStart: Double? = nil
 }
 
 /// A media playlist.
@@ -219,6 +222,9 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     var startPoint: HLSStartPoint?
     /// The `EXT-X-DATERANGE` tags, in order.
     var dateRanges: [HLSDateRange] = []
+    /// How far behind a live window's end playback should stay, seconds, when the server says:
+    /// `EXT-X-SERVER-CONTROL` HOLD-BACK (a DASH manifest's `suggestedPresentationDelay`).
+    var holdBack: Double?
 
     /// The sum of the segments' durations.
     var duration: Double { segments.last.map { $0.start + $0.duration } ?? 0 }
@@ -339,9 +345,12 @@ enum HLSPlaylist: Equatable, Sendable {
         var startPoint: HLSStartPoint?
         var gap = false
         var dateRanges: [HLSDateRange] = []
+        var holdBack: Double?
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-START:") {
                 startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
+            } else if let value = line.value(of: "#EXT-X-SERVER-CONTROL:") {
+                holdBack = attributes(Substring(value))["HOLD-BACK"].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil }
             } else if let value = line.value(of: "#EXT-X-TARGETDURATION:") {
                 target = Double(value) ?? 0
             } else if let value = line.value(of: "#EXT-X-MEDIA-SEQUENCE:") {
@@ -413,10 +422,12 @@ enum HLSPlaylist: Equatable, Sendable {
                 gap = false
             }
         }
-        return HLSMediaPlaylist(
+        var playlist = HLSMediaPlaylist(
             targetDuration: target, segments: segments, isEnded: ended, isEncrypted: encrypted,
             hasUnsupportedKey: unsupportedKey, initialisation: map, mediaSequence: sequence, startPoint: startPoint,
             dateRanges: dateRanges)
+        playlist.holdBack = holdBack
+        return playlist
     }
 }
 

@@ -71,14 +71,24 @@ extension HLSStreamLoader {
             return playlist
         }
         let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
-        guard case .success(let resource) = result, let text = String(data: resource.data, encoding: .utf8),
-            case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),
-            playlist.isEnded || isLive, !playlist.hasUnsupportedKey
+        guard case .success(let resource) = result, let playlist = mediaPlaylist(in: resource, variant: index),
+            playlist.isEnded || isLive
         else {
             if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
             return nil
         }
         playlists[index] = playlist
+        return playlist
+    }
+
+    /// Variant `variant`'s media playlist in `resource` (through `playlistReader` when there is
+    /// one); nil when it is not one, or is encrypted in a way the loader cannot decrypt.
+    func mediaPlaylist(in resource: FetchedResource, variant: Int) -> HLSMediaPlaylist? {
+        if let playlistReader { return playlistReader(resource.data, resource.finalURL, variant) }
+        guard let text = String(data: resource.data, encoding: .utf8),
+            case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),
+            !playlist.hasUnsupportedKey
+        else { return nil }
         return playlist
     }
 

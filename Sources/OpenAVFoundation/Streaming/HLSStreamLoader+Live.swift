@@ -28,12 +28,13 @@ extension HLSStreamLoader {
         return state.timeline.window
     }
 
-    /// Seconds behind a live window's end playback starts (three target durations); nil for VOD.
+    /// Seconds behind a live window's end playback starts (the playlist's hold-back, else three
+    /// target durations); nil for VOD.
     var recommendedLiveOffset: Double? {
         guard isLive else { return nil }
         condition.lock()
         defer { condition.unlock() }
-        return HLSLiveTimeline.edgeTargets * state.timeline.targetDuration
+        return state.timeline.edgeOffset
     }
 
     /// Calls `handler` with the window after every reload of a live playlist (the loader thread).
@@ -61,12 +62,7 @@ extension HLSStreamLoader {
         var fresh: HLSMediaPlaylist?
         switch result {
         case .success(let resource):
-            if let text = String(data: resource.data, encoding: .utf8),
-                case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),
-                !playlist.hasUnsupportedKey
-            {
-                fresh = playlist
-            }
+            fresh = mediaPlaylist(in: resource, variant: variant)
         case .failure(.cancelled):
             break
         case .failure(let failure):

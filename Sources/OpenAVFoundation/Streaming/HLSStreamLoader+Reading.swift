@@ -84,7 +84,7 @@ extension HLSStreamLoader {
         defer { condition.unlock() }
         guard let chunk = state.chunks.first, chunk.section != state.readSection else { return nil }
         state.readSection = chunk.section
-        return StreamingSection(timeline: chunk.timeline, start: chunk.start)
+        return StreamingSection(timeline: chunk.timeline, start: chunk.start, mediaStart: chunk.mediaStart)
     }
 
     func restart(at seconds: Double) -> StreamingSection? {
@@ -109,7 +109,7 @@ extension HLSStreamLoader {
         leading.withLock { $0.restarted() }
         condition.broadcast()
         condition.unlock()
-        return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start)
+        return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start, mediaStart: segment.mediaStart)
     }
 
     var isParked: Bool {

@@ -1,13 +1,30 @@
 // Playhead: the HLS loader thread's schedule: which segment to fetch next and when, from the
 // media fetched ahead of the playhead, the read-ahead the variant rule allows and a live
 // playlist's reload times. A parked loader fetches no segment (a live one keeps reloading its
-// playlist, so a restart finds the window where it is).
+// playlist, so a restart finds the window where it is). The app's caps apply from the next
+// segment on.
 //
 // Concurrency: `nextJob` runs on the loader thread and reads `state` under `condition`, waiting
-// on it; `isCurrent` may be called from any thread (the fetcher's progress callback).
+// on it; `isCurrent`, `setCaps` and `playingBandwidth` may be called from any thread (the
+// fetcher's progress callback, the engine) and take `condition`.
 import Foundation
 
 extension HLSStreamLoader {
+    /// The bandwidth of the variant whose bytes the demuxer reads now.
+    var playingBandwidth: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.playingVariant.map { variants[$0].bandwidth }
+    }
+
+    /// Applies the app's caps from the next segment on.
+    func setCaps(_ caps: VariantAdaptation.Caps) {
+        condition.lock()
+        state.caps = caps
+        condition.broadcast()
+        condition.unlock()
+    }
+
     struct Job {
         let segment: Int
         /// The timeline's segment at `segment` (nil: reload the live playlist instead).

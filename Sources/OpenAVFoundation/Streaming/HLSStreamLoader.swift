@@ -42,6 +42,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         /// and the discontinuity sequence of its segment.
         let section: Int
         let timeline: Int
+        /// The container time at `start`, when the playlist says (DASH).
+        var mediaStart: Double? = nil
     }
 
     struct State {
@@ -141,6 +143,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let carriedRendition: CompanionRendition?
     /// Where the playlists ask playback to start (`EXT-X-START`), when they do.
     let startPoint: HLSStartPoint?
+    /// Reads a variant's playlist from the bytes fetched from its URL (and the URL they came
+    /// from): a live DASH manifest's, read again for every reload (DASHLive.swift); nil: an
+    /// HLS media playlist.
+    let playlistReader: (@Sendable (Data, URL, Int) -> HLSMediaPlaylist?)?
     /// The loaders of the audio renditions read beside the variants (set once, before the
     /// stream is opened; guarded by `condition`).
     var renditionLoaders: [HLSStreamLoader] = []
@@ -155,9 +161,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         rendition: CompanionRendition? = nil, tiers: AudioTierFollowing? = nil,
         carrying carriedRendition: CompanionRendition? = nil, startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], formatName: String = "hls",
-        playlistImports: [String: String] = [:]
+        playlistImports: [String: String] = [:], playlistReader: (@Sendable (Data, URL, Int) -> HLSMediaPlaylist?)? = nil
     ) {
         self.formatName = formatName
+        self.playlistReader = playlistReader
         self.playlistImports = playlistImports
         startDateRanges = startPlaylist.dateRanges
         self.startPoint = startPoint
@@ -175,10 +182,11 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         let timeline = HLSLiveTimeline(startPlaylist)
         state = State(timeline: timeline)
         probeName = startPlaylist.initialisation == nil ? "stream.ts" : "stream.mp4"
-        // A live stream starts three target durations before the window's end.
+        // A live stream starts its hold-back (or three target durations) before the window's end.
         let firstIndex = isLive ? timeline.liveEdgeIndex : 0
         let first = timeline.segments.indices.contains(firstIndex) ? timeline.segments[firstIndex] : nil
-        openingSection = StreamingSection(timeline: first?.discontinuitySequence ?? 0, start: first?.start ?? 0)
+        openingSection = StreamingSection(
+            timeline: first?.discontinuitySequence ?? 0, start: first?.start ?? 0, mediaStart: first?.mediaStart)
         if isLive {
             state.nextSegment = firstIndex
             state.readPosition = first?.start ?? 0
@@ -214,21 +222,6 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
 
     /// "host:port" of `url`, the key of the throughput remembered for a server.
     static func serverKey(_ url: URL) -> String { "\(url.host ?? ""):\(url.port ?? 0)" }
-
-    /// The bandwidth of the variant whose bytes the demuxer reads now.
-    var playingBandwidth: Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        return state.playingVariant.map { variants[$0].bandwidth }
-    }
-
-    /// Applies the app's caps from the next segment on.
-    func setCaps(_ caps: VariantAdaptation.Caps) {
-        condition.lock()
-        state.caps = caps
-        condition.broadcast()
-        condition.unlock()
-    }
 
     /// A playback engine took the stream: from now on the loader fetches up to `bufferAhead`
     /// seconds (`bufferAhead` by default) past `playhead` (the item time playing, read from the
@@ -368,7 +361,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                     Chunk(
                         data: header.isEmpty ? bytes : header + bytes, start: segment.start,
                         duration: segment.duration, variant: choice, section: sections,
-                        timeline: segment.discontinuitySequence),
+                        timeline: segment.discontinuitySequence,
+                        mediaStart: piece.mediaStart.map { $0 - piece.start + segment.start }),
                     generation: job.generation)
             case .failure(.cancelled):
                 log.requestCancelled(bytes: progress.received, seconds: progress.elapsed)

@@ -28,12 +28,13 @@ struct ProgramDateMap: Equatable, Sendable {
     /// A finished (VOD) playlist's timeline starts at its first segment, as the item's does; a
     /// live one's at the segment libavformat starts with, and moments past the playlist's last
     /// dated segment carry its clock on (the playlist is read once, at open). `fromStart`: the
-    /// timeline starts at the first segment live or not (Playhead's own loader's timeline).
-    init?(_ playlist: HLSMediaPlaylist, fromStart: Bool = false) {
+    /// timeline starts at the first segment live or not (Playhead's own loader's timeline);
+    /// `keepsSegmentTimes`: the item's time is the segments' own (a DASH presentation's).
+    init?(_ playlist: HLSMediaPlaylist, fromStart: Bool = false, keepsSegmentTimes: Bool = false) {
         let first =
             playlist.isEnded || fromStart ? 0 : max(0, playlist.segments.count - Self.liveStartSegmentsFromEnd)
         guard first < playlist.segments.count else { return nil }
-        let origin = playlist.segments[first].start
+        let origin = keepsSegmentTimes ? 0 : playlist.segments[first].start
         let spans = playlist.segments[first...].compactMap { segment in
             segment.programDate.map { Span(start: segment.start - origin, seconds: segment.duration, date: $0) }
         }

@@ -68,7 +68,7 @@ enum StreamedOpen {
             return (location, nil)
         }
         if url.path.lowercased().hasSuffix(".mpd") {
-            return (try dashLocation(for: location, url: url, timeout: timeout, interrupt: interrupt), nil)
+            return try dashLocation(for: location, url: url, timeout: timeout, interrupt: interrupt)
         }
         guard url.path.lowercased().hasSuffix(".m3u8") else { return (location, nil) }
         let network = location.network

@@ -43,6 +43,29 @@ import Testing
         #expect(timeline.isEnded)
     }
 
+    @Test func aHoldBackTheServerAsksForMovesTheLiveEdge() throws {
+        func parsed(_ lines: [String]) throws -> HLSMediaPlaylist {
+            guard case .media(let playlist) = try HLSPlaylist.parse(lines.joined(separator: "\n"), base: base) else {
+                throw HLSPlaylist.ParseError.notAPlaylist
+            }
+            return playlist
+        }
+        let segments = (0..<10).flatMap { ["#EXTINF:2,", "s\($0).ts"] }
+        let head = ["#EXTM3U", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0"]
+        let held = try parsed(head + ["#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,HOLD-BACK=9.0"] + segments)
+        #expect(held.holdBack == 9)
+        var timeline = HLSLiveTimeline(held)
+        // A 0–20 s window: 9 s before its end is 11 s, in the segment from 10 s (three target
+        // durations would give 14 s, the segment from 14 s).
+        #expect(timeline.edgeOffset == 9 && timeline.liveEdgeIndex == 5)
+        #expect(HLSLiveTimeline(try parsed(head + segments)).liveEdgeIndex == 7)
+        // A reload without the tag keeps it; one with another value takes that.
+        timeline.merge(try parsed(head + segments))
+        #expect(timeline.edgeOffset == 9)
+        timeline.merge(try parsed(head + ["#EXT-X-SERVER-CONTROL:HOLD-BACK=12"] + segments))
+        #expect(timeline.edgeOffset == 12 && timeline.liveEdgeIndex == 4)
+    }
+
     @Test func theReloadIntervalIsTheTargetDurationOrHalfOfIt() throws {
         let timeline = HLSLiveTimeline(try playlist(first: 0, count: 3))
         #expect(timeline.reloadInterval(changed: true) == 2)

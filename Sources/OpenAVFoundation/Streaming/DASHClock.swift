@@ -1,0 +1,65 @@
+// Playhead: the clock a live DASH manifest is timed by. A dynamic MPD lists what is available
+// by the wall clock, and a machine's clock may be off by seconds or minutes from the
+// packager's: ahead, the player asks for segments not yet made; behind, it sees none. The MPD's
+// `UTCTiming` elements name where the packager's time can be read: in the manifest itself
+// (`direct`) or from a URL whose body is an ISO 8601 date (`http-iso`, `http-xsdate`). The
+// first that answers gives the offset added to the machine's clock wherever the live manifest
+// is read; none (or none that answers) leaves the machine's clock, as before. `http-head`
+// (the `Date` header) and the NTP schemes are not read.
+//
+// Concurrency: pure functions, and `measure`, which blocks its (opening) thread on the network.
+import Foundation
+
+extension DASHManifest {
+    /// Where a live manifest's time can be read.
+    enum ClockSource: Equatable, Sendable {
+        /// The packager's time when it wrote the manifest.
+        case direct(Date)
+        /// A URL whose body is the packager's time, as ISO 8601.
+        case server(URL)
+    }
+
+    /// The `UTCTiming` sources of the dynamic MPD in `data` that Playhead reads, in the order
+    /// given (URLs resolved against `base`); empty for a static MPD or one naming none.
+    static func clockSources(_ data: Data, base: URL) -> [ClockSource] {
+        guard let mpd = XMLTree.parse(data), mpd.name == "MPD", mpd.attributes["type"] == "dynamic" else { return [] }
+        return mpd.children("UTCTiming").compactMap { node in
+            guard let scheme = node.attributes["schemeIdUri"], let value = node.attributes["value"] else { return nil }
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            if scheme.hasPrefix("urn:mpeg:dash:utc:direct:") { return date(trimmed).map(ClockSource.direct) }
+            guard scheme.hasPrefix("urn:mpeg:dash:utc:http-iso:") || scheme.hasPrefix("urn:mpeg:dash:utc:http-xsdate:"),
+                // Several URLs may be given, separated by spaces: the first is asked.
+                let first = trimmed.split(separator: " ").first,
+                let url = URL(string: String(first), relativeTo: base)?.absoluteURL
+            else { return nil }
+            return .server(url)
+        }
+    }
+
+    /// The date a time server's `body` states (ISO 8601, surrounding space and quotes allowed).
+    static func serverDate(_ body: Data) -> Date? {
+        guard body.count < 256, let text = String(data: body, encoding: .utf8) else { return nil }
+        return date(text.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\""])))
+    }
+
+    /// The offset (seconds to add to the machine's clock) from the first of `sources` that
+    /// answers: a `direct` date against `received` (when the manifest arrived), a server's
+    /// date against the middle of its request. `ask` fetches a server's body (nil: no answer).
+    /// Nil when none answers.
+    static func clockOffset(
+        from sources: [ClockSource], received: Date, ask: (URL) -> Data?, now: () -> Date = Date.init
+    ) -> Double? {
+        for source in sources {
+            switch source {
+            case .direct(let date):
+                return date.timeIntervalSince(received)
+            case .server(let url):
+                let sent = now()
+                guard let body = ask(url), let date = serverDate(body) else { continue }
+                let answered = now()
+                return date.timeIntervalSince(sent.addingTimeInterval(answered.timeIntervalSince(sent) / 2))
+            }
+        }
+        return nil
+    }
+}

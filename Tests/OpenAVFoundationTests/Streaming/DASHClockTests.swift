@@ -1,0 +1,78 @@
+// Playhead: tests for reading the clock a live DASH manifest names (DASHClock.swift): which
+// `UTCTiming` schemes are read, the dates a time server may answer with, and the offset to
+// the machine's clock, on a virtual clock.
+import Foundation
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct DASHClockTests {
+    let base = URL(string: "https://live.example/channel/manifest.mpd")!
+    let machine = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func mpd(_ timings: String, type: String = "dynamic") -> Data {
+        Data(
+            """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="\(type)" availabilityStartTime="2027-01-15T08:00:00Z">
+            <Period id="p" start="PT0S"/>
+            \(timings)
+            </MPD>
+            """.utf8)
+    }
+
+    @Test func theSchemesReadAreDirectAndAnISODateFromAServerInTheOrderGiven() {
+        let data = mpd(
+            """
+            <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" value="https://time.example/"/>
+            <UTCTiming schemeIdUri="urn:mpeg:dash:utc:ntp:2014" value="pool.ntp.org"/>
+            <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-xsdate:2014" value="/time?iso https://other.example/t"/>
+            <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2012" value="https://time.example/iso"/>
+            <UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="2027-01-15T08:00:10.250Z"/>
+            <UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="soon"/>
+            """)
+        #expect(
+            DASHManifest.clockSources(data, base: base) == [
+                .server(URL(string: "https://live.example/time?iso")!),
+                .server(URL(string: "https://time.example/iso")!),
+                .direct(Date(timeIntervalSince1970: 1_800_000_010.25)),
+            ])
+        // A static manifest is not timed by any clock.
+        #expect(DASHManifest.clockSources(mpd(#"<UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="2027-01-15T08:00:10Z"/>"#, type: "static"), base: base).isEmpty)
+    }
+
+    @Test func aTimeServersAnswerIsAnISODateWithOrWithoutQuotesAndSpace() {
+        #expect(DASHManifest.serverDate(Data("2027-01-15T08:00:00.500Z\n".utf8)) == Date(timeIntervalSince1970: 1_800_000_000.5))
+        #expect(DASHManifest.serverDate(Data("\"2027-01-15T08:00:00Z\"".utf8)) == Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(DASHManifest.serverDate(Data("<html>not a date</html>".utf8)) == nil)
+        #expect(DASHManifest.serverDate(Data(repeating: 0x32, count: 1_000)) == nil, "too long to be a date")
+    }
+
+    @Test func theOffsetIsTheServersTimeAgainstTheMiddleOfItsRequest() {
+        // The machine's clock reads 100 s at the request and 100.4 s at the answer; the
+        // server said 130.2 s: it is 30 s ahead.
+        var readings = [machine.addingTimeInterval(100), machine.addingTimeInterval(100.4)]
+        let server = URL(string: "https://time.example/iso")!
+        var asked: [URL] = []
+        let offset = DASHManifest.clockOffset(
+            from: [.server(server)], received: machine,
+            ask: { url in
+                asked.append(url)
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                return Data(formatter.string(from: self.machine.addingTimeInterval(130.2)).utf8)
+            }, now: { readings.removeFirst() })
+        #expect(asked == [server])
+        #expect(abs((offset ?? 0) - 30) < 1e-3, "\(String(describing: offset))")
+    }
+
+    @Test func aSourceThatDoesNotAnswerGivesWayToTheNextAndNoneLeavesTheMachinesClock() {
+        let dead = URL(string: "https://dead.example/time")!
+        let direct = machine.addingTimeInterval(-3)
+        // The direct date stands against when the manifest arrived: 3 s behind.
+        let offset = DASHManifest.clockOffset(from: [.server(dead), .direct(direct)], received: machine) { _ in nil }
+        #expect(offset == -3)
+        #expect(DASHManifest.clockOffset(from: [.server(dead)], received: machine) { _ in Data("garbage".utf8) } == nil)
+        #expect(DASHManifest.clockOffset(from: [], received: machine) { _ in nil } == nil)
+    }
+}

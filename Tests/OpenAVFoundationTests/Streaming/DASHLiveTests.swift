@@ -1,0 +1,164 @@
+// Playhead: tests for reading a dynamic (live) DASH manifest as live media playlists
+// (DASHLive.swift): the segments whole by the clock and inside the time shift buffer, their
+// program dates, and segment numbers by time across reloads and Representations.
+import Foundation
+import Testing
+
+@testable import OpenAVFoundation
+
+@Suite struct DASHLiveTests {
+    let base = URL(string: "https://live.example/channel/manifest.mpd")!
+    /// The availability start of every manifest here.
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func mpd(_ period: String, type: String = "dynamic", extra: String = "") -> Data {
+        Data(
+            """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="\(type)" availabilityStartTime="2027-01-15T08:00:00Z" \
+            minimumUpdatePeriod="PT2S" \(extra)>
+            \(period)
+            </MPD>
+            """.utf8)
+    }
+
+    /// A Period with one video Representation in 2 s segments addressed by `template`.
+    private func period(_ template: String, start: String = "PT0S") -> String {
+        """
+        <Period id="p" start="\(start)"><AdaptationSet mimeType="video/mp4">
+        <Representation id="v" bandwidth="500000">\(template)</Representation></AdaptationSet></Period>
+        """
+    }
+
+    @Test func availabilityStartTimesAreReadWithOrWithoutFractions() {
+        #expect(DASHManifest.date("2027-01-15T08:00:00Z") == start)
+        #expect(DASHManifest.date("2027-01-15T08:00:00.500Z") == start.addingTimeInterval(0.5))
+        #expect(DASHManifest.date("2027-01-15T08:00:00") == start, "no zone: UTC")
+        #expect(DASHManifest.date("yesterday") == nil)
+    }
+
+    @Test func aFixedDurationTemplateListsTheSegmentsWholeByTheClockInsideTheBuffer() throws {
+        let template = #"<SegmentTemplate timescale="10" duration="20" startNumber="7" media="s$Number$-$Time$.m4s"/>"#
+        let data = mpd(period(template, start: "PT10S"), extra: #"timeShiftBufferDepth="PT30S""#)
+        // 101 s after the start: 91 s into the Period; the segment from 88 s to 90 s is the
+        // last whole one, the one ending at 61 s the first inside the 30 s buffer. Their times
+        // are the presentation's (the Period's start added).
+        let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(101)))
+        let playlist = manifest.variants[0].playlist
+        #expect(!playlist.isEnded)
+        #expect(playlist.segments.first?.start == 70 && playlist.segments.last?.start == 98, "\(playlist.segments.map(\.start))")
+        #expect(playlist.segments.allSatisfy { $0.duration == 2 })
+        // $Number$ counts from the Period's start on from startNumber; $Time$ in the timescale.
+        // (The loader's own numbers come from the segments' times: DASHLiveNumbering.)
+        #expect(playlist.segments.last?.url.lastPathComponent == "s\(7 + 44)-880.m4s")
+        #expect(playlist.mediaSequence == playlist.segments.first?.sequence)
+        // Each segment's date: the availability start, the Period's start, the segment's.
+        #expect(playlist.segments.last?.programDate == start.addingTimeInterval(10 + 88))
+        #expect(playlist.targetDuration == 2)
+        // Nearly a second later nothing new is whole; two seconds later, one more is.
+        let later = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(101.9)))
+        #expect(later.variants[0].playlist.segments.last?.start == 98)
+        let after = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(103)))
+        #expect(after.variants[0].playlist.segments.last?.start == 100)
+    }
+
+    @Test func aSuggestedPresentationDelayIsEveryPlaylistsHoldBackThroughTheNumbering() throws {
+        let template = #"<SegmentTemplate timescale="1" duration="2" media="s$Number$.m4s"/>"#
+        let data = mpd(period(template), extra: #"timeShiftBufferDepth="PT30S" suggestedPresentationDelay="PT7.5S""#)
+        let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(40)))
+        #expect(manifest.variants.allSatisfy { $0.playlist.holdBack == 7.5 })
+        #expect(DASHLiveNumbering().numbered(manifest.variants[0].playlist).holdBack == 7.5)
+        // 40 s in, the newest segment ends at 40 s: playback starts in the one holding 32.5 s.
+        let timeline = HLSLiveTimeline(manifest.variants[0].playlist)
+        #expect(timeline.segments[timeline.liveEdgeIndex].start == 32)
+        let plain = try #require(DASHManifest.live(mpd(period(template)), base: base, now: start.addingTimeInterval(40)))
+        #expect(plain.variants[0].playlist.holdBack == nil)
+    }
+
+    @Test func aTimelineListsWhatIsWholeAndInsideTheBuffer() throws {
+        let template = """
+            <SegmentTemplate timescale="1000" presentationTimeOffset="5000" media="t$Time$.m4s">
+            <SegmentTimeline><S t="5000" d="2000" r="-1"/></SegmentTimeline></SegmentTemplate>
+            """
+        let data = mpd(period(template), extra: #"timeShiftBufferDepth="PT6S""#)
+        let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(11)))
+        let segments = manifest.variants[0].playlist.segments
+        // An open-ended entry repeats up to now: whole by 11 s are those ending at 10 s and
+        // before, inside the buffer those ending at 5 s and after.
+        #expect(segments.map(\.start) == [4, 6, 8], "\(segments.map(\.start))")
+        #expect(segments.map { $0.url.lastPathComponent } == ["t9000.m4s", "t11000.m4s", "t13000.m4s"])
+    }
+
+    @Test func whatIsNotALiveManifestItModelsIsNotReadAsOne() {
+        let template = #"<SegmentTemplate timescale="1" duration="2" media="s$Number$.m4s"/>"#
+        let now = start.addingTimeInterval(100)
+        #expect(DASHManifest.live(mpd(period(template), type: "static"), base: base, now: now) == nil, "static")
+        #expect(DASHManifest.live(mpd(period(template)), base: base, now: start.addingTimeInterval(-5)) == nil, "not begun")
+        let noStart = String(decoding: mpd(period(template)), as: UTF8.self)
+            .replacingOccurrences(of: #"availabilityStartTime="2027-01-15T08:00:00Z""#, with: "")
+        #expect(DASHManifest.live(Data(noStart.utf8), base: base, now: now) == nil, "no availability start")
+        let list = period(#"<SegmentList duration="2"><SegmentURL media="a.m4s"/></SegmentList>"#)
+        #expect(DASHManifest.live(mpd(list), base: base, now: now) == nil, "a live segment list")
+    }
+
+    @Test func periodsBegunAndStillInsideTheBufferAreJoinedTheLatestNamingTheVariants() throws {
+        let template = #"<SegmentTemplate timescale="1" duration="2" media="$RepresentationID$-$Number$.m4s"/>"#
+        let periods = period(template).replacingOccurrences(of: #"start="PT0S""#, with: #"start="PT0S" duration="PT10S""#)
+            + period(template, start: "PT10S").replacingOccurrences(of: #"id="v""#, with: #"id="ad""#)
+            + period(template, start: "PT30S").replacingOccurrences(of: #"id="v""#, with: #"id="later""#)
+        // 15 s in, 8 s of buffer: the first Period's segments ending at 8 and 10 s, then the
+        // advert's first two; the Period to come at 30 s is not read yet.
+        let manifest = try #require(
+            DASHManifest.live(mpd(periods, extra: #"timeShiftBufferDepth="PT8S""#), base: base, now: start.addingTimeInterval(15)))
+        #expect(manifest.variants.map(\.id) == ["ad"], "the latest Period names the variants")
+        let segments = manifest.variants[0].playlist.segments
+        #expect(segments.map(\.start) == [6, 8, 10, 12], "\(segments.map(\.start))")
+        #expect(segments.map { $0.url.lastPathComponent } == ["v-4.m4s", "v-5.m4s", "ad-1.m4s", "ad-2.m4s"])
+        #expect(segments.map(\.discontinuitySequence) == [0, 0, 10_000, 10_000], "each Period's start in milliseconds")
+        #expect(segments.map(\.programDate) == [6, 8, 10, 12].map { start.addingTimeInterval($0) })
+        #expect(!manifest.variants[0].playlist.isEnded)
+        // 20 s later the first Period left the buffer.
+        let later = try #require(
+            DASHManifest.live(mpd(periods, extra: #"timeShiftBufferDepth="PT8S""#), base: base, now: start.addingTimeInterval(35)))
+        let now = later.variants[0].playlist.segments
+        #expect(now.map(\.start) == [26, 28, 30, 32] && later.variants.map(\.id) == ["later"], "\(now.map(\.start))")
+        #expect(now.map(\.discontinuitySequence) == [10_000, 10_000, 30_000, 30_000])
+    }
+
+    /// A playlist of segments at `starts` (2 s each) numbered from `first`.
+    private func playlist(_ starts: [Double], first: Int) -> HLSMediaPlaylist {
+        let segments = starts.enumerated().map { index, start in
+            HLSSegment(
+                url: URL(string: "https://live.example/\(start).m4s")!, sequence: first + index, start: start, duration: 2,
+                byteRange: nil, discontinuity: false)
+        }
+        return HLSMediaPlaylist(targetDuration: 2, segments: segments, isEnded: false, isEncrypted: false, initialisation: nil)
+    }
+
+    @Test func segmentsAreNumberedByTimeAcrossReloadsAndRepresentations() {
+        let numbering = DASHLiveNumbering()
+        // The first read keeps the template's numbers.
+        #expect(numbering.numbered(playlist([10, 12, 14], first: 6)).segments.map(\.sequence) == [6, 7, 8])
+        // A reload whose packager left startNumber at 1 while its window slid: the same
+        // segments keep their numbers, the new one follows.
+        let reload = numbering.numbered(playlist([12, 14, 16], first: 1))
+        #expect(reload.segments.map(\.sequence) == [7, 8, 9] && reload.mediaSequence == 7)
+        // Another Representation read for the first time agrees by time.
+        #expect(numbering.numbered(playlist([14, 16, 18], first: 1)).segments.map(\.sequence) == [8, 9, 10])
+        // Segments never listed between two reloads are counted at their duration.
+        #expect(numbering.numbered(playlist([24, 26], first: 1)).segments.map(\.sequence) == [13, 14])
+    }
+
+    @Test func aManifestTurnedStaticEndsWithTheSameNumbers() throws {
+        let template = #"<SegmentTemplate timescale="1" duration="2" media="s$Number$.m4s"/>"#
+        let numbering = DASHLiveNumbering()
+        let live = try #require(DASHManifest.live(mpd(period(template)), base: base, now: start.addingTimeInterval(9)))
+        let first = numbering.numbered(live.variants[0].playlist)
+        #expect(first.segments.map(\.sequence) == [1, 2, 3, 4])
+        let ended = try #require(
+            DASHManifest.parse(mpd(period(template), type: "static", extra: #"mediaPresentationDuration="PT12S""#), base: base))
+        let last = numbering.numbered(ended.variants[0].playlist)
+        #expect(last.isEnded && last.segments.map(\.sequence) == [1, 2, 3, 4, 5, 6])
+        #expect(last.segments.map { $0.url.lastPathComponent }.last == "s6.m4s")
+    }
+}
