@@ -38,6 +38,9 @@ FIT_MARGIN = 1.3
 SETTLE = 10.0
 # At most one switch in any window of this many seconds on a steady part.
 SWITCH_WINDOW = 10.0
+# A media segment's request: its variant and number (MPEG-TS of the HLS ladder, fragmented MP4
+# of its DASH copy).
+SEGMENT = re.compile(r"/(v\d+)/seg(\d+)\.(?:ts|m4s)")
 
 
 def media_playlist(path):
@@ -97,8 +100,24 @@ def command_master(arguments):
     print("\n".join(lines))
 
 
+def segment_layout(directory):
+    """(number of the first segment, file name pattern) of the ladder in DIRECTORY: a DASH copy
+    describes its own (ladder.json, by adaptation-dash.py)."""
+    described = os.path.join(directory, "ladder.json")
+    if os.path.exists(described):
+        with open(described) as handle:
+            layout = json.load(handle)
+        return layout["firstNumber"], layout["segment"]
+    return 0, "seg%02d.ts"
+
+
 def ladder(directory):
-    """{name: {"average": bits/s, "peak": bits/s, "durations": [s...]}} from the master playlist."""
+    """{name: {"average": bits/s, "peak": bits/s, "durations": [s...]}} from the master playlist
+    (or a DASH copy's ladder.json)."""
+    described = os.path.join(directory, "ladder.json")
+    if os.path.exists(described):
+        with open(described) as handle:
+            return json.load(handle)["variants"]
     result = {}
     pending = None
     with open(os.path.join(directory, "master.m3u8")) as handle:
@@ -127,14 +146,15 @@ def read_trace(path):
     return sorted(points)
 
 
-def played_segments(requests, names):
-    """{segment index: variant name} of what was played, from the completed downloads."""
+def played_segments(requests, names, first=0):
+    """{segment index: variant name} of what was played, from the completed downloads (segment
+    numbers counted from FIRST)."""
     completed = {}
     for request in requests:
-        match = re.fullmatch(r"/(v\d+)/seg(\d+)\.ts", request["path"])
+        match = SEGMENT.fullmatch(request["path"])
         if not match or match.group(1) not in names or not request.get("complete"):
             continue
-        completed.setdefault(int(match.group(2)), []).append(match.group(1))
+        completed.setdefault(int(match.group(2)) - first, []).append(match.group(1))
     played = {}
     for index in sorted(completed, reverse=True):
         choices = completed[index]
@@ -160,7 +180,8 @@ def command_analyse(arguments):
         item = report
     segment_count = len(rungs[names[0]]["durations"])
     durations = rungs[names[0]]["durations"]
-    played = played_segments(requests, names)
+    first, pattern = segment_layout(arguments.ladder)
+    played = played_segments(requests, names, first)
     indices = [i for i in range(segment_count) if i in played]
     seconds = sum(durations[i] for i in indices)
     rates = [rungs[played[i]]["average"] / 1e6 for i in indices]
@@ -169,9 +190,10 @@ def command_analyse(arguments):
     # A switch's time: when the first segment on the new variant was requested.
     first_request = {}
     for request in requests:
-        match = re.fullmatch(r"/(v\d+)/seg(\d+)\.ts", request["path"])
-        if match and int(match.group(2)) in played and played[int(match.group(2))] == match.group(1):
-            first_request.setdefault(int(match.group(2)), request["start"])
+        match = SEGMENT.fullmatch(request["path"])
+        index = int(match.group(2)) - first if match else -1
+        if match and index in played and played[index] == match.group(1):
+            first_request.setdefault(index, request["start"])
     switch_times = [first_request.get(i, 0.0) for k, i in enumerate(indices[1:], 1)
                     if played[i] != played[indices[k - 1]]]
     stall_seconds = float(item.get("stallSeconds", 0) or 0)
@@ -185,8 +207,8 @@ def command_analyse(arguments):
         # plus the exit, which is a few milliseconds).
         position = float(item.get("position", 0) or 0)
         startup = max(wall - position - stall_seconds, 0.0)
-    media_bytes = sum(r.get("sent", 0) for r in requests if r["path"].endswith(".ts"))
-    played_bytes = sum(os.path.getsize(os.path.join(arguments.ladder, played[i], "seg%02d.ts" % i))
+    media_bytes = sum(r.get("sent", 0) for r in requests if SEGMENT.fullmatch(r["path"]))
+    played_bytes = sum(os.path.getsize(os.path.join(arguments.ladder, played[i], pattern % (i + first)))
                        for i in indices)
     result = {
         "name": arguments.name,
@@ -210,7 +232,7 @@ def command_analyse(arguments):
         "qoe": qoe(mean, stall_seconds, sum(changes), len(indices)),
         "qoeSession": round(mean - STALL_WEIGHT * stall_seconds - sum(changes), 3),
         "requests": len(requests),
-        "mediaRequests": sum(1 for r in requests if r["path"].endswith(".ts")),
+        "mediaRequests": sum(1 for r in requests if SEGMENT.fullmatch(r["path"])),
         "bytes": sum(r.get("sent", 0) for r in requests),
         "wasteRatio": round(media_bytes / played_bytes - 1, 3) if played_bytes else None,
         "reportedSwitches": item.get("variantSwitches"),

@@ -4,7 +4,10 @@
 # multivariant playlist, by mpv on the same playlist, and by playhead on each variant's media
 # playlist alone (the fixed-variant baselines). Benchmarks/adaptation-qoe.py turns the server's
 # request log and each player's stall figures into played bitrate, switches, stalls, startup
-# and the linear QoE.
+# and the linear QoE. The same encodes copied into a DASH manifest (fragmented MP4 segments,
+# one video Representation per variant and one audio Representation) are played on each trace
+# by playhead and by mpv too, and reported beside playhead's HLS run (Benchmarks/adaptation-dash.py):
+# both formats go through the same loader and adaptation.
 #
 # Sourced by Benchmarks/compare (needs say, die, report_row helpers, PLAYHEAD, WORK, CACHE,
 # REPORT_ROWS, REPORT_FIXTURES).
@@ -19,6 +22,8 @@ ADAPTATION_TRACES=${PLAYHEAD_BENCH_ADAPTATION_TRACES:-step-down step-up cellular
 # The players to run on each trace. A subset (say `playhead`, while tuning the rule) prints
 # each run's summary and writes no goal rows, which need every player of one run.
 ADAPTATION_PLAYERS=${PLAYHEAD_BENCH_ADAPTATION_PLAYERS:-playhead mpv fixed-v0 fixed-v1 fixed-v2 fixed-v3}
+# The players on the DASH copy of the ladder (empty: none).
+ADAPTATION_DASH_PLAYERS=${PLAYHEAD_BENCH_ADAPTATION_DASH_PLAYERS-playhead-dash mpv-dash}
 
 # The ladder, one variant a line: NAME|WIDTH|HEIGHT|VIDEO_KBIT (audio: 64 kbit/s AAC in every
 # variant). Nominal totals 0.4, 1, 2.5 and 5 Mbit/s with the MPEG-TS overhead.
@@ -58,6 +63,37 @@ bench_adaptation_ladder() {
         rm -rf "$dir"
         mv "$tmp" "$dir"
         say "  $ADAPTATION_FIXTURE done in $((SECONDS - started)) s"
+    fi
+    printf '%s\n' "$dir"
+}
+
+# Prints the directory of the ladder's DASH copy (manifest.mpd, v0..v3 and v4 (the sound)
+# /init.m4s and segNN.m4s, ladder.json), made from the HLS ladder in HLS_DIR when missing: the
+# same streams copied, not encoded again, in 2 s fragmented MP4 segments with a timeline (the
+# 852x480 picture marked 16:9 like the rest: FFmpeg's DASH muxer wants one aspect ratio a set).
+bench_adaptation_dash_ladder() {
+    local cache=$1 hls=$2
+    local dir="$cache/$ADAPTATION_FIXTURE-dash-v$ADAPTATION_FIXTURE_VERSION"
+    if [[ ! -s $dir/ladder.json ]]; then
+        say "making the DASH copy of $ADAPTATION_FIXTURE ..."
+        local tmp="$dir.partial" inputs=() maps=() index=0 name
+        rm -rf "$tmp"
+        mkdir -p "$tmp"
+        while IFS='|' read -r name _; do
+            inputs+=(-i "$hls/$name/index.m3u8")
+            maps+=(-map "$index:v")
+            mkdir -p "$tmp/v$index"
+            index=$((index + 1))
+        done < <(adaptation_ladder_table)
+        mkdir -p "$tmp/v$index"
+        ffmpeg -nostdin -hide_banner -loglevel error -y "${inputs[@]}" "${maps[@]}" -map 0:a -c copy -tag:v avc1 -tag:a mp4a \
+            -aspect:v 16:9 -f dash -seg_duration 2 -use_template 1 -use_timeline 1 \
+            -adaptation_sets "id=0,streams=v id=1,streams=a" \
+            -init_seg_name 'v$RepresentationID$/init.m4s' -media_seg_name 'v$RepresentationID$/seg$Number%02d$.m4s' \
+            "$tmp/manifest.mpd" || return 1
+        python3 "$ROOT/Benchmarks/adaptation-dash.py" ladder "$tmp" || return 1
+        rm -rf "$dir"
+        mv "$tmp" "$dir"
     fi
     printf '%s\n' "$dir"
 }
@@ -134,8 +170,8 @@ end)
 LUA
 }
 
-# One run of PLAYER (playhead, mpv, or fixed-vN) on TRACE; writes RESULT (JSON from
-# adaptation-qoe.py analyse).
+# One run of PLAYER (playhead, mpv, or fixed-vN on the HLS ladder in DIR; playhead-dash or
+# mpv-dash on the DASH copy in DIR) on TRACE; writes RESULT (JSON from adaptation-qoe.py analyse).
 adaptation_run() {
     local dir=$1 trace=$2 player=$3 result=$4
     local log="$WORK/adaptation-requests.jsonl" out="$WORK/adaptation-player.json"
@@ -144,8 +180,9 @@ adaptation_run() {
     adaptation_start_server "$dir" "$trace" "$log"
     url="http://127.0.0.1:$ADAPTATION_PORT/master.m3u8"
     case $player in
-        playhead)
+        playhead | playhead-dash)
             kind=playhead
+            [[ $player == playhead ]] || url="http://127.0.0.1:$ADAPTATION_PORT/manifest.mpd"
             adaptation_timed_run "$out" "$wall" \
                 "$PLAYHEAD" play --headless --no-audio --no-mpris --report json "$url" ;;
         fixed-*)
@@ -153,8 +190,9 @@ adaptation_run() {
             url="http://127.0.0.1:$ADAPTATION_PORT/${player#fixed-}/index.m3u8"
             adaptation_timed_run "$out" "$wall" \
                 "$PLAYHEAD" play --headless --no-audio --no-mpris --report json "$url" ;;
-        mpv)
+        mpv | mpv-dash)
             kind=mpv
+            [[ $player == mpv ]] || url="http://127.0.0.1:$ADAPTATION_PORT/manifest.mpd"
             adaptation_write_mpv_script "$WORK/adaptation.lua"
             local mpv_out="$WORK/adaptation-mpv.json"
             rm -f "$mpv_out"
@@ -174,8 +212,11 @@ adaptation_run() {
 
 measure_adaptation() {
     command -v python3 >/dev/null || die "adaptation rows need python3"
-    local dir
+    local dir dash=""
     dir=$(bench_adaptation_ladder "$CACHE") || die "fixture $ADAPTATION_FIXTURE"
+    if [[ -n $ADAPTATION_DASH_PLAYERS ]]; then
+        dash=$(bench_adaptation_dash_ladder "$CACHE" "$dir") || die "the DASH copy of $ADAPTATION_FIXTURE"
+    fi
     if [[ -n $REPORT_FIXTURES ]]; then
         report_fixture "$ADAPTATION_FIXTURE" \
             "HLS ladder of four variants (0.4, 1, 2.5, 5 Mbit/s; 360p to 1080p30 H.264 CBR + AAC), 2 s MPEG-TS segments, 60 s"
@@ -191,9 +232,26 @@ measure_adaptation() {
             adaptation_run "$dir" "$trace" "$player" "$results/$name-$player.json"
             say "  $(python3 "$ROOT/Benchmarks/adaptation-qoe.py" summary "$results/$name-$player.json")"
         done
+        for player in $ADAPTATION_DASH_PLAYERS; do
+            say "adaptation: $name, $player (real time, at most $ADAPTATION_LIMIT s)"
+            adaptation_run "$dash" "$trace" "$player" "$results/$name-$player.json"
+            say "  $(python3 "$ROOT/Benchmarks/adaptation-qoe.py" summary "$results/$name-$player.json")"
+        done
     done
+    # DASH beside HLS: playhead's HLS run and the DASH runs of each trace, in one table.
+    local dash_files=()
+    for name in $ADAPTATION_TRACES; do
+        for player in playhead $ADAPTATION_DASH_PLAYERS; do
+            [[ -s $results/$name-$player.json ]] && dash_files+=("$results/$name-$player.json")
+        done
+    done
+    if [[ -n $ADAPTATION_DASH_PLAYERS ]]; then
+        python3 "$ROOT/Benchmarks/adaptation-dash.py" rows "${dash_files[@]}" >"$REPORT_ROWS.adaptation-dash" \
+            || die "could not write the DASH rows"
+    fi
     if [[ $ADAPTATION_PLAYERS != "playhead mpv fixed-v0 fixed-v1 fixed-v2 fixed-v3" ]]; then
         say "adaptation: players $ADAPTATION_PLAYERS only, so no goal rows (results in $results)"
+        [[ ! -s $REPORT_ROWS.adaptation-dash ]] || cat "$REPORT_ROWS.adaptation-dash" >&2
         rm -rf "$CACHE/adaptation-subset"
         cp -r "$results" "$CACHE/adaptation-subset"
         return 0

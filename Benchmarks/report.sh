@@ -115,6 +115,10 @@ TABLE
             printf '\n## Adaptive streaming, every player on every trace\n\n'
             cat "$REPORT_ROWS.adaptation"
         fi
+        if [[ -s $REPORT_ROWS.adaptation-dash ]]; then
+            printf '\n## Adaptive streaming, DASH beside HLS\n\n'
+            cat "$REPORT_ROWS.adaptation-dash"
+        fi
         cat <<'METHOD'
 
 ## How each row is measured

@@ -11,6 +11,9 @@
 // keyframe (a switch between fragmented-MP4 variants of different sizes). Audio packets that
 // come without timestamps (libavformat's MPEG-TS reader over an input that cannot seek leaves
 // them out for the frames after the first of a PES) get the end of the stream's previous one.
+// A section that ends (a DASH Period followed by another) has its packets presented from its
+// end on flagged `AV_PKT_FLAG_DISCARD`: decoded, since later ones may refer to them, but
+// their frames are dropped by libavcodec.
 //
 // Concurrency: like the rest of `Demuxer`, demux-thread only.
 internal import CFFmpeg
@@ -32,6 +35,8 @@ struct SectionState {
     /// a section's fresh container (after a seek or a restart) is not probed and does not
     /// know them, and its untimed packets need them for their durations.
     var audioFrames: [Int: (size: Int32, rate: Int32)] = [:]
+    /// Where the section being read stops, item time in AV_TIME_BASE units, when it does.
+    var end: Int64?
 }
 
 extension Demuxer {
@@ -40,6 +45,7 @@ extension Demuxer {
     static func sectionState(_ container: FormatContext, opening: StreamingSection, startOffset: Int64) -> SectionState {
         let start = Int64((opening.start * 1_000_000).rounded())
         var state = SectionState(offsets: [opening.timeline: startOffset - start], extradata: extradata(of: container))
+        state.end = opening.end.map { Int64(($0 * 1_000_000).rounded()) }
         for index in 0..<container.streamCount {
             guard let parameters = container.stream(at: index)?.pointee.codecpar?.pointee,
                 parameters.codec_type == AVMEDIA_TYPE_AUDIO, parameters.frame_size > 0, parameters.sample_rate > 0
@@ -89,6 +95,7 @@ extension Demuxer {
                 state.offsets[section.timeline] ?? location.streaming?.timelineOffsets?.offset(of: section.timeline)
                 ?? section.knownOffset ?? anchorOffset(section)
             state.offsets[section.timeline] = offset
+            state.end = section.end.map { Int64(($0 * 1_000_000).rounded()) }
             timelineOffset = offset
             sections = state
             location.streaming?.timelineOffsets?.record(state.offsets)
@@ -160,6 +167,15 @@ extension Demuxer {
         }
         let start = packet.pointee.dts != none ? packet.pointee.dts : packet.pointee.pts
         sections?.audioEnds[index] = start != none && duration > 0 ? (start + duration, timeBase) : nil
+    }
+
+    /// Marks `packet` (on the item timeline) to be decoded but not shown when it is presented at
+    /// or after the end of its section (half a millisecond of rounding allowed): a DASH Period's
+    /// last segment may hold media past the Period's end, where the next Period's plays.
+    func markPastSectionEnd(_ packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational) {
+        guard let end = sections?.end, packet.pointee.pts != CFFmpeg_AV_NOPTS_VALUE() else { return }
+        let presented = av_rescale_q(packet.pointee.pts, timeBase, CFFmpeg_AV_TIME_BASE_Q())
+        if presented >= end - 500 { packet.pointee.flags |= AV_PKT_FLAG_DISCARD }
     }
 
     /// Attaches a changed codec configuration to the stream's first packet after a change.

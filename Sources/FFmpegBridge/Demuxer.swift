@@ -312,7 +312,10 @@ package final class Demuxer: @unchecked Sendable {
                     return .failure(.io(detail: "packet for an unknown stream"))
                 }
                 shiftToItemTimeline(scratch, timeBase: stream.pointee.time_base)
-                if sections != nil { fillMissingAudioTimestamps(scratch, stream: stream) }
+                if sections != nil {
+                    fillMissingAudioTimestamps(scratch, stream: stream)
+                    markPastSectionEnd(scratch, timeBase: stream.pointee.time_base)
+                }
                 scratch.pointee.stream_index += Int32(streamIndexBase)
                 if restart != nil, skipsBeforeSeekTarget(scratch, timeBase: stream.pointee.time_base) {
                     av_packet_unref(scratch)

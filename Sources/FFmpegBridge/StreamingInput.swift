@@ -34,13 +34,18 @@ package struct StreamingSection: Sendable, Equatable {
     /// DASH segment's presentation time): a timeline first read from this section then maps
     /// container time to item time by it exactly, instead of by its first packets.
     package let mediaStart: Double?
+    /// The item time, in seconds, where the section's media stops when the loader knows it (a
+    /// DASH Period followed by another): packets presented from there on are decoded, as later
+    /// ones may refer to them, but their frames are not shown.
+    package let end: Double?
 
     /// A section of `timeline` starting at `start` seconds, whose container time there is
-    /// `mediaStart` seconds when known.
-    package init(timeline: Int, start: Double, mediaStart: Double? = nil) {
+    /// `mediaStart` seconds when known, and whose media stops at `end` when known.
+    package init(timeline: Int, start: Double, mediaStart: Double? = nil, end: Double? = nil) {
         self.timeline = timeline
         self.start = start
         self.mediaStart = mediaStart
+        self.end = end
     }
 
     /// The offset (container minus item time, microseconds) `mediaStart` gives, when known.

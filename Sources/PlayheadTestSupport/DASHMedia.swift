@@ -159,6 +159,19 @@ public enum DASHMedia {
         }
     }
 
+    /// The text of `periods/manifest.mpd` with the introduction's Period cut to `seconds` (its
+    /// last segment then holds media past the Period's end) and the programme's starting there;
+    /// serve it from the `periods` folder.
+    public static func periodsManifest(introductionEndingAt seconds: Double) throws -> String {
+        let text = try String(
+            contentsOf: periodsFolder().appendingPathComponent("periods/manifest.mpd"), encoding: .utf8)
+        let whole = introduction.seconds
+        return text.replacingOccurrences(of: "duration=\"PT\(whole)S\"", with: "duration=\"PT\(seconds)S\"")
+            .replacingOccurrences(of: "start=\"PT\(whole)S\"", with: "start=\"PT\(seconds)S\"")
+            .replacingOccurrences(
+                of: "mediaPresentationDuration=\"PT12S\"", with: "mediaPresentationDuration=\"PT\(seconds + 8)S\"")
+    }
+
     /// Seconds of media in the long ladder.
     public static let longDuration = 40.0
 

@@ -156,6 +156,7 @@ final class DASHLiveNumbering: @unchecked Sendable {
                 discontinuitySequence: segment.discontinuitySequence, map: segment.map, key: segment.key)
             copy.programDate = segment.programDate
             copy.mediaStart = segment.mediaStart
+            copy.sectionEnd = segment.sectionEnd
             return copy
         }
         if known.count > Self.remembered { known.removeFirst(known.count - Self.remembered) }

@@ -5,8 +5,9 @@
 // at the Period's start on one timeline and opening a discontinuity sequence of their own,
 // so the demuxer reads each Period with a fresh container anchored at its start (as after
 // an HLS `EXT-X-DISCONTINUITY`), its container times mapped by the segments' own presentation
-// times. libavformat's DASH demuxer plays one Period only (the one stating the longest
-// duration).
+// times; a Period's segments stop at its end (their media past it is not shown: the
+// segments' `sectionEnd`). libavformat's DASH demuxer plays one Period only (the one stating
+// the longest duration).
 //
 // Concurrency: pure functions; used on the thread that opens an input.
 import Foundation
@@ -127,13 +128,20 @@ extension DASHManifest {
         var segments: [HLSSegment] = []
         for (position, part) in parts.enumerated() {
             let timeline = timelines[position]
+            // Media a Period's segments hold past its end (where the next begins) is not shown,
+            // and a segment that begins there is not fetched.
+            let end = position + 1 < parts.count ? parts[position + 1].start : nil
             for (index, segment) in part.representation.playlist.segments.enumerated() {
+                let start = part.start + segment.start
+                if let end, start >= end - 1e-6 { break }
                 var placed = HLSSegment(
-                    url: segment.url, sequence: segments.count + 1, start: part.start + segment.start,
-                    duration: segment.duration, byteRange: segment.byteRange,
-                    discontinuity: position > 0 && index == 0, discontinuitySequence: timeline, map: segment.map)
+                    url: segment.url, sequence: segments.count + 1, start: start,
+                    duration: end.map { min(segment.duration, $0 - start) } ?? segment.duration,
+                    byteRange: segment.byteRange, discontinuity: position > 0 && index == 0,
+                    discontinuitySequence: timeline, map: segment.map)
                 placed.mediaStart = segment.mediaStart
                 placed.programDate = segment.programDate
+                placed.sectionEnd = end
                 segments.append(placed)
             }
         }

@@ -58,6 +58,7 @@ struct HLSLiveTimeline: Equatable, Sendable {
                 discontinuitySequence: segment.discontinuitySequence, map: segment.map, key: segment.key)
             placed.programDate = segment.programDate
             placed.mediaStart = segment.mediaStart
+            placed.sectionEnd = segment.sectionEnd
             segments.append(placed)
             end += segment.duration
             previous = segment.sequence

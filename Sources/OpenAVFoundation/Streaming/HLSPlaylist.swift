@@ -199,6 +199,9 @@ struct HLSSegment: Equatable, Sendable {
     /// For a DASH segment: its presentation time in the container's timestamps, seconds (an
     /// HLS playlist does not say).
     var mediaStart: Double? = nil
+    /// For a segment of a DASH Period another follows: where its Period ends on the timeline;
+    /// what it holds from there on is decoded but not shown.
+    var sectionEnd: Double? = nil
 }
 
 /// A media playlist.

@@ -84,7 +84,8 @@ extension HLSStreamLoader {
         defer { condition.unlock() }
         guard let chunk = state.chunks.first, chunk.section != state.readSection else { return nil }
         state.readSection = chunk.section
-        return StreamingSection(timeline: chunk.timeline, start: chunk.start, mediaStart: chunk.mediaStart)
+        return StreamingSection(
+            timeline: chunk.timeline, start: chunk.start, mediaStart: chunk.mediaStart, end: chunk.sectionEnd)
     }
 
     func restart(at seconds: Double) -> StreamingSection? {
@@ -109,7 +110,9 @@ extension HLSStreamLoader {
         leading.withLock { $0.restarted() }
         condition.broadcast()
         condition.unlock()
-        return StreamingSection(timeline: segment.discontinuitySequence, start: segment.start, mediaStart: segment.mediaStart)
+        return StreamingSection(
+            timeline: segment.discontinuitySequence, start: segment.start, mediaStart: segment.mediaStart,
+            end: segment.sectionEnd)
     }
 
     var isParked: Bool {

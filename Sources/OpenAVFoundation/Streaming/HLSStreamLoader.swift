@@ -42,8 +42,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         /// and the discontinuity sequence of its segment.
         let section: Int
         let timeline: Int
-        /// The container time at `start`, when the playlist says (DASH).
+        /// The container time at `start`, and where its DASH Period ends, when the playlist says.
         var mediaStart: Double? = nil
+        var sectionEnd: Double? = nil
     }
 
     struct State {
@@ -186,7 +187,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         let firstIndex = isLive ? timeline.liveEdgeIndex : 0
         let first = timeline.segments.indices.contains(firstIndex) ? timeline.segments[firstIndex] : nil
         openingSection = StreamingSection(
-            timeline: first?.discontinuitySequence ?? 0, start: first?.start ?? 0, mediaStart: first?.mediaStart)
+            timeline: first?.discontinuitySequence ?? 0, start: first?.start ?? 0, mediaStart: first?.mediaStart,
+            end: first?.sectionEnd)
         if isLive {
             state.nextSegment = firstIndex
             state.readPosition = first?.start ?? 0
@@ -362,7 +364,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                         data: header.isEmpty ? bytes : header + bytes, start: segment.start,
                         duration: segment.duration, variant: choice, section: sections,
                         timeline: segment.discontinuitySequence,
-                        mediaStart: piece.mediaStart.map { $0 - piece.start + segment.start }),
+                        mediaStart: piece.mediaStart.map { $0 - piece.start + segment.start },
+                        sectionEnd: piece.sectionEnd.map { $0 - piece.start + segment.start }),
                     generation: job.generation)
             case .failure(.cancelled):
                 log.requestCancelled(bytes: progress.received, seconds: progress.elapsed)

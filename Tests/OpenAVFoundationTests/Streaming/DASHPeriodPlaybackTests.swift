@@ -28,4 +28,22 @@ struct DASHPeriodPlaybackOverLoopbackTests {
         #expect(rig.output.silentRanges(minimumFrames: 48).isEmpty, "\(rig.output.silentRanges(minimumFrames: 48))")
         rig.player.replaceCurrentItem(with: nil)
     }
+
+    @Test func aPeriodsSoundPastItsEndIsNotHeardOverTheNext() async throws {
+        let server = try LoopbackHTTPServer(root: try DASHMedia.periodsFolder())
+        defer { server.stop() }
+        // The introduction's Period cut to 3.6 s; its sound runs on to 4 s in its segment.
+        server.setRule(
+            .content(Data(try DASHMedia.periodsManifest(introductionEndingAt: 3.6).utf8), contentType: "application/dash+xml"),
+            for: "/periods/short.mpd")
+        let rig = try await LoopbackPlaybackRig(server, path: "periods/short.mpd")
+        await rig.play(for: 6)
+
+        let end = rig.tone(from: 3.2, length: 0.38)
+        let programme = rig.tone(from: 3.65, length: 1.8)
+        #expect(abs(end - 880) < 25, "the introduction's tone up to its end: \(end) (\(rig.state()))")
+        #expect(abs(programme - 440) < 15, "the programme's from 3.6 s: \(programme) (\(rig.state()))")
+        #expect(rig.output.silentRanges(minimumFrames: 48).isEmpty, "\(rig.output.silentRanges(minimumFrames: 48))")
+        rig.player.replaceCurrentItem(with: nil)
+    }
 }

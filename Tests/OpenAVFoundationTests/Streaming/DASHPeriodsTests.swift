@@ -36,6 +36,27 @@ import Testing
             + sets.joined() + "</Period>"
     }
 
+    @Test func aPeriodsSegmentsStopAtItsEndAndSayWhereItIs() throws {
+        // The advert's timeline lists 6 s of segments, but the Period lasts 3.5 s: its second
+        // segment is cut there (what it holds after is not shown), its third never fetched.
+        let timeline = """
+            <SegmentTemplate timescale="1" media="$RepresentationID$-$Time$.m4s">            <SegmentTimeline><S t="0" d="2" r="2"/></SegmentTimeline></SegmentTemplate>
+            """
+        let advert = "<Period id=\"ad\" duration=\"PT3.5S\"><BaseURL>ad/</BaseURL>"
+            + "<AdaptationSet mimeType=\"video/mp4\">\(timeline)<Representation id=\"ad\" bandwidth=\"300000\"/>"
+            + "</AdaptationSet><AdaptationSet mimeType=\"audio/mp4\" lang=\"en\">\(timeline)"
+            + "<Representation id=\"a-en\" bandwidth=\"64000\"/></AdaptationSet></Period>"
+        let joined = try #require(parse(advert + period("show", "", video: [("lo", 200_000)]), total: "PT9.5S"))
+        let sound = try #require(joined.audio.first?.representations.first)
+        for (playlist, id) in [(joined.variants[0].playlist, "ad"), (sound.playlist, "a-en")] {
+            let segments = playlist.segments
+            #expect(segments.map(\.start) == [0, 2, 3.5, 5.5, 7.5], "\(segments.map(\.start))")
+            #expect(segments.map(\.duration) == [2, 1.5, 2, 2, 2])
+            #expect(segments.map(\.sectionEnd) == [3.5, 3.5, nil, nil, nil])
+            #expect(segments.prefix(2).map { $0.url.path } == ["/show/ad/\(id)-0.m4s", "/show/ad/\(id)-2.m4s"])
+        }
+    }
+
     @Test func periodsPlayOneAfterAnotherEachOpeningATimeline() throws {
         let joined = try #require(
             parse(

@@ -169,6 +169,27 @@ import Testing
         #expect(theirs == 100, "libavformat: \(String(describing: theirs)) pictures, Playhead \(times.count)")
     }
 
+    @Test func aPeriodsMediaPastItsEndIsNotShownWhereTheNextPlays() async throws {
+        let folder = try DASHMedia.periodsFolder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        // The introduction's Period made 3.6 s long: its last segment holds 0.4 s more, where
+        // the programme's Period plays.
+        server.setRule(
+            .content(Data(try DASHMedia.periodsManifest(introductionEndingAt: 3.6).utf8), contentType: "application/dash+xml"),
+            for: "/periods/short.mpd")
+        let (item, sink) = await play("periods/short.mpd", on: server, audio: true)
+
+        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
+        #expect(abs(item.duration.seconds - 11.6) < 0.05, "\(item.duration.seconds) s")
+        let times = pictureTimes(sink)
+        #expect(times.count == 290 && times.first == 0, "\(times.count) pictures")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "time never goes back: no picture twice")
+        let introduction = sink.frames.filter { $0.frame.width == DASHMedia.introduction.width }
+        #expect(introduction.count == 90 && introduction.last.map { Int(($0.itemTime.seconds * 1000).rounded()) } == 3560)
+        #expect(item.errorLog()?.events.isEmpty == true)
+    }
+
     @Test func theAudioAdaptationSetIsAnAudibleOptionWithItsLanguage() async throws {
         let folder = try DASHMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
