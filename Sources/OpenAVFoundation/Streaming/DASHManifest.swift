@@ -9,7 +9,9 @@
 // one timeline (DASHPeriods.swift); a dynamic MPD is read as live playlists (DASHLive.swift).
 // What it does not model (content protection, segments other than fragmented MP4) is left
 // to libavformat's DASH demuxer. A manifest with sound only adapts over the Representations
-// of its default AdaptationSet, the others audio renditions beside it.
+// of its default AdaptationSet, the others audio renditions beside it. Which sets and
+// Representations are read at all (not trick-mode ones; one video codec) is
+// DASHAdaptationSets.swift's choice.
 //
 // Concurrency: values and pure functions; used on the thread that opens an input.
 import FFmpegBridge
@@ -112,16 +114,19 @@ struct DASHManifest: Equatable, Sendable {
         var video: [Representation] = []
         var audio: [AudioSet] = []
         var subtitles: [TextTrack] = []
-        for set in period.children("AdaptationSet") {
+        let sets = period.children("AdaptationSet")
+        let ladder = ladderSets(sets) { contentType(of: $0) == "video" }
+        for (position, set) in sets.enumerated() where !isLeftOut(set) {
             if set.child("ContentProtection") != nil { return nil }
             let kind = contentType(of: set)
+            if kind == "video", !ladder.contains(position) { continue }
             let setBase = baseURL(of: set, under: periodBase)
             if kind == "text", let track = textTrack(set, base: setBase, period: period, count: subtitles.count) {
                 subtitles.append(track)
             }
             guard kind == "video" || kind == "audio" else { continue }
             var representations: [Representation] = []
-            for node in set.children("Representation") {
+            for node in set.children("Representation") where !isLeftOut(node) {
                 if node.child("ContentProtection") != nil { return nil }
                 guard
                     let representation = Self.representation(

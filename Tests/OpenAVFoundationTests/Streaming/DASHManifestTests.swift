@@ -92,6 +92,40 @@ import Testing
         #expect(set.tiers(forVariants: 1) == [1])
     }
 
+    @Test func theLadderIsOneVideoCodecWithoutTrickModeOrUnknownEssentialProperties() throws {
+        let template = #"<SegmentTemplate timescale="1" duration="2" media="$RepresentationID$-$Number$.m4s"/>"#
+        func set(_ codecs: String, _ ids: [(String, Int)], extra: String = "") -> String {
+            "<AdaptationSet mimeType=\"video/mp4\" codecs=\"\(codecs)\">\(extra)\(template)"
+                + ids.map { "<Representation id=\"\($0.0)\" bandwidth=\"\($0.1)\"/>" }.joined() + "</AdaptationSet>"
+        }
+        let trick = #"<EssentialProperty schemeIdUri="http://dashif.org/guidelines/trickmode" value="1"/>"#
+        // An AVC ladder split over two sets, an HEVC one, and key frames for trick play.
+        let parsed = try #require(
+            manifest(
+                set("avc1.64001f", [("a-lo", 400_000), ("a-hi", 2_000_000)])
+                    + set("avc3.640028", [("a-top", 5_000_000)])
+                    + set("hvc1.1.6.L120.90", [("h-lo", 300_000), ("h-hi", 1_500_000)])
+                    + set("avc1.64001f", [("trick", 100_000)], extra: trick)))
+        #expect(parsed.variants.map(\.id) == ["a-lo", "a-hi", "a-top"], "\(parsed.variants.map(\.id))")
+        // The set marked main is the ladder, whatever comes first.
+        let main = try #require(
+            manifest(
+                set("avc1.64001f", [("a-lo", 400_000)])
+                    + set("hev1.1.6.L120.90", [("h-lo", 300_000), ("h-hi", 1_500_000)], extra: #"<Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>"#)))
+        #expect(main.variants.map(\.id) == ["h-lo", "h-hi"])
+        // A Representation with a property Playhead does not understand is left out; one with
+        // a colour description it reads is kept.
+        let properties = try #require(
+            manifest(
+                "<AdaptationSet mimeType=\"video/mp4\">\(template)"
+                    + "<Representation id=\"odd\" bandwidth=\"1\"><EssentialProperty schemeIdUri=\"urn:example:future\"/></Representation>"
+                    + "<Representation id=\"hdr\" bandwidth=\"2\"><EssentialProperty schemeIdUri=\"urn:mpeg:mpegB:cicp:TransferCharacteristics\" value=\"16\"/></Representation>"
+                    + "</AdaptationSet>"))
+        #expect(properties.variants.map(\.id) == ["hdr"] && properties.variants[0].videoRange == "PQ")
+        // Only trick-mode video: nothing Playhead plays (libavformat gets the manifest).
+        #expect(manifest(set("avc1.64001f", [("trick", 100_000)], extra: trick)) == nil)
+    }
+
     @Test func soundOnlyInSeveralSetsAdaptsOverTheMainSetWithTheOthersBesideIt() throws {
         let parsed = try #require(
             manifest(
