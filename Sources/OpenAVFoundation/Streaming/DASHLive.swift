@@ -44,33 +44,25 @@ extension DASHManifest {
             // A Period over before the time shift buffer begins has nothing left to fetch.
             if start + length < elapsed - depth { continue }
             guard
-                var read = period(
+                let read = period(
                     node, base: baseURL(of: node, under: mpdBase), length: length,
                     available: max(0, elapsed - depth - start)...(elapsed - start))
             else { return nil }
             // One that lists nothing yet (just begun) waits for its first segment.
             guard read.variants.contains(where: { !$0.playlist.segments.isEmpty }) else { continue }
             let origin = availabilityStart.addingTimeInterval(start)
-            func dated(_ representation: Representation) -> Representation {
-                var copy = representation
-                copy.playlist = HLSMediaPlaylist(
-                    targetDuration: representation.playlist.targetDuration,
-                    segments: representation.playlist.segments.map { segment in
+            var dated = read.changingPlaylists { playlist in
+                HLSMediaPlaylist(
+                    targetDuration: playlist.targetDuration,
+                    segments: playlist.segments.map { segment in
                         var dated = segment
                         dated.programDate = origin.addingTimeInterval(segment.start)
                         return dated
-                    }, isEnded: false, isEncrypted: false, initialisation: representation.playlist.initialisation,
-                    mediaSequence: representation.playlist.mediaSequence)
-                return copy
+                    }, isEnded: false, isEncrypted: false, initialisation: playlist.initialisation,
+                    mediaSequence: playlist.mediaSequence)
             }
-            read.variants = read.variants.map(dated)
-            read.audio = read.audio.map {
-                AudioSet(
-                    name: $0.name, language: $0.language, isDefault: $0.isDefault,
-                    representations: $0.representations.map(dated))
-            }
-            read.periodStart = start
-            periods.append(read)
+            dated.periodStart = start
+            periods.append(dated)
         }
         guard
             var manifest = joining(
@@ -81,19 +73,29 @@ extension DASHManifest {
         manifest.subtitles = []
         // Where the packager suggests playing, behind the newest segment.
         if let delay = mpd.attributes["suggestedPresentationDelay"].flatMap(isoDuration), delay >= 0 {
-            func delayed(_ representation: Representation) -> Representation {
-                var copy = representation
-                copy.playlist.holdBack = delay
-                return copy
-            }
-            manifest.variants = manifest.variants.map(delayed)
-            manifest.audio = manifest.audio.map {
-                AudioSet(
-                    name: $0.name, language: $0.language, isDefault: $0.isDefault,
-                    representations: $0.representations.map(delayed))
+            manifest = manifest.changingPlaylists { playlist in
+                var delayed = playlist
+                delayed.holdBack = delay
+                return delayed
             }
         }
         return manifest
+    }
+
+    /// The manifest with `change` made to the playlist of every video and audio Representation.
+    func changingPlaylists(_ change: (HLSMediaPlaylist) -> HLSMediaPlaylist) -> DASHManifest {
+        func changed(_ representation: Representation) -> Representation {
+            var copy = representation
+            copy.playlist = change(representation.playlist)
+            return copy
+        }
+        var copy = self
+        copy.variants = variants.map(changed)
+        copy.audio = audio.map {
+            AudioSet(
+                name: $0.name, language: $0.language, isDefault: $0.isDefault, representations: $0.representations.map(changed))
+        }
+        return copy
     }
 
     /// Where each Period of `mpd` starts: stated, else where the one before ends (a first
