@@ -8,7 +8,7 @@ import Foundation
 /// One `EXT-X-STREAM-INF` entry of a multivariant playlist.
 struct HLSVariant: Equatable, Sendable {
     /// The variant's media playlist.
-    let url: URL
+    var url: URL
     /// `BANDWIDTH`: the peak bit rate, bits per second.
     let bandwidth: Int
     /// `AVERAGE-BANDWIDTH`, when given.
@@ -30,6 +30,27 @@ struct HLSVariant: Equatable, Sendable {
     /// The channels of the audio renditions it plays with, where stated (set by whoever
     /// streams it: the renditions are the multivariant playlist's).
     var audioRenditions: [StreamAudioRendition] = []
+    /// Redundant copies of its media playlist, in the order listed: variants the multivariant
+    /// playlist lists again with the same attributes and another URI (backup streams on
+    /// other servers), taken over when this one fails.
+    var backups: [URL] = []
+
+    /// True when `other` differs from it in its URI alone: a redundant copy of it.
+    func isRedundant(with other: HLSVariant) -> Bool {
+        var same = other
+        same.url = url
+        same.backups = backups
+        return same == self
+    }
+
+    /// The variant read from its backup `index` (an index into `backups`): that URI first, the
+    /// others after it, its own last.
+    func failingOver(to index: Int) -> HLSVariant {
+        var moved = self
+        moved.url = backups[index]
+        moved.backups = Array(backups[(index + 1)...]) + Array(backups[..<index]) + [url]
+        return moved
+    }
 
     /// A media playlist played on its own, as the one variant of a stream that states no rate
     /// (`bandwidth` 0: the access log's indicated bit rate reads -1, unknown).
@@ -324,6 +345,17 @@ enum HLSPlaylist: Equatable, Sendable {
                         videoLayouts: attributes["REQ-VIDEO-LAYOUT"].map(StreamVideoLayout.layouts(requiredBy:)) ?? []))
             }
         }
+        // A variant listed again with the same attributes is a backup of the first (redundant
+        // streams): one variant to adapt over, with somewhere to turn when it fails.
+        var merged: [HLSVariant] = []
+        for variant in variants {
+            if let first = merged.firstIndex(where: { $0.isRedundant(with: variant) }) {
+                merged[first].backups.append(variant.url)
+            } else {
+                merged.append(variant)
+            }
+        }
+        variants = merged
         return HLSMultivariantPlaylist(
             variants: variants, renditionTypes: renditionTypes, audioRenditions: audio, startPoint: startPoint)
     }

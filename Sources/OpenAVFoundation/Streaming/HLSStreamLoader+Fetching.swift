@@ -70,15 +70,21 @@ extension HLSStreamLoader {
         {
             return playlist
         }
-        let result = fetcher.fetch(variants[index].url, secure: secure, limit: limits.playlist, timeout: timeout)
-        guard case .success(let resource) = result, let playlist = mediaPlaylist(in: resource, variant: index),
-            playlist.isEnded || isLive
-        else {
-            if case .failure(let failure) = result { log.error(uri: variants[index].url, failure: failure) }
-            return nil
+        while true {
+            let url = playlistURL(of: index)
+            let result = fetcher.fetch(url, secure: secure, limit: limits.playlist, timeout: timeout)
+            guard case .success(let resource) = result, let playlist = mediaPlaylist(in: resource, variant: index),
+                playlist.isEnded || isLive
+            else {
+                if case .failure(let failure) = result { log.error(uri: url, failure: failure) }
+                if case .failure(.cancelled) = result { return nil }
+                // A backup of the variant is asked next, while there is one not yet tried.
+                guard failOver(index) else { return nil }
+                continue
+            }
+            playlists[index] = playlist
+            return playlist
         }
-        playlists[index] = playlist
-        return playlist
     }
 
     /// Variant `variant`'s media playlist in `resource` (through `playlistReader` when there is

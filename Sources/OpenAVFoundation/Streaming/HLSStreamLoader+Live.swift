@@ -57,7 +57,7 @@ extension HLSStreamLoader {
 
     /// Loads variant `variant`'s live playlist again and merges it into the timeline.
     func reload(variant: Int) {
-        let url = variants[variant].url
+        let url = playlistURL(of: variant)
         let result = fetcher.fetch(url, secure: secure, limit: limits.playlist, timeout: timeout)
         var fresh: HLSMediaPlaylist?
         switch result {
@@ -67,6 +67,8 @@ extension HLSStreamLoader {
             break
         case .failure(let failure):
             log.error(uri: url, failure: failure)
+            // The next reload asks its backup, when it has one.
+            _ = failOver(variant, keepingPlaylist: true)
         }
         condition.lock()
         let changed = fresh.map { state.timeline.merge($0) } ?? false

@@ -98,6 +98,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// The variants, ascending by bandwidth, with the media playlist of each once loaded.
     let variants: [HLSVariant]
     var playlists: [HLSMediaPlaylist?]
+    /// The backup each variant failed over to, by index into its `backups` (the loader thread's).
+    var backupInUse: [Int: Int] = [:]
     /// AES-128 keys fetched so far, by URL (the loader thread's).
     var keys: [URL: Data] = [:]
     /// Initialisation sections fetched so far (the loader thread's; a few variants' worth).
@@ -383,8 +385,13 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             case .failure(let failure):
                 log.error(uri: piece.url, failure: failure)
                 failures += 1
+                var refusedByServer = false
+                if case .httpStatus = failure { refusedByServer = true }
                 if case .refused = failure {
                     skip(job, because: failure.reason)
+                } else if refusedByServer || failures >= Self.attempts, failOver(choice) {
+                    // The same segment again, from the variant's backup.
+                    failures = 0
                 } else if case .httpStatus = failure, failures >= Self.attempts {
                     skip(job, because: failure.reason)
                 } else if failures >= Self.attempts {

@@ -96,7 +96,7 @@ enum StreamedOpen {
         }
         do throws(MediaFailure) {
             let fetched = try fetchPlaylist(url)
-            let variants: [HLSVariant]
+            var variants: [HLSVariant]
             let firstListed: HLSVariant
             var listed: HLSMediaPlaylist?
             var audio: [HLSAudioRendition] = []
@@ -156,11 +156,16 @@ enum StreamedOpen {
                     .init(bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth, width: $0.width, height: $0.height)
                 })
             let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
-            let media: HLSPlaylist?
+            var media: HLSPlaylist?
             if let listed {
                 media = .media(listed)
             } else {
                 media = try fetchPlaylist(variants[start].url, imports: imports)?.0
+                // A start variant whose playlist cannot be read is opened from a backup.
+                for backup in variants[start].backups.indices where media == nil {
+                    media = try fetchPlaylist(variants[start].backups[backup], imports: imports)?.0
+                    if media != nil { variants[start] = variants[start].failingOver(to: backup) }
+                }
             }
             // Every audio rendition's playlist (in tiers, the version playing with the start
             // variant), read before any loader fetches with this fetcher.

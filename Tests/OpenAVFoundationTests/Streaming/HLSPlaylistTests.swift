@@ -33,6 +33,35 @@ import Testing
         #expect(master.variants[1].frameRate == nil && master.variants[1].videoRange == nil, "a rate of 0 is no rate")
     }
 
+    @Test func aVariantListedAgainWithTheSameAttributesIsABackupOfTheFirst() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e"
+            https://a.example/low.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=320x180,CODECS="avc1.64001e"
+            https://a.example/mid.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e"
+            https://b.example/low.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e"
+            https://c.example/low.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=320x180,CODECS="avc1.64001e"
+            https://b.example/other.m3u8
+            """
+        guard case .multivariant(let master) = try HLSPlaylist.parse(text, base: base) else {
+            Issue.record("not a multivariant playlist")
+            return
+        }
+        // Three variants to adapt over; the first has two backups (the last differs in size).
+        #expect(master.variants.map(\.url.host) == ["a.example", "a.example", "b.example"])
+        let low = master.variants[0]
+        #expect(low.backups.map(\.absoluteString) == ["https://b.example/low.m3u8", "https://c.example/low.m3u8"])
+        #expect(master.variants[1].backups.isEmpty && master.variants[2].backups.isEmpty)
+        // Failing over to the second backup reads it first, then the others, its own last.
+        let moved = low.failingOver(to: 1)
+        #expect(moved.url.absoluteString == "https://c.example/low.m3u8")
+        #expect(moved.backups.map(\.host) == ["b.example", "a.example"])
+    }
+
     @Test func aSegmentURIWithNoValidSchemeIsAPathOnThePlaylistsServer() throws {
         let text = """
             #EXTM3U
