@@ -22,7 +22,12 @@ extension DASHManifest {
     /// The `UTCTiming` sources of the dynamic MPD in `data` that Playhead reads, in the order
     /// given (URLs resolved against `base`); empty for a static MPD or one naming none.
     static func clockSources(_ data: Data, base: URL) -> [ClockSource] {
-        guard let mpd = XMLTree.parse(data), mpd.name == "MPD", mpd.attributes["type"] == "dynamic" else { return [] }
+        XMLTree.parse(data).map { clockSources($0, base: base) } ?? []
+    }
+
+    /// `clockSources(_:base:)` of an MPD already read into a tree.
+    static func clockSources(_ mpd: XMLTree, base: URL) -> [ClockSource] {
+        guard mpd.name == "MPD", mpd.attributes["type"] == "dynamic" else { return [] }
         return mpd.children("UTCTiming").compactMap { node in
             guard let scheme = node.attributes["schemeIdUri"], let value = node.attributes["value"] else { return nil }
             let trimmed = value.trimmingCharacters(in: .whitespaces)

@@ -26,7 +26,12 @@ extension DASHManifest {
     /// when it is not dynamic, has no availability start, a remote Period or Period timing it
     /// cannot tell, or holds something the loader does not model.
     static func live(_ data: Data, base: URL, now: Date) -> DASHManifest? {
-        guard let mpd = XMLTree.parse(data), mpd.name == "MPD", mpd.attributes["type"] == "dynamic",
+        XMLTree.parse(data).flatMap { live($0, base: base, now: now) }
+    }
+
+    /// `live(_:base:now:)` of an MPD already read into a tree.
+    static func live(_ mpd: XMLTree, base: URL, now: Date) -> DASHManifest? {
+        guard mpd.name == "MPD", mpd.attributes["type"] == "dynamic",
             let availabilityStart = mpd.attributes["availabilityStartTime"].flatMap(Self.date),
             let starts = periodStarts(of: mpd)
         else { return nil }

@@ -18,8 +18,12 @@ extension DASHManifest {
     /// Period is remote (`xlink:href`), their timing is missing or contradictory, or one holds
     /// something the loader does not model.
     static func periods(_ data: Data, base: URL) -> [DASHManifest]? {
-        guard let mpd = XMLTree.parse(data), mpd.name == "MPD", (mpd.attributes["type"] ?? "static") == "static"
-        else { return nil }
+        XMLTree.parse(data).flatMap { periods($0, base: base) }
+    }
+
+    /// `periods(_:base:)` of an MPD already read into a tree.
+    static func periods(_ mpd: XMLTree, base: URL) -> [DASHManifest]? {
+        guard mpd.name == "MPD", (mpd.attributes["type"] ?? "static") == "static" else { return nil }
         guard let starts = periodStarts(of: mpd) else { return nil }
         let nodes = mpd.children("Period")
         let total = mpd.attributes["mediaPresentationDuration"].flatMap(isoDuration)

@@ -152,7 +152,9 @@ extension StreamedOpen {
         interrupt: InterruptDeadline, clock: inout LiveClock
     ) -> DASHManifest? {
         let received = Date()
-        let sources = DASHManifest.clockSources(resource.data, base: resource.finalURL)
+        // Read once; the clock, live and static readings all take the tree.
+        guard let mpd = XMLTree.parse(resource.data) else { return nil }
+        let sources = DASHManifest.clockSources(mpd, base: resource.finalURL)
         var failures: [(URL, FetchFailure)] = []
         let offset = DASHManifest.clockOffset(from: sources, received: received) { url in
             guard !interrupt.isAborted else { return nil }
@@ -164,7 +166,7 @@ extension StreamedOpen {
             }
         }
         clock = LiveClock(offset: offset ?? 0, failures: failures)
-        if let live = DASHManifest.live(resource.data, base: resource.finalURL, now: Date().addingTimeInterval(clock.offset)) {
+        if let live = DASHManifest.live(mpd, base: resource.finalURL, now: Date().addingTimeInterval(clock.offset)) {
             let representations = live.variants + live.audio.flatMap(\.representations)
             return representations.allSatisfy { !$0.playlist.segments.isEmpty } ? live : nil
         }
@@ -176,7 +178,7 @@ extension StreamedOpen {
             else { return nil }
             return index.data
         }
-        guard let periods = DASHManifest.periods(resource.data, base: resource.finalURL) else { return nil }
+        guard let periods = DASHManifest.periods(mpd, base: resource.finalURL) else { return nil }
         let resolved = periods.compactMap { $0.resolvingIndexes(readIndex) }
         return resolved.count == periods.count ? DASHManifest.joining(resolved) : nil
     }
