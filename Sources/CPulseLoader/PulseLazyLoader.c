@@ -75,6 +75,7 @@ static char loadError[256] = "";
     V(pa_operation_cancel, (pa_operation *o), (o)) \
     X(int, pa_stream_get_latency, (pa_stream *s, pa_usec_t *r_usec, int *negative), (s, r_usec, negative), -1) \
     X(const pa_buffer_attr *, pa_stream_get_buffer_attr, (pa_stream *s), (s), NULL) \
+    X(const pa_timing_info *, pa_stream_get_timing_info, (pa_stream *s), (s), NULL) \
     X(size_t, pa_stream_writable_size, (const pa_stream *p), (p), (size_t)-1) \
     X(const char *, pa_stream_get_device_name, (const pa_stream *s), (s), NULL) \
     V(pa_operation_unref, (pa_operation *o), (o)) \

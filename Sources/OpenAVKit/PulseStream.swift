@@ -5,7 +5,7 @@
 // callback renders from the source (a lock-free ring) into libpulse's own buffer: it takes no
 // lock of ours and decodes nothing. `running`, `underruns`, `lost` and the latency are atomics
 // any thread may read. `isReady` is written while connecting and read by callbacks, both under
-// the main loop's lock.
+// the main loop's lock; `hasPlayed` and `fillsBeforePlaying` belong to the write callback.
 internal import CPulse
 internal import CPulseLoader
 import Foundation
@@ -41,6 +41,10 @@ final class PulseStream: @unchecked Sendable {
     /// Called once, on the main loop's thread, when the connection fails after it was ready.
     private let onLost: @Sendable (PulseStream) -> Void
     private let latencyBits = Atomic<UInt64>(Double(0).bitPattern)
+    /// Set once the server has played the stream (main loop thread, lock held).
+    private var hasPlayed = false
+    /// Write requests answered before it played (main loop thread, lock held).
+    private var fillsBeforePlaying = 0
 
     /// Seconds from a write to the moment its first frame is heard, as last measured.
     var latency: Double { Double(bitPattern: latencyBits.load(ordering: .relaxed)) }
@@ -214,6 +218,7 @@ final class PulseStream: @unchecked Sendable {
     /// Renders `requested` bytes into the stream (main loop thread, lock held by libpulse).
     private func fill(_ stream: OpaquePointer, requested: Int) {
         guard running.load(ordering: .relaxed) else { return }
+        noteWhetherPlaying(stream)
         if warmingUp.load(ordering: .relaxed) {
             fillWithSilence(stream, requested: requested)
             return
@@ -234,7 +239,8 @@ final class PulseStream: @unchecked Sendable {
             let latency = pa_stream_get_latency(stream, &microseconds, &negative) == 0
                 ? (negative != 0 ? 0 : Double(microseconds) / 1_000_000) : buffer
             latencyBits.store(latency.bitPattern, ordering: .relaxed)
-                source.setOutputLatency(latency)
+            source.setOutputLatency(latency)
+            source.setOutputPlaying(hasPlayed)
             let count = bytes / MemoryLayout<Float>.size
             source.render(
                 into: UnsafeMutableBufferPointer(start: data.bindMemory(to: Float.self, capacity: count), count: count),
@@ -246,6 +252,21 @@ final class PulseStream: @unchecked Sendable {
             let rewind = source.takeRewindFrames() * frameBytes
             guard pa_stream_write(stream, data, bytes, nil, -Int64(rewind), PA_SEEK_RELATIVE) == 0 else { return }
             remaining += rewind - bytes
+        }
+    }
+
+    /// Notes when the server first plays the stream: its timing says so, or it has read from
+    /// it. Until then what is written waits for the sink (a freshly started or suspended sink
+    /// can take two seconds to run), and its latency reads as if it were heard at once: the
+    /// source is told so and publishes no clock from it. A server that gives no timing is
+    /// taken as playing once it asked for audio a few times. Main loop thread, lock held.
+    private func noteWhetherPlaying(_ stream: OpaquePointer) {
+        guard !hasPlayed else { return }
+        fillsBeforePlaying += 1
+        if let timing = pa_stream_get_timing_info(stream) {
+            hasPlayed = timing.pointee.playing != 0 || timing.pointee.read_index > 0
+        } else {
+            hasPlayed = fillsBeforePlaying > 3
         }
     }
 

@@ -69,6 +69,16 @@ public final class PulseAudioServer: @unchecked Sendable {
         guard answer.ending == .exited(0) else { throw TestSupportError("pactl could not add the sink \(name)") }
     }
 
+    /// Suspends every sink left idle for `seconds`, as a desktop's server does
+    /// (`module-suspend-on-idle`): a stream that plays again afterwards waits for it to wake.
+    /// - Throws: ``TestSupportError`` when the server refuses it.
+    public func suspendIdleSinks(after seconds: Int) throws {
+        let answer = try Subprocess.run(
+            try Subprocess.tool(named: "pactl"),
+            ["--server=\(address)", "load-module", "module-suspend-on-idle", "timeout=\(seconds)"], limit: 5)
+        guard answer.ending == .exited(0) else { throw TestSupportError("pactl could not load module-suspend-on-idle") }
+    }
+
     /// Makes `name` the default sink, as a desktop's sound settings do.
     /// - Throws: ``TestSupportError`` when the server refuses it.
     public func setDefaultSink(_ name: String) throws {

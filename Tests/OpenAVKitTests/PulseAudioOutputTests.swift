@@ -1,6 +1,8 @@
 // Playhead: the native sound-server output against a real PulseAudio server the test starts:
 // the sound arrives, and each frame handed to the video sink meets its sound at the sink
-// within 10 ms (the clock follows the latency the server measures).
+// within 10 ms (the clock follows the latency the server measures), also after a pause long
+// enough for the sink to suspend; time waits for a sink slow to wake and never goes back; the
+// server going away neither stops time nor silences the next connection.
 import FFmpegBridge
 import Foundation
 import PlayheadTestSupport
@@ -21,6 +23,9 @@ private final class HandOverSink: VideoSink, @unchecked Sendable {
     }
 
     func clear() {}
+
+    /// The presentation times handed over, in order.
+    var presented: [Double] { handed.withLock { $0.map(\.pts.seconds) } }
 
     /// Host times at which white frames were handed over after `after` seconds of media.
     func flashes(after: Double) -> [Double] {
@@ -96,6 +101,88 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
     }
 
     @Test(.enabled(if: realTimeTestsEnabled))
+    func timeWaitsForASinkSlowToWakeAndNeverGoesBackOnASoundServer() async throws {
+        // A freshly started server in this rig, its sink idle, asks for no audio for about
+        // 1.9 s (as a suspended sink or a Bluetooth headset may): time used to run on the
+        // system clock after 0.5 s and step back when the sound began.
+        let clip = try LipSyncMedia.flashAndBeep(seconds: 4)
+        let server = try await offPool { try PulseAudioServer() }
+        defer { server.stop() }
+        let sink = HandOverSink()
+        let sinks = VideoSinks()
+        sinks.add(sink)
+        let output = PulseAudioOutput(server: server.address)
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
+        let item = AVPlayerItem(url: clip)
+        let player = AVPlayer(environment: environment, playerItem: item)
+        await waitUntilInRealTime(seconds: 10) { item.status == .readyToPlay }
+        player.play()
+        let started = SystemHostClock.shared.now
+        var readings: [(host: Double, time: Double)] = []
+        while SystemHostClock.shared.now - started < 4 {
+            readings.append((SystemHostClock.shared.now, item.currentTime().seconds))
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        player.replaceCurrentItem(with: nil)
+        let moved = try #require(readings.first { $0.time > 0.05 }, "time ran")
+        // The sink of a freshly started server in this rig wakes after about 1.9 s.
+        #expect(moved.host - started > 0.5, "time stood until the sound was heard: moved after \(moved.host - started) s")
+        let back = zip(readings, readings.dropFirst()).filter { $1.time < $0.time - 0.001 }
+        #expect(back.isEmpty, "time went back: \(back.map { ($0.0.time, $0.1.time) })")
+        let shown = sink.presented
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $1 > $0 }, "each picture once")
+        #expect(readings.last!.time > 1.5, "played on: \(readings.last!.time) s at 4 s")
+    }
+
+    @Test(.enabled(if: realTimeTestsEnabled))
+    func afterAPauseLongEnoughForTheSinkToSuspendEachFrameStillMeetsItsSoundOnASoundServer() async throws {
+        // A desktop's server suspends a sink left idle (`module-suspend-on-idle`): playing
+        // again after a long pause wakes it, and the picture must wait for the sound.
+        let clip = try LipSyncMedia.flashAndBeep(seconds: 8)
+        let server = try await offPool { try PulseAudioServer() }
+        defer { server.stop() }
+        let sink = HandOverSink()
+        let sinks = VideoSinks()
+        sinks.add(sink)
+        let output = PulseAudioOutput(server: server.address)
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
+        let item = AVPlayerItem(url: clip)
+        let player = AVPlayer(environment: environment, playerItem: item)
+        player.play()
+        await waitUntilInRealTime(seconds: 10) { item.currentTime().seconds >= 1.2 }
+        player.pause()
+        try await offPool { try server.suspendIdleSinks(after: 1) }
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        let recording = try await offPool { try MonitorRecording(server: server) }
+        let paused = item.currentTime().seconds
+        player.play()
+        let started = SystemHostClock.shared.now
+        var readings: [(host: Double, time: Double)] = []
+        while SystemHostClock.shared.now - started < 3 {
+            readings.append((SystemHostClock.shared.now, item.currentTime().seconds))
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        player.pause()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let heard = recording.stop()
+        player.replaceCurrentItem(with: nil)
+        #expect(readings.contains { $0.time > paused + 1 }, "time ran on: \(readings.last?.time ?? 0)")
+        let back = zip(readings, readings.dropFirst()).filter { $1.time < $0.time - 0.001 }
+        #expect(back.isEmpty, "time went back: \(back.map { ($0.0.time, $0.1.time) })")
+        let beeps = LipSyncMedia.beepOnsets(in: heard.samples, sampleRate: recording.sampleRate)
+            .map { heard.startHost + Double($0) / Double(recording.sampleRate) }
+        let flashes = sink.flashes(after: paused + 0.1)
+        var offsets: [Double] = []
+        for flash in flashes {
+            guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }) else { continue }
+            offsets.append(beep - flash)
+        }
+        #expect(flashes.count >= 2, "flashes at each whole second after the resume: \(flashes.count)")
+        #expect(offsets.count == flashes.count, "a beep heard for every flash")
+        #expect(offsets.allSatisfy { abs($0) <= 0.020 }, "sound minus frame, ms: \(offsets.map { ($0 * 1000).rounded() })")
+    }
+
+    @Test(.enabled(if: realTimeTestsEnabled))
     func theServerGoingAwayNeitherStopsTimeNorSilencesTheNextConnectionOnASoundServer() async throws {
         let clip = try GeneratedMedia.url(
             named: "tone-12s", fileExtension: "mkv",
@@ -111,10 +198,8 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         let item = AVPlayerItem(url: clip)
         let player = AVPlayer(environment: environment, playerItem: item)
         player.play()
-        // Sound first: a freshly started server in this rig asks for no audio for about 1.9 s,
-        // and time runs on the system clock once its first audio is 0.5 s late, then steps back
-        // to the audio's position when the server starts playing (a start-up behaviour of its
-        // own, not what this test is about). By 3 s of item time the server plays.
+        // Sound first: a freshly started server in this rig asks for no audio for about 1.9 s
+        // (time waits for it: see the test above). By 3 s of item time the server plays.
         await waitUntilInRealTime(seconds: 15) { item.currentTime().seconds >= 3 }
         var readings: [(host: Double, time: Double)] = []
         func read() { readings.append((SystemHostClock.shared.now, item.currentTime().seconds)) }

@@ -11,8 +11,8 @@
 // - The control side (`SharedAudioDevice`, under its lock) stores rings in the slots and keeps
 //   a strong reference to each ring it stored until `waitUntilReleased(_:)` shows the callback
 //   cannot be using it any more.
-// - `setOutputLatency` comes from the output's thread and only stores an atomic; the callback
-//   passes the value on to the ring it renders.
+// - `setOutputLatency` and `setOutputPlaying` come from the output's thread and only store
+//   atomics; the callback passes the values on to the ring it renders.
 import Foundation
 import Synchronization
 
@@ -26,6 +26,7 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
     private let renderCalls = Atomic<Int>(0)
     private let handOffs = Atomic<Int>(0)
     private let latencyBits = Atomic<UInt64>(Double(0).bitPattern)
+    private let outputPlays = Atomic<Bool>(true)
     /// Owned by the render thread: what the last call goes back over (its first ring's rewind).
     private var rewind = 0
 
@@ -44,6 +45,7 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         let channels = format.channelCount
         let frames = buffer.count / channels
         let latency = Double(bitPattern: latencyBits.load(ordering: .relaxed))
+        let plays = outputPlays.load(ordering: .relaxed)
         rewind = 0
         var offset = 0
         // At most one hand-over per ring per call; the bound keeps a pathological queue of
@@ -52,6 +54,7 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
             let bits = currentBits.load(ordering: .acquiring)
             guard let ring = Self.ring(bits) else { break }
             if ring.outputLatency != latency { ring.setOutputLatency(latency) }
+            if ring.isOutputPlaying != plays { ring.setOutputPlaying(plays) }
             let part = UnsafeMutableBufferPointer(rebasing: buffer[(offset * channels)...])
             let seconds = Double(offset) / Double(format.sampleRate)
             // A ring taking over mid-call plays at once: waiting to prime it would be a gap.
@@ -87,6 +90,11 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
     /// Remembers the output's latency; each ring learns it as it is rendered.
     package func setOutputLatency(_ seconds: Double) {
         latencyBits.store(max(0, seconds).bitPattern, ordering: .relaxed)
+    }
+
+    /// Remembers whether the output plays what it takes; each ring learns it as it is rendered.
+    package func setOutputPlaying(_ playing: Bool) {
+        outputPlays.store(playing, ordering: .relaxed)
     }
 
     // MARK: - Control side (SharedAudioDevice, under its lock)

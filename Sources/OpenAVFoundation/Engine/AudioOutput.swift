@@ -42,6 +42,13 @@ package protocol AudioRenderSource: AnyObject, Sendable {
     /// call this before starting and whenever their estimate changes. Callable from any thread.
     func setOutputLatency(_ seconds: Double)
 
+    /// Tells the source whether the device plays what it renders: false while the device has
+    /// taken audio but not started playing it (a sound server waking a suspended sink), when
+    /// nobody knows yet when that audio will be heard. Audio rendered meanwhile publishes no
+    /// clock, so time does not run on a guess; the first call made once it plays does.
+    /// Outputs that always know need not call it. Callable from any thread.
+    func setOutputPlaying(_ playing: Bool)
+
     /// Frames the audio of the last ``render(into:hostTime:)`` call goes back over: it replaces
     /// that much of what earlier calls rendered (re-made audio after a rate change starts
     /// behind what was rendered, where the output has not played yet). Reading it clears it.
@@ -53,6 +60,9 @@ package protocol AudioRenderSource: AnyObject, Sendable {
 extension AudioRenderSource {
     /// Sources that never re-make rendered audio go back over nothing.
     package func takeRewindFrames() -> Int { 0 }
+
+    /// Sources that publish no clock need not know whether the device plays.
+    package func setOutputPlaying(_ playing: Bool) {}
 }
 
 /// An audio device (or a stand-in) that pulls frames from a render source.

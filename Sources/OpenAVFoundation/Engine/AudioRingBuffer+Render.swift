@@ -14,8 +14,9 @@ extension AudioRingBuffer {
     /// - Frames heard before ``startGate`` are silence; the ring's audio starts right after.
     /// - Before the current generation's first frame plays, the call is silent and consumes
     ///   nothing until ``primeFrames`` frames of it wait (or its audio ended).
-    /// - When at least one frame was played, publishes: the media time of the first frame, heard
-    ///   at `hostTime + outputLatency` (plus any gated lead), advancing at that chunk's rate for
+    /// - When at least one frame was played and the output plays what it takes (see
+    ///   ``isOutputPlaying``), publishes: the media time of the first frame, heard at
+    ///   `hostTime + outputLatency` (plus any gated lead), advancing at that chunk's rate for
     ///   the frames delivered.
     /// - Important: Real-time thread only; one call at a time.
     package func render(into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double) {
@@ -228,7 +229,8 @@ extension AudioRingBuffer {
             clockFloor = media
         }
         playedGeneration = generation
-        guard media.isNumeric else { return }
+        // Audio a device holds before it starts playing is heard at a time nobody knows yet.
+        guard media.isNumeric, outputPlays.load(ordering: .relaxed) else { return }
         clockPublisher.publish(
             AudioClockSnapshot(
                 media: media, host: host, rate: rate,

@@ -63,6 +63,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let startGateBits = Atomic<UInt64>((-Double.infinity).bitPattern)  // any thread
     let latencyBits = Atomic<UInt64>(Double(0).bitPattern)  // set by the output
     let delayBits = Atomic<UInt64>(Double(0).bitPattern)  // any thread: the user's audio delay
+    let outputPlays = Atomic<Bool>(true)  // set by the output: what it renders is being played
     let underruns = Atomic<Int>(0)  // incremented by the consumer
     let endedGeneration = Atomic<Int>(Int.min)  // set by the producer: its audio reached the end
     let renderedFrames = Atomic<Int>(0)  // frames of real audio rendered, by the consumer
@@ -259,6 +260,15 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     package func setOutputLatency(_ seconds: Double) {
         latencyBits.store(max(0, seconds).bitPattern, ordering: .relaxed)
     }
+
+    /// Records whether the output plays what is rendered (see
+    /// ``AudioRenderSource/setOutputPlaying(_:)``).
+    package func setOutputPlaying(_ playing: Bool) {
+        outputPlays.store(playing, ordering: .relaxed)
+    }
+
+    /// True unless the output said it has not started playing what it takes.
+    package var isOutputPlaying: Bool { outputPlays.load(ordering: .relaxed) }
 
     // MARK: - Statistics and clock
 

@@ -74,8 +74,8 @@ enum EngineEvent: Sendable {
     // MARK: Audio thread
     /// Decoded audio of `generation` starting at `start` is about to be written.
     case audioChunk(generation: Int, start: CMTime)
-    /// This much audio went into the ring (item seconds).
-    case audioWritten(seconds: Double)
+    /// This much audio of `generation` went into the ring (item seconds) at `host`.
+    case audioWritten(seconds: Double, generation: Int, host: Double)
     /// The audio decoder drained the end of stream of `generation`.
     case audioEnded(generation: Int)
 

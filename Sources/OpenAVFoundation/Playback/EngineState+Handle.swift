@@ -155,8 +155,9 @@ extension EngineState {
             let (decision, landsHere) = audioLanding(generation: chunkGeneration, chunkStart: start)
             // An audio-only seek completes on the presentation thread once it lands.
             return landsHere ? [.wake(.presenter), .reply(.audio(decision))] : [.reply(.audio(decision))]
-        case .audioWritten(let seconds):
+        case .audioWritten(let seconds, let written, let host):
             statistics.audioSeconds += seconds
+            if audioQueued?.generation != written { audioQueued = QueuedAudio(generation: written, since: host) }
             return []
         case .audioEnded(let ended):
             guard generation == ended, !stopped else { return [.wake(.presenter)] }

@@ -26,6 +26,13 @@ struct PendingSeek: Sendable {
     var isEngineOwn = false
 }
 
+/// The first audio of a generation put into the ring, and when.
+struct QueuedAudio: Sendable, Equatable {
+    let generation: Int
+    /// The host time its first chunk went into the ring.
+    let since: Double
+}
+
 /// Where the item's audio output is in its life.
 enum AudioOutputPhase: Sendable { case idle, running, closed }
 
@@ -97,25 +104,47 @@ struct EngineState: Sendable {
     /// has or when none was asked for. Until then time stands where it will start, and the
     /// ring is gated: the output runs but is silent until that moment.
     var scheduledStart: Double?
+    /// The generation whose audio went into the ring last, and since when (nil: none yet).
+    var audioQueued: QueuedAudio?
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise. Time never runs ahead of sound that is about to start: while this run's
-    /// audio is due but not heard yet (the output starting, a sound server's latency), it
-    /// stands where the run began, so it does not jump back when the audio clock takes over.
+    /// audio is due but not heard yet (the output starting, a sound server's latency, a
+    /// suspended sink or a Bluetooth headset waking up), it stands where the run began, so it
+    /// does not jump back when the audio clock takes over.
     func time(atHost host: Double) -> CMTime {
         let running = scheduledStart.map { max(host, $0) } ?? host
         // (Before its first frame is heard, the audio clock stands at that frame's time.)
         if let audio = trustedAudioClock(atHost: running) { return audio }
         guard awaitsFirstAudio else { return clock.time(atHost: running) }
         let waited = max(0, running - audioClockTrustedAfter)
-        // Audio that never comes (a gap in the track) holds time only so long.
-        let held = audioClockTrustedAfter + max(0, waited - Self.firstAudioAllowance)
+        // Audio that never comes (a gap in the track) holds time only so long; audio waiting
+        // in the ring for an output slow to start holds it longer.
+        let allowance = holdsUnheardAudio ? Self.queuedAudioAllowance : Self.firstAudioAllowance
+        let held = audioClockTrustedAfter + max(0, waited - allowance)
         return clock.time(atHost: max(held, clock.anchorHost))
     }
 
     /// How long time waits at the start of a run for its audio to be heard before the system
-    /// clock runs on without it (a sound server's latency is 20-200 ms).
+    /// clock runs on without it, when that audio has not been decoded in time (a sound
+    /// server's latency is 20-200 ms).
     static let firstAudioAllowance = 0.5
+
+    /// How long time waits for an output to start playing the audio waiting for it in the
+    /// ring: a sink resumed from suspension or a Bluetooth headset can take a second or two;
+    /// an output silent for longer is taken as stuck and time runs on without it.
+    static let queuedAudioAllowance = 5.0
+
+    /// True when this run's audio was in the ring within ``firstAudioAllowance`` of the run's
+    /// start and is still there, unheard: only the output keeps it from being heard. (Audio
+    /// that arrives later does not hold time that has started to run.)
+    private var holdsUnheardAudio: Bool {
+        guard let queued = audioQueued, queued.generation == generation,
+            queued.since < audioClockTrustedAfter + Self.firstAudioAllowance,
+            let ring = pipeline?.ring
+        else { return false }
+        return ring.bufferedFrames > 0
+    }
 
     /// True while playing forward with audio selected that has not ended and whose clock is not
     /// trusted yet for this run.

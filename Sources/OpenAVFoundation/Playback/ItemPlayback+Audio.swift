@@ -110,7 +110,7 @@ extension ItemPlayback {
             guard put(silence, to: ring, generation: generation, &splice) else { return }
         }
         guard put(trimmed, to: ring, generation: generation, &splice) else { return }
-        post(.audioWritten(seconds: trimmed.mediaDuration.seconds))
+        post(.audioWritten(seconds: trimmed.mediaDuration.seconds, generation: generation, host: environment.hostClock.now))
     }
 
     /// Writes `trimmed` into the ring in steps, waiting for space; false when it gave up (the

@@ -25,18 +25,22 @@ extension ItemPlayback {
     ) -> Bool {
         guard splice.writtenEnd.isNumeric, let first = splice.recent.first, first.pts.isNumeric else { return false }
         var cut: Double
-        if let rendered = ring.renderedEndSeconds(ofGeneration: generation) {
+        let rewrites = outputRewritesQueuedAudio(pipeline)
+        // An output that can replace what it holds and has not started playing it (a sound
+        // server's stream before its sink runs) has let nothing be heard.
+        let nothingHeard = rewrites && !ring.isOutputPlaying
+        if let rendered = ring.renderedEndSeconds(ofGeneration: generation), !nothingHeard {
             // What the listener hears now, when the output can replace what it holds.
-            let heard = outputRewritesQueuedAudio(pipeline)
-                ? ring.audioClock(atHost: environment.hostClock.now).map { $0.seconds } : nil
+            let heard = rewrites ? ring.audioClock(atHost: environment.hostClock.now).map { $0.seconds } : nil
             let played = min(heard ?? rendered, rendered)
             cut = played + Self.tempoSpliceLead * converter.tempo
             // The last splice's point is not reached yet: re-make from there again, so its old
             // audio and its re-made audio never both play.
             if let last = splice.lastTempoSplice, played < last { cut = last }
         } else {
-            // Nothing of this generation played yet (a rate set just as play starts): all of
-            // it is re-made, so not even its first moments play at the old speed.
+            // Nothing of this generation played yet (a rate set just as play starts), or
+            // nothing heard of what the output took: all of it is re-made, so not even its
+            // first moments play at the old speed.
             cut = first.pts.seconds
         }
         guard cut < splice.writtenEnd.seconds - 0.005, first.pts.seconds <= cut else { return false }

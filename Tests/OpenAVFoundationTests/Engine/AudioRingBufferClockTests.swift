@@ -23,6 +23,25 @@ extension EngineTests {
             #expect(isClose(ring.audioClock(atHost: 9), ms(10_000) + seconds(0.04 * rate)))
         }
 
+        @Test func audioTakenByADeviceThatIsNotPlayingYetPublishesNoClock() async {
+            // A sound server's stream before its sink runs: the audio goes, but when it will be
+            // heard is unknown, so the clock says nothing until a call made while it plays.
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 256)
+            ring.setOutputLatency(0)
+            ring.setOutputPlaying(false)
+            ring.write(ramp(1, 100), media: ms(10_000))
+            #expect(ring.render(frames: 40, hostTime: 5) == ramp(1, 40))
+            #expect(ring.clockSnapshot == nil && ring.audioClock(atHost: 5.5) == nil)
+            // Playing now, with those 40 frames still queued in the device ahead of the next.
+            ring.setOutputPlaying(true)
+            ring.setOutputLatency(0.04)
+            #expect(ring.render(frames: 20, hostTime: 7) == ramp(41, 20))
+            #expect(ring.clockSnapshot?.host == 7.04)
+            #expect(ring.audioClock(atHost: 7.04) == ms(10_040))
+            // The run began with the first frame taken: the clock never reads before it.
+            #expect(ring.clockSnapshot?.floor == ms(10_000))
+        }
+
         @Test func beforeTheStartGateTheOutputIsSilentAndTheAudioBeginsExactlyAtIt() async {
             let ring = AudioRingBuffer(format: mono, capacityFrames: 256)
             ring.setOutputLatency(0.01)

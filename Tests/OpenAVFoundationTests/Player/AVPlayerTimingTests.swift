@@ -148,6 +148,65 @@ import Testing
         player.pause()
     }
 
+    @Test func timeWaitsSecondsForAnOutputThatWakesSlowlyAndThePictureNeverRepeats() async throws {
+        // A suspended sink or a Bluetooth headset waking up can take two seconds to play the
+        // first sound. Time used to wait 0.5 s, run on the system clock, then step back to the
+        // sound's position when it began: the picture ran ahead of the sound, then stood until
+        // the sound caught up.
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let sinks = VideoSinks()
+        sinks.add(sink)
+        let output = SlowStartingAudioOutput(ClockDrivenAudioOutput(clock: clock))
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
+        let player = AVPlayer(environment: environment, playerItem: AVPlayerItem(url: try Fixture.url(.mp4)))
+        await waitUntil("ready") { player.currentItem?.status == .readyToPlay }
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await waitUntil("sound waiting") { (engine(of: player)?.pipeline?.ring?.bufferedFrames ?? 0) > 0 }
+        var waiting: [Double] = []
+        for _ in 0..<20 {
+            await advance(clock, by: 0.1)
+            waiting.append(player.currentTime().seconds)
+        }
+        #expect(waiting.allSatisfy { $0 == 0 }, "time waits 2 s for the sound: \(waiting)")
+        let shownWhileWaiting = sink.frames.map(\.pts.seconds)
+        #expect(shownWhileWaiting.allSatisfy { $0 < 0.05 }, "only the first picture before the sound: \(shownWhileWaiting)")
+        output.letStart()
+        var readings: [Double] = []
+        for _ in 0..<20 {
+            await advanceFed(clock, by: 0.02, playing: player, output: output.inner)
+            readings.append(player.currentTime().seconds)
+        }
+        #expect(abs(readings.last! - 0.4) < 0.03, "\(readings)")
+        let all = waiting + readings
+        #expect(zip(all, all.dropFirst()).allSatisfy { $1 >= $0 }, "time went back: \(all)")
+        player.pause()
+        let shown = sink.frames.map(\.pts.seconds)
+        #expect(shown.count >= 10 && zip(shown, shown.dropFirst()).allSatisfy { $1 > $0 }, "each picture once: \(shown)")
+    }
+
+    @Test func timeRunsOnWithoutAnOutputThatNeverPlays() async throws {
+        // An output that takes the audio and never plays it is taken as stuck after 5 s: the
+        // picture goes on by the system clock rather than stand for good.
+        let clock = ManualClock()
+        let sinks = VideoSinks()
+        sinks.add(RecordingVideoSink())
+        let output = SlowStartingAudioOutput(ClockDrivenAudioOutput(clock: clock))
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
+        let player = AVPlayer(environment: environment, playerItem: AVPlayerItem(url: try Fixture.url(.mp4)))
+        await waitUntil("ready") { player.currentItem?.status == .readyToPlay }
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await waitUntil("sound waiting") { (engine(of: player)?.pipeline?.ring?.bufferedFrames ?? 0) > 0 }
+        await advance(clock, by: 4.9, step: 0.1)
+        #expect(player.currentTime() == .zero, "time waits for the sound")
+        await advance(clock, by: 0.6, step: 0.1)
+        #expect(abs(player.currentTime().seconds - 0.5) < 1e-6, "then runs on: \(player.currentTime().seconds)")
+        player.replaceCurrentItem(with: nil)
+        output.letStart()
+    }
+
     /// Real-time timing: meaningful on a quiet machine, noisy when the whole suite shares two
     /// cores (the manual-clock variant asserts the same behaviour exactly). Runs in the
     /// real-time pass of `make test` (PLAYHEAD_REALTIME_TESTS set).
