@@ -2,11 +2,13 @@
 // a time, as a live encoder's would: `live/master.m3u8` lists `live/<name>/index.m3u8` for each
 // variant, a sliding window over the ladder's one-second MPEG-TS segments (served from
 // `ladder/<name>/seg<N>.ts` beside them), or over the fragmented-MP4 ladder's `seg<N>.m4s`;
-// optionally with a WebVTT subtitle rendition and a French audio rendition growing alike.
+// optionally with a WebVTT subtitle rendition and a French audio rendition growing alike, or
+// with every variant listed twice, the second time as a backup on `backup/<name>/index.m3u8`
+// (RFC 8216's redundant streams) whose primary can be taken down.
 //
-// Concurrency: `publish(through:)`, `end()` and the timer's ticks change the server's rules
-// under `lock` (which guards `published`); any thread may call them; `grow` and `stop` belong
-// to the test's thread.
+// Concurrency: `publish(through:)`, `end()`, `takePrimaryDown()` and the timer's ticks change
+// the server's rules under `lock` (which guards `published` and `primaryDown`); any thread may
+// call them; `grow` and `stop` belong to the test's thread.
 import Foundation
 
 /// A live stream over an `AdaptiveMedia` ladder on `server`; see the file comment.
@@ -18,6 +20,10 @@ public final class LiveLadder: @unchecked Sendable {
     /// playlists carry `EXT-X-ENDLIST`.
     private let lock = NSLock()
     private var published = (count: 0, ended: false)
+    /// True once the primary variant playlists answer 404 (guarded by `lock`).
+    private var primaryDown = false
+    /// True when every variant is listed again as a backup on `backup/<name>/index.m3u8`.
+    private let backups: Bool
     private var timer: DispatchSourceTimer?
 
     /// True for the fragmented-MP4 ladder (``AdaptiveMedia/fragmentedFolder()``: `low` and
@@ -50,13 +56,17 @@ public final class LiveLadder: @unchecked Sendable {
     /// folder's segments, served as `live/fr/seg<N>.ts`); `frenchIsDefault` makes the French
     /// one DEFAULT=YES instead of the English. `masterLines` go into the master playlist
     /// before its variants (an `EXT-X-START`, say); `mediaLines(published)` go into every
-    /// variant playlist after its media sequence (`EXT-X-DATERANGE` tags, say).
+    /// variant playlist after its media sequence (`EXT-X-DATERANGE` tags, say). With `backups`,
+    /// each variant is listed a second time with the same attributes and the URI
+    /// `backup/<name>/index.m3u8`, which serves the same playlist (see ``takePrimaryDown()``).
     public init(
         server: LoopbackHTTPServer, window: Int = 4, published: Int, fragmented: Bool = false,
         subtitleOrigin: Double? = nil, frenchAudio: URL? = nil, frenchIsDefault: Bool = false,
-        masterLines: [String] = [], mediaLines: @escaping @Sendable (Int) -> [String] = { _ in [] }
+        masterLines: [String] = [], backups: Bool = false,
+        mediaLines: @escaping @Sendable (Int) -> [String] = { _ in [] }
     ) {
         self.server = server
+        self.backups = backups
         self.mediaLines = mediaLines
         self.window = window
         self.fragmented = fragmented
@@ -81,11 +91,10 @@ public final class LiveLadder: @unchecked Sendable {
         }
         self.frenchSegments = frenchSegments
         let master = ["#EXTM3U"] + masterLines + (subtitleOrigin == nil ? [] : [rendition]) + audio + variants.flatMap { variant in
-            [
-                "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height)"
-                    + (subtitleOrigin == nil ? "" : ",SUBTITLES=\"subs\"") + (audio.isEmpty ? "" : ",AUDIO=\"aud\""),
-                "\(variant.name)/index.m3u8",
-            ]
+            let attributes = "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height)"
+                + (subtitleOrigin == nil ? "" : ",SUBTITLES=\"subs\"") + (audio.isEmpty ? "" : ",AUDIO=\"aud\"")
+            return [attributes, "\(variant.name)/index.m3u8"]
+                + (backups ? [attributes, "../backup/\(variant.name)/index.m3u8"] : [])
         }
         if let subtitleOrigin {
             let ticks = Int64((subtitleOrigin * 90_000).rounded())
@@ -140,6 +149,15 @@ public final class LiveLadder: @unchecked Sendable {
         timer.resume()
     }
 
+    /// Makes every primary variant playlist answer 404 from now on (its server went down); the
+    /// backups go on growing.
+    public func takePrimaryDown() {
+        lock.withLock {
+            primaryDown = true
+            serve(published)
+        }
+    }
+
     /// Stops growing.
     public func stop() {
         timer?.cancel()
@@ -158,9 +176,10 @@ public final class LiveLadder: @unchecked Sendable {
                 lines += ["#EXTINF:1.000000,", "../../ladder/\(variant.name)/seg\(index).\(fragmented ? "m4s" : "ts")"]
             }
             if state.ended { lines.append("#EXT-X-ENDLIST") }
-            server.setRule(
-                .content(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
-                for: "/live/\(variant.name)/index.m3u8")
+            let playlist = LoopbackHTTPServer.Rule.content(
+                Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl")
+            server.setRule(primaryDown ? .notFound : playlist, for: "/live/\(variant.name)/index.m3u8")
+            if backups { server.setRule(playlist, for: "/backup/\(variant.name)/index.m3u8") }
         }
         if frenchSegments > 0 {
             var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:\(first)"]

@@ -72,6 +72,43 @@ import Testing
         #expect(item.asset is AVURLAsset)
     }
 
+    // A live playlist grows with the wall clock: this runs in the real-time pass.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aLiveVariantWhosePlaylistStopsLoadingGoesOnFromItsBackupInRealTime() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        let live = LiveLadder(server: server, window: 4, published: 6, backups: true)
+        defer { live.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        player.play()
+        live.grow(every: 1, ending: true)
+        // Two reloads' worth in, the primary server goes down for good.
+        await waitUntil(timeout: 10, "two more segments") { live.count >= 8 }
+        live.takePrimaryDown()
+        await waitUntil(timeout: 30, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+        player.replaceCurrentItem(with: nil)
+
+        #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
+        // Every picture from the start segment (three target durations from the edge, seg3)
+        // to the last, once: the reloads went on from the backup.
+        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
+            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(times.count == 9 * 25, "\(times.count) pictures")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat")
+        let paths = server.requests.map(\.path)
+        let backupReloads = paths.filter { $0.hasPrefix("/backup/") && $0.hasSuffix("/index.m3u8") }
+        #expect(backupReloads.count >= 3, "the backup's playlist was reloaded: \(paths)")
+        let errors = item.errorLog()?.events ?? []
+        #expect(!errors.isEmpty && errors.allSatisfy { $0.errorStatusCode == 404 && ($0.uri ?? "").contains("/live/") },
+                "\(errors.map { ($0.errorStatusCode, $0.uri ?? "") })")
+    }
+
     @Test func aVariantWhosePlaylistCannotBeReadOpensFromItsBackup() async throws {
         let folder = try AdaptiveMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
