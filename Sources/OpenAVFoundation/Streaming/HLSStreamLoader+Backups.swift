@@ -5,7 +5,8 @@
 // for every attempt, the loader moves that variant to its next backup and goes on from there:
 // the backup's playlist is read (its segments matched by media sequence number live, by time
 // for VOD, as any variant's) and the segment asked for again. Each backup is tried once;
-// after the last the variant fails as one without backups does.
+// after the last the variant fails as one without backups does. A DASH manifest's other
+// locations are backups too (DASHBaseURLs.swift), their playlists known from the start.
 //
 // Concurrency: the loader thread's (`backupInUse` is its state, like `playlists`).
 import Foundation
@@ -18,14 +19,17 @@ extension HLSStreamLoader {
         return variants[index].backups[backup]
     }
 
-    /// Moves variant `index` to its next backup (forgetting the playlist read from the one
-    /// that failed, unless `keepingPlaylist`: a live reload merges the backup's into the
-    /// timeline); false when it has none left to try.
+    /// Moves variant `index` to its next backup (its playlist the one known for that backup, or
+    /// read from it when asked for; unless `keepingPlaylist`: a live reload merges the backup's
+    /// into the timeline); false when it has none left to try.
     func failOver(_ index: Int, keepingPlaylist: Bool = false) -> Bool {
         let next = backupInUse[index].map { $0 + 1 } ?? 0
         guard next < variants[index].backups.count else { return false }
         backupInUse[index] = next
-        if !keepingPlaylist { playlists[index] = nil }
+        if !keepingPlaylist {
+            let known = knownBackupPlaylists[index] ?? []
+            playlists[index] = known.indices.contains(next) ? known[next] : nil
+        }
         return true
     }
 }

@@ -90,7 +90,9 @@ extension HLSStreamLoader {
     /// Variant `variant`'s media playlist in `resource` (through `playlistReader` when there is
     /// one); nil when it is not one, or is encrypted in a way the loader cannot decrypt.
     func mediaPlaylist(in resource: FetchedResource, variant: Int) -> HLSMediaPlaylist? {
-        if let playlistReader { return playlistReader(resource.data, resource.finalURL, variant) }
+        if let playlistReader {
+            return playlistReader(resource.data, resource.finalURL, variant, backupInUse[variant].map { $0 + 1 } ?? 0)
+        }
         guard let text = String(data: resource.data, encoding: .utf8),
             case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),
             !playlist.hasUnsupportedKey

@@ -100,6 +100,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var playlists: [HLSMediaPlaylist?]
     /// The backup each variant failed over to, by index into its `backups` (the loader thread's).
     var backupInUse: [Int: Int] = [:]
+    /// The playlists of variants' backups already known, by variant, one per backup (a DASH
+    /// manifest's copies on its other locations: DASHBaseURLs.swift); a backup without one is
+    /// read from its URI.
+    let knownBackupPlaylists: [Int: [HLSMediaPlaylist]]
     /// AES-128 keys fetched so far, by URL (the loader thread's).
     var keys: [URL: Data] = [:]
     /// Initialisation sections fetched so far (the loader thread's; a few variants' worth).
@@ -147,9 +151,13 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// Where the playlists ask playback to start (`EXT-X-START`), when they do.
     let startPoint: HLSStartPoint?
     /// Reads a variant's playlist from the bytes fetched from its URL (and the URL they came
-    /// from): a live DASH manifest's, read again for every reload (DASHLive.swift); nil: an
-    /// HLS media playlist.
-    let playlistReader: (@Sendable (Data, URL, Int) -> HLSMediaPlaylist?)?
+    /// from, the variant's index and which of its sources was read: 0 for its own URI, N for
+    /// its backup N - 1): a live DASH manifest's, read again for every reload (DASHLive.swift);
+    /// nil: an HLS media playlist.
+    let playlistReader: PlaylistReader?
+
+    /// See ``playlistReader``.
+    typealias PlaylistReader = @Sendable (_ data: Data, _ url: URL, _ variant: Int, _ source: Int) -> HLSMediaPlaylist?
     /// The loaders of the audio renditions read beside the variants (set once, before the
     /// stream is opened; guarded by `condition`).
     var renditionLoaders: [HLSStreamLoader] = []
@@ -163,9 +171,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions(),
         rendition: CompanionRendition? = nil, tiers: AudioTierFollowing? = nil,
         carrying carriedRendition: CompanionRendition? = nil, startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
-        knownPlaylists: [Int: HLSMediaPlaylist] = [:], formatName: String = "hls",
-        playlistImports: [String: String] = [:], playlistReader: (@Sendable (Data, URL, Int) -> HLSMediaPlaylist?)? = nil
+        knownPlaylists: [Int: HLSMediaPlaylist] = [:], knownBackupPlaylists: [Int: [HLSMediaPlaylist]] = [:],
+        formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil
     ) {
+        self.knownBackupPlaylists = knownBackupPlaylists
         self.formatName = formatName
         self.playlistReader = playlistReader
         self.playlistImports = playlistImports

@@ -29,6 +29,7 @@ extension StreamedOpen {
             url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
             shouldStop: { _, _ in interrupt.isAborted ? .cancelled : nil })
         let manifest: DASHManifest
+        var copies: [DASHManifest] = []
         var clock = LiveClock(offset: 0, failures: [])
         switch result {
         case .failure(.timedOut):
@@ -49,7 +50,7 @@ extension StreamedOpen {
                 if interrupt.isAborted { throw .cancelled }
                 return (location, nil)
             }
-            manifest = read
+            (manifest, copies) = read
         }
         // Each Representation is a variant whose "playlist" the manifest already gave; its
         // URL names the manifest and the Representation (the access log's URI for it). Every
@@ -63,13 +64,17 @@ extension StreamedOpen {
             manifest.audio.first(where: \.isDefault).map { set in
                 set.tiers(forVariants: manifest.variants.count).map { set.representations[$0].bandwidth }
             } ?? Array(repeating: 0, count: manifest.variants.count)
+        // The same Representation on the manifest's other locations is the variant's backup.
+        let backups = { (id: String) in copies.indices.map { representationURL(url, id: id, location: $0 + 1) } }
         let variants = zip(manifest.variants, pairedAudio).map { representation, audioBandwidth in
-            HLSVariant(
+            var variant = HLSVariant(
                 url: representationURL(url, id: representation.id), bandwidth: representation.bandwidth + audioBandwidth,
                 averageBandwidth: nil, width: representation.width, height: representation.height,
                 codecs: representation.codecs, audioGroup: manifest.audio.isEmpty ? nil : "audio", subtitleGroup: nil,
                 frameRate: representation.frameRate, videoRange: representation.videoRange,
                 videoLayouts: representation.videoLayout.map { [$0] } ?? [], audioRenditions: audioLayouts)
+            variant.backups = backups(representation.id)
+            return variant
         }
         let initial =
             ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(url))
@@ -89,6 +94,10 @@ extension StreamedOpen {
         let numbering = DASHLiveNumbering()
         let playlists = manifest.variants.map { isLive ? numbering.numbered($0.playlist) : $0.playlist }
         let known = Dictionary(uniqueKeysWithValues: playlists.enumerated().map { ($0, $1) })
+        let knownBackups = Dictionary(
+            uniqueKeysWithValues: playlists.indices.map { index in
+                (index, copies.map { isLive ? numbering.numbered($0.variants[index].playlist) : $0.variants[index].playlist })
+            })
         // WebVTT text sets are subtitle renditions read as files; one a remote manifest may
         // not name (a local file, an https to http downgrade) is left out.
         var renditions = DeclaredRenditions()
@@ -103,13 +112,13 @@ extension StreamedOpen {
             secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
             initialEstimate: initial, renditions: renditions,
             carrying: manifest.carriedAudio.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: true) },
-            knownPlaylists: known, formatName: "dash",
+            knownPlaylists: known, knownBackupPlaylists: knownBackups, formatName: "dash",
             playlistReader: isLive
                 ? liveReader(opened: variants.count, numbering: numbering, clockOffset: clock.offset) { $0.variants } : nil)
         // An audio set of several Representations follows the video variant chosen (held
         // weakly: the variants' loader holds its renditions' loaders).
         loader.addRenditionLoaders(
-            manifest.audio.map { set in
+            manifest.audio.enumerated().map { position, set in
                 let tiers = set.tiers(forVariants: variants.count)
                 let following =
                     set.representations.count < 2
@@ -117,15 +126,26 @@ extension StreamedOpen {
                     : AudioTierFollowing(tierOfVariant: tiers) { [weak loader] in loader?.leading.withLock { $0 } }
                 let numbering = DASHLiveNumbering()
                 let versions = set.representations.map { isLive ? numbering.numbered($0.playlist) : $0.playlist }
+                let knownBackups = Dictionary(
+                    uniqueKeysWithValues: versions.indices.map { index in
+                        (index, copies.map { copy in
+                            let playlist = copy.audio[position].representations[index].playlist
+                            return isLive ? numbering.numbered(playlist) : playlist
+                        })
+                    })
                 return HLSStreamLoader(
-                    variants: set.representations.map { HLSVariant.unlisted(representationURL(url, id: $0.id)) },
+                    variants: set.representations.map { representation in
+                        var version = HLSVariant.unlisted(representationURL(url, id: representation.id))
+                        version.backups = backups(representation.id)
+                        return version
+                    },
                     startVariant: tiers[start], startPlaylist: versions[tiers[start]],
                     fetcher: makeFetcher(), secure: location.requiresTLS, options: network, timeout: timeout,
                     caps: .init(), log: log, initialEstimate: initial,
                     rendition: CompanionRendition(name: set.name, language: set.language, isDefault: set.isDefault),
                     tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(),
                     knownPlaylists: Dictionary(uniqueKeysWithValues: versions.enumerated().map { ($0, $1) }),
-                    formatName: "dash",
+                    knownBackupPlaylists: knownBackups, formatName: "dash",
                     playlistReader: isLive
                         ? liveReader(opened: set.representations.count, numbering: numbering, clockOffset: clock.offset) {
                             $0.audioSet(matching: set)?.representations ?? []
@@ -145,12 +165,14 @@ extension StreamedOpen {
 
     /// The manifest in `resource`: a live one as it stands now by the packager's clock (read
     /// into `clock`), when every Representation lists a segment by now; a static one with its
-    /// `SegmentBase` Representations' `sidx` boxes read (before its Periods are joined). Nil
-    /// when the loader does not model it.
+    /// `SegmentBase` Representations' `sidx` boxes read (before its Periods are joined). With
+    /// it, its copies on the manifest's other locations (DASHBaseURLs.swift; none for a
+    /// `SegmentBase` one, whose indexes would have to be read again). Nil when the loader does
+    /// not model it.
     private static func readManifest(
         _ resource: FetchedResource, location: MediaLocation, fetcher: HTTPFetcher, timeout: Double,
         interrupt: InterruptDeadline, clock: inout LiveClock
-    ) -> DASHManifest? {
+    ) -> (DASHManifest, copies: [DASHManifest])? {
         let received = Date()
         // Read once; the clock, live and static readings all take the tree.
         guard let mpd = XMLTree.parse(resource.data) else { return nil }
@@ -166,9 +188,18 @@ extension StreamedOpen {
             }
         }
         clock = LiveClock(offset: offset ?? 0, failures: failures)
-        if let live = DASHManifest.live(mpd, base: resource.finalURL, now: Date().addingTimeInterval(clock.offset)) {
-            let representations = live.variants + live.audio.flatMap(\.representations)
-            return representations.allSatisfy { !$0.playlist.segments.isEmpty } ? live : nil
+        let now = Date().addingTimeInterval(clock.offset)
+        let listsSegments = { (manifest: DASHManifest) in
+            (manifest.variants + manifest.audio.flatMap(\.representations)).allSatisfy { !$0.playlist.segments.isEmpty }
+        }
+        // What plays is read from the first location; the others are copies.
+        let first = DASHManifest.choosingLocation(0, of: mpd)
+        if let live = DASHManifest.live(first, base: resource.finalURL, now: now) {
+            guard listsSegments(live) else { return nil }
+            let copies = DASHManifest.copies(of: live, in: mpd) { tree in
+                DASHManifest.live(tree, base: resource.finalURL, now: now).flatMap { listsSegments($0) ? $0 : nil }
+            }
+            return (live, copies)
         }
         let readIndex = { (url: URL, range: Range<Int>) -> Data? in
             guard !interrupt.isAborted,
@@ -178,22 +209,31 @@ extension StreamedOpen {
             else { return nil }
             return index.data
         }
-        guard let periods = DASHManifest.periods(mpd, base: resource.finalURL) else { return nil }
+        guard let periods = DASHManifest.periods(first, base: resource.finalURL) else { return nil }
         let resolved = periods.compactMap { $0.resolvingIndexes(readIndex) }
-        return resolved.count == periods.count ? DASHManifest.joining(resolved) : nil
+        guard resolved.count == periods.count, let joined = DASHManifest.joining(resolved) else { return nil }
+        let copies = DASHManifest.copies(of: joined, in: mpd) { tree in
+            DASHManifest.periods(tree, base: resource.finalURL).flatMap { DASHManifest.joining($0) }
+        }
+        return (joined, copies)
     }
 
     /// Reads variant N's playlist from a reload of a live manifest (as it stands now by the
     /// machine's clock plus `clockOffset` while dynamic, complete and ended once static), for a
     /// loader over a ladder of `opened` Representations: the one of the same rank among
-    /// `ladder(reloaded)` (a new Period names its own Representations).
+    /// `ladder(reloaded)` (a new Period names its own Representations), on the manifest's
+    /// location of the source read (its backups are its other locations).
     private static func liveReader(
         opened: Int, numbering: DASHLiveNumbering, clockOffset: Double,
         ladder: @escaping @Sendable (DASHManifest) -> [DASHManifest.Representation]
-    ) -> @Sendable (Data, URL, Int) -> HLSMediaPlaylist? {
-        { data, base, variant in
+    ) -> HLSStreamLoader.PlaylistReader {
+        { data, base, variant, source in
             let now = Date().addingTimeInterval(clockOffset)
-            guard let manifest = DASHManifest.live(data, base: base, now: now) ?? DASHManifest.parse(data, base: base)
+            guard let tree = XMLTree.parse(data) else { return nil }
+            let mpd = DASHManifest.choosingLocation(source, of: tree)
+            guard
+                let manifest = DASHManifest.live(mpd, base: base, now: now)
+                    ?? DASHManifest.periods(mpd, base: base).flatMap({ DASHManifest.joining($0) })
             else { return nil }
             let representations = ladder(manifest)
             guard !representations.isEmpty else { return nil }
@@ -202,10 +242,11 @@ extension StreamedOpen {
         }
     }
 
-    /// The manifest's URL naming one Representation (`#representation=ID`).
-    private static func representationURL(_ manifest: URL, id: String) -> URL {
+    /// The manifest's URL naming one Representation (`#representation=ID`), on the manifest's
+    /// location `location` after the first (`&location=N`).
+    private static func representationURL(_ manifest: URL, id: String, location: Int = 0) -> URL {
         var components = URLComponents(url: manifest, resolvingAgainstBaseURL: true)
-        components?.fragment = "representation=\(id)"
+        components?.fragment = "representation=\(id)" + (location > 0 ? "&location=\(location)" : "")
         return components?.url ?? manifest
     }
 }
