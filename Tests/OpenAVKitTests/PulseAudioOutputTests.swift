@@ -37,6 +37,20 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
 
 @MainActor
 @Suite struct PulseAudioOutputTests {
+    /// A player of `seconds` of the flash-and-beep clip on `server`'s default sink, not yet
+    /// playing, and the sink its frames are handed to.
+    private func flashesAndBeeps(seconds: Int, on server: PulseAudioServer) throws
+        -> (AVPlayer, AVPlayerItem, HandOverSink)
+    {
+        let sink = HandOverSink()
+        let sinks = VideoSinks()
+        sinks.add(sink)
+        let output = PulseAudioOutput(server: server.address)
+        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
+        let item = AVPlayerItem(url: try LipSyncMedia.flashAndBeep(seconds: seconds))
+        return (AVPlayer(environment: environment, playerItem: item), item, sink)
+    }
+
     @Test(.enabled(if: realTimeTestsEnabled))
     func eachFrameMeetsItsSoundAtTheSinkWithinTenMillisecondsOnASoundServer() async throws {
         let clip = try LipSyncMedia.flashAndBeep(seconds: 4)
@@ -105,16 +119,9 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         // A freshly started server in this rig, its sink idle, asks for no audio for about
         // 1.9 s (as a suspended sink or a Bluetooth headset may): time used to run on the
         // system clock after 0.5 s and step back when the sound began.
-        let clip = try LipSyncMedia.flashAndBeep(seconds: 4)
         let server = try await offPool { try PulseAudioServer() }
         defer { server.stop() }
-        let sink = HandOverSink()
-        let sinks = VideoSinks()
-        sinks.add(sink)
-        let output = PulseAudioOutput(server: server.address)
-        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
-        let item = AVPlayerItem(url: clip)
-        let player = AVPlayer(environment: environment, playerItem: item)
+        let (player, item, sink) = try flashesAndBeeps(seconds: 4, on: server)
         await waitUntilInRealTime(seconds: 10) { item.status == .readyToPlay }
         player.play()
         let started = SystemHostClock.shared.now
@@ -138,16 +145,9 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
     func afterAPauseLongEnoughForTheSinkToSuspendEachFrameStillMeetsItsSoundOnASoundServer() async throws {
         // A desktop's server suspends a sink left idle (`module-suspend-on-idle`): playing
         // again after a long pause wakes it, and the picture must wait for the sound.
-        let clip = try LipSyncMedia.flashAndBeep(seconds: 8)
         let server = try await offPool { try PulseAudioServer() }
         defer { server.stop() }
-        let sink = HandOverSink()
-        let sinks = VideoSinks()
-        sinks.add(sink)
-        let output = PulseAudioOutput(server: server.address)
-        let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
-        let item = AVPlayerItem(url: clip)
-        let player = AVPlayer(environment: environment, playerItem: item)
+        let (player, item, sink) = try flashesAndBeeps(seconds: 8, on: server)
         player.play()
         await waitUntilInRealTime(seconds: 10) { item.currentTime().seconds >= 1.2 }
         player.pause()

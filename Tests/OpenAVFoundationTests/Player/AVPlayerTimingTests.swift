@@ -123,18 +123,28 @@ import Testing
         }
     }
 
-    @Test func timeWaitsForAnOutputThatIsSlowToStart() async throws {
-        // A device that takes its time to start: time used to run from the moment play was
-        // asked for and go back when the first audio was heard.
+    /// A player on a manual clock, asked to play the MP4 fixture on an output that does not
+    /// start until it is let (``SlowStartingAudioOutput``), and the sink its pictures go to.
+    private func playingOnASlowStartingOutput() async throws
+        -> (ManualClock, SlowStartingAudioOutput, AVPlayer, RecordingVideoSink)
+    {
         let clock = ManualClock()
+        let sink = RecordingVideoSink()
         let sinks = VideoSinks()
-        sinks.add(RecordingVideoSink())
+        sinks.add(sink)
         let output = SlowStartingAudioOutput(ClockDrivenAudioOutput(clock: clock))
         let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
         let player = AVPlayer(environment: environment, playerItem: AVPlayerItem(url: try Fixture.url(.mp4)))
         await waitUntil("ready") { player.currentItem?.status == .readyToPlay }
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
+        return (clock, output, player, sink)
+    }
+
+    @Test func timeWaitsForAnOutputThatIsSlowToStart() async throws {
+        // A device that takes its time to start: time used to run from the moment play was
+        // asked for and go back when the first audio was heard.
+        let (clock, output, player, _) = try await playingOnASlowStartingOutput()
         await advance(clock, by: 0.1)
         #expect(player.currentTime() == .zero, "time waits for the sound")
         output.letStart()
@@ -153,16 +163,7 @@ import Testing
         // first sound. Time used to wait 0.5 s, run on the system clock, then step back to the
         // sound's position when it began: the picture ran ahead of the sound, then stood until
         // the sound caught up.
-        let clock = ManualClock()
-        let sink = RecordingVideoSink()
-        let sinks = VideoSinks()
-        sinks.add(sink)
-        let output = SlowStartingAudioOutput(ClockDrivenAudioOutput(clock: clock))
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
-        let player = AVPlayer(environment: environment, playerItem: AVPlayerItem(url: try Fixture.url(.mp4)))
-        await waitUntil("ready") { player.currentItem?.status == .readyToPlay }
-        player.play()
-        await waitUntil("playing") { player.timeControlStatus == .playing }
+        let (clock, output, player, sink) = try await playingOnASlowStartingOutput()
         await waitUntil("sound waiting") { (engine(of: player)?.pipeline?.ring?.bufferedFrames ?? 0) > 0 }
         var waiting: [Double] = []
         for _ in 0..<20 {
@@ -189,15 +190,7 @@ import Testing
     @Test func timeRunsOnWithoutAnOutputThatNeverPlays() async throws {
         // An output that takes the audio and never plays it is taken as stuck after 5 s: the
         // picture goes on by the system clock rather than stand for good.
-        let clock = ManualClock()
-        let sinks = VideoSinks()
-        sinks.add(RecordingVideoSink())
-        let output = SlowStartingAudioOutput(ClockDrivenAudioOutput(clock: clock))
-        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
-        let player = AVPlayer(environment: environment, playerItem: AVPlayerItem(url: try Fixture.url(.mp4)))
-        await waitUntil("ready") { player.currentItem?.status == .readyToPlay }
-        player.play()
-        await waitUntil("playing") { player.timeControlStatus == .playing }
+        let (clock, output, player, _) = try await playingOnASlowStartingOutput()
         await waitUntil("sound waiting") { (engine(of: player)?.pipeline?.ring?.bufferedFrames ?? 0) > 0 }
         await advance(clock, by: 4.9, step: 0.1)
         #expect(player.currentTime() == .zero, "time waits for the sound")
@@ -292,7 +285,7 @@ import Testing
 }
 
 /// An output whose `start()` waits until the test lets it (a device slow to start).
-private final class SlowStartingAudioOutput: AudioOutput, @unchecked Sendable {
+final class SlowStartingAudioOutput: AudioOutput, @unchecked Sendable {
     let inner: ClockDrivenAudioOutput
     private let allowed = DispatchSemaphore(value: 0)
     init(_ inner: ClockDrivenAudioOutput) { self.inner = inner }
