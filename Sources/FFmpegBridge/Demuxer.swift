@@ -129,13 +129,20 @@ package final class Demuxer: @unchecked Sendable {
             description.subtitleRenditions = declared.subtitles
             description.variants = input.declaredVariants
             description.hlsCaptions = declared.captions
-            // The sound the variants carry themselves, when the playlist names it a rendition.
-            if let carried = input.carriedRendition,
-                let index = description.streams.firstIndex(where: { $0.kind == .audio && !$0.isAttachedPicture })
-            {
-                description.streams[index].title = carried.name
-                description.streams[index].language = carried.language ?? description.streams[index].language
-                description.streams[index].isDefault = carried.isDefault
+            // The sound the variants carry themselves, when the playlist names it renditions:
+            // they name the streams, and the one marked DEFAULT=YES plays.
+            let carried = input.carriedRenditions
+            let audio = description.streams.indices.filter {
+                description.streams[$0].kind == .audio && !description.streams[$0].isAttachedPicture
+            }
+            if !carried.isEmpty { for index in audio { description.streams[index].isDefault = false } }
+            let pairs = CompanionRendition.pairing(carried, withStreamLanguages: audio.map { description.streams[$0].language })
+            for (rendition, slot) in zip(carried, pairs) {
+                guard let slot else { continue }
+                let index = audio[slot]
+                description.streams[index].title = rendition.name
+                description.streams[index].language = rendition.language ?? description.streams[index].language
+                description.streams[index].isDefault = rendition.isDefault
             }
         }
         let start = container.pointer.pointee.start_time
@@ -232,7 +239,7 @@ package final class Demuxer: @unchecked Sendable {
         case .unknown: return nil
         }
         // An HLS stream's audio renditions: the one the playlist marks DEFAULT=YES plays.
-        if kind == .audio, companions != nil || streamed?.streaming?.carriedRendition != nil,
+        if kind == .audio, companions != nil || streamed?.streaming?.carriedRenditions.isEmpty == false,
             let flagged = description.streams.first(where: { $0.kind == .audio && $0.isDefault && !$0.isAttachedPicture })
         {
             return flagged.index

@@ -95,9 +95,10 @@ package protocol StreamingInput: AnyObject, Sendable {
     var companions: [any StreamingInput] { get }
     /// For a companion: the rendition it streams, which names its stream.
     var rendition: CompanionRendition? { get }
-    /// For the main input: the rendition its own sound is, when the playlist names one (an
-    /// HLS audio rendition without a URI), which names its audio stream.
-    var carriedRendition: CompanionRendition? { get }
+    /// For the main input: the renditions its own sound is, when the playlist names them (HLS
+    /// audio renditions without a URI), which name its audio streams
+    /// (``CompanionRendition/pairing(_:withStreamLanguages:)``).
+    var carriedRenditions: [CompanionRendition] { get }
     /// The longest a read may wait for bytes before the input itself reports what is wrong
     /// (its requests have their own deadlines and are tried again), in seconds; nil: the
     /// reader's own time-out bounds each read.
@@ -186,6 +187,30 @@ package struct CompanionRendition: Sendable, Equatable {
         self.language = language
         self.isDefault = isDefault
     }
+
+    /// Which of a container's audio streams (their stored languages, in order) each of
+    /// `renditions` is: a rendition with a language takes the first stream left whose language
+    /// is the same (ISO 639-2 or a BCP 47 tag, compared by primary language), then the others
+    /// take the streams left in order. Nil for a rendition left without one.
+    package static func pairing(_ renditions: [CompanionRendition], withStreamLanguages languages: [String?]) -> [Int?] {
+        func primary(_ tag: String?) -> String? {
+            tag.flatMap(LanguageTags.bcp47).map { $0.lowercased().split(separator: "-").first.map(String.init) ?? $0 }
+        }
+        var taken = Set<Int>()
+        var pairs: [Int?] = renditions.map { rendition in
+            guard let wanted = primary(rendition.language),
+                let match = languages.indices.first(where: { !taken.contains($0) && primary(languages[$0]) == wanted })
+            else { return nil }
+            taken.insert(match)
+            return match
+        }
+        for index in pairs.indices where pairs[index] == nil {
+            guard let next = languages.indices.first(where: { !taken.contains($0) }) else { break }
+            taken.insert(next)
+            pairs[index] = next
+        }
+        return pairs
+    }
 }
 
 /// The renditions a multivariant playlist declares that are read apart from the variants'
@@ -221,8 +246,8 @@ extension StreamingInput {
     package var companions: [any StreamingInput] { [] }
     /// Nil: the main input.
     package var rendition: CompanionRendition? { nil }
-    /// Nil: the input's sound, if any, is named by its container.
-    package var carriedRendition: CompanionRendition? { nil }
+    /// None: the input's sound, if any, is named by its container.
+    package var carriedRenditions: [CompanionRendition] { [] }
     /// Nil: the reader's time-out bounds each read.
     package var longestWait: Double? { nil }
     /// None, unless the input says why it failed.

@@ -50,6 +50,11 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
     /// own, told apart by their tones: "lo" 440 Hz English and 880 Hz French, "hi" 660 Hz
     /// English and 1320 Hz French (AAC, 48 kHz mono).
     case hlsTieredAudio
+    /// An HLS master playlist (6 s, 2 s MPEG-TS segments) whose one variant carries video and
+    /// two audio streams, 440 Hz tagged "eng" then 880 Hz tagged "fre" (AAC, 48 kHz mono), and
+    /// names both as renditions without a URI, listed the other way round: "Français"
+    /// (LANGUAGE "fr") first, then "English" (LANGUAGE "en", DEFAULT=YES).
+    case hlsTwoCarriedAudioRenditions
 
     /// The cache sub-folder holding these files.
     public static let folderName = "selection-v1"
@@ -140,6 +145,7 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
             }
         case .secondSubtitleDefault: return try make("default/second-default.mkv", secondDefault)
         case .hlsTieredAudio: return try make("hls-tiers/master.m3u8", hlsTieredAudio)
+        case .hlsTwoCarriedAudioRenditions: return try make("hls-carried/master.m3u8", hlsTwoCarriedAudio)
         case .sidecarClip:
             let clip = try make("sidecar/clip.mkv") { output in
                 try FFmpeg.run(Self.tone(440, seconds: 5) + ["-c:a", "pcm_s16le", output.path])
@@ -250,6 +256,27 @@ public enum SelectionMedia: String, CaseIterable, Sendable {
                 + ["-master_pl_name", output.lastPathComponent]
                 + ["-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,language:en,default:yes a:1,agroup:aud,language:fr"]
                 + [folder.appendingPathComponent("out_%v.m3u8").path])
+    }
+
+    private func hlsTwoCarriedAudio(_ output: URL) throws {
+        let folder = output.deletingLastPathComponent()
+        try FFmpeg.run(
+            ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10:duration=6"]
+                + Self.tone(440, seconds: 6) + Self.tone(880, seconds: 6)
+                + ["-map", "0:v", "-map", "1:a", "-map", "2:a"]
+                + ["-c:v", "libx264", "-preset", "ultrafast", "-g", "20", "-c:a", "aac", "-ac", "1"]
+                + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fre"]
+                + ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]
+                + ["-hls_segment_filename", folder.appendingPathComponent("seg%d.ts").path]
+                + [folder.appendingPathComponent("index.m3u8").path])
+        let text = [
+            "#EXTM3U",
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Français",LANGUAGE="fr",AUTOSELECT=YES"#,
+            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES"#,
+            #"#EXT-X-STREAM-INF:BANDWIDTH=400000,AUDIO="aud""#,
+            "index.m3u8",
+        ].joined(separator: "\n")
+        try Data((text + "\n").utf8).write(to: output)
     }
 
     private func hlsTieredAudio(_ output: URL) throws {

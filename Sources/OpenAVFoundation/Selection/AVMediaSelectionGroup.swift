@@ -1,5 +1,6 @@
 // Playhead: a set of mutually exclusive options (audio languages, subtitle tracks) of an asset.
 // Concurrency: immutable objects and pure class functions.
+import FFmpegBridge
 import Foundation
 
 /// The options of an asset that share a characteristic and exclude each other: the audio

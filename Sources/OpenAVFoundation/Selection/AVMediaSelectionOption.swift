@@ -1,5 +1,6 @@
 // Playhead: one choice within a media selection group: an audio language, a subtitle track.
 // Concurrency: immutable objects.
+import FFmpegBridge
 import Foundation
 
 /// Where an option's media comes from: a stream of the asset, or a subtitle file beside it.

@@ -111,11 +111,11 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     /// variants are listed once per group (one group per audio codec, as Apple's authoring
     /// rules ask: each variant's playlist appears with AAC and again with AC-3, say), the first
     /// group the variants name whose variants carry every variant playlist, with those
-    /// variants. Each rendition of the group has a playlist of its own but at most one, the
-    /// sound the variants carry in their own bytes (no URI). Empty renditions when the
-    /// playlist has none; nil when it has some the loader cannot stream that way (tiered
-    /// groups, where low and high variants name different groups; several renditions without
-    /// a URI; variants naming no group beside variants naming one), or video renditions.
+    /// variants. Each rendition of the group has a playlist of its own, or is sound the
+    /// variants carry in their own bytes (no URI; several such are their several audio
+    /// streams). Empty renditions when the playlist has none; nil when it has some the loader
+    /// cannot stream that way (tiered groups, where low and high variants name different
+    /// groups; variants naming no group beside variants naming one), or video renditions.
     var streamedAudio: (renditions: [HLSAudioRendition], variants: [HLSVariant])? {
         guard !renditionTypes.contains("VIDEO") else { return nil }
         guard !audioRenditions.isEmpty else { return ([], variants) }
@@ -124,8 +124,7 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
         for case let group? in variants.map(\.audioGroup) where tried.insert(group).inserted {
             let members = audioRenditions.filter { $0.group == group }
             let grouped = variants.filter { $0.audioGroup == group }
-            guard !members.isEmpty, members.filter({ $0.url == nil }).count <= 1,
-                Set(grouped.map(\.url)) == playlists
+            guard !members.isEmpty, Set(grouped.map(\.url)) == playlists
             else { continue }
             return (members, grouped)
         }

@@ -147,7 +147,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let leading = Locked(LeadingChoice())
     /// For the variants' loader: the audio rendition the variants' own bytes carry (one
     /// listed without a URI), when the playlist names one.
-    let carriedRendition: CompanionRendition?
+    let carriedRenditions: [CompanionRendition]
     /// Where the playlists ask playback to start (`EXT-X-START`), when they do.
     let startPoint: HLSStartPoint?
     /// Reads a variant's playlist from the bytes fetched from its URL (and the URL they came
@@ -170,7 +170,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         secure: Bool, options: NetworkOptions, timeout: Double, caps: VariantAdaptation.Caps, log: StreamingLog,
         initialEstimate: Double, renditions: DeclaredRenditions = DeclaredRenditions(),
         rendition: CompanionRendition? = nil, tiers: AudioTierFollowing? = nil,
-        carrying carriedRendition: CompanionRendition? = nil, startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
+        carrying carriedRenditions: [CompanionRendition] = [], startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], knownBackupPlaylists: [Int: [HLSMediaPlaylist]] = [:],
         formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil
     ) {
@@ -183,7 +183,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         declaredRenditions = renditions
         self.rendition = rendition
         self.tiers = tiers
-        self.carriedRendition = carriedRendition
+        self.carriedRenditions = carriedRenditions
         self.timelineOffsets = timelineOffsets
         self.variants = variants
         playlists = Array(repeating: nil, count: variants.count)

@@ -111,7 +111,7 @@ extension StreamedOpen {
             variants: variants, startVariant: start, startPlaylist: playlists[start], fetcher: fetcher,
             secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
             initialEstimate: initial, renditions: renditions,
-            carrying: manifest.carriedAudio.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: true) },
+            carrying: manifest.carriedAudio.map { [CompanionRendition(name: $0.name, language: $0.language, isDefault: true)] } ?? [],
             knownPlaylists: known, knownBackupPlaylists: knownBackups, formatName: "dash",
             playlistReader: isLive
                 ? liveReader(opened: variants.count, numbering: numbering, clockOffset: clock.offset) { $0.variants } : nil)

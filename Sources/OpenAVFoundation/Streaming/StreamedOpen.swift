@@ -2,12 +2,11 @@
 // streams it: a multivariant playlist (with subtitle and closed caption renditions, and audio
 // renditions of one group that every variant names, or of the first group of a playlist that
 // lists its variants once per audio group, each with a playlist of its own, streamed by
-// loaders of their own beside the variants', but one that may be the variants' own sound; or
+// loaders of their own beside the variants', but those that are the variants' own sound; or
 // renditions of tiered groups, each one's version following the variant, AudioTiers.swift),
 // or a media playlist on its own, VOD or live, of MPEG-TS segments or fragmented MP4 segments
 // with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities included.
-// Everything else (SAMPLE-AES, video renditions, several audio renditions carried in the
-// variants, packed audio) is still read by libavformat. A static DASH manifest goes through
+// Everything else (SAMPLE-AES, video renditions, packed audio) is still read by libavformat. A static DASH manifest goes through
 // the same loader (`StreamedOpen+DASH.swift`).
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
@@ -102,7 +101,7 @@ enum StreamedOpen {
             var audio: [HLSAudioRendition] = []
             // Tiered audio groups: each rendition's versions and the tier of each variant.
             var tiered: (tiers: HLSAudioTiers, ofVariant: [Int])?
-            var carried: HLSAudioRendition?
+            var carried: [HLSAudioRendition] = []
             var masterStart: HLSStartPoint?
             var imports: [String: String] = [:]
             switch fetched {
@@ -116,7 +115,7 @@ enum StreamedOpen {
                 }
                 firstListed = streamed.variants[0]
                 audio = streamed.renditions.filter { $0.url != nil }
-                carried = streamed.renditions.first { $0.url == nil }
+                carried = streamed.renditions.filter { $0.url == nil }
                 masterStart = master.startPoint
                 imports = master.definitions
             case (.multivariant(let master), _, _)? where master.tieredAudio != nil:

@@ -238,7 +238,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
     /// default rendition to a rendition playlist.
     @Test(arguments: [
         (SelectionMedia.twoLanguagesAudio, false), (.film, false), (.hlsAudioRenditions, false),
-        (.hlsAudioRenditions, true), (.hlsMuxedAudioRendition, true),
+        (.hlsAudioRenditions, true), (.hlsMuxedAudioRendition, true), (.hlsTwoCarriedAudioRenditions, true),
     ])
     func switchingAudioLanguageChangesTheToneWithoutAGap(_ media: SelectionMedia, overHTTP: Bool) async throws {
         let clock = ManualClock()

@@ -151,6 +151,37 @@ import Testing
         #expect(firsts.count == 2 && abs(firsts[0] - firsts[1]) < 0.03, "\(firsts)")
     }
 
+    @Test func severalRenditionsWithoutAURIAreTheVariantsAudioStreamsPairedByLanguage() throws {
+        // Listed French first, the streams English ("eng") first: each rendition names the
+        // stream of its language, and the English one, DEFAULT=YES, plays.
+        let fixture = try SelectionMedia.hlsTwoCarriedAudioRenditions.url()
+        let server = try LoopbackHTTPServer(root: fixture.deletingLastPathComponent())
+        defer { server.stop() }
+        let opened = try StreamedOpen.demuxer(
+            for: MediaLocation(url: server.url(for: fixture.lastPathComponent)), timeout: 15, interrupt: InterruptDeadline())
+        let demuxer = opened.demuxer
+        let loader = try #require(demuxer.streamingInput as? HLSStreamLoader, "Playhead's loader streams it")
+        #expect(loader.companions.isEmpty, "both sounds are in the variant's own bytes")
+        let streams = demuxer.description.streams
+        #expect(streams.map(\.kind) == [.video, .audio, .audio])
+        #expect(streams.dropFirst().map(\.title) == ["English", "Français"])
+        #expect(streams.dropFirst().map(\.language) == ["en", "fr"])
+        #expect(streams.dropFirst().map(\.isDefault) == [true, false])
+        #expect(demuxer.bestStream(of: .audio) == 1, "the DEFAULT=YES rendition plays")
+    }
+
+    @Test func renditionsArePairedWithStreamsByLanguageThenInOrder() {
+        func rendition(_ name: String, _ language: String?) -> CompanionRendition {
+            CompanionRendition(name: name, language: language, isDefault: false)
+        }
+        let renditions = [rendition("Deutsch", "de"), rendition("Commentary", nil), rendition("English", "en-GB")]
+        // ISO 639-2 in either form, or a tag; the rest in order.
+        #expect(CompanionRendition.pairing(renditions, withStreamLanguages: ["eng", "spa", "ger"]) == [2, 1, 0])
+        #expect(CompanionRendition.pairing(renditions, withStreamLanguages: ["en", nil, "deu"]) == [2, 1, 0])
+        // Streams without languages are taken in order; a rendition left over has none.
+        #expect(CompanionRendition.pairing(renditions, withStreamLanguages: [nil, nil]) == [0, 1, nil])
+    }
+
     // A live playlist grows with the wall clock: this runs in the real-time pass.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func aLiveAudioRenditionFollowsItsWindowBesideTheVariantsInRealTime() throws {

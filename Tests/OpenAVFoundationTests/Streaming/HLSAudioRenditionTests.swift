@@ -44,10 +44,12 @@ import Testing
         let withMuxed = try #require(try master([muxed, french] + variants)?.separateAudio)
         #expect(withMuxed.map(\.name) == ["Main", "Français"] && withMuxed.map { $0.url == nil } == [true, false])
         #expect(try master([muxed] + variants)?.separateAudio?.map(\.name) == ["Main"])
-        // What libavformat still reads: several renditions carried in the variants' bytes,
-        // variants of different groups, video renditions.
+        // Several may be: the variants' several audio streams.
         let muxedToo = #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Commentary""#
-        #expect(try master([muxed, muxedToo, french] + variants)?.separateAudio == nil)
+        let twoMuxed = try #require(try master([muxed, muxedToo, french] + variants)?.separateAudio)
+        #expect(twoMuxed.map(\.name) == ["Main", "Commentary", "Français"])
+        #expect(twoMuxed.map { $0.url == nil } == [true, true, false])
+        // What libavformat still reads: variants of different groups, video renditions.
         let other = [#"#EXT-X-STREAM-INF:BANDWIDTH=2000000,AUDIO="hi""#, "high.m3u8"]
         #expect(try master([english] + variants + other)?.separateAudio == nil)
         let angle = #"#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID="v",NAME="Angle",URI="angle.m3u8""#
@@ -84,12 +86,13 @@ import Testing
             #"#EXT-X-STREAM-INF:BANDWIDTH=2000000,AUDIO="hi""#, "high.m3u8",
         ]
         #expect(try master(tiered)?.streamedAudio == nil)
-        // A group one of whose renditions is the variants' own sound (no URI) is streamed;
-        // one with two such renditions is passed over.
+        // A group whose renditions are the variants' own sound (no URI) is streamed, one or
+        // several.
         let main = #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="ec3",NAME="Main",DEFAULT=YES"#
         let commentary = #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="ec3",NAME="Commentary""#
         #expect(try master([main, lines[0]] + lines[3...10])?.streamedAudio?.renditions.map(\.name) == ["Main"])
-        #expect(try master([main, commentary, lines[0]] + lines[3...10])?.streamedAudio?.renditions.map(\.group) == ["aac"])
+        #expect(try master([main, commentary, lines[0]] + lines[3...10])?.streamedAudio?.renditions.map(\.name)
+            == ["Main", "Commentary"])
     }
 
     @Test func theAccessLogCountsEveryRenditionRequestTheServerSaw() async throws {

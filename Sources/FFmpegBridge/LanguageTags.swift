@@ -3,9 +3,9 @@
 /// Language code conversion for track languages.
 ///
 /// Concurrency: pure functions over constant tables.
-enum LanguageTags {
+package enum LanguageTags {
     /// ISO 639-2 (both /B and /T forms) to ISO 639-1 for the languages media commonly carries.
-    static let twoLetterCodes: [String: String] = [
+    package static let twoLetterCodes: [String: String] = [
         "eng": "en", "fre": "fr", "fra": "fr", "ger": "de", "deu": "de", "spa": "es", "ita": "it",
         "por": "pt", "rus": "ru", "jpn": "ja", "chi": "zh", "zho": "zh", "kor": "ko", "ara": "ar",
         "hin": "hi", "dut": "nl", "nld": "nl", "swe": "sv", "nor": "no", "nob": "nb", "dan": "da",
@@ -20,7 +20,7 @@ enum LanguageTags {
 
     /// The BCP 47 tag for a stored language code: two-letter codes and tags pass through,
     /// known three-letter codes shorten, others stay three-letter; nil for "und"/empty.
-    static func bcp47(_ code: String) -> String? {
+    package static func bcp47(_ code: String) -> String? {
         let lowered = code.lowercased()
         guard !lowered.isEmpty, lowered != "und", lowered != "mis", lowered != "zxx" else {
             return nil
