@@ -5,10 +5,12 @@
 // fixed segment duration the client counts from the clock itself. `end()` serves the static
 // manifest from then on, as a packager does when the event ends. The packager's clock may be
 // set ahead of the machine's, with its time served as ISO 8601 at a path the manifest names
-// in a `UTCTiming` element.
+// in a `UTCTiming` element. It may say it has moved (`Location`): served at the new path too,
+// and at the old one until `leaveOldPath()`.
 //
-// Concurrency: the timer's ticks and `end()` change the server's rule under `lock` (which
-// guards `ended`); any thread may call `end()`; `stop()` belongs to the test's thread.
+// Concurrency: the timer's ticks, `end()` and `leaveOldPath()` change the server's rules under
+// `lock` (which guards `ended` and `oldPathLeft`); any thread may call `end()` and
+// `leaveOldPath()`; `stop()` belongs to the test's thread.
 import Foundation
 
 /// A live DASH manifest over a static one's segments; see the file comment.
@@ -34,19 +36,26 @@ public final class LiveDASHManifest: @unchecked Sendable {
     private let timePath: String?
     /// The manifest's `suggestedPresentationDelay`, seconds, when it has one.
     private let suggestedDelay: Double?
+    /// The path the manifest says it moved to (its `Location`), when it says so.
+    private let movedTo: String?
     private let lock = NSLock()
     private var ended = false
+    /// True once the old path answers 404 (guarded by `lock`).
+    private var oldPathLeft = false
     private var timer: DispatchSourceTimer?
 
     /// Serves `source` (the static manifest's text) as a live manifest at `path` on `server`,
     /// its time zero `startedAgo` seconds before now, `depth` seconds of time shift buffer; its
     /// clock `clockAhead` seconds ahead of the machine's, its time served at `timePath` (named
     /// by the manifest's `UTCTiming`) when given; suggesting to play `suggestedDelay` seconds
-    /// behind the newest segment when given.
+    /// behind the newest segment when given; saying it moved to `movedTo` (a path on `server`)
+    /// and served there too when given.
     public init(
         server: LoopbackHTTPServer, source: String, path: String, addressing: Addressing, startedAgo: Double,
-        depth: Double = 8, clockAhead: Double = 0, timePath: String? = nil, suggestedDelay: Double? = nil
+        depth: Double = 8, clockAhead: Double = 0, timePath: String? = nil, suggestedDelay: Double? = nil,
+        movedTo: String? = nil
     ) {
+        self.movedTo = movedTo
         self.suggestedDelay = suggestedDelay
         self.server = server
         self.source = source
@@ -68,8 +77,17 @@ public final class LiveDASHManifest: @unchecked Sendable {
     public func end() {
         lock.lock()
         ended = true
+        let paths = (oldPathLeft ? [] : [path]) + (movedTo.map { [$0] } ?? [])
         lock.unlock()
-        server.setRule(.content(Data(source.utf8), contentType: "application/dash+xml"), for: path)
+        for path in paths { server.setRule(.content(Data(source.utf8), contentType: "application/dash+xml"), for: path) }
+    }
+
+    /// From now on the old path answers 404: only the place the manifest moved to serves it.
+    public func leaveOldPath() {
+        lock.lock()
+        defer { lock.unlock() }
+        oldPathLeft = true
+        server.setRule(.notFound, for: path)
     }
 
     /// Stops rewriting the manifest.
@@ -99,7 +117,11 @@ public final class LiveDASHManifest: @unchecked Sendable {
             text = text.replacingOccurrences(
                 of: "</MPD>", with: #"<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="\#(timePath)"/></MPD>"#)
         }
-        server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: path)
+        if let movedTo {
+            text = text.replacingOccurrences(of: "<Period", with: "<Location>\(movedTo)</Location><Period")
+            server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: movedTo)
+        }
+        if !oldPathLeft { server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: path) }
     }
 
     /// The live manifest of `source` `elapsed` seconds after `start` (see the file comment).

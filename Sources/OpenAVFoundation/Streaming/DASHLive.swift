@@ -6,7 +6,8 @@
 // `SegmentTemplate`'s from the clock alone, a `SegmentTimeline`'s from its entries. Segment times stay the Period's (the same for every
 // Representation, so the video and sound loaders agree); each segment's program date is its
 // availability start's; a `suggestedPresentationDelay` is the playlists' hold-back (where live
-// playback starts, behind the newest segment's end). A manifest that turns static (the event ended) ends the stream once
+// playback starts, behind the newest segment's end); a `Location` is where the manifest is
+// read from at the next reloads. A manifest that turns static (the event ended) ends the stream once
 // its last segment is read. Segment numbers for the loader's timeline come from their times
 // (`DASHLiveNumbering`), since a packager writing `$Time$` need not keep `startNumber` in step
 // with its sliding window. Several Periods (an advert break inserted into a channel) are
@@ -76,12 +77,18 @@ extension DASHManifest {
         else { return nil }
         // Text files are not followed live.
         manifest.subtitles = []
-        // Where the packager suggests playing, behind the newest segment.
-        if let delay = mpd.attributes["suggestedPresentationDelay"].flatMap(isoDuration), delay >= 0 {
+        // Where the packager suggests playing, behind the newest segment; where the manifest
+        // is to be read from now on.
+        let delay = mpd.attributes["suggestedPresentationDelay"].flatMap(isoDuration).flatMap { $0 >= 0 ? $0 : nil }
+        let location = mpd.child("Location").flatMap { element in
+            URL(string: element.text.trimmingCharacters(in: .whitespacesAndNewlines), relativeTo: base)?.absoluteURL
+        }
+        if delay != nil || location != nil {
             manifest = manifest.changingPlaylists { playlist in
-                var delayed = playlist
-                delayed.holdBack = delay
-                return delayed
+                var changed = playlist
+                changed.holdBack = delay ?? changed.holdBack
+                changed.relocation = location
+                return changed
             }
         }
         return manifest
@@ -172,6 +179,7 @@ final class DASHLiveNumbering: @unchecked Sendable {
             isEncrypted: playlist.isEncrypted, initialisation: playlist.initialisation,
             mediaSequence: segments.first?.sequence ?? playlist.mediaSequence)
         numbered.holdBack = playlist.holdBack
+        numbered.relocation = playlist.relocation
         return numbered
     }
 

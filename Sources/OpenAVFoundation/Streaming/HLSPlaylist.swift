@@ -248,6 +248,9 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     /// How far behind a live window's end playback should stay, seconds, when the server says:
     /// `EXT-X-SERVER-CONTROL` HOLD-BACK (a DASH manifest's `suggestedPresentationDelay`).
     var holdBack: Double?
+    /// Where later reloads read the playlist, when the server moved it: a live DASH manifest's
+    /// `Location` (HLS has no such thing).
+    var relocation: URL?
 
     /// The sum of the segments' durations.
     var duration: Double { segments.last.map { $0.start + $0.duration } ?? 0 }

@@ -13,10 +13,13 @@ import Foundation
 
 extension HLSStreamLoader {
     /// Where variant `index`'s playlist is read from now: its own URI, or the backup it failed
-    /// over to.
+    /// over to; at the place a live DASH manifest moved to (its `Location`), when it did.
     func playlistURL(of index: Int) -> URL {
-        guard let backup = backupInUse[index] else { return variants[index].url }
-        return variants[index].backups[backup]
+        let url = backupInUse[index].map { variants[index].backups[$0] } ?? variants[index].url
+        // A moved live DASH manifest: the new place, naming the same Representation.
+        guard let relocation, var moved = URLComponents(url: relocation, resolvingAgainstBaseURL: true) else { return url }
+        moved.fragment = URLComponents(url: url, resolvingAgainstBaseURL: true)?.fragment
+        return moved.url ?? url
     }
 
     /// Moves variant `index` to its next backup (its playlist the one known for that backup, or

@@ -82,6 +82,8 @@ extension HLSStreamLoader {
         condition.broadcast()
         condition.unlock()
         if let fresh { playlists[variant] = fresh }
+        // A live DASH manifest that moved is read from its new place from now on.
+        if let moved = fresh?.relocation { relocation = moved }
         handler?(window)
         if let fresh, !fresh.dateRanges.isEmpty { dateRangeHandler?(fresh.dateRanges) }
     }

@@ -100,6 +100,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var playlists: [HLSMediaPlaylist?]
     /// The backup each variant failed over to, by index into its `backups` (the loader thread's).
     var backupInUse: [Int: Int] = [:]
+    /// Where a live DASH manifest said it is read from now (`Location`; the loader thread's).
+    var relocation: URL?
     /// The playlists of variants' backups already known, by variant, one per backup (a DASH
     /// manifest's copies on its other locations: DASHBaseURLs.swift); a backup without one is
     /// read from its URI.
@@ -190,6 +192,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         for (index, playlist) in knownPlaylists where playlists.indices.contains(index) { playlists[index] = playlist }
         playlists[startVariant] = startPlaylist
         isLive = !startPlaylist.isEnded
+        relocation = startPlaylist.relocation
         duration = isLive ? nil : startPlaylist.duration
         let timeline = HLSLiveTimeline(startPlaylist)
         state = State(timeline: timeline)

@@ -85,6 +85,41 @@ import Testing
 
     // A live manifest grows with the wall clock: this runs in the real-time pass.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aLiveManifestThatMovesIsReadFromItsNewPlaceInRealTime() async throws {
+        let (server, source) = try serve()
+        defer { server.stop() }
+        // The manifest says it is at `/tiers/moved/live.mpd` from now on (its `BaseURL`
+        // `/tiers/` keeps the segments where they are); once the item is open, the old path
+        // answers 404.
+        let based = source.replacingOccurrences(of: "<Period", with: "<BaseURL>/tiers/</BaseURL><Period")
+        let live = LiveDASHManifest(
+            server: server, source: based, path: "/tiers/live.mpd", addressing: .timeline, startedAgo: 6, depth: 30,
+            movedTo: "/tiers/moved/live.mpd")
+        defer { live.stop() }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "tiers/live.mpd"))
+        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
+        live.leaveOldPath()
+        player.play()
+        await waitUntil(timeout: 30, "the last segment") { Date().timeIntervalSince(live.availabilityStart) > 12.3 }
+        live.end()
+        await waitUntil(timeout: 30, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+        player.replaceCurrentItem(with: nil)
+
+        let times = sink.frames.map { millis($0.itemTime) }.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(times.first == 0 && times.count == 12 * 25, "\(times.count) pictures from \(times.first ?? -1)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap and no repeat")
+        let manifests = server.requests.map(\.path).filter { $0.hasSuffix(".mpd") }
+        #expect(manifests.filter { $0 == "/tiers/moved/live.mpd" }.count >= 3, "reloads read the new place: \(manifests)")
+        #expect(item.errorLog()?.events.isEmpty == true, "\(item.errorLog()?.events.map(\.errorComment) ?? [])")
+    }
+
+    // A live manifest grows with the wall clock: this runs in the real-time pass.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func aLiveManifestPlaysEveryPictureFromTheEdgeToItsEndInRealTime() async throws {
         let (server, source) = try serve()
         defer { server.stop() }
