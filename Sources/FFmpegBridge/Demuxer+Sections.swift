@@ -11,8 +11,9 @@
 // keyframe (a switch between fragmented-MP4 variants of different sizes). Audio packets that
 // come without timestamps (libavformat's MPEG-TS reader over an input that cannot seek leaves
 // them out for the frames after the first of a PES) get the end of the stream's previous one.
-// A section that ends (a DASH Period followed by another) has its packets presented from its
-// end on flagged `AV_PKT_FLAG_DISCARD`: decoded, since later ones may refer to them, but
+// Packed audio (raw AAC, MP3, AC-3 segments, no timestamps) is the exception: every
+// container counts from zero at its section's start. A section that ends (a DASH Period
+// followed by another) has its packets presented from its end on flagged `AV_PKT_FLAG_DISCARD`: decoded, since later ones may refer to them, but
 // their frames are dropped by libavcodec.
 //
 // Concurrency: like the rest of `Demuxer`, demux-thread only.
@@ -90,15 +91,27 @@ extension Demuxer {
                 state.announce[index] = bytes
             }
             container = reopened
-            // A timeline the main container or a companion anchored already keeps that anchor.
+            // A timeline the main container or a companion anchored already keeps that anchor;
+            // packed audio counts from zero in every container.
             let offset =
-                state.offsets[section.timeline] ?? location.streaming?.timelineOffsets?.offset(of: section.timeline)
-                ?? section.knownOffset ?? anchorOffset(section)
+                section.timesFromZero
+                ? section.knownOffset ?? 0
+                : state.offsets[section.timeline] ?? location.streaming?.timelineOffsets?.offset(of: section.timeline)
+                    ?? section.knownOffset ?? anchorOffset(section)
             state.offsets[section.timeline] = offset
             state.end = section.end.map { Int64(($0 * 1_000_000).rounded()) }
+            // Packed audio's fresh container leaves its frames untimed: they run on from the
+            // section's start.
+            if section.timesFromZero {
+                for index in 0..<reopened.streamCount
+                where reopened.stream(at: index)?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
+                    state.audioEnds[index] = (Int64((section.start * 1_000_000).rounded()), CFFmpeg_AV_TIME_BASE_Q())
+                }
+            }
             timelineOffset = offset
             sections = state
-            location.streaming?.timelineOffsets?.record(state.offsets)
+            // (Packed audio's anchors are its own containers', no other input's.)
+            if !section.timesFromZero { location.streaming?.timelineOffsets?.record(state.offsets) }
             return true
         } catch {
             return false

@@ -152,15 +152,16 @@ package final class Demuxer: @unchecked Sendable {
         if let input = location.streaming {
             var state = Self.sectionState(container, opening: input.openingSection, startOffset: offset)
             if let exact = input.openingSection.knownOffset { state.offsets[input.openingSection.timeline] = exact }
-            // A companion (an HLS audio rendition) shares the main container's anchor.
-            if let known = input.timelineOffsets?.offset(of: input.openingSection.timeline) {
+            // A companion (an HLS audio rendition) shares the main container's anchor (but
+            // packed audio, which counts from zero).
+            if !input.openingSection.timesFromZero, let known = input.timelineOffsets?.offset(of: input.openingSection.timeline) {
                 state.offsets[input.openingSection.timeline] = known
             }
             // The first section starts at its place on the playlist's timeline (a live stream
             // opens near its window's end).
             offset = state.offsets[input.openingSection.timeline] ?? offset
             sections = state
-            input.timelineOffsets?.record(state.offsets)
+            if !input.openingSection.timesFromZero { input.timelineOffsets?.record(state.offsets) }
         }
         timelineOffset = offset
         description.timestampOrigin = Double(offset) / 1_000_000

@@ -38,14 +38,22 @@ package struct StreamingSection: Sendable, Equatable {
     /// DASH Period followed by another): packets presented from there on are decoded, as later
     /// ones may refer to them, but their frames are not shown.
     package let end: Double?
+    /// True when the section's container counts time from zero at `start`, whatever came
+    /// before on its timeline: packed audio (raw AAC, MP3, AC-3 segments), whose frames carry
+    /// no timestamps, so a fresh container numbers them from its first.
+    package let timesFromZero: Bool
 
     /// A section of `timeline` starting at `start` seconds, whose container time there is
-    /// `mediaStart` seconds when known, and whose media stops at `end` when known.
-    package init(timeline: Int, start: Double, mediaStart: Double? = nil, end: Double? = nil) {
+    /// `mediaStart` seconds when known, and whose media stops at `end` when known;
+    /// `timesFromZero` for packed audio.
+    package init(
+        timeline: Int, start: Double, mediaStart: Double? = nil, end: Double? = nil, timesFromZero: Bool = false
+    ) {
         self.timeline = timeline
         self.start = start
-        self.mediaStart = mediaStart
+        self.mediaStart = timesFromZero ? 0 : mediaStart
         self.end = end
+        self.timesFromZero = timesFromZero
     }
 
     /// The offset (container minus item time, microseconds) `mediaStart` gives, when known.

@@ -255,6 +255,19 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     /// The sum of the segments' durations.
     var duration: Double { segments.last.map { $0.start + $0.duration } ?? 0 }
 
+    /// The extension every segment's name has when the playlist is packed audio (raw AAC,
+    /// MP3, AC-3 or E-AC-3 frames, no initialisation section): "aac", "mp3", "ac3" or "ec3".
+    var packedAudioExtension: String? {
+        guard initialisation == nil, let first = segments.first?.url.pathExtension.lowercased(),
+            Self.packedAudioExtensions.contains(first),
+            segments.allSatisfy({ $0.map == nil && $0.url.pathExtension.lowercased() == first })
+        else { return nil }
+        return first
+    }
+
+    /// Segment name extensions of packed audio.
+    static let packedAudioExtensions: Set<String> = ["aac", "mp3", "ac3", "ec3"]
+
     /// The index of the segment holding `seconds` (the last one for times past the end).
     func segmentIndex(at seconds: Double) -> Int? {
         guard !segments.isEmpty else { return nil }

@@ -85,7 +85,8 @@ extension HLSStreamLoader {
         guard let chunk = state.chunks.first, chunk.section != state.readSection else { return nil }
         state.readSection = chunk.section
         return StreamingSection(
-            timeline: chunk.timeline, start: chunk.start, mediaStart: chunk.mediaStart, end: chunk.sectionEnd)
+            timeline: chunk.timeline, start: chunk.start, mediaStart: chunk.mediaStart, end: chunk.sectionEnd,
+            timesFromZero: packedAudio != nil)
     }
 
     func restart(at seconds: Double) -> StreamingSection? {
@@ -112,7 +113,7 @@ extension HLSStreamLoader {
         condition.unlock()
         return StreamingSection(
             timeline: segment.discontinuitySequence, start: segment.start, mediaStart: segment.mediaStart,
-            end: segment.sectionEnd)
+            end: segment.sectionEnd, timesFromZero: packedAudio != nil)
     }
 
     var isParked: Bool {

@@ -87,6 +87,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     }
 
     let probeName: String
+    /// The file extension of its segments when they are packed audio ("aac", "mp3", "ac3",
+    /// "ec3": raw frames, each segment led by an ID3 tag), whose containers count time from
+    /// zero at every section.
+    let packedAudio: String?
     /// The FFmpeg name of the format the user's input is in: "hls", or "dash" for a DASH
     /// manifest streamed through this loader.
     let formatName: String
@@ -196,13 +200,14 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         duration = isLive ? nil : startPlaylist.duration
         let timeline = HLSLiveTimeline(startPlaylist)
         state = State(timeline: timeline)
-        probeName = startPlaylist.initialisation == nil ? "stream.ts" : "stream.mp4"
+        packedAudio = startPlaylist.packedAudioExtension
+        probeName = packedAudio.map { "stream.\($0)" } ?? (startPlaylist.initialisation == nil ? "stream.ts" : "stream.mp4")
         // A live stream starts its hold-back (or three target durations) before the window's end.
         let firstIndex = isLive ? timeline.liveEdgeIndex : 0
         let first = timeline.segments.indices.contains(firstIndex) ? timeline.segments[firstIndex] : nil
         openingSection = StreamingSection(
             timeline: first?.discontinuitySequence ?? 0, start: first?.start ?? 0, mediaStart: first?.mediaStart,
-            end: first?.sectionEnd)
+            end: first?.sectionEnd, timesFromZero: packedAudio != nil)
         if isLive {
             state.nextSegment = firstIndex
             state.readPosition = first?.start ?? 0

@@ -6,7 +6,9 @@
 // renditions of tiered groups, each one's version following the variant, AudioTiers.swift),
 // or a media playlist on its own, VOD or live, of MPEG-TS segments or fragmented MP4 segments
 // with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities included.
-// Everything else (SAMPLE-AES, video renditions, packed audio) is still read by libavformat. A static DASH manifest goes through
+// Packed audio (raw AAC, MP3, AC-3 or E-AC-3 segments, each led by an ID3 tag) too, the
+// segments' frames read by libavformat's raw demuxers and timed by the playlist. Everything
+// else (SAMPLE-AES, video renditions) is still read by libavformat. A static DASH manifest goes through
 // the same loader (`StreamedOpen+DASH.swift`).
 //
 // Concurrency: runs on the thread that opens the input (an inspection or an engine's open
@@ -30,7 +32,8 @@ enum StreamedOpen {
     /// an initialisation section.
     private static func streamable(_ playlist: HLSMediaPlaylist) -> Bool {
         !playlist.hasUnsupportedKey && !playlist.segments.isEmpty
-            && !playlist.segments.contains(where: { $0.map == nil && notTransportStream($0.url) })
+            && (playlist.packedAudioExtension != nil
+                || !playlist.segments.contains(where: { $0.map == nil && notTransportStream($0.url) }))
     }
 
     /// An opened input and what its playlists said about it.

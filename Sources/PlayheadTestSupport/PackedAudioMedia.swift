@@ -1,0 +1,94 @@
+// Playhead: HLS packed audio for tests of Playhead's loader: a two-variant ladder of raw AAC
+// (ADTS) segments, each led by an ID3 tag whose PRIV frame carries its 90 kHz timestamp
+// (`com.apple.streaming.transportStreamTimestamp`), as Apple's packagers write audio-only
+// streams. FFmpeg's HLS muxer writes MPEG-TS only, so the segments are cut by its segment
+// muxer and tagged here. The pitch steps every second, so where a sound plays can be heard.
+//
+// Concurrency: files generated once per process (and cached between runs) by `FixtureCache`.
+import Foundation
+
+/// Packed-audio HLS fixtures; see the file comment.
+public enum PackedAudioMedia {
+    /// Seconds of sound.
+    public static let duration = 6
+    /// The variants, lowest first: folder name and AAC bit rate.
+    public static let variants: [(name: String, bitRate: Int)] = [("low", 48_000), ("high", 128_000)]
+    /// The sample rate (mono).
+    public static let sampleRate = 44_100
+
+    /// The pitch of second `second` of the sound: 200 Hz, then 100 Hz more each second.
+    public static func pitch(atSecond second: Int) -> Double { Double(200 + 100 * second) }
+
+    /// The folder holding `master.m3u8` (both variants, `low/index.m3u8` and
+    /// `high/index.m3u8`, of about 2 s segments `seg<N>.aac`).
+    public static func folder() throws -> URL {
+        try FixtureCache.file(named: "packed-audio-v1") { folder in
+            var lines = ["#EXTM3U"]
+            for variant in variants {
+                let directory = folder.appendingPathComponent(variant.name)
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try FFmpeg.run([
+                    "-f", "lavfi", "-i",
+                    "aevalsrc=exprs=sin(2*PI*(200+100*floor(t))*t):s=\(sampleRate):d=\(duration)",
+                    "-c:a", "aac", "-b:a", "\(variant.bitRate)", "-f", "segment", "-segment_time", "2",
+                    "-segment_format", "adts", directory.appendingPathComponent("raw%d.aac").path,
+                ])
+                try writePlaylist(in: directory)
+                lines += [
+                    "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bitRate * 5 / 4),CODECS=\"mp4a.40.2\"",
+                    "\(variant.name)/index.m3u8",
+                ]
+            }
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("master.m3u8"))
+        }
+    }
+
+    /// Tags the raw segments in `directory` (`raw<N>.aac`) into `seg<N>.aac` and lists them.
+    private static func writePlaylist(in directory: URL) throws {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:3", "#EXT-X-MEDIA-SEQUENCE:0",
+            "#EXT-X-PLAYLIST-TYPE:VOD"]
+        var start = 0.0
+        var index = 0
+        // A timestamp such as an encoder's clock gives (the loader times segments by the playlist).
+        let origin = 10.0
+        while let raw = FileManager.default.contents(atPath: directory.appendingPathComponent("raw\(index).aac").path) {
+            let frames = adtsFrameCount(raw)
+            if frames > 0 {
+                let seconds = Double(frames * 1024) / Double(sampleRate)
+                let tagged = id3Timestamp(UInt64(((origin + start) * 90_000).rounded())) + raw
+                try tagged.write(to: directory.appendingPathComponent("seg\(index).aac"))
+                lines += [String(format: "#EXTINF:%.6f,", seconds), "seg\(index).aac"]
+                start += seconds
+            }
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("raw\(index).aac"))
+            index += 1
+        }
+        lines.append("#EXT-X-ENDLIST")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent("index.m3u8"))
+    }
+
+    /// How many ADTS frames `data` holds (each header's 13-bit frame length leads to the next).
+    static func adtsFrameCount(_ data: Data) -> Int {
+        let bytes = [UInt8](data)
+        var offset = 0
+        var count = 0
+        while offset + 7 <= bytes.count, bytes[offset] == 0xFF, bytes[offset + 1] & 0xF0 == 0xF0 {
+            let length = (Int(bytes[offset + 3] & 0x03) << 11) | (Int(bytes[offset + 4]) << 3) | Int(bytes[offset + 5] >> 5)
+            guard length >= 7 else { break }
+            offset += length
+            count += 1
+        }
+        return count
+    }
+
+    /// An ID3v2.4 tag holding one PRIV frame with the 33-bit 90 kHz `timestamp`.
+    static func id3Timestamp(_ timestamp: UInt64) -> Data {
+        func syncsafe(_ value: Int) -> [UInt8] {
+            [UInt8((value >> 21) & 0x7F), UInt8((value >> 14) & 0x7F), UInt8((value >> 7) & 0x7F), UInt8(value & 0x7F)]
+        }
+        let owner = Array("com.apple.streaming.transportStreamTimestamp".utf8) + [0]
+        let stamp = (0..<8).map { UInt8((timestamp >> (8 * (7 - $0))) & 0xFF) }
+        let frame = Array("PRIV".utf8) + syncsafe(owner.count + 8) + [0, 0] + owner + stamp
+        return Data(Array("ID3".utf8) + [4, 0, 0] + syncsafe(frame.count) + frame)
+    }
+}

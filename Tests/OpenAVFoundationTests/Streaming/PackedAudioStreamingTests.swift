@@ -1,0 +1,84 @@
+// Playhead: HLS packed audio (raw AAC segments led by ID3 tags, as audio-only streams such as
+// radio are packaged) streamed by Playhead's own loader: the frames are read by libavformat's
+// ADTS demuxer, timed by the playlist (every container counts from zero at its section's
+// start), so a seek lands where the playlist says and the ladder adapts like any other.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import FFmpegBridge
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct PackedAudioStreamingTests {
+    /// The packets `demuxer` reads next: presentation seconds.
+    private func times(of demuxer: Demuxer, limit: Int = 10_000) -> [Double] {
+        var result: [Double] = []
+        while result.count < limit, case .packet(let packet) = demuxer.readPacket() { result.append(packet.pts.seconds) }
+        return result
+    }
+
+    /// The opened demuxer of `path` on `server`, through Playhead's loader.
+    private func open(_ path: String, on server: LoopbackHTTPServer) throws -> (Demuxer, HLSStreamLoader) {
+        let opened = try StreamedOpen.demuxer(
+            for: MediaLocation(url: server.url(for: path)), timeout: 15, interrupt: InterruptDeadline())
+        let loader = try #require(opened.demuxer.streamingInput as? HLSStreamLoader, "Playhead's loader streams it")
+        return (opened.demuxer, loader)
+    }
+
+    @Test func aPackedAudioLadderIsReadByTheLoaderOnThePlaylistsTimeline() throws {
+        let server = try LoopbackHTTPServer(root: try PackedAudioMedia.folder())
+        defer { server.stop() }
+        let (demuxer, loader) = try open("master.m3u8", on: server)
+        #expect(loader.probeName == "stream.aac" && loader.variants.count == 2)
+        #expect(demuxer.description.streams.map(\.kind) == [.audio])
+        #expect(demuxer.description.formatName == "hls")
+        let read = times(of: demuxer)
+        // Every AAC frame once, one frame (1024 samples) apart, from zero to the end.
+        let frame = 1024.0 / Double(PackedAudioMedia.sampleRate)
+        #expect(abs((read.first ?? -1) - 0) < 1e-6, "\(read.prefix(3))")
+        #expect(zip(read, read.dropFirst()).allSatisfy { abs(($1 - $0) - frame) < 1e-4 }, "no gap, no repeat")
+        #expect(abs((read.last ?? 0) + frame - Double(PackedAudioMedia.duration)) < 0.1, "\(read.last ?? 0)")
+    }
+
+    @Test func aSeekStartsAFreshContainerAtTheSegmentsPlaylistTime() throws {
+        let folder = try PackedAudioMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let (demuxer, _) = try open("low/index.m3u8", on: server)
+        let playlist = try String(contentsOf: folder.appendingPathComponent("low/index.m3u8"), encoding: .utf8)
+        let durations = playlist.split(separator: "\n").compactMap { line in
+            line.hasPrefix("#EXTINF:") ? Double(line.dropFirst(8).split(separator: ",")[0]) : nil
+        }
+        let second = durations[0]  // where the second segment starts
+        _ = times(of: demuxer, limit: 20)
+        #expect(demuxer.seek(to: CMTime(seconds: second + 0.5, preferredTimescale: 1000), earliest: .negativeInfinity, latest: .positiveInfinity))
+        let read = times(of: demuxer)
+        // The segment holding the target, read from its start at its place on the playlist
+        // (before, its container's zero would have been taken for the item's).
+        #expect(abs((read.first ?? -1) - second) < 1e-3, "first after the seek: \(read.first ?? -1), segment at \(second)")
+        let frame = 1024.0 / Double(PackedAudioMedia.sampleRate)
+        #expect(zip(read, read.dropFirst()).allSatisfy { abs(($1 - $0) - frame) < 1e-4 })
+        #expect(abs((read.last ?? 0) + frame - Double(PackedAudioMedia.duration)) < 0.1)
+    }
+
+    @Test func aPackedAudioStreamPlaysToItsEndWithItsAccessLog() async throws {
+        let folder = try PackedAudioMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let item = AVPlayerItem(url: server.url(for: "master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink(), audio: true), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+        player.replaceCurrentItem(with: nil)
+        #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
+        #expect(abs(item.playbackStatistics.audioSeconds - Double(PackedAudioMedia.duration)) < 0.1)
+        let events = try #require(item.accessLog()?.events, "Playhead's loader streamed it")
+        let served = server.requests.map(\.path).filter { $0.hasSuffix(".aac") }
+        #expect(events.reduce(0) { $0 + $1.numberOfMediaRequests } == served.count)
+        #expect(item.errorLog()?.events.isEmpty == true)
+    }
+}
