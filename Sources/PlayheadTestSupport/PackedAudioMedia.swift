@@ -2,7 +2,8 @@
 // (ADTS) segments, each led by an ID3 tag whose PRIV frame carries its 90 kHz timestamp
 // (`com.apple.streaming.transportStreamTimestamp`), as Apple's packagers write audio-only
 // streams. FFmpeg's HLS muxer writes MPEG-TS only, so the segments are cut by its segment
-// muxer and tagged here. The pitch steps every second, so where a sound plays can be heard.
+// muxer and tagged here. The pitch steps every second, so where a sound plays can be heard;
+// the tags also name the song playing (a TIT2 frame), as a radio station's do.
 //
 // Concurrency: files generated once per process (and cached between runs) by `FixtureCache`.
 import Foundation
@@ -19,10 +20,13 @@ public enum PackedAudioMedia {
     /// The pitch of second `second` of the sound: 200 Hz, then 100 Hz more each second.
     public static func pitch(atSecond second: Int) -> Double { Double(200 + 100 * second) }
 
+    /// The song each segment's tag names: "First song" for the first two, then "Second song".
+    public static func title(ofSegment index: Int) -> String { index < 2 ? "First song" : "Second song" }
+
     /// The folder holding `master.m3u8` (both variants, `low/index.m3u8` and
     /// `high/index.m3u8`, of about 2 s segments `seg<N>.aac`).
     public static func folder() throws -> URL {
-        try FixtureCache.file(named: "packed-audio-v1") { folder in
+        try FixtureCache.file(named: "packed-audio-v2") { folder in
             var lines = ["#EXTM3U"]
             for variant in variants {
                 let directory = folder.appendingPathComponent(variant.name)
@@ -55,7 +59,7 @@ public enum PackedAudioMedia {
             let frames = adtsFrameCount(raw)
             if frames > 0 {
                 let seconds = Double(frames * 1024) / Double(sampleRate)
-                let tagged = id3Timestamp(UInt64(((origin + start) * 90_000).rounded())) + raw
+                let tagged = id3Tag(timestamp: UInt64(((origin + start) * 90_000).rounded()), title: title(ofSegment: index)) + raw
                 try tagged.write(to: directory.appendingPathComponent("seg\(index).aac"))
                 lines += [String(format: "#EXTINF:%.6f,", seconds), "seg\(index).aac"]
                 start += seconds
@@ -81,14 +85,17 @@ public enum PackedAudioMedia {
         return count
     }
 
-    /// An ID3v2.4 tag holding one PRIV frame with the 33-bit 90 kHz `timestamp`.
-    static func id3Timestamp(_ timestamp: UInt64) -> Data {
+    /// An ID3v2.4 tag holding a PRIV frame with the 33-bit 90 kHz `timestamp` and a TIT2 frame
+    /// with `title` (UTF-8).
+    static func id3Tag(timestamp: UInt64, title: String) -> Data {
         func syncsafe(_ value: Int) -> [UInt8] {
             [UInt8((value >> 21) & 0x7F), UInt8((value >> 14) & 0x7F), UInt8((value >> 7) & 0x7F), UInt8(value & 0x7F)]
         }
         let owner = Array("com.apple.streaming.transportStreamTimestamp".utf8) + [0]
         let stamp = (0..<8).map { UInt8((timestamp >> (8 * (7 - $0))) & 0xFF) }
-        let frame = Array("PRIV".utf8) + syncsafe(owner.count + 8) + [0, 0] + owner + stamp
-        return Data(Array("ID3".utf8) + [4, 0, 0] + syncsafe(frame.count) + frame)
+        let priv = Array("PRIV".utf8) + syncsafe(owner.count + 8) + [0, 0] + owner + stamp
+        let text = [UInt8(3)] + Array(title.utf8)
+        let tit2 = Array("TIT2".utf8) + syncsafe(text.count) + [0, 0] + text
+        return Data(Array("ID3".utf8) + [4, 0, 0] + syncsafe(priv.count + tit2.count) + priv + tit2)
     }
 }

@@ -148,6 +148,10 @@ extension ItemPlayback {
                     if packetsSinceICYCheck >= Self.icyCheckInterval {
                         packetsSinceICYCheck = 0
                         router.noteICY(demuxer.icyMetadataPacket, at: packet.pts, pipeline: pipeline)
+                        // Packed audio's segment tags (the song a station plays), from the loader.
+                        for tag in streamLoader.withLock({ $0 })?.takeTimedMetadata() ?? [] {
+                            pipeline.switchboard.metadata.add(tag.items, at: tag.time)
+                        }
                     }
                 }
             case .endOfFile:

@@ -125,8 +125,10 @@ extension HLSStreamLoader {
     }
 
     func deliver(_ chunk: Chunk, generation: Int) {
+        let tag = packedAudio == nil ? [] : PackedAudioTag.items(leading: chunk.data, at: chunk.start)
         condition.lock()
         if state.generation == generation, !state.closed {
+            state.noteTag(tag, at: chunk.start)
             state.chunks.append(chunk)
             state.delivered = true
             state.nextSegment += 1

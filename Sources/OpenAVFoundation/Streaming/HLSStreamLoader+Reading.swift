@@ -101,6 +101,7 @@ extension HLSStreamLoader {
         state.readSection = nil
         state.generation += 1
         state.chunks = []
+        state.lastTag = nil
         state.readOffset = 0
         state.nextSegment = index
         state.readPosition = segment.start

@@ -49,6 +49,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
 
     struct State {
         var chunks: [Chunk] = []
+        /// Packed audio's segment tags not yet taken (`takeTimedMetadata()`), and what the
+        /// last one said (a tag is kept when it says something new, or first after a restart).
+        var tags: [(items: [AVMetadataItem], start: Double)] = []
+        var lastTag: [String]?
         var readOffset = 0
         var nextSegment = 0
         var generation = 0

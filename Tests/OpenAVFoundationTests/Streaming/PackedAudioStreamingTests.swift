@@ -62,6 +62,36 @@ import Testing
         #expect(abs((read.last ?? 0) + frame - Double(PackedAudioMedia.duration)) < 0.1)
     }
 
+    @Test func theSongEachSegmentsTagNamesArrivesAsTimedMetadataWhenItChanges() async throws {
+        let folder = try PackedAudioMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let playlist = try String(contentsOf: folder.appendingPathComponent("low/index.m3u8"), encoding: .utf8)
+        let durations = playlist.split(separator: "\n").compactMap { line in
+            line.hasPrefix("#EXTINF:") ? Double(line.dropFirst(8).split(separator: ",")[0]) : nil
+        }
+        let item = AVPlayerItem(url: server.url(for: "low/index.m3u8"))
+        let clock = ManualClock()
+        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
+        let box = UncheckedBox(player)
+        let recorder = MetadataRecorder { box.value.currentTime().seconds }
+        let output = AVPlayerItemMetadataOutput(identifiers: nil)
+        output.setDelegate(recorder, queue: nil)
+        item.add(output)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        for _ in 0..<3_000 where player.currentTime().seconds < 5 { await advance(clock, by: 0.01) }
+        await waitUntil("two songs") { recorder.events.count >= 2 }
+        player.replaceCurrentItem(with: nil)
+        // Each song once (the tag repeated on the second segment says nothing new), at the
+        // start of the segment whose tag first names it, with no timestamp frame.
+        #expect(recorder.events == ["First song", "Second song"])
+        let starts = recorder.deliveries.flatMap(\.starts)
+        #expect(starts.count == 2 && abs(starts[0]) < 1e-6 && abs(starts[1] - durations[0] - durations[1]) < 1e-3, "\(starts)")
+        #expect(recorder.deliveries.allSatisfy { $0.onMain })
+        #expect(item.timedMetadata?.map(\.identifier) == [.id3MetadataTitleDescription])
+    }
+
     @Test func aPackedAudioStreamPlaysToItsEndWithItsAccessLog() async throws {
         let folder = try PackedAudioMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
