@@ -95,22 +95,10 @@ import Testing
         let live = LiveDASHManifest(
             server: server, source: source, path: "/tiers/live.mpd", addressing: .timeline, startedAgo: 6, depth: 30)
         defer { live.stop() }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "tiers/live.mpd"))
-        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
-        #expect(item.duration.isIndefinite && item.accessLog() != nil, "a live item through Playhead's loader")
-        player.play()
-        await waitUntil(timeout: 30, "the last segment") { Date().timeIntervalSince(live.availabilityStart) > 12.3 }
-        live.end()
-        await waitUntil(timeout: 30, "the end") {
-            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        let (item, times) = await playLiveDASHToItsEnd(live, at: "tiers/live.mpd", on: server) { item in
+            #expect(item.duration.isIndefinite && item.accessLog() != nil, "a live item through Playhead's loader")
         }
-        player.replaceCurrentItem(with: nil)
 
-        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
         #expect(times.first == 0 && times.count == 12 * 25, "\(times.count) pictures from \(times.first ?? -1)")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap and no repeat")
         // Each stream asks the edge once for a segment it lacks, then goes on from the origin.

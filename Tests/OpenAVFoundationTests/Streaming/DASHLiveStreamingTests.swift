@@ -96,21 +96,8 @@ import Testing
             server: server, source: based, path: "/tiers/live.mpd", addressing: .timeline, startedAgo: 6, depth: 30,
             movedTo: "/tiers/moved/live.mpd")
         defer { live.stop() }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "tiers/live.mpd"))
-        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
-        live.leaveOldPath()
-        player.play()
-        await waitUntil(timeout: 30, "the last segment") { Date().timeIntervalSince(live.availabilityStart) > 12.3 }
-        live.end()
-        await waitUntil(timeout: 30, "the end") {
-            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
-        }
-        player.replaceCurrentItem(with: nil)
+        let (item, times) = await playLiveDASHToItsEnd(live, at: "tiers/live.mpd", on: server) { _ in live.leaveOldPath() }
 
-        let times = sink.frames.map { millis($0.itemTime) }.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
         #expect(times.first == 0 && times.count == 12 * 25, "\(times.count) pictures from \(times.first ?? -1)")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap and no repeat")
         let manifests = server.requests.map(\.path).filter { $0.hasSuffix(".mpd") }
@@ -127,21 +114,11 @@ import Testing
         let live = LiveDASHManifest(
             server: server, source: source, path: "/tiers/live.mpd", addressing: .timeline, startedAgo: 6, depth: 30)
         defer { live.stop() }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "tiers/live.mpd"))
-        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
-        #expect(item.duration.isIndefinite && item.accessLog() != nil, "a live item through Playhead's loader")
-        player.play()
         // The packager ends the event once its last segment is whole.
-        await waitUntil(timeout: 30, "the last segment") { Date().timeIntervalSince(live.availabilityStart) > 12.3 }
-        live.end()
-        await waitUntil(timeout: 30, "the end") {
-            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        let (item, times) = await playLiveDASHToItsEnd(live, at: "tiers/live.mpd", on: server) { item in
+            #expect(item.duration.isIndefinite && item.accessLog() != nil, "a live item through Playhead's loader")
         }
 
-        let times = sink.frames.map { millis($0.itemTime) }.reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
         #expect(times.first == 0 && times.count == 12 * 25, "\(times.count) pictures from \(times.first ?? -1)")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap and no repeat")
         // Every segment once a Representation, none before it was whole (there are six).
@@ -149,6 +126,5 @@ import Testing
         #expect(Set(chunks).count == chunks.count, "\(chunks)")
         #expect(chunks.allSatisfy { path in (1...6).contains { path.hasSuffix("0000\($0).m4s") } }, "\(chunks)")
         #expect(item.errorLog()?.events.isEmpty == true, "\(item.errorLog()?.events.map(\.errorComment) ?? [])")
-        player.replaceCurrentItem(with: nil)
     }
 }
