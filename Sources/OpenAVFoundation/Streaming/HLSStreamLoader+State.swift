@@ -1,0 +1,67 @@
+// Playhead: what the HLS loader hands the demuxer (its chunks of segment bytes) and the state
+// its threads share.
+//
+// Concurrency: `State` is guarded by the loader's `condition` (HLSStreamLoader.swift).
+import FFmpegBridge
+import Foundation
+
+extension HLSStreamLoader {
+    /// A fetched segment waiting to be read.
+    struct Chunk {
+        let data: Data
+        let start: Double
+        let duration: Double
+        let variant: Int
+        /// Which section it belongs to (a new number where a fresh container must read on),
+        /// and the discontinuity sequence of its segment.
+        let section: Int
+        let timeline: Int
+        /// The container time at `start`, and where its DASH Period ends, when the playlist says.
+        var mediaStart: Double? = nil
+        var sectionEnd: Double? = nil
+    }
+
+    /// What the loader thread, the demuxer's reads and the controls share (under `condition`).
+    struct State {
+        var chunks: [Chunk] = []
+        /// Packed audio's segment tags not yet taken (`takeTimedMetadata()`), and what the
+        /// last one said (a tag is kept when it says something new, or first after a restart).
+        var tags: [(items: [AVMetadataItem], start: Double)] = []
+        var lastTag: [String]?
+        var readOffset = 0
+        var nextSegment = 0
+        var generation = 0
+        /// The section the demuxer's container reads (nil: whichever comes first).
+        var readSection: Int?
+        /// Item seconds the demuxer has read up to, and the loader has fetched up to.
+        var readPosition = 0.0
+        var fetchedEnd = 0.0
+        var loaderDone = false
+        var closed = false
+        /// True while nobody reads the stream (an audio rendition not selected): nothing is
+        /// fetched until the next restart.
+        var parked = false
+        /// One segment may be fetched past the forward buffer (see `fetchNextSegmentNow()`).
+        var reachesAhead = false
+        /// True while the demuxer's read waits for a chunk.
+        var readerWaiting = false
+        var failure: MediaFailure?
+        var caps = VariantAdaptation.Caps()
+        /// The variant of the bytes being read (index into `variants`).
+        var playingVariant: Int?
+        /// False until a playback engine takes the stream: until then only about one segment is
+        /// fetched ahead of the demuxer (an asset being inspected does not download 30 s).
+        var activated = false
+        /// Seconds to fetch past the playhead once activated.
+        var bufferAhead = HLSStreamLoader.bufferAhead
+        /// The segments on one timeline (a live playlist's grow with its reloads).
+        var timeline: HLSLiveTimeline
+        /// A live playlist's next reload, and its last change (nil for VOD).
+        var nextReload: Date?
+        var lastChange = Date()
+        /// True once a segment's bytes were handed to the demuxer; why the last segment
+        /// passed over without bytes was (a stream that ends with none fails with it).
+        var delivered = false
+        var skipReason: String?
+    }
+}
