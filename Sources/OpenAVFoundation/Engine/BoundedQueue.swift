@@ -174,6 +174,18 @@ package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Takes back the end of stream marked while entries are still queued, so more may follow
+    /// them (more of the stream is being read after all: an audio track read on demand that
+    /// starts once everything else was read). True when it did; false when no end was marked
+    /// or the consumer may already have met it (nothing is queued).
+    package func reopenEnd() -> Bool {
+        condition.withLock {
+            guard endOfStreamMarked, itemCount > 0 else { return false }
+            endOfStreamMarked = false
+            return true
+        }
+    }
+
     // MARK: - Consuming
 
     /// Removes and returns the oldest current-generation entry, blocking while the queue is empty.

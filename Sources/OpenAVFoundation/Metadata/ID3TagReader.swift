@@ -34,6 +34,13 @@ enum ID3TagReader {
 
     private static let magic: [UInt8] = [0x49, 0x44, 0x33]  // "ID3"
 
+    /// The length in bytes (header, frames and footer) of the ID3v2 tag `head` begins with,
+    /// from its first 10 bytes; nil when it begins with none.
+    static func tagLength(_ head: [UInt8]) -> Int? {
+        guard head.count >= 10, head.starts(with: magic) else { return nil }
+        return 10 + syncSafe(head, 6) + (head[5] & 0x10 != 0 ? 10 : 0)
+    }
+
     private static func read(_ bytes: [UInt8], time: CMTime, duration: CMTime) -> [AVMetadataItem] {
         var items: [AVMetadataItem] = []
         var offset = 0

@@ -67,6 +67,10 @@ extension ItemPlayback {
                 // Its packets from before the read position follow, even when all else was read.
                 cache?.lacksNewAudio()
                 demuxerAtEnd = false
+                // When all else was read, the audio queue ends after the new track's packets
+                // instead (unless the audio thread may have met the end already: the old
+                // track then plays to the end).
+                if reachedEnd, pipeline.audioPackets.reopenEnd() { reachedEnd = false }
             }
             // The audio track read on demand that is to take over, until the audio thread has it.
             let awaited = companionsLoaded.flatMap { $0.selected != $0.routed ? $0.selected : nil }

@@ -17,11 +17,8 @@ enum PackedAudioTag {
     /// The frames of the ID3 tag `data` begins with, timed at `start` seconds, but its
     /// timestamp frame; empty when it begins with none.
     static func items(leading data: Data, at start: Double) -> [AVMetadataItem] {
-        let head = [UInt8](data.prefix(10))
-        guard head.count == 10, head.starts(with: [0x49, 0x44, 0x33]) else { return [] }
-        let size = head[6...9].reduce(0) { ($0 << 7) | Int($1 & 0x7F) }
-        let footer = head[5] & 0x10 != 0 ? 10 : 0
-        let tag = [UInt8](data.prefix(10 + size + footer))
+        guard let length = ID3TagReader.tagLength([UInt8](data.prefix(10))) else { return [] }
+        let tag = [UInt8](data.prefix(length))
         return ID3TagReader.items(tag, time: CMTime(seconds: start, preferredTimescale: 90_000)).filter { item in
             guard item.key.map({ String(describing: $0) }) == "PRIV", let bytes = item.dataValue else { return true }
             return !bytes.starts(with: Array(timestampOwner.utf8))

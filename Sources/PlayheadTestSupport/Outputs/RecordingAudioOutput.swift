@@ -57,6 +57,10 @@ package final class RecordingAudioOutput: AudioOutput {
     /// The format given to `open`, or `nil` while closed.
     package var format: AudioOutputFormat? { output.format }
 
+    /// True between `start()` and `stop()` (the engine starts its output on a queue of its own,
+    /// a moment after it reports playing).
+    package var isRunning: Bool { output.isRunning }
+
     /// Blocks until every frame due at the clock's current time has been rendered and recorded.
     @discardableResult
     package func waitUntilCaughtUp(timeout: Double = 10) -> Bool {

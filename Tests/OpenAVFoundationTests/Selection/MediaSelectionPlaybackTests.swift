@@ -257,14 +257,35 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let player = AVPlayer(environment: environment, playerItem: item)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
+        // The engine starts the output a moment later: the clock waits for it (time runs from
+        // the first audio heard).
+        await waitUntil("the output runs") { output.isRunning }
         let ring = try #require(engine(of: player)?.pipeline?.ring)
 
-        /// Advances in 10 ms steps, letting the real-time audio thread refill the ring first (up
-        /// to 2 s of real time a step on a loaded machine; were the engine really starved, the
-        /// recording would hold the silence the checks below look for).
+        let stuck = Locked(false)
+        /// Where playback stands, for a failure's message.
+        func state() -> String {
+            let audio = engine(of: player)?.pipeline?.audioPackets.statistics
+            return "item \(player.currentTime().seconds) s at clock \(clock.now), rate \(player.rate), ring "
+                + "\(ring.bufferedDuration.seconds) s, audio queue \(audio?.count ?? -1) ended "
+                + "\(audio?.endOfStreamMarked ?? false), routed "
+                + "\(String(describing: engine(of: player)?.pipeline?.switchboard.routedAudio))"
+        }
+        /// Advances in 10 ms steps, letting the real-time audio thread refill the ring first (a
+        /// hang guard counting only the time this test got to look; were the engine really
+        /// starved, the recording would hold the silence the checks below look for). A ring
+        /// that is never refilled fails the test and ends the stepping.
         func play(for seconds: Double) async {
-            for _ in 0..<Int((seconds / 0.01).rounded()) {
-                for _ in 0..<400 where ring.bufferedDuration.seconds < 0.1 {
+            for _ in 0..<Int((seconds / 0.01).rounded()) where !stuck.withLock({ $0 }) {
+                var refill = PatientDeadline(seconds: 20)
+                while ring.bufferedDuration.seconds < 0.1,
+                    engine(of: player)?.pipeline?.audioPackets.statistics.endOfStreamReached != true
+                {
+                    if refill.hasPassed() {
+                        Issue.record("the ring was not refilled: \(state())")
+                        stuck.withLock { $0 = true }
+                        return
+                    }
                     await mainQueueSleep(nanoseconds: 5_000_000)
                 }
                 // And the video decoder keep up, so a loaded machine drops no frame as late.
@@ -273,7 +294,11 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
                     await mainQueueSleep(nanoseconds: 5_000_000)
                 }
                 clock.advance(by: 0.01)
-                await output.caughtUp()
+                guard await output.caughtUp() else {
+                    Issue.record("the output did not catch up: \(state())")
+                    stuck.withLock { $0 = true }
+                    return
+                }
             }
         }
         await play(for: 1.5)
@@ -284,7 +309,14 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         // Let the demux thread read ahead until its queues are full (it then blocks on the
         // video queue until the clock moves): the switch must not depend on it.
         await mainQueueSleep(nanoseconds: 300_000_000)
+        let routed = engine(of: player)?.pipeline?.switchboard.routedAudio
         item.select(group.options[1], in: group)
+        if overHTTP {
+            // A rendition read on demand is fetched first: the clock stands until it takes over
+            // (else where the change is heard would depend on how fast the fetch is against
+            // the steps).
+            await waitUntil("the switch") { engine(of: player)?.pipeline?.switchboard.routedAudio != routed }
+        }
         await play(for: 3.0)
         // Well past the read-ahead at the switch: buffering follows the new track, no stall.
         #expect(abs(player.currentTime().seconds - 4.5) < 0.03)

@@ -210,11 +210,14 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
 
     /// A switch asked for in the last seconds of a VOD stream, once everything was read (the
     /// audio packet queue has ended), still lands: French is heard up to the end, which is
-    /// reached as usual.
+    /// reached as usual, even when its next segment comes late (the audio thread used up
+    /// French's first segment meanwhile, which once ended the sound for good: the queue still
+    /// carried English's end).
     @Test func aSwitchAfterEverythingWasReadStillLands() async throws {
         let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
         let server = try LoopbackHTTPServer(root: playlist.deletingLastPathComponent())
         defer { server.stop() }
+        server.setRule(.hold(atByte: 0, times: 1), for: "/out_29.ts")
         let rig = try await Rig(server, playlist: playlist.lastPathComponent)
         let (output, item, player, pipeline, group, english) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group, rig.english)
         let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
@@ -240,6 +243,19 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         let fetched = server.requests.dropFirst(heard).map(\.path).filter { $0.hasPrefix("/out_2") }
         #expect(fetched.first == "/out_28.ts", "\(fetched)")
         let left = 20 - asked
+        // French's last segment comes once its first one was used up (the ring runs low, the
+        // queue is empty): the clock waits for it.
+        let ring = rig.ring
+        Thread.detachNewThread {
+            let giveUp = Date() + 30
+            while Date() < giveUp,
+                ring.bufferedDuration.seconds >= 0.1 || pipeline.audioPackets.statistics.count > 0
+            {
+                usleep(2_000)
+            }
+            usleep(300_000)
+            server.releaseHolds()
+        }
         await rig.play(for: (left - 0.5) / 2)
         #expect(abs(player.currentTime().seconds - asked - (left - 0.5) / 2) < 0.05, "\(player.currentTime().seconds)")
         let samples = output.samples

@@ -21,6 +21,8 @@ struct LoopbackPlaybackRig {
     let player: AVPlayer
     let pipeline: Pipeline
     let ring: AudioRingBuffer
+    /// Set once stepping failed: later steps are not taken (each would wait out its guard).
+    private let stuck = Locked(false)
 
     init(_ server: LoopbackHTTPServer, path: String, startsHigh: Bool = false) async throws {
         self.server = server
@@ -34,23 +36,35 @@ struct LoopbackPlaybackRig {
         self.player = player
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
+        // The engine starts the output a moment later: the clock waits for it.
+        await waitUntil("the output runs") { output.isRunning }
         pipeline = try #require(engine(of: player)?.pipeline)
         ring = try #require(pipeline.ring)
     }
 
     /// Advances in 10 ms steps, letting the real-time threads refill the ring first (a hang
-    /// guard that counts only the time this test got to look).
-    func play(for seconds: Double) async {
-        for _ in 0..<Int((seconds / 0.01).rounded()) {
+    /// guard that counts only the time this test got to look). A ring that stays empty, or an
+    /// output that does not catch up, fails the test with where playback stands and ends the
+    /// stepping (instead of waiting out the guard at every step that is left).
+    func play(for seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) async {
+        for _ in 0..<Int((seconds / 0.01).rounded()) where !stuck.withLock({ $0 }) {
             var refill = PatientDeadline(seconds: 20)
             while ring.bufferedDuration.seconds < 0.1, player.timeControlStatus != .paused,
-                !(pipeline.audioPackets.statistics.endOfStreamMarked && pipeline.audioPackets.statistics.isEmpty),
-                !refill.hasPassed()
+                !(pipeline.audioPackets.statistics.endOfStreamMarked && pipeline.audioPackets.statistics.isEmpty)
             {
+                if refill.hasPassed() {
+                    Issue.record("the ring was not refilled: \(state())", sourceLocation: sourceLocation)
+                    stuck.withLock { $0 = true }
+                    return
+                }
                 await mainQueueSleep(nanoseconds: 5_000_000)
             }
             clock.advance(by: 0.01)
-            await output.caughtUp()
+            guard await output.caughtUp() else {
+                Issue.record("the output did not catch up: \(state())", sourceLocation: sourceLocation)
+                stuck.withLock { $0 = true }
+                return
+            }
         }
     }
 
