@@ -4,8 +4,9 @@
 // now (the window's first one numbered by `startNumber`), rewritten as the clock moves, or a
 // fixed segment duration the client counts from the clock itself. `end()` serves the static
 // manifest from then on, as a packager does when the event ends. The packager's clock may be
-// set ahead of the machine's, with its time served as ISO 8601 at a path the manifest names
-// in a `UTCTiming` element. It may say it has moved (`Location`): served at the new path too,
+// set ahead of the machine's, with its time served at a path the manifest names in a
+// `UTCTiming` element: as an ISO 8601 body (`http-iso`) or as the `Date` header field of its
+// responses (`http-head`). It may say it has moved (`Location`): served at the new path too,
 // and at the old one until `leaveOldPath()`.
 //
 // Concurrency: the timer's ticks, `end()` and `leaveOldPath()` change the server's rules under
@@ -15,6 +16,14 @@ import Foundation
 
 /// A live DASH manifest over a static one's segments; see the file comment.
 public final class LiveDASHManifest: @unchecked Sendable {
+    /// How the packager's time is served at `timePath`.
+    public enum TimeScheme: Sendable, CaseIterable {
+        /// An ISO 8601 body (`urn:mpeg:dash:utc:http-iso:2014`).
+        case isoBody
+        /// The responses' `Date` header field (`urn:mpeg:dash:utc:http-head:2014`).
+        case dateHeader
+    }
+
     /// How the live manifest addresses its segments.
     public enum Addressing: Sendable {
         /// A `SegmentTimeline` listing the segments whole by now.
@@ -38,6 +47,7 @@ public final class LiveDASHManifest: @unchecked Sendable {
     private let suggestedDelay: Double?
     /// The path the manifest says it moved to (its `Location`), when it says so.
     private let movedTo: String?
+    private let timeScheme: TimeScheme
     private let lock = NSLock()
     private var ended = false
     /// True once the old path answers 404 (guarded by `lock`).
@@ -47,14 +57,15 @@ public final class LiveDASHManifest: @unchecked Sendable {
     /// Serves `source` (the static manifest's text) as a live manifest at `path` on `server`,
     /// its time zero `startedAgo` seconds before now, `depth` seconds of time shift buffer; its
     /// clock `clockAhead` seconds ahead of the machine's, its time served at `timePath` (named
-    /// by the manifest's `UTCTiming`) when given; suggesting to play `suggestedDelay` seconds
+    /// by the manifest's `UTCTiming`, as `timeScheme` says) when given; suggesting to play `suggestedDelay` seconds
     /// behind the newest segment when given; saying it moved to `movedTo` (a path on `server`)
     /// and served there too when given.
     public init(
         server: LoopbackHTTPServer, source: String, path: String, addressing: Addressing, startedAgo: Double,
-        depth: Double = 8, clockAhead: Double = 0, timePath: String? = nil, suggestedDelay: Double? = nil,
-        movedTo: String? = nil
+        depth: Double = 8, clockAhead: Double = 0, timePath: String? = nil, timeScheme: TimeScheme = .isoBody,
+        suggestedDelay: Double? = nil, movedTo: String? = nil
     ) {
+        self.timeScheme = timeScheme
         self.movedTo = movedTo
         self.suggestedDelay = suggestedDelay
         self.server = server
@@ -103,8 +114,19 @@ public final class LiveDASHManifest: @unchecked Sendable {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let timePath {
-            let time = formatter.string(from: Date(timeIntervalSinceNow: clockAhead))
-            server.setRule(.content(Data(time.utf8), contentType: "text/plain"), for: timePath)
+            let now = Date(timeIntervalSinceNow: clockAhead)
+            switch timeScheme {
+            case .isoBody:
+                server.setRule(.content(Data(formatter.string(from: now).utf8), contentType: "text/plain"), for: timePath)
+            case .dateHeader:
+                let header = DateFormatter()
+                header.locale = Locale(identifier: "en_US_POSIX")
+                header.timeZone = TimeZone(identifier: "GMT")
+                header.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+                var rule = LoopbackHTTPServer.Rule.content(Data(), contentType: "text/plain")
+                rule.headerFields = ["Date": header.string(from: now)]
+                server.setRule(rule, for: timePath)
+            }
         }
         var text = Self.live(
             source, at: Date().timeIntervalSince(availabilityStart), start: availabilityStart.addingTimeInterval(clockAhead),
@@ -115,7 +137,8 @@ public final class LiveDASHManifest: @unchecked Sendable {
         }
         if let timePath {
             text = text.replacingOccurrences(
-                of: "</MPD>", with: #"<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="\#(timePath)"/></MPD>"#)
+                of: "</MPD>",
+                with: #"<UTCTiming schemeIdUri="urn:mpeg:dash:utc:\#(timeScheme == .isoBody ? "http-iso" : "http-head"):2014" value="\#(timePath)"/></MPD>"#)
         }
         if let movedTo {
             text = text.replacingOccurrences(of: "<Period", with: "<Location>\(movedTo)</Location><Period")

@@ -111,9 +111,9 @@ extension LoopbackHTTPServer {
                 status: 416, fields: ["Content-Range": "bytes */\(content.count)", "Content-Length": "0"])
             return sendAll(connection, Array(head.utf8))
         }
-        var fields = [
+        var fields = (rule?.headerFields ?? [:]).merging([
             "Content-Type": type, "Content-Length": "\(range.count)", "Accept-Ranges": "bytes",
-        ]
+        ]) { _, own in own }
         if request.range != nil {
             fields["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(content.count)"
         }

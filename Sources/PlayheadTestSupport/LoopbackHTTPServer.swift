@@ -222,7 +222,7 @@ extension LoopbackHTTPServer {
         /// Answer as a live stream does: status 200 with no length and no ranges, the whole
         /// body, then close (Shoutcast/Icecast radio).
         public var isLiveStream = false
-        /// Extra response header fields (`icy-metaint`, ...).
+        /// Extra response header fields (`icy-metaint`, `Date`, ...).
         public var headerFields: [String: String] = [:]
 
         /// A rule with every field given.

@@ -2,10 +2,11 @@
 // by the wall clock, and a machine's clock may be off by seconds or minutes from the
 // packager's: ahead, the player asks for segments not yet made; behind, it sees none. The MPD's
 // `UTCTiming` elements name where the packager's time can be read: in the manifest itself
-// (`direct`) or from a URL whose body is an ISO 8601 date (`http-iso`, `http-xsdate`). The
-// first that answers gives the offset added to the machine's clock wherever the live manifest
-// is read; none (or none that answers) leaves the machine's clock, as before. `http-head`
-// (the `Date` header) and the NTP schemes are not read.
+// (`direct`), from a URL whose body is an ISO 8601 date (`http-iso`, `http-xsdate`), or from
+// the `Date` header field of a URL's HEAD response (`http-head`, to the second). The first
+// that answers gives the offset added to the machine's clock wherever the live manifest is
+// read; none (or none that answers) leaves the machine's clock, as before. The NTP schemes
+// (which need an NTP client) and `http-ntp` are not read.
 //
 // Concurrency: pure functions, and `measure`, which blocks its (opening) thread on the network.
 import Foundation
@@ -17,6 +18,8 @@ extension DASHManifest {
         case direct(Date)
         /// A URL whose body is the packager's time, as ISO 8601.
         case server(URL)
+        /// A URL whose HEAD response's `Date` field is the packager's time (to the second).
+        case serverHeader(URL)
     }
 
     /// The `UTCTiming` sources of the dynamic MPD in `data` that Playhead reads, in the order
@@ -32,12 +35,13 @@ extension DASHManifest {
             guard let scheme = node.attributes["schemeIdUri"], let value = node.attributes["value"] else { return nil }
             let trimmed = value.trimmingCharacters(in: .whitespaces)
             if scheme.hasPrefix("urn:mpeg:dash:utc:direct:") { return date(trimmed).map(ClockSource.direct) }
-            guard scheme.hasPrefix("urn:mpeg:dash:utc:http-iso:") || scheme.hasPrefix("urn:mpeg:dash:utc:http-xsdate:"),
+            let isHead = scheme.hasPrefix("urn:mpeg:dash:utc:http-head:")
+            guard isHead || scheme.hasPrefix("urn:mpeg:dash:utc:http-iso:") || scheme.hasPrefix("urn:mpeg:dash:utc:http-xsdate:"),
                 // Several URLs may be given, separated by spaces: the first is asked.
                 let first = trimmed.split(separator: " ").first,
                 let url = URL(string: String(first), relativeTo: base)?.absoluteURL
             else { return nil }
-            return .server(url)
+            return isHead ? .serverHeader(url) : .server(url)
         }
     }
 
@@ -47,12 +51,24 @@ extension DASHManifest {
         return date(text.trimmingCharacters(in: CharacterSet.whitespacesAndNewlines.union(["\""])))
     }
 
+    /// The date an HTTP `Date` header field states (RFC 9110's IMF-fixdate, "Sun, 06 Nov 1994
+    /// 08:49:37 GMT").
+    static func headerDate(_ field: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: field.trimmingCharacters(in: .whitespaces))
+    }
+
     /// The offset (seconds to add to the machine's clock) from the first of `sources` that
     /// answers: a `direct` date against `received` (when the manifest arrived), a server's
-    /// date against the middle of its request. `ask` fetches a server's body (nil: no answer).
-    /// Nil when none answers.
+    /// date against the middle of its request (a `Date` field, whole seconds, against its
+    /// middle less half a second). `ask` fetches a server's body, `askHeader` the `Date`
+    /// field of a HEAD response (nil: no answer). Nil when none answers.
     static func clockOffset(
-        from sources: [ClockSource], received: Date, ask: (URL) -> Data?, now: () -> Date = Date.init
+        from sources: [ClockSource], received: Date, ask: (URL) -> Data?, askHeader: (URL) -> String? = { _ in nil },
+        now: () -> Date = Date.init
     ) -> Double? {
         for source in sources {
             switch source {
@@ -63,6 +79,12 @@ extension DASHManifest {
                 guard let body = ask(url), let date = serverDate(body) else { continue }
                 let answered = now()
                 return date.timeIntervalSince(sent.addingTimeInterval(answered.timeIntervalSince(sent) / 2))
+            case .serverHeader(let url):
+                let sent = now()
+                guard let field = askHeader(url), let date = headerDate(field) else { continue }
+                let answered = now()
+                // The field drops the fraction of its second: half a second on average.
+                return date.timeIntervalSince(sent.addingTimeInterval(answered.timeIntervalSince(sent) / 2)) + 0.5
             }
         }
         return nil

@@ -34,6 +34,8 @@ struct FetchedResource: Sendable {
     let firstByteSeconds: Double
     /// The URL the bytes came from, after redirects.
     let finalURL: URL
+    /// The response's `Date` header field, as sent (nil: none).
+    var dateField: String? = nil
 }
 
 /// Why a request brought nothing usable.
@@ -77,6 +79,7 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         var failure: FetchFailure?
         var status = 0
         var finalURL: URL?
+        var dateField: String?
     }
 
     /// What the fetching thread and the delegate queue share.
@@ -160,14 +163,16 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// - Parameters:
     ///   - secure: the stream began at an https URL: every request and redirect stays https.
     ///   - limit: the most bytes the resource may have.
+    ///   - method: "GET", or "HEAD" for the response's header fields alone.
     ///   - shouldStop: polled every 20 ms with the bytes received and the seconds elapsed;
     ///     true cancels the request (`.cancelled`, or `.abandoned` when `abandoning`).
     func fetch(
-        _ url: URL, range: Range<Int>? = nil, secure: Bool, limit: Int, timeout: Double,
+        _ url: URL, range: Range<Int>? = nil, secure: Bool, limit: Int, timeout: Double, method: String = "GET",
         shouldStop: (_ received: Int, _ elapsed: Double) -> FetchStop? = { _, _ in nil }
     ) -> Result<FetchedResource, FetchFailure> {
         if let refusal = Self.refusal(of: url, secure: secure) { return .failure(.refused(refusal)) }
         var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let range { request.setValue("bytes=\(range.lowerBound)-\(range.upperBound - 1)", forHTTPHeaderField: "Range") }
@@ -215,7 +220,7 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         return .success(
             FetchedResource(
                 data: done.data, seconds: seconds, firstByteSeconds: done.firstByte.map { $0 - started } ?? seconds,
-                finalURL: done.finalURL ?? url))
+                finalURL: done.finalURL ?? url, dateField: done.dateField))
     }
 
     /// Whether URLSession reported the end of the transfer in flight.
@@ -250,6 +255,7 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             current.firstByte = ThreadCondition.monotonicNow()
             current.status = (response as? HTTPURLResponse)?.statusCode ?? 0
             current.finalURL = response.url
+            current.dateField = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Date")
             if response.expectedContentLength > Int64(current.limit) { current.failure = .tooLarge(limit: current.limit) }
             state.transfer = current
             return current.failure == nil

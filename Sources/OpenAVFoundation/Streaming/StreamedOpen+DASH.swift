@@ -178,15 +178,19 @@ extension StreamedOpen {
         guard let mpd = XMLTree.parse(resource.data) else { return nil }
         let sources = DASHManifest.clockSources(mpd, base: resource.finalURL)
         var failures: [(URL, FetchFailure)] = []
-        let offset = DASHManifest.clockOffset(from: sources, received: received) { url in
+        /// A time server's answer (body, or HEAD for its `Date` field); nil when it failed.
+        func ask(_ url: URL, method: String) -> FetchedResource? {
             guard !interrupt.isAborted else { return nil }
-            switch fetcher.fetch(url, secure: location.requiresTLS, limit: 4_096, timeout: min(timeout, 5)) {
-            case .success(let answer): return answer.data
+            switch fetcher.fetch(url, secure: location.requiresTLS, limit: 4_096, timeout: min(timeout, 5), method: method) {
+            case .success(let answer): return answer
             case .failure(let failure):
                 failures.append((url, failure))
                 return nil
             }
         }
+        let offset = DASHManifest.clockOffset(
+            from: sources, received: received, ask: { ask($0, method: "GET")?.data },
+            askHeader: { ask($0, method: "HEAD")?.dateField })
         clock = LiveClock(offset: offset ?? 0, failures: failures)
         let now = Date().addingTimeInterval(clock.offset)
         let listsSegments = { (manifest: DASHManifest) in

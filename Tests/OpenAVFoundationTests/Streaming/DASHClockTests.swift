@@ -21,7 +21,7 @@ import Testing
             """.utf8)
     }
 
-    @Test func theSchemesReadAreDirectAndAnISODateFromAServerInTheOrderGiven() {
+    @Test func theSchemesReadAreDirectAnISODateAndADateFieldFromAServerInTheOrderGiven() {
         let data = mpd(
             """
             <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" value="https://time.example/"/>
@@ -33,6 +33,7 @@ import Testing
             """)
         #expect(
             DASHManifest.clockSources(data, base: base) == [
+                .serverHeader(URL(string: "https://time.example/")!),
                 .server(URL(string: "https://live.example/time?iso")!),
                 .server(URL(string: "https://time.example/iso")!),
                 .direct(Date(timeIntervalSince1970: 1_800_000_010.25)),
@@ -64,6 +65,31 @@ import Testing
             }, now: { readings.removeFirst() })
         #expect(asked == [server])
         #expect(abs((offset ?? 0) - 30) < 1e-3, "\(String(describing: offset))")
+    }
+
+    @Test func aDateFieldIsAnHTTPDateToTheSecondTakenForTheMiddleOfItsSecond() {
+        #expect(DASHManifest.headerDate("Fri, 15 Jan 2027 08:00:00 GMT") == Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(DASHManifest.headerDate(" Fri, 15 Jan 2027 08:00:07 GMT ") == Date(timeIntervalSince1970: 1_800_000_007))
+        #expect(DASHManifest.headerDate("2027-01-15T08:00:00Z") == nil, "not an HTTP date")
+        #expect(DASHManifest.headerDate("Fri, 15 Jan 2027 08:00:00 +0100") == nil, "HTTP dates are GMT")
+        // The machine reads 100 s at the request and 100.4 s at the answer; the field says
+        // 130 s, which stands for some moment of that second: 130.5 s against 100.2 s.
+        var readings = [machine.addingTimeInterval(100), machine.addingTimeInterval(100.4)]
+        let server = URL(string: "https://time.example/")!
+        var asked: [URL] = []
+        let offset = DASHManifest.clockOffset(
+            from: [.serverHeader(server)], received: machine, ask: { _ in nil },
+            askHeader: { url in
+                asked.append(url)
+                return "Fri, 15 Jan 2027 08:02:10 GMT"
+            }, now: { readings.removeFirst() })
+        #expect(asked == [server])
+        #expect(abs((offset ?? 0) - 30.3) < 1e-3, "\(String(describing: offset))")
+        // A server that sends no field gives way to the next source.
+        let next = DASHManifest.clockOffset(
+            from: [.serverHeader(server), .direct(machine.addingTimeInterval(2))], received: machine, ask: { _ in nil },
+            askHeader: { _ in nil })
+        #expect(next == 2)
     }
 
     @Test func aSourceThatDoesNotAnswerGivesWayToTheNextAndNoneLeavesTheMachinesClock() {
