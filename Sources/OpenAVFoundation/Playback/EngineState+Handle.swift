@@ -20,6 +20,7 @@ extension EngineState {
             guard rate != newRate || scheduledStart != nil else { return [] }
             let current = time(atHost: host)
             rate = newRate
+            if newRate != 0 { isOpening = false }
             // Time runs from now, or from the scheduled start where it will stand then.
             let anchor = scheduledStart.map { max($0, host) } ?? host
             if current.isNumeric { clock.set(media: current, host: anchor, generation: generation) }
@@ -152,6 +153,7 @@ extension EngineState {
             eosGeneration = ended
             return [.endFrameQueue, .wake(.presenter)]
         case .audioChunk(let chunkGeneration, let start):
+            noteOpeningAudio(generation: chunkGeneration, start: start)
             let (decision, landsHere) = audioLanding(generation: chunkGeneration, chunkStart: start)
             // An audio-only seek completes on the presentation thread once it lands.
             return landsHere ? [.wake(.presenter), .reply(.audio(decision))] : [.reply(.audio(decision))]

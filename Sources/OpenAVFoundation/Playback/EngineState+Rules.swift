@@ -14,6 +14,7 @@ extension EngineState {
     mutating func beginSeek(_ request: SeekRequest) -> Int {
         generation = max(generation + 1, request.id)
         seek = PendingSeek(request: request, generation: generation)
+        isOpening = false
         endReported = false
         reverseEndReported = false
         eosGeneration = -1
@@ -61,6 +62,19 @@ extension EngineState {
         case waitForVideo
     }
 
+    /// Notes audio of `generation` starting at `start` while opening (`openingAudioStart`): when
+    /// the first picture already set time later, time goes back to where the sound begins
+    /// (before it has run: nothing was reported from the later time while playing).
+    mutating func noteOpeningAudio(generation chunkGeneration: Int, start: CMTime) {
+        guard isOpening, seek == nil, chunkGeneration == generation, rate == 0, start.isNumeric else { return }
+        let begins = max(start, .zero)
+        guard openingAudioStart.map({ begins < $0 }) ?? true else { return }
+        openingAudioStart = begins
+        if clock.anchorMedia.isNumeric, begins < clock.anchorMedia {
+            clock.set(media: begins, host: clock.anchorHost, generation: generation)
+        }
+    }
+
     /// Decides how audio of `generation` starting at `chunkStart` meets the pending seek. An
     /// exact seek lands at its target; a keyframe seek of an audio-only item lands at its first
     /// chunk (`landsHere` true: the caller wakes the presentation thread to finish it).
@@ -85,7 +99,9 @@ extension EngineState {
         if (landing && !stepsBack) || rate == 0 {
             // A scheduled start keeps its host time: the landing is where time starts then.
             let anchor = scheduledStart ?? host
-            clock.set(media: time, host: anchor, generation: self.generation)
+            // The first picture after opening: time stands where the sound begins, if earlier.
+            let start = isOpening && !landing ? min(time, openingAudioStart ?? time) : time
+            clock.set(media: start, host: anchor, generation: self.generation)
             audioClockTrustedAfter = anchor
             lastPresented = time
         }

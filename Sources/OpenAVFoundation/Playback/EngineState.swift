@@ -106,6 +106,13 @@ struct EngineState: Sendable {
     var scheduledStart: Double?
     /// The generation whose audio went into the ring last, and since when (nil: none yet).
     var audioQueued: QueuedAudio?
+    /// True from the open until time first runs (a rate above zero) or a seek is made.
+    var isOpening = true
+    /// While opening: where the sound begins (the first audio, from zero on). Time stands
+    /// there rather than at the first picture when the sound begins first (a transport
+    /// stream's audio leads its video by a frame or more), so it does not go back when play
+    /// starts with the sound.
+    var openingAudioStart: CMTime?
 
     /// The item time at `host`: the audio clock when it is trustworthy, the system clock
     /// otherwise. Time never runs ahead of sound that is about to start: while this run's

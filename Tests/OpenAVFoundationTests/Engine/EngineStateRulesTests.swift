@@ -140,4 +140,40 @@ import Testing
         #expect(result10)
         #expect(control.lastPresented == seconds(6))
     }
+
+    @Test func openingTimeStandsWhereTheSoundBeginsWhenItLeadsThePictureWhicheverComesFirst() {
+        /// A paused item just opened, time at zero.
+        func opened() -> EngineState {
+            var control = EngineState()
+            control.duration = seconds(10)
+            control.hasVideo = true
+            control.hasAudio = true
+            control.clock.set(media: .zero, host: 0, generation: 0)
+            return control
+        }
+        // The picture first (at 21 ms), then the sound (at 0): time goes back to the sound.
+        var pictureFirst = opened()
+        _ = pictureFirst.finishSeek(generation: 0, at: seconds(0.021), host: 1)
+        #expect(pictureFirst.itemTime(atHost: 1) == seconds(0.021))
+        pictureFirst.noteOpeningAudio(generation: 0, start: seconds(-0.002))
+        #expect(pictureFirst.itemTime(atHost: 2) == .zero, "from zero on: nothing plays before the start")
+        // The sound first: the picture does not move time past it.
+        var soundFirst = opened()
+        soundFirst.noteOpeningAudio(generation: 0, start: seconds(0.5))
+        soundFirst.noteOpeningAudio(generation: 0, start: seconds(0.52))
+        _ = soundFirst.finishSeek(generation: 0, at: seconds(0.6), host: 1)
+        #expect(soundFirst.itemTime(atHost: 1) == seconds(0.5))
+        // A picture before the sound stays where it is.
+        var laterSound = opened()
+        _ = laterSound.finishSeek(generation: 0, at: seconds(0.2), host: 1)
+        laterSound.noteOpeningAudio(generation: 0, start: seconds(0.3))
+        #expect(laterSound.itemTime(atHost: 1) == seconds(0.2))
+        // Once time has run (or after a seek), the sound no longer moves it.
+        var played = opened()
+        _ = played.handle(.setRate(1, host: 1))
+        _ = played.handle(.setRate(0, host: 2))
+        let stood = played.itemTime(atHost: 3)
+        played.noteOpeningAudio(generation: 0, start: .zero)
+        #expect(played.itemTime(atHost: 3) == stood && stood > .zero, "\(stood.seconds)")
+    }
 }
