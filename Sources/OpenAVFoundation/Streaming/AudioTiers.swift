@@ -1,6 +1,7 @@
 // Playhead: audio renditions in tiers, whose version follows the variant being fetched: an HLS
 // multivariant playlist whose low and high variants name different audio groups (each group
-// the same renditions by NAME, at other bit rates), or a DASH audio AdaptationSet of several
+// the same renditions by NAME, at other bit rates; or, where a packager named them apart,
+// by LANGUAGE), or a DASH audio AdaptationSet of several
 // Representations. Each rendition is one loader (one track, one menu option) whose variants
 // are its versions; it fetches the version tied to the variants' loader's latest choice.
 //
@@ -65,7 +66,7 @@ struct AudioTierFollowing: Sendable {
 
 /// The audio renditions of a multivariant playlist with tiered audio groups.
 struct HLSAudioTiers: Equatable, Sendable {
-    /// One rendition (by NAME) in every group, lowest tier first.
+    /// One rendition (by NAME, else by LANGUAGE) in every group, lowest tier first.
     struct Rendition: Equatable, Sendable {
         /// The rendition of each tier, in tier order.
         let versions: [HLSAudioRendition]
@@ -85,9 +86,11 @@ struct HLSAudioTiers: Equatable, Sendable {
 
 extension HLSMultivariantPlaylist {
     /// Tiered audio groups the loader streams: every variant names a group; there are several
-    /// groups, each listing the same renditions by NAME (once each), every one with a playlist
-    /// of its own. Nil otherwise (including when ``streamedAudio`` already streams the
-    /// playlist: one group for every variant, or variants listed once per group).
+    /// groups, each listing the same renditions by NAME (once each), or, when the NAMEs differ
+    /// from group to group ("English 64k", "English 128k"), by LANGUAGE (once each); every one
+    /// with a playlist of its own. A menu shows the lowest group's NAMEs. Nil otherwise
+    /// (including when ``streamedAudio`` already streams the playlist: one group for every
+    /// variant, or variants listed once per group).
     var tieredAudio: HLSAudioTiers? {
         guard !renditionTypes.contains("VIDEO"), !audioRenditions.isEmpty, streamedAudio == nil else { return nil }
         var lowest: [String: Int] = [:]
@@ -98,15 +101,24 @@ extension HLSMultivariantPlaylist {
         let groups = lowest.keys.sorted { (lowest[$0]!, $0) < (lowest[$1]!, $1) }
         guard groups.count >= 2 else { return nil }
         let members = groups.map { group in audioRenditions.filter { $0.group == group } }
-        let names = members[0].map(\.name)
-        guard !names.isEmpty, Set(names).count == names.count else { return nil }
-        for list in members {
-            guard list.count == names.count, Set(list.map(\.name)) == Set(names), list.allSatisfy({ $0.url != nil })
-            else { return nil }
-        }
-        let renditions = names.map { name in
-            HLSAudioTiers.Rendition(versions: members.map { list in list.first { $0.name == name }! })
+        guard members.allSatisfy({ list in list.allSatisfy { $0.url != nil } }),
+            let key = Self.pairingKey(members)
+        else { return nil }
+        let renditions = members[0].map { first in
+            HLSAudioTiers.Rendition(versions: members.map { list in list.first { key($0) == key(first) }! })
         }
         return HLSAudioTiers(groups: groups, renditions: renditions)
+    }
+
+    /// What tells the same rendition in every one of `members` (the groups' renditions): its
+    /// NAME when each group lists the same NAMEs once each, else its LANGUAGE when each lists
+    /// the same languages once each; nil when neither does.
+    private static func pairingKey(_ members: [[HLSAudioRendition]]) -> ((HLSAudioRendition) -> String?)? {
+        let keys: [(HLSAudioRendition) -> String?] = [{ $0.name }, { $0.language?.lowercased() }]
+        return keys.first { key in
+            let first = members[0].map(key)
+            guard !first.isEmpty, first.allSatisfy({ $0 != nil }), Set(first).count == first.count else { return false }
+            return members.allSatisfy { list in list.count == first.count && Set(list.map(key)) == Set(first) }
+        }
     }
 }

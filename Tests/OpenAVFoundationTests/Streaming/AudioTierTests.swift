@@ -44,6 +44,22 @@ import Testing
         #expect(found.tiers(of: ascending) == [0, 0, 1])
     }
 
+    @Test func renditionsNamedApartPairByLanguage() throws {
+        // A packager that names each group's renditions by their bit rate.
+        let named = tiers.map { line in
+            line.contains(#"GROUP-ID="hi""#)
+                ? line.replacingOccurrences(of: #"NAME=""#, with: #"NAME="HQ "#) : line
+        }
+        let found = try #require(try master(named).tieredAudio)
+        #expect(found.renditions.map(\.name) == ["Français", "English"], "the lowest group's names")
+        #expect(found.renditions.map { $0.versions.map { $0.url?.path } } == [
+            ["/media/lo/fr.m3u8", "/media/hi/fr.m3u8"], ["/media/lo/en.m3u8", "/media/hi/en.m3u8"],
+        ])
+        // Named apart and with a language twice in a group (two English mixes): no pairing.
+        let twice = named.map { $0.replacingOccurrences(of: #"LANGUAGE="fr""#, with: #"LANGUAGE="en""#) }
+        #expect(try master(twice).tieredAudio == nil)
+    }
+
     @Test func groupsThatDoNotPairAreLeftToLibavformat() throws {
         // A group lacking a name the other lists.
         #expect(try master(tiers.filter { !$0.contains("lo/fr") }).tieredAudio == nil)
