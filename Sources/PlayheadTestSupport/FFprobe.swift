@@ -33,6 +33,19 @@ public enum FFprobe {
         return start
     }
 
+    /// How many packets the first audio stream of `url` holds, as ffprobe reads them.
+    public static func packetCount(of url: URL) throws -> Int {
+        let tool = try Subprocess.tool(named: "ffprobe")
+        let arguments = ["-v", "error", "-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", url.path]
+        let result = try Subprocess.run(tool, arguments)
+        guard result.status == 0,
+            let count = Int(String(decoding: result.outputData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            throw TestSupportError("ffprobe could not count the packets of \(url.path): \(result.errorText)")
+        }
+        return count
+    }
+
     /// The bytes of every packet of each stream, by stream index, as ffprobe reads them.
     public static func packetBytes(of url: URL) throws -> [Int: Int64] {
         let tool = try Subprocess.tool(named: "ffprobe")

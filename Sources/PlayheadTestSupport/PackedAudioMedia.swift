@@ -1,8 +1,9 @@
 // Playhead: HLS packed audio for tests of Playhead's loader: a two-variant ladder of raw AAC
-// (ADTS) segments, each led by an ID3 tag whose PRIV frame carries its 90 kHz timestamp
-// (`com.apple.streaming.transportStreamTimestamp`), as Apple's packagers write audio-only
-// streams. FFmpeg's HLS muxer writes MPEG-TS only, so the segments are cut by its segment
-// muxer and tagged here. The pitch steps every second, so where a sound plays can be heard;
+// (ADTS), MP3 or AC-3 segments, each led by an ID3 tag whose PRIV frame carries its 90 kHz
+// timestamp (`com.apple.streaming.transportStreamTimestamp`), as Apple's packagers write
+// audio-only streams. FFmpeg's HLS muxer writes MPEG-TS only, so the segments are cut by its
+// segment muxer (MP3 without a Xing frame, which would have each segment's start trimmed as
+// encoder delay) and tagged here. The pitch steps every second, so where a sound plays can be heard;
 // the tags also name the song playing (a TIT2 frame), as a radio station's do.
 //
 // Concurrency: files generated once per process (and cached between runs) by `FixtureCache`.
@@ -10,6 +11,30 @@ import Foundation
 
 /// Packed-audio HLS fixtures; see the file comment.
 public enum PackedAudioMedia {
+    /// The codecs packed audio comes in, each with its segments' name extension.
+    public enum Codec: String, CaseIterable, Sendable {
+        case aac, mp3, ac3
+
+        /// The samples each frame holds.
+        public var samplesPerFrame: Int {
+            switch self {
+            case .aac: return 1024
+            case .mp3: return 1152
+            case .ac3: return 1536
+            }
+        }
+
+        /// FFmpeg's encoder, its segment format (and options), and the playlist's CODECS.
+        var encoding: (encoder: String, format: [String], codecs: String) {
+            switch self {
+            case .aac: return ("aac", ["-segment_format", "adts"], "mp4a.40.2")
+            case .mp3:
+                return ("libmp3lame", ["-segment_format", "mp3", "-segment_format_options", "write_xing=0"], "mp4a.40.34")
+            case .ac3: return ("ac3", ["-segment_format", "ac3"], "ac-3")
+            }
+        }
+    }
+
     /// Seconds of sound.
     public static let duration = 6
     /// The variants, lowest first: folder name and AAC bit rate.
@@ -24,9 +49,9 @@ public enum PackedAudioMedia {
     public static func title(ofSegment index: Int) -> String { index < 2 ? "First song" : "Second song" }
 
     /// The folder holding `master.m3u8` (both variants, `low/index.m3u8` and
-    /// `high/index.m3u8`, of about 2 s segments `seg<N>.aac`).
-    public static func folder() throws -> URL {
-        try FixtureCache.file(named: "packed-audio-v2") { folder in
+    /// `high/index.m3u8`, of about 2 s segments `seg<N>.aac`, `.mp3` or `.ac3` by `codec`).
+    public static func folder(_ codec: Codec = .aac) throws -> URL {
+        try FixtureCache.file(named: codec == .aac ? "packed-audio-v2" : "packed-audio-\(codec.rawValue)-v1") { folder in
             var lines = ["#EXTM3U"]
             for variant in variants {
                 let directory = folder.appendingPathComponent(variant.name)
@@ -34,12 +59,11 @@ public enum PackedAudioMedia {
                 try FFmpeg.run([
                     "-f", "lavfi", "-i",
                     "aevalsrc=exprs=sin(2*PI*(200+100*floor(t))*t):s=\(sampleRate):d=\(duration)",
-                    "-c:a", "aac", "-b:a", "\(variant.bitRate)", "-f", "segment", "-segment_time", "2",
-                    "-segment_format", "adts", directory.appendingPathComponent("raw%d.aac").path,
-                ])
-                try writePlaylist(in: directory)
+                    "-c:a", codec.encoding.encoder, "-b:a", "\(variant.bitRate)", "-f", "segment", "-segment_time", "2",
+                ] + codec.encoding.format + [directory.appendingPathComponent("raw%d.\(codec.rawValue)").path])
+                try writePlaylist(in: directory, codec: codec)
                 lines += [
-                    "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bitRate * 5 / 4),CODECS=\"mp4a.40.2\"",
+                    "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bitRate * 5 / 4),CODECS=\"\(codec.encoding.codecs)\"",
                     "\(variant.name)/index.m3u8",
                 ]
             }
@@ -47,24 +71,29 @@ public enum PackedAudioMedia {
         }
     }
 
-    /// Tags the raw segments in `directory` (`raw<N>.aac`) into `seg<N>.aac` and lists them.
-    private static func writePlaylist(in directory: URL) throws {
+    /// Tags the raw segments in `directory` (`raw<N>.<ext>`) into `seg<N>.<ext>` and lists them.
+    private static func writePlaylist(in directory: URL, codec: Codec) throws {
+        let ext = codec.rawValue
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:3", "#EXT-X-MEDIA-SEQUENCE:0",
             "#EXT-X-PLAYLIST-TYPE:VOD"]
         var start = 0.0
         var index = 0
         // A timestamp such as an encoder's clock gives (the loader times segments by the playlist).
         let origin = 10.0
-        while let raw = FileManager.default.contents(atPath: directory.appendingPathComponent("raw\(index).aac").path) {
-            let frames = adtsFrameCount(raw)
+        while true {
+            let rawURL = directory.appendingPathComponent("raw\(index).\(ext)")
+            guard let raw = FileManager.default.contents(atPath: rawURL.path) else { break }
+            // (The segment muxer may leave a last file of a few hundred bytes, no whole frame.)
+            let frames = codec == .aac
+                ? adtsFrameCount(raw) : raw.count < 1_024 ? 0 : try FFprobe.packetCount(of: rawURL)
             if frames > 0 {
-                let seconds = Double(frames * 1024) / Double(sampleRate)
+                let seconds = Double(frames * codec.samplesPerFrame) / Double(sampleRate)
                 let tagged = id3Tag(timestamp: UInt64(((origin + start) * 90_000).rounded()), title: title(ofSegment: index)) + raw
-                try tagged.write(to: directory.appendingPathComponent("seg\(index).aac"))
-                lines += [String(format: "#EXTINF:%.6f,", seconds), "seg\(index).aac"]
+                try tagged.write(to: directory.appendingPathComponent("seg\(index).\(ext)"))
+                lines += [String(format: "#EXTINF:%.6f,", seconds), "seg\(index).\(ext)"]
                 start += seconds
             }
-            try FileManager.default.removeItem(at: directory.appendingPathComponent("raw\(index).aac"))
+            try FileManager.default.removeItem(at: rawURL)
             index += 1
         }
         lines.append("#EXT-X-ENDLIST")

@@ -1,6 +1,6 @@
-// Playhead: HLS packed audio (raw AAC segments led by ID3 tags, as audio-only streams such as
-// radio are packaged) streamed by Playhead's own loader: the frames are read by libavformat's
-// ADTS demuxer, timed by the playlist (every container counts from zero at its section's
+// Playhead: HLS packed audio (raw AAC, MP3 or AC-3 segments led by ID3 tags, as audio-only
+// streams such as radio are packaged) streamed by Playhead's own loader: the frames are read by
+// libavformat's raw demuxer for the codec, timed by the playlist (every container counts from zero at its section's
 // start), so a seek lands where the playlist says and the ladder adapts like any other.
 import Foundation
 import PlayheadTestSupport
@@ -26,16 +26,17 @@ import Testing
         return (opened.demuxer, loader)
     }
 
-    @Test func aPackedAudioLadderIsReadByTheLoaderOnThePlaylistsTimeline() throws {
-        let server = try LoopbackHTTPServer(root: try PackedAudioMedia.folder())
+    @Test(arguments: PackedAudioMedia.Codec.allCases)
+    func aPackedAudioLadderIsReadByTheLoaderOnThePlaylistsTimeline(_ codec: PackedAudioMedia.Codec) throws {
+        let server = try LoopbackHTTPServer(root: try PackedAudioMedia.folder(codec))
         defer { server.stop() }
         let (demuxer, loader) = try open("master.m3u8", on: server)
-        #expect(loader.probeName == "stream.aac" && loader.variants.count == 2)
+        #expect(loader.probeName == "stream.\(codec.rawValue)" && loader.variants.count == 2)
         #expect(demuxer.description.streams.map(\.kind) == [.audio])
         #expect(demuxer.description.formatName == "hls")
         let read = times(of: demuxer)
-        // Every AAC frame once, one frame (1024 samples) apart, from zero to the end.
-        let frame = 1024.0 / Double(PackedAudioMedia.sampleRate)
+        // Every frame once, one frame (1024, 1152 or 1536 samples) apart, from zero to the end.
+        let frame = Double(codec.samplesPerFrame) / Double(PackedAudioMedia.sampleRate)
         #expect(abs((read.first ?? -1) - 0) < 1e-6, "\(read.prefix(3))")
         #expect(zip(read, read.dropFirst()).allSatisfy { abs(($1 - $0) - frame) < 1e-4 }, "no gap, no repeat")
         #expect(abs((read.last ?? 0) + frame - Double(PackedAudioMedia.duration)) < 0.1, "\(read.last ?? 0)")
@@ -92,8 +93,9 @@ import Testing
         #expect(item.timedMetadata?.map(\.identifier) == [.id3MetadataTitleDescription])
     }
 
-    @Test func aPackedAudioStreamPlaysToItsEndWithItsAccessLog() async throws {
-        let folder = try PackedAudioMedia.folder()
+    @Test(arguments: PackedAudioMedia.Codec.allCases)
+    func aPackedAudioStreamPlaysToItsEndWithItsAccessLog(_ codec: PackedAudioMedia.Codec) async throws {
+        let folder = try PackedAudioMedia.folder(codec)
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         let item = AVPlayerItem(url: server.url(for: "master.m3u8"))
@@ -107,7 +109,7 @@ import Testing
         #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
         #expect(abs(item.playbackStatistics.audioSeconds - Double(PackedAudioMedia.duration)) < 0.1)
         let events = try #require(item.accessLog()?.events, "Playhead's loader streamed it")
-        let served = server.requests.map(\.path).filter { $0.hasSuffix(".aac") }
+        let served = server.requests.map(\.path).filter { $0.hasSuffix(".\(codec.rawValue)") }
         #expect(events.reduce(0) { $0 + $1.numberOfMediaRequests } == served.count)
         #expect(item.errorLog()?.events.isEmpty == true)
     }
