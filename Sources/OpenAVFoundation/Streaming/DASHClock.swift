@@ -6,10 +6,51 @@
 // the `Date` header field of a URL's HEAD response (`http-head`, to the second). The first
 // that answers gives the offset added to the machine's clock wherever the live manifest is
 // read; none (or none that answers) leaves the machine's clock, as before. The NTP schemes
-// (which need an NTP client) and `http-ntp` are not read.
+// (which need an NTP client) and `http-ntp` are not read. Once measured, the packager's time
+// runs on from the measurement by the time since boot (`DASHPackagerClock`), so a machine
+// clock set while playing (NTP putting a kiosk's clock right minutes after boot, a user
+// changing it) does not move the live window; the source is not asked again.
 //
-// Concurrency: pure functions, and `measure`, which blocks its (opening) thread on the network.
+// Concurrency: pure functions and values; the opening thread measures (blocking on the
+// network), the loaders' threads read the clock.
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The packager's wall clock for a live manifest.
+struct DASHPackagerClock: Sendable {
+    /// The packager's time at a moment of the time since boot (nil: the machine's clock).
+    private let measured: (date: Date, sinceBoot: Double)?
+
+    /// The machine's own clock (no time source answered): a correction of it while playing
+    /// puts the live window right, so it is followed.
+    static let machine = DASHPackagerClock(measured: nil)
+
+    private init(measured: (date: Date, sinceBoot: Double)?) { self.measured = measured }
+
+    /// The packager's clock `offset` seconds from the machine's, as measured at `date` (the
+    /// machine's time then), `sinceBoot` seconds after boot.
+    init(offset: Double, at date: Date = Date(), sinceBoot: Double = DASHPackagerClock.secondsSinceBoot()) {
+        measured = (date.addingTimeInterval(offset), sinceBoot)
+    }
+
+    /// The packager's time now: the measurement run on by the time since boot; the machine's
+    /// clock (`date`) when there was none.
+    func now(date: Date = Date(), sinceBoot: Double = DASHPackagerClock.secondsSinceBoot()) -> Date {
+        guard let measured else { return date }
+        return measured.date.addingTimeInterval(sinceBoot - measured.sinceBoot)
+    }
+
+    /// Seconds since boot, suspended time included (`CLOCK_BOOTTIME`: a machine that slept
+    /// comes back to the live window of its wall clock, not of the moment it slept).
+    static func secondsSinceBoot() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
 
 extension DASHManifest {
     /// Where a live manifest's time can be read.

@@ -30,7 +30,7 @@ extension StreamedOpen {
             shouldStop: { _, _ in interrupt.isAborted ? .cancelled : nil })
         let manifest: DASHManifest
         var copies: [DASHManifest] = []
-        var clock = LiveClock(offset: 0, failures: [])
+        var clock = LiveClock(clock: .machine, failures: [])
         switch result {
         case .failure(.timedOut):
             fetcher.close()
@@ -114,7 +114,7 @@ extension StreamedOpen {
             carrying: manifest.carriedAudio.map { [CompanionRendition(name: $0.name, language: $0.language, isDefault: true)] } ?? [],
             knownPlaylists: known, knownBackupPlaylists: knownBackups, formatName: "dash",
             playlistReader: isLive
-                ? liveReader(opened: variants.count, numbering: numbering, clockOffset: clock.offset) { $0.variants } : nil)
+                ? liveReader(opened: variants.count, numbering: numbering, clock: clock.clock) { $0.variants } : nil)
         // An audio set of several Representations follows the video variant chosen (held
         // weakly: the variants' loader holds its renditions' loaders).
         loader.addRenditionLoaders(
@@ -147,7 +147,7 @@ extension StreamedOpen {
                     knownPlaylists: Dictionary(uniqueKeysWithValues: versions.enumerated().map { ($0, $1) }),
                     knownBackupPlaylists: knownBackups, formatName: "dash",
                     playlistReader: isLive
-                        ? liveReader(opened: set.representations.count, numbering: numbering, clockOffset: clock.offset) {
+                        ? liveReader(opened: set.representations.count, numbering: numbering, clock: clock.clock) {
                             $0.audioSet(matching: set)?.representations ?? []
                         } : nil)
             })
@@ -158,8 +158,8 @@ extension StreamedOpen {
     /// The packager's clock against the machine's (DASHClock.swift), and the time sources that
     /// did not answer.
     private struct LiveClock {
-        /// Seconds to add to the machine's clock.
-        var offset: Double
+        /// The packager's clock (the machine's when no source answered).
+        var clock: DASHPackagerClock
         var failures: [(URL, FetchFailure)]
     }
 
@@ -191,8 +191,8 @@ extension StreamedOpen {
         let offset = DASHManifest.clockOffset(
             from: sources, received: received, ask: { ask($0, method: "GET")?.data },
             askHeader: { ask($0, method: "HEAD")?.dateField })
-        clock = LiveClock(offset: offset ?? 0, failures: failures)
-        let now = Date().addingTimeInterval(clock.offset)
+        clock = LiveClock(clock: offset.map { DASHPackagerClock(offset: $0) } ?? .machine, failures: failures)
+        let now = clock.clock.now()
         let listsSegments = { (manifest: DASHManifest) in
             (manifest.variants + manifest.audio.flatMap(\.representations)).allSatisfy { !$0.playlist.segments.isEmpty }
         }
@@ -223,16 +223,16 @@ extension StreamedOpen {
     }
 
     /// Reads variant N's playlist from a reload of a live manifest (as it stands now by the
-    /// machine's clock plus `clockOffset` while dynamic, complete and ended once static), for a
+    /// packager's `clock` while dynamic, complete and ended once static), for a
     /// loader over a ladder of `opened` Representations: the one of the same rank among
     /// `ladder(reloaded)` (a new Period names its own Representations), on the manifest's
     /// location of the source read (its backups are its other locations).
     private static func liveReader(
-        opened: Int, numbering: DASHLiveNumbering, clockOffset: Double,
+        opened: Int, numbering: DASHLiveNumbering, clock: DASHPackagerClock,
         ladder: @escaping @Sendable (DASHManifest) -> [DASHManifest.Representation]
     ) -> HLSStreamLoader.PlaylistReader {
         { data, base, variant, source in
-            let now = Date().addingTimeInterval(clockOffset)
+            let now = clock.now()
             guard let tree = XMLTree.parse(data) else { return nil }
             let mpd = DASHManifest.choosingLocation(source, of: tree)
             guard

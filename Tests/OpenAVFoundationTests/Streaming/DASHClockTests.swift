@@ -102,3 +102,31 @@ import Testing
         #expect(DASHManifest.clockOffset(from: [], received: machine) { _ in nil } == nil)
     }
 }
+
+/// The packager's clock once measured: it runs on by the time since boot, whatever the
+/// machine's clock does meanwhile.
+@Suite struct DASHPackagerClockTests {
+    let machine = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func aMeasuredClockRunsOnByTheTimeSinceBootNotByTheMachinesClock() {
+        // Measured 30 s ahead of the machine at 100 s after boot.
+        let clock = DASHPackagerClock(offset: 30, at: machine, sinceBoot: 100)
+        #expect(clock.now(date: machine, sinceBoot: 100) == machine.addingTimeInterval(30))
+        // 10 s later the machine's clock was set 5 minutes ahead (NTP at a kiosk's boot):
+        // the packager's time is still 10 s on.
+        #expect(clock.now(date: machine.addingTimeInterval(310), sinceBoot: 110) == machine.addingTimeInterval(40))
+    }
+
+    @Test func withoutAMeasurementTheMachinesClockIsFollowedWhenItIsSet() {
+        let clock = DASHPackagerClock.machine
+        #expect(clock.now(date: machine, sinceBoot: 100) == machine)
+        #expect(clock.now(date: machine.addingTimeInterval(310), sinceBoot: 110) == machine.addingTimeInterval(310))
+    }
+
+    @Test func theTimeSinceBootRuns() {
+        let first = DASHPackagerClock.secondsSinceBoot()
+        usleep(20_000)
+        let second = DASHPackagerClock.secondsSinceBoot()
+        #expect(first > 0 && second - first >= 0.015 && second - first < 5)
+    }
+}
