@@ -117,7 +117,10 @@ extension ItemPlayback {
     /// generation, the track or the rate changed while it waited, or the item stopped).
     private func put(_ trimmed: PCMChunk, to ring: AudioRingBuffer, generation: Int, _ splice: inout AudioSplice) -> Bool {
         let target = ring.capacityFrames / 2
-        let step = max(1, min(trimmed.frameCount, target))
+        // In parts of at most an eighth of a second: a long chunk (silence over a hole, a
+        // decoder's large frame) goes in as the ring drains instead of waiting until the ring
+        // has room for all of it (a quarter second written at once needed the ring empty).
+        let step = max(1, min(trimmed.frameCount, target / 2))
         let chunkTempo = trimmed.mediaDuration.seconds / max(trimmed.playbackDuration.seconds, 1e-9)
         var offset = 0
         while offset < trimmed.frameCount {
