@@ -127,7 +127,12 @@ extension ItemPlayback {
             let count = min(step, trimmed.frameCount - offset)
             let part = trimmed.slice(from: offset, count: count)
             while !isStopped {
-                let fits = splice.isRemaking || ring.bufferedFrames + count <= target
+                // The ring and the clock read together: a sleep below ends when the ring has
+                // drained from this reading, even if this thread is held up before it sleeps
+                // (a later clock reading would oversleep by the delay, and an output that
+                // takes the audio only as it is topped up would wait for it forever).
+                let (checked, buffered) = (environment.hostClock.now, ring.bufferedFrames)
+                let fits = splice.isRemaking || buffered + count <= target
                 let written = fits && part.samples.withUnsafeBufferPointer {
                     ring.write($0, mediaTime: part.mediaTime, mediaDuration: part.mediaDuration, generation: generation)
                 }
@@ -150,14 +155,14 @@ extension ItemPlayback {
                 }
                 // The ring is full: sleep until about half of it has played, at most
                 // `ringRefillCap`. Seeks, selection changes and stop wake the thread early.
-                let ahead = ring.bufferedDuration.seconds
+                let ahead = Double(buffered) / Double(ring.format.sampleRate)
                 let filled = Double(target) / Double(ring.format.sampleRate)
                 let pause = min(Self.ringRefillCap, max(0.005, ahead - filled / 2))
                 // Paused, nothing drains the ring: sleep until play, a seek, a switch or stop
                 // wakes the thread. A held item the shared device already plays (it follows
                 // the current one) is drained although its rate is still 0.
                 let drained = rate > 0 || self.pipeline?.audioOutput?.isRenderingWhileStopped == true
-                let until = drained ? environment.hostClock.now + pause : .infinity
+                let until = drained ? checked + pause : .infinity
                 sleep(until: until, on: audioWake)
             }
             splice.wrote(part)

@@ -5,6 +5,7 @@
 // the test steps it.
 import Foundation
 import PlayheadTestSupport
+import Synchronization
 import Testing
 
 @testable import OpenAVFoundation
@@ -85,7 +86,9 @@ struct LoopbackPlaybackRig {
     func state() -> String {
         let audio = pipeline.audioPackets.statistics, video = pipeline.videoPackets.statistics
         return "item \(player.currentTime().seconds) s at clock \(clock.now), status \(item.status.rawValue) "
-            + "\(String(describing: item.error)), rate \(player.rate), ring \(ring.bufferedDuration.seconds) s, "
+            + "\(String(describing: item.error)), rate \(player.rate) \(player.timeControlStatus.rawValue) "
+            + "\(player.reasonForWaitingToPlay?.rawValue ?? "-") engine \(engine(of: player)?.coordinator.read { $0.rate } ?? -1), "
+            + "ring \(ring.bufferedDuration.seconds) s in \(ring.markerWrite.load(ordering: .relaxed) - ring.markerRead.load(ordering: .relaxed)) chunks, "
             + "audio queue \(audio.count) ended \(audio.endOfStreamMarked), video queue \(video.count) ended "
             + "\(video.endOfStreamMarked), routed \(String(describing: pipeline.switchboard.routedAudio)), errors "
             + "\(item.errorLog()?.events.map(\.errorComment) ?? []), "
