@@ -5,7 +5,9 @@
 // Concurrency: runs on its own thread, which owns the Demuxer, the PacketCache and the
 // StreamRouter (selected audio and subtitle tracks). Each time round its loop it asks the
 // coordinator for its orders (stop, a seek to carry out, the generation and selection), reads
-// which audio track the switchboard routes, and it posts what it read (packets for the buffer tracker, read failures, the end).
+// which audio track the switchboard routes, and it posts what it read (packets for the buffer
+// tracker, read failures, the end); it takes the audio queue's end back itself when a rendition
+// read on demand starts after everything was read (ItemPlayback+EndOfStream.swift).
 import FFmpegBridge
 import Foundation
 
