@@ -42,6 +42,13 @@ final class RecordingVideoSink: VideoSink {
     var frames: [Entry] { entries.withLock { $0 } }
     var count: Int { entries.withLock { $0.count } }
     var last: Entry? { entries.withLock { $0.last } }
+
+    /// The item times (milliseconds) of the pictures presented from the `first`th on, a
+    /// picture presented again in a row counted once.
+    func distinctMillis(from first: Int = 0) -> [Int] {
+        frames.dropFirst(first).map { Int(($0.itemTime.seconds * 1000).rounded()) }
+            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+    }
 }
 
 /// Waits on the main actor (letting the main queue run) until `condition` holds.

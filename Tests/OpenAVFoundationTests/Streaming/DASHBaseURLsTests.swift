@@ -134,8 +134,7 @@ import Testing
 
         #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
         #expect(item.accessLog() != nil, "Playhead's loader streamed it")
-        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        let times = sink.distinctMillis()
         #expect(times.count == Int(DASHMedia.duration) * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat")
         // Each stream asks the edge once for a segment it lacks, then goes on from the origin.

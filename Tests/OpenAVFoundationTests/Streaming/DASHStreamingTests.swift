@@ -29,8 +29,7 @@ import Testing
 
     /// Milliseconds of each distinct picture time, in order.
     private func pictureTimes(_ sink: RecordingVideoSink) -> [Int] {
-        sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        sink.distinctMillis()
     }
 
     @Test func aTemplatedLadderIsStreamedAndAdaptsWithEveryPictureOnce() async throws {

@@ -43,8 +43,7 @@ import Testing
 
         #expect(segmentThreeRequests(server) == ["/ladder/mid/seg3.ts"], "\(server.requests.map(\.path))")
         // Every picture once, 40 ms apart: the segment from the other variant fills the gap.
-        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        let times = sink.distinctMillis()
         #expect(times.count == Int(AdaptiveMedia.duration) * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 })
         #expect(item.errorLog()?.events.isEmpty == true, "a gap is not an error")

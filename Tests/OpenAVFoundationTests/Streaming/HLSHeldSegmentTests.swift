@@ -57,8 +57,7 @@ struct HLSHeldSegmentOverLoopbackTests {
 
         // The seek's picture (stamped 1 s, as after any exact seek), then every picture after it
         // to the clip's end once, 40 ms apart (the clip's pictures sit 23 ms into each step).
-        let times = sink.frames.dropFirst(max(landed, 0)).map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        let times = sink.distinctMillis(from: max(landed, 0))
         #expect(times.first == 1000 && times.count > 1 && times[1] - times[0] < 40, "\(times.prefix(5))")
         #expect((times.last ?? 0) > Int(AdaptiveMedia.duration * 1000) - 40, "\(times.suffix(5)) \(diagnosis(item, server))")
         let steps = zip(times.dropFirst(), times.dropFirst(2))
@@ -87,8 +86,7 @@ struct HLSHeldSegmentOverLoopbackTests {
         let events = item.errorLog()?.events ?? []
         #expect(events.count == 1 && events.first?.uri?.hasSuffix("seg3.ts") == true, "\(diagnosis(item, server))")
         // Every picture once, 40 ms apart, to the clip's end.
-        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        let times = sink.distinctMillis()
         #expect(times.count == Int(AdaptiveMedia.duration) * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 })
         player.replaceCurrentItem(with: nil)
@@ -119,8 +117,7 @@ struct HLSHeldSegmentOverLoopbackTests {
         #expect(item.status == .readyToPlay && item.error == nil, "\(diagnosis(item, server))")
         #expect(server.requests.filter { $0.path == "/ladder/low/seg4.ts" }.count == 2)
         // Segments 3...5 played, every picture once, 40 ms apart.
-        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        let times = sink.distinctMillis()
         #expect(times.count == 3 * 25, "\(times.count) pictures \(diagnosis(item, server))")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 })
         player.replaceCurrentItem(with: nil)

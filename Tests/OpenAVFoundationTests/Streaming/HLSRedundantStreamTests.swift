@@ -34,8 +34,7 @@ import Testing
             log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
         }
         player.replaceCurrentItem(with: nil)
-        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        let times = sink.distinctMillis()
         return (item, times)
     }
 
@@ -97,8 +96,7 @@ import Testing
         #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
         // Every picture from the start segment (three target durations from the edge, seg3)
         // to the last, once: the reloads went on from the backup.
-        let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-            .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+        let times = sink.distinctMillis()
         #expect(times.count == 9 * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat")
         let paths = server.requests.map(\.path)

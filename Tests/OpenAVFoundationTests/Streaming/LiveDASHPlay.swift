@@ -26,7 +26,6 @@ func playLiveDASHToItsEnd(
         log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
     }
     player.replaceCurrentItem(with: nil)
-    let times = sink.frames.map { Int(($0.itemTime.seconds * 1000).rounded()) }
-        .reduce(into: [Int]()) { if $0.last != $1 { $0.append($1) } }
+    let times = sink.distinctMillis()
     return (item, times)
 }
