@@ -131,6 +131,18 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         currentBits.compareExchange(expected: Self.bits(ring), desired: 0, ordering: .acquiringAndReleasing).exchanged
     }
 
+    /// Moves the ring in the next slot into the current slot when that is empty; true when it
+    /// did. The callback changes no slot while the current one is empty, so the control side
+    /// may do this once `waitUntilReleased()` returned after it emptied the current slot.
+    @discardableResult
+    package func promoteNext() -> Bool {
+        guard currentBits.load(ordering: .acquiring) == 0 else { return false }
+        let next = nextBits.exchange(0, ordering: .acquiringAndReleasing)
+        guard next != 0 else { return false }
+        currentBits.store(next, ordering: .releasing)
+        return true
+    }
+
     /// True when `ring` is in either slot.
     package func holds(_ ring: AudioRingBuffer) -> Bool {
         let bits = Self.bits(ring)

@@ -71,6 +71,9 @@ package final class SharedAudioDevice: @unchecked Sendable {
     /// How many times the callback handed from one item's ring to the next (tests, reports).
     package var handOffCount: Int { published.withLock { $0.handoff }?.handOffCount ?? 0 }
 
+    /// True while a drain thread plays out an ended item's last audio (tests).
+    package var isPlayingOut: Bool { withLock { $0.draining } }
+
     /// True while the real output is open.
     package var isOpen: Bool { published.withLock { $0.output != nil } }
 
@@ -164,6 +167,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
                 if let follower = state.follower { handoff.clearNext(ifItIs: follower) }
             }
             handoff.waitUntilReleased()
+            promotePlaying(&state)
             if handoff.current == nil, state.running, !state.draining {
                 state.output?.stop()
                 state.running = false
@@ -201,6 +205,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
             // is dropped, so the next item is not heard after a stretch of the old one.
             if handoff.clearCurrent(ifItIs: ring) { state.output?.discardBuffered() }
             handoff.waitUntilReleased()
+            promotePlaying(&state)
             settle(&state)
             return false
         }
@@ -296,6 +301,19 @@ package final class SharedAudioDevice: @unchecked Sendable {
         }
     }
 
+    /// After the current ring was taken out (the callback let go of it: every caller waited):
+    /// the playing item's ring, started behind a ring that was playing out its end and still
+    /// waiting in the next slot, becomes the current one. The callback takes it over as the
+    /// ring ahead plays its last frame; a callback held up past the end of the play-out (a
+    /// loaded machine) had not yet, and with nothing current the device would stop with the
+    /// playing item's sound never heard, and its time waiting for it.
+    private func promotePlaying(_ state: inout State) {
+        guard let handoff = state.handoff, let playing = state.playing, handoff.current == nil,
+            handoff.next === playing, handoff.promoteNext()
+        else { return }
+        armFollower(&state)
+    }
+
     /// Lets go of rings in neither slot (the callback let go of them: every caller waited).
     private func prune(_ state: inout State) {
         guard let handoff = state.handoff else { return }
@@ -368,6 +386,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
                 if let handoff = state.handoff {
                     handoff.clearCurrent(ifItIs: ring)
                     handoff.waitUntilReleased()
+                    promotePlaying(&state)
                     // Nothing follows: the device plays out what it holds before it stops.
                     if handoff.current == nil, state.running {
                         state.output?.stopAfterPlayingOut(timeout: 0.5)

@@ -97,6 +97,30 @@ extension EngineTests {
             #expect(output.endings.first == "play out", "\(output.endings)")
         }
 
+        @Test func anItemStartedWhileTheLastOnePlaysOutIsHeardWhenTheCallbackIsLate() async throws {
+            // A queue moving past a failed item: the next one starts while the device plays out
+            // the item before it, so it waits in the next slot for the callback to go on to it.
+            // Here the callback is held up (a loaded machine) until the play-out is over.
+            let clock = ManualClock()
+            let (device, output) = rig(clock: clock)
+            let ended = device.makeLane(device: nil), next = device.makeLane(device: nil)
+            _ = try ended.open(format: mono, source: ring(ramp(1, 4), ended: true))
+            ended.start()
+            #expect(output.render(4) == ramp(1, 4))
+            ended.close()
+            #expect(device.isPlayingOut)
+            _ = try next.open(format: mono, source: ring(ramp(100, 8), ended: false))
+            next.start()
+            for _ in 0..<500 where device.isPlayingOut {
+                clock.advance(by: 0.01)
+                try await Task.sleep(nanoseconds: 2_000_000)
+            }
+            #expect(!device.isPlayingOut)
+            #expect(output.isRunning && output.endings.isEmpty, "the device plays on: \(output.endings)")
+            #expect(output.render(3) == ramp(100, 3), "the started item is heard")
+            next.close()
+        }
+
         @Test func aPausedItemsFollowerWaitsUntilItPlaysAgain() throws {
             let (device, output) = rig()
             let first = ring(ramp(1, 4), ended: true), second = ring(ramp(100, 8), ended: false)
