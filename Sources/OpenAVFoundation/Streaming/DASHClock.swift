@@ -9,7 +9,9 @@
 // (which need an NTP client) and `http-ntp` are not read. Once measured, the packager's time
 // runs on from the measurement by the time since boot (`DASHPackagerClock`), so a machine
 // clock set while playing (NTP putting a kiosk's clock right minutes after boot, a user
-// changing it) does not move the live window; the source is not asked again.
+// changing it) does not move the live window. While the item plays the sources are asked
+// again now and then, so this machine's drift from the packager is corrected
+// (DASHClockSync.swift).
 //
 // Concurrency: pure functions and values; the opening thread measures (blocking on the
 // network), the loaders' threads read the clock.

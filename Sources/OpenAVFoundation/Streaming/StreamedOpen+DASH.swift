@@ -21,7 +21,7 @@ extension StreamedOpen {
         for location: MediaLocation, url: URL, timeout: Double, interrupt: InterruptDeadline
     ) throws(MediaFailure) -> (MediaLocation, ProgramDateMap?) {
         let network = location.network
-        let makeFetcher = {
+        let makeFetcher = { @Sendable in
             HTTPFetcher(headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         }
         let fetcher = makeFetcher()
@@ -30,7 +30,7 @@ extension StreamedOpen {
             shouldStop: { _, _ in interrupt.isAborted ? .cancelled : nil })
         let manifest: DASHManifest
         var copies: [DASHManifest] = []
-        var clock = LiveClock(clock: .machine, failures: [])
+        var clock = LiveClock(clock: .machine, failures: [], sources: [])
         switch result {
         case .failure(.timedOut):
             fetcher.close()
@@ -88,6 +88,7 @@ extension StreamedOpen {
         log.started(on: variants[start], at: 0)
         // A time source that did not answer is in the error log; the machine's clock was used.
         for (url, failure) in clock.failures { log.error(uri: url, failure: failure) }
+        let sync = clockSync(clock, location: location, timeout: timeout, interrupt: interrupt, makeFetcher: makeFetcher)
         // A live manifest is read again for every reload; each loader numbers its segments by
         // time (DASHLive.swift).
         let isLive = !(manifest.variants.first?.playlist.isEnded ?? true)
@@ -114,7 +115,7 @@ extension StreamedOpen {
             carrying: manifest.carriedAudio.map { [CompanionRendition(name: $0.name, language: $0.language, isDefault: true)] } ?? [],
             knownPlaylists: known, knownBackupPlaylists: knownBackups, formatName: "dash",
             playlistReader: isLive
-                ? liveReader(opened: variants.count, numbering: numbering, clock: clock.clock) { $0.variants } : nil)
+                ? liveReader(opened: variants.count, numbering: numbering, clock: sync) { $0.variants } : nil)
         // An audio set of several Representations follows the video variant chosen (held
         // weakly: the variants' loader holds its renditions' loaders).
         loader.addRenditionLoaders(
@@ -147,7 +148,7 @@ extension StreamedOpen {
                     knownPlaylists: Dictionary(uniqueKeysWithValues: versions.enumerated().map { ($0, $1) }),
                     knownBackupPlaylists: knownBackups, formatName: "dash",
                     playlistReader: isLive
-                        ? liveReader(opened: set.representations.count, numbering: numbering, clock: clock.clock) {
+                        ? liveReader(opened: set.representations.count, numbering: numbering, clock: sync) {
                             $0.audioSet(matching: set)?.representations ?? []
                         } : nil)
             })
@@ -161,6 +162,37 @@ extension StreamedOpen {
         /// The packager's clock (the machine's when no source answered).
         var clock: DASHPackagerClock
         var failures: [(URL, FetchFailure)]
+        /// The manifest's time sources, in its order.
+        var sources: [DASHManifest.ClockSource]
+    }
+
+    /// The packager's clock measured at the open, measured again while the item plays from
+    /// the manifest's time servers (DASHClockSync.swift), each asked through a fetcher of its
+    /// own, with the open's time-out (at most 5 s).
+    private static func clockSync(
+        _ clock: LiveClock, location: MediaLocation, timeout: Double, interrupt: InterruptDeadline,
+        makeFetcher: @escaping @Sendable () -> HTTPFetcher
+    ) -> DASHClockSync {
+        let servers = clock.sources.filter { if case .direct = $0 { false } else { true } }
+        let secure = location.requiresTLS
+        let askServers: (@Sendable () -> Double?)? =
+            servers.isEmpty
+            ? nil
+            : { @Sendable in
+                let fetcher = makeFetcher()
+                defer { fetcher.close() }
+                func ask(_ url: URL, method: String) -> FetchedResource? {
+                    guard !interrupt.isAborted,
+                        case .success(let answer) = fetcher.fetch(
+                            url, secure: secure, limit: 4_096, timeout: min(timeout, 5), method: method)
+                    else { return nil }
+                    return answer
+                }
+                return DASHManifest.clockOffset(
+                    from: servers, received: Date(), ask: { ask($0, method: "GET")?.data },
+                    askHeader: { ask($0, method: "HEAD")?.dateField })
+            }
+        return DASHClockSync(clock: clock.clock, askServers: askServers, isStopped: { interrupt.isAborted })
     }
 
     /// The manifest in `resource`: a live one as it stands now by the packager's clock (read
@@ -191,7 +223,8 @@ extension StreamedOpen {
         let offset = DASHManifest.clockOffset(
             from: sources, received: received, ask: { ask($0, method: "GET")?.data },
             askHeader: { ask($0, method: "HEAD")?.dateField })
-        clock = LiveClock(clock: offset.map { DASHPackagerClock(offset: $0) } ?? .machine, failures: failures)
+        clock = LiveClock(
+            clock: offset.map { DASHPackagerClock(offset: $0) } ?? .machine, failures: failures, sources: sources)
         let now = clock.clock.now()
         let listsSegments = { (manifest: DASHManifest) in
             (manifest.variants + manifest.audio.flatMap(\.representations)).allSatisfy { !$0.playlist.segments.isEmpty }
@@ -228,12 +261,16 @@ extension StreamedOpen {
     /// `ladder(reloaded)` (a new Period names its own Representations), on the manifest's
     /// location of the source read (its backups are its other locations).
     private static func liveReader(
-        opened: Int, numbering: DASHLiveNumbering, clock: DASHPackagerClock,
+        opened: Int, numbering: DASHLiveNumbering, clock: DASHClockSync,
         ladder: @escaping @Sendable (DASHManifest) -> [DASHManifest.Representation]
     ) -> HLSStreamLoader.PlaylistReader {
         { data, base, variant, source in
-            let now = clock.now()
             guard let tree = XMLTree.parse(data) else { return nil }
+            // A manifest timed by the date it states is measured again from a reload's.
+            let direct = DASHManifest.clockSources(tree, base: base).first.flatMap { source -> Date? in
+                if case .direct(let date) = source { date } else { nil }
+            }
+            let now = clock.now(direct: direct)
             let mpd = DASHManifest.choosingLocation(source, of: tree)
             guard
                 let manifest = DASHManifest.live(mpd, base: base, now: now)
