@@ -13,14 +13,15 @@ import Foundation
 public enum PackedAudioMedia {
     /// The codecs packed audio comes in, each with its segments' name extension.
     public enum Codec: String, CaseIterable, Sendable {
-        case aac, mp3, ac3
+        /// AAC in ADTS, MP3, AC-3, E-AC-3 (named by their segments' file extensions).
+        case aac, mp3, ac3, ec3
 
         /// The samples each frame holds.
         public var samplesPerFrame: Int {
             switch self {
             case .aac: return 1024
             case .mp3: return 1152
-            case .ac3: return 1536
+            case .ac3, .ec3: return 1536
             }
         }
 
@@ -31,6 +32,7 @@ public enum PackedAudioMedia {
             case .mp3:
                 return ("libmp3lame", ["-segment_format", "mp3", "-segment_format_options", "write_xing=0"], "mp4a.40.34")
             case .ac3: return ("ac3", ["-segment_format", "ac3"], "ac-3")
+            case .ec3: return ("eac3", ["-segment_format", "eac3"], "ec-3")
             }
         }
     }
@@ -49,7 +51,7 @@ public enum PackedAudioMedia {
     public static func title(ofSegment index: Int) -> String { index < 2 ? "First song" : "Second song" }
 
     /// The folder holding `master.m3u8` (both variants, `low/index.m3u8` and
-    /// `high/index.m3u8`, of about 2 s segments `seg<N>.aac`, `.mp3` or `.ac3` by `codec`).
+    /// `high/index.m3u8`, of about 2 s segments `seg<N>.aac`, `.mp3`, `.ac3` or `.ec3` by `codec`).
     public static func folder(_ codec: Codec = .aac) throws -> URL {
         try FixtureCache.file(named: codec == .aac ? "packed-audio-v2" : "packed-audio-\(codec.rawValue)-v1") { folder in
             var lines = ["#EXTM3U"]
@@ -59,7 +61,8 @@ public enum PackedAudioMedia {
                 try FFmpeg.run([
                     "-f", "lavfi", "-i",
                     "aevalsrc=exprs=sin(2*PI*(200+100*floor(t))*t):s=\(sampleRate):d=\(duration)",
-                    "-c:a", codec.encoding.encoder, "-b:a", "\(variant.bitRate)", "-f", "segment", "-segment_time", "2",
+                    // (Mapped by hand: the segment muxer picks no stream for E-AC-3 by itself.)
+                    "-map", "0:a", "-c:a", codec.encoding.encoder, "-b:a", "\(variant.bitRate)", "-f", "segment", "-segment_time", "2",
                 ] + codec.encoding.format + [directory.appendingPathComponent("raw%d.\(codec.rawValue)").path])
                 try writePlaylist(in: directory, codec: codec)
                 lines += [
