@@ -5,9 +5,9 @@
 // servers are asked again now and then, as dash.js does: first 30 s after the open, then twice
 // as long each time an answer agrees with the running clock to 0.1 s (at most every ten
 // minutes), half as long when it does not (at least every 5 s). A server that does not answer
-// leaves the clock as it was and is asked again after the same wait; one that answers after
-// failing at the open replaces the machine's clock. A manifest timed by a `direct` date is
-// measured again from a reload's date when one is due.
+// (an error log event) leaves the clock as it was and is asked again after the same wait; one
+// that answers after failing at the open replaces the machine's clock. A manifest timed by a
+// `direct` date is measured again from a reload's date when one is due.
 //
 // Concurrency: `now(direct:)` is called by the loaders' threads (each reload reads the live
 // manifest by it); `state` (a mutex) holds the clock and the schedule. A server is asked on a

@@ -88,7 +88,8 @@ extension StreamedOpen {
         log.started(on: variants[start], at: 0)
         // A time source that did not answer is in the error log; the machine's clock was used.
         for (url, failure) in clock.failures { log.error(uri: url, failure: failure) }
-        let sync = clockSync(clock, location: location, timeout: timeout, interrupt: interrupt, makeFetcher: makeFetcher)
+        let sync = clockSync(
+            clock, location: location, timeout: timeout, interrupt: interrupt, log: log, makeFetcher: makeFetcher)
         // A live manifest is read again for every reload; each loader numbers its segments by
         // time (DASHLive.swift).
         let isLive = !(manifest.variants.first?.playlist.isEnded ?? true)
@@ -168,9 +169,10 @@ extension StreamedOpen {
 
     /// The packager's clock measured at the open, measured again while the item plays from
     /// the manifest's time servers (DASHClockSync.swift), each asked through a fetcher of its
-    /// own, with the open's time-out (at most 5 s).
+    /// own, with the open's time-out (at most 5 s); a server that does not answer then leaves
+    /// an event in the error `log`, as at the open.
     private static func clockSync(
-        _ clock: LiveClock, location: MediaLocation, timeout: Double, interrupt: InterruptDeadline,
+        _ clock: LiveClock, location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, log: StreamingLog,
         makeFetcher: @escaping @Sendable () -> HTTPFetcher
     ) -> DASHClockSync {
         let servers = clock.sources.filter { if case .direct = $0 { false } else { true } }
@@ -182,11 +184,13 @@ extension StreamedOpen {
                 let fetcher = makeFetcher()
                 defer { fetcher.close() }
                 func ask(_ url: URL, method: String) -> FetchedResource? {
-                    guard !interrupt.isAborted,
-                        case .success(let answer) = fetcher.fetch(
-                            url, secure: secure, limit: 4_096, timeout: min(timeout, 5), method: method)
-                    else { return nil }
-                    return answer
+                    guard !interrupt.isAborted else { return nil }
+                    switch fetcher.fetch(url, secure: secure, limit: 4_096, timeout: min(timeout, 5), method: method) {
+                    case .success(let answer): return answer
+                    case .failure(let failure):
+                        if !interrupt.isAborted { log.error(uri: url, failure: failure) }
+                        return nil
+                    }
                 }
                 return DASHManifest.clockOffset(
                     from: servers, received: Date(), ask: { ask($0, method: "GET")?.data },

@@ -2,7 +2,8 @@
 // an access record per stretch on one variant (a new one at each switch), an error record per
 // failed request.
 //
-// Concurrency: the loader thread writes; any thread reads snapshots. All state is behind
+// Concurrency: the loader threads write (and a live DASH item's clock measurement, on a thread
+// of its own); any thread reads snapshots. All state is behind
 // `records`'s lock. `onNewEntry` is called on the writing thread after the lock is released.
 import Foundation
 
