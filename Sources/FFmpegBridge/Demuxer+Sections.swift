@@ -12,7 +12,8 @@
 // come without timestamps (libavformat's MPEG-TS reader over an input that cannot seek leaves
 // them out for the frames after the first of a PES) get the end of the stream's previous one.
 // Packed audio (raw AAC, MP3, AC-3 segments, no timestamps) is the exception: every
-// container counts from zero at its section's start. A section that ends (a DASH Period
+// container counts from zero at its section's start (where the input says the segment's ID3
+// timestamp places it, once its first packet came: `placePackedSection`). A section that ends (a DASH Period
 // followed by another) has its packets presented from its end on flagged `AV_PKT_FLAG_DISCARD`: decoded, since later ones may refer to them, but
 // their frames are dropped by libavcodec.
 //
@@ -38,6 +39,9 @@ struct SectionState {
     var audioFrames: [Int: (size: Int32, rate: Int32)] = [:]
     /// Where the section being read stops, item time in AV_TIME_BASE units, when it does.
     var end: Int64?
+    /// Packed audio: the start the section being read was announced with (seconds), until its
+    /// first packet asks the input where its timestamp places it.
+    var announcedPackedStart: Double?
 }
 
 extension Demuxer {
@@ -109,6 +113,7 @@ extension Demuxer {
                 }
             }
             timelineOffset = offset
+            state.announcedPackedStart = section.timesFromZero ? section.start : nil
             sections = state
             // (Packed audio's anchors are its own containers', no other input's.)
             if !section.timesFromZero { location.streaming?.timelineOffsets?.record(state.offsets) }
@@ -151,6 +156,26 @@ extension Demuxer {
         }
         heldPackets += held
         return (earliest ?? start) - start
+    }
+
+    /// Packed audio: moves the section being read, and `packet` (its first, on the item
+    /// timeline), to where the input says its timestamp places it, when that is not where the
+    /// section was announced (a restart's section is announced before its segment came).
+    func placePackedSection(_ packet: UnsafeMutablePointer<AVPacket>, stream: UnsafeMutablePointer<AVStream>) {
+        guard var state = sections, let announced = state.announcedPackedStart else { return }
+        state.announcedPackedStart = nil
+        sections = state
+        guard let placed = streamed?.streaming?.readingSectionStart else { return }
+        let delta = Int64(((placed - announced) * 1_000_000).rounded())
+        guard delta != 0 else { return }
+        timelineOffset -= delta
+        for (index, end) in state.audioEnds {
+            sections?.audioEnds[index] = (end.value + av_rescale_q(delta, CFFmpeg_AV_TIME_BASE_Q(), end.timeBase), end.timeBase)
+        }
+        let none = CFFmpeg_AV_NOPTS_VALUE()
+        let shift = av_rescale_q(delta, CFFmpeg_AV_TIME_BASE_Q(), stream.pointee.time_base)
+        if packet.pointee.pts != none { packet.pointee.pts += shift }
+        if packet.pointee.dts != none { packet.pointee.dts += shift }
     }
 
     /// Gives an audio packet that came without timestamps the end of the stream's previous

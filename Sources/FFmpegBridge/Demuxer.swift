@@ -321,6 +321,7 @@ package final class Demuxer: @unchecked Sendable {
                 }
                 shiftToItemTimeline(scratch, timeBase: stream.pointee.time_base)
                 if sections != nil {
+                    placePackedSection(scratch, stream: stream)
                     fillMissingAudioTimestamps(scratch, stream: stream)
                     markPastSectionEnd(scratch, timeBase: stream.pointee.time_base)
                 }

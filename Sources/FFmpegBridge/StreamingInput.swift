@@ -82,6 +82,10 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// Starts the bytes again at the segment holding `seconds` (item time): the section they
     /// start with, or nil when it cannot.
     func restart(at seconds: Double) -> StreamingSection?
+    /// Where the section being read starts when its bytes placed it elsewhere than it was
+    /// announced (packed audio's timestamp, known only once its segment came: the section of
+    /// a restart is announced before); nil otherwise.
+    var readingSectionStart: Double? { get }
     /// Stops loading until the next `restart(at:)`: what is in flight is cancelled and what
     /// was fetched ahead is dropped; returns at once (an audio rendition nobody listens to).
     func park()
@@ -244,6 +248,8 @@ extension StreamingInput {
     package var declaredRenditions: DeclaredRenditions { DeclaredRenditions() }
     /// None, unless the input keeps a table.
     package var timelineOffsets: TimelineOffsets? { nil }
+    /// Where it was announced.
+    package var readingSectionStart: Double? { nil }
     /// HLS, the one format a loader streams today.
     package var formatName: String { "hls" }
     /// Nothing to stop: an input that fetches nothing ahead.

@@ -119,7 +119,7 @@ public enum PackedAudioMedia {
 
     /// An ID3v2.4 tag holding a PRIV frame with the 33-bit 90 kHz `timestamp` and a TIT2 frame
     /// with `title` (UTF-8).
-    static func id3Tag(timestamp: UInt64, title: String) -> Data {
+    public static func id3Tag(timestamp: UInt64, title: String) -> Data {
         func syncsafe(_ value: Int) -> [UInt8] {
             [UInt8((value >> 21) & 0x7F), UInt8((value >> 14) & 0x7F), UInt8((value >> 7) & 0x7F), UInt8(value & 0x7F)]
         }

@@ -44,6 +44,7 @@ extension HLSStreamLoader {
         let chunk = state.chunks[0]
         // The container reading this section stops at its end; `nextSection()` moves on.
         if let section = state.readSection, chunk.section != section { return .end }
+        if state.readSection == nil { state.readSectionStart = chunk.timedStart }
         state.readSection = chunk.section
         let count = min(buffer.count, chunk.data.count - state.readOffset)
         chunk.data.withUnsafeBytes { raw in
@@ -84,9 +85,10 @@ extension HLSStreamLoader {
         defer { condition.unlock() }
         guard let chunk = state.chunks.first, chunk.section != state.readSection else { return nil }
         state.readSection = chunk.section
+        state.readSectionStart = chunk.timedStart
         return StreamingSection(
-            timeline: chunk.timeline, start: chunk.start, mediaStart: chunk.mediaStart, end: chunk.sectionEnd,
-            timesFromZero: packedAudio != nil)
+            timeline: chunk.timeline, start: chunk.timedStart ?? chunk.start, mediaStart: chunk.mediaStart,
+            end: chunk.sectionEnd, timesFromZero: packedAudio != nil)
     }
 
     func restart(at seconds: Double) -> StreamingSection? {
@@ -99,6 +101,7 @@ extension HLSStreamLoader {
         let index = isLive ? max(found, state.timeline.windowFirst) : found
         let segment = state.timeline.segments[index]
         state.readSection = nil
+        state.readSectionStart = nil
         state.generation += 1
         state.chunks = []
         state.lastTag = nil
@@ -115,6 +118,12 @@ extension HLSStreamLoader {
         return StreamingSection(
             timeline: segment.discontinuitySequence, start: segment.start, mediaStart: segment.mediaStart,
             end: segment.sectionEnd, timesFromZero: packedAudio != nil)
+    }
+
+    var readingSectionStart: Double? {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.readSectionStart
     }
 
     var isParked: Bool {
@@ -145,6 +154,7 @@ extension HLSStreamLoader {
         state.chunks = []
         state.readOffset = 0
         state.readSection = nil
+        state.readSectionStart = nil
         condition.broadcast()
         condition.unlock()
     }

@@ -19,6 +19,9 @@ extension HLSStreamLoader {
         /// The container time at `start`, and where its DASH Period ends, when the playlist says.
         var mediaStart: Double? = nil
         var sectionEnd: Double? = nil
+        /// Packed audio: the item time its timestamp places it at (PackedAudioTiming.swift),
+        /// when its tag has one.
+        var timedStart: Double? = nil
     }
 
     /// What the loader thread, the demuxer's reads and the controls share (under `condition`).
@@ -31,8 +34,13 @@ extension HLSStreamLoader {
         var readOffset = 0
         var nextSegment = 0
         var generation = 0
-        /// The section the demuxer's container reads (nil: whichever comes first).
+        /// The section the demuxer's container reads (nil: whichever comes first), and where
+        /// packed audio's timestamp places its start.
         var readSection: Int?
+        var readSectionStart: Double?
+        /// Packed audio: the timestamp (seconds of the 90 kHz clock) at item time zero, per
+        /// timeline (PackedAudioTiming.swift); kept across restarts, as a container's anchor is.
+        var packedOrigins: [Int: Double] = [:]
         /// Item seconds the demuxer has read up to, and the loader has fetched up to.
         var readPosition = 0.0
         var fetchedEnd = 0.0

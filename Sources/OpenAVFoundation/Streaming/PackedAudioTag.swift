@@ -1,8 +1,9 @@
 // Playhead: the ID3 tag that leads each segment of HLS packed audio (raw AAC, MP3, AC-3
 // segments), whose frames are a stream's timed metadata: the song a radio station is playing
 // (TIT2, TPE1), artwork, its own PRIV frames. The tag's timestamp frame
-// (`com.apple.streaming.transportStreamTimestamp`) is packaging, not metadata, and is left out;
-// the items are timed by the segment's place on the playlist. The loader keeps a tag when it
+// (`com.apple.streaming.transportStreamTimestamp`) is packaging, not metadata, and is left out
+// (it places the audio: PackedAudioTiming.swift); the items are timed by the segment's place
+// on the playlist. The loader keeps a tag when it
 // says something new (a station repeats the song's tag on every segment), and the engine's
 // demux thread takes them into the item's timed metadata (`takeTimedMetadata()`).
 //

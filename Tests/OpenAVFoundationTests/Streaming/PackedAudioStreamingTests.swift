@@ -114,3 +114,102 @@ import Testing
         #expect(item.errorLog()?.events.isEmpty == true)
     }
 }
+
+/// Packed audio timed by its segments' ID3 timestamps (PackedAudioTiming.swift).
+@MainActor
+@Suite struct PackedAudioTimestampTests {
+    /// The AAC fixture's variants served with every `EXTINF` but the last 50 ms short of its
+    /// segment's audio (as a playlist of rounded durations may be): the server, and the
+    /// playlists' time of each segment.
+    private func skewedServer() throws -> (LoopbackHTTPServer, starts: [Double]) {
+        let folder = try PackedAudioMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        var starts: [Double] = [0]
+        for variant in PackedAudioMedia.variants.map(\.name) {
+            let playlist = try String(contentsOf: folder.appendingPathComponent("\(variant)/index.m3u8"), encoding: .utf8)
+            var lines = playlist.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            starts = [0]
+            for index in lines.indices.filter({ lines[$0].hasPrefix("#EXTINF:") }).dropLast() {
+                let seconds = Double(lines[index].dropFirst(8).split(separator: ",")[0])! - 0.05
+                lines[index] = String(format: "#EXTINF:%.6f,", seconds)
+                starts.append(starts.last! + seconds)
+            }
+            server.setRule(.init(body: Data(lines.joined(separator: "\n").utf8)), for: "/\(variant)/index.m3u8")
+        }
+        return (server, starts)
+    }
+
+    private func open(_ server: LoopbackHTTPServer, _ path: String = "low/index.m3u8") throws -> Demuxer {
+        try StreamedOpen.demuxer(
+            for: MediaLocation(url: server.url(for: path)), timeout: 15, interrupt: InterruptDeadline()
+        ).demuxer
+    }
+
+    private func times(of demuxer: Demuxer, limit: Int = 10_000) -> [Double] {
+        var result: [Double] = []
+        while result.count < limit, case .packet(let packet) = demuxer.readPacket() { result.append(packet.pts.seconds) }
+        return result
+    }
+
+    private let frame = 1024.0 / Double(PackedAudioMedia.sampleRate)
+
+    @Test func aPlaylistWhoseDurationsFallShortIsReadStraightThroughWithEveryFrameOnce() throws {
+        let (server, _) = try skewedServer()
+        defer { server.stop() }
+        let read = times(of: try open(server))
+        // Read on by one container, the segments' frames follow each other whatever the
+        // playlist says (a fresh container, after a seek, is placed by the tag).
+        #expect(abs((read.first ?? -1) - 0) < 1e-6)
+        #expect(zip(read, read.dropFirst()).allSatisfy { abs(($1 - $0) - frame) < 1e-4 }, "no overlap, no gap")
+        #expect(abs((read.last ?? 0) + frame - Double(PackedAudioMedia.duration)) < 0.1, "\(read.last ?? 0)")
+    }
+
+    @Test func aSeekLandsOnTheSegmentWhereItsTimestampPlacesIt() throws {
+        let (server, starts) = try skewedServer()
+        defer { server.stop() }
+        let demuxer = try open(server)
+        _ = times(of: demuxer, limit: 20)
+        // Into the third segment by the playlist; its audio really starts 100 ms later (two
+        // short durations before it), where the timeline anchored at the open puts it.
+        #expect(demuxer.seek(to: CMTime(seconds: starts[2] + 0.5, preferredTimescale: 1000), earliest: .negativeInfinity, latest: .positiveInfinity))
+        let read = times(of: demuxer)
+        #expect(abs((read.first ?? -1) - (starts[2] + 0.1)) < 1e-3, "first after the seek: \(read.first ?? -1)")
+        #expect(zip(read, read.dropFirst()).allSatisfy { abs(($1 - $0) - frame) < 1e-4 })
+    }
+
+    @Test func aSwitchOfVariantReadsOnWithEveryFrameOnce() throws {
+        let (server, _) = try skewedServer()
+        defer { server.stop() }
+        // A fast link measured before: the ladder starts on its high variant.
+        ProcessThroughput.remember(100_000_000, for: HLSStreamLoader.serverKey(server.baseURL))
+        let demuxer = try open(server, "master.m3u8")
+        let loader = try #require(demuxer.streamingInput as? HLSStreamLoader)
+        var read = times(of: demuxer, limit: 20)
+        // A cap below the high variant: the next segment comes from the low one, whose raw
+        // frames the same container reads on (no fresh one, no new placement).
+        loader.setCaps(VariantAdaptation.Caps(peakBitRate: 100_000))
+        read += times(of: demuxer)
+        let variants = Set(server.requests.map(\.path).filter { $0.hasSuffix(".aac") }.map { $0.split(separator: "/")[0] })
+        #expect(variants == ["high", "low"], "\(server.requests.map(\.path))")
+        #expect(zip(read, read.dropFirst()).allSatisfy { abs(($1 - $0) - frame) < 1e-4 }, "no overlap, no gap")
+        #expect(abs((read.last ?? 0) + frame - Double(PackedAudioMedia.duration)) < 0.1, "\(read.last ?? 0)")
+    }
+
+    @Test func aTimestampIsReadFromTheTagsPrivFrameAndAJumpOrAWrapIsHandled() {
+        let tag = PackedAudioMedia.id3Tag(timestamp: 900_000 + (UInt64(1) << 33), title: "x") + Data([0xFF, 0xF1])
+        #expect(PackedAudioTiming.timestamp(leading: tag) == 10, "33 bits of the 90 kHz clock")
+        #expect(PackedAudioTiming.timestamp(leading: Data([0xFF, 0xF1, 0, 0])) == nil)
+        var origins: [Int: Double] = [:]
+        // The first segment anchors its timeline at its playlist place.
+        #expect(PackedAudioTiming.start(timestamp: 10, timeline: 0, playlistStart: 0, origins: &origins) == 0)
+        #expect(PackedAudioTiming.start(timestamp: 16.02, timeline: 0, playlistStart: 6, origins: &origins) == 6.02)
+        // Another timeline (after a discontinuity) anchors on its own.
+        #expect(PackedAudioTiming.start(timestamp: 500, timeline: 1, playlistStart: 12, origins: &origins) == 12)
+        // Across the clock's wrap.
+        origins[2] = PackedAudioTiming.wrap - 1
+        #expect(abs(PackedAudioTiming.start(timestamp: 5, timeline: 2, playlistStart: 6, origins: &origins) - 6) < 1e-6)
+        // A jump (a packager's clock restarted): anchored again where the playlist says.
+        #expect(PackedAudioTiming.start(timestamp: 3_000, timeline: 0, playlistStart: 18, origins: &origins) == 18)
+        #expect(abs(PackedAudioTiming.start(timestamp: 3_006.01, timeline: 0, playlistStart: 24, origins: &origins) - 24.01) < 1e-6)
+    }
+}
