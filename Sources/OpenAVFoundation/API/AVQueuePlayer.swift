@@ -170,13 +170,16 @@ open class AVQueuePlayer: AVPlayer {
         }
         let environment = self.environment
         let hasCurrent = currentItem != nil
+        let currentEngine = state.withLock { $0.engine }
         let (stale, fresh) = queue.withLock { queue -> (PrerolledItem?, PrerolledItem?) in
             let wanted = hasCurrent ? queue.upcoming.first : nil
             guard queue.prerolled?.item !== wanted else { return (nil, nil) }
             let stale = queue.prerolled
             let device = audioOutputDeviceUniqueID
             queue.prerolled = wanted.map {
-                PrerolledItem(item: $0, environment: environment, criteria: selectionCriteriaSnapshot, audioDevice: device)
+                PrerolledItem(
+                    item: $0, environment: environment, criteria: selectionCriteriaSnapshot, audioDevice: device,
+                    predecessor: currentEngine)
             }
             return (stale, queue.prerolled)
         }

@@ -59,8 +59,9 @@ extension ItemPlayback {
             host: environment.hostClock.now))
         guard !isStopped else { return nil }
         startThreads(demuxer: parts.source, video: parts.video?.decoder, audio: audio, pipeline: pipeline)
-        // The next item of a queue: its sound follows the current item's on the shared device.
-        if coordinator.read({ $0.isHeld }), let output {
+        // The next item of a queue: its sound follows the current item's on the shared device
+        // (not when that item has none: the ring still playing is an item's before it).
+        if coordinator.read({ $0.isHeld }), followsPredecessorsSound, let output {
             output.followCurrentItem()
             audioWake.wake()
         }

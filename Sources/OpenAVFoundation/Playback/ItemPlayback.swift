@@ -46,6 +46,8 @@ final class ItemPlayback: Sendable {
         let preferredMaximumResolution: CGSize
         /// The audio device asked for (`AVPlayer.audioOutputDeviceUniqueID`); nil: the default.
         let audioDevice: String?
+        /// A queue's next item: the engine of the item it follows (ItemPlayback+Preroll.swift).
+        var predecessor: WeakReference<ItemPlayback>?
 
         init(item: AVPlayerItem, criteria: SelectionCriteriaSnapshot, audioDevice: String? = nil) {
             self.audioDevice = audioDevice

@@ -26,16 +26,19 @@ final class PrerolledItem: @unchecked Sendable {
     /// Routes the engine's events (main queue only).
     private let relay: Relay
 
-    /// Starts prerolling `item` with `environment`'s outputs (main queue).
+    /// Starts prerolling `item` with `environment`'s outputs (main queue), to follow the item
+    /// whose engine is `predecessor` (the current item's, when known).
     init(
         item: AVPlayerItem, environment: PlaybackEnvironment, criteria: SelectionCriteriaSnapshot,
-        audioDevice: String? = nil
+        audioDevice: String? = nil, predecessor: ItemPlayback? = nil
     ) {
         let relay = Relay()
         self.relay = relay
         self.item = item
+        var settings = ItemPlayback.Settings(item: item, criteria: criteria, audioDevice: audioDevice)
+        settings.predecessor = predecessor.map(WeakReference.init)
         engine = ItemPlayback(
-            asset: item.asset, settings: ItemPlayback.Settings(item: item, criteria: criteria, audioDevice: audioDevice),
+            asset: item.asset, settings: settings,
             environment: environment
         ) { engine, event in
             MainQueue.perform {

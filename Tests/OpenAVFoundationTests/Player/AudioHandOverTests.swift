@@ -126,6 +126,46 @@ import Testing
         #expect(abs(whole.zeroCrossingsPerSecond / (2 * 660) - 1) < 0.05)
     }
 
+    /// An item without sound between two with: the last item's sound waits for its turn, even
+    /// when the first item's engine lets go of the device late (its output queue held up, as
+    /// on a loaded machine): prerolled behind the silent item, it does not follow the first
+    /// item's ring, whose lane still looks like the one playing.
+    @Test func anItemAfterASilentOneIsNotHeardWhileTheSilentOnePlays() async throws {
+        let clock = ManualClock()
+        let outputs = Outputs()
+        let picture = try GeneratedMedia.url(
+            named: "picture-only-0.6s", fileExtension: "mp4",
+            ffmpeg: ["-f", "lavfi", "-i", "testsrc=size=64x48:rate=25:duration=0.6", "-c:v", "libx264", "-pix_fmt", "yuv420p"])
+        let first = AVPlayerItem(url: try Self.tone(440, seconds: 0.5))
+        let silent = AVPlayerItem(url: picture)
+        let last = AVPlayerItem(url: try Self.tone(880, seconds: 0.5))
+        let player = AVQueuePlayer(environment: Self.environment(clock, outputs), items: [first, silent, last])
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await waitUntil("the silent item prerolled") { player.isNextItemPrerolled }
+        // The first item's engine lets go of the device only once the silent item has played.
+        let gate = DispatchSemaphore(value: 0)
+        let held = try #require(engine(of: player))
+        held.outputQueue.async { gate.wait() }
+        defer { gate.signal() }
+        await run(clock) { player.currentItem === first }
+        await waitUntil("the last item prerolled") { player.isNextItemPrerolled }
+        await run(clock) { player.currentItem === silent }
+        gate.signal()
+        await run(clock) { player.currentItem != nil }
+        #expect(player.currentItem == nil, "the queue played to its end")
+        await run(clock, limit: 20) { true }
+        let output = try Self.sharedOutput(outputs)
+        let whole = output.timeline(minimumGap: 0.0005)
+        // 440 Hz for 0.5 s, the silent item's 0.6 s, 880 Hz for 0.5 s.
+        #expect(abs(whole.audibleSeconds - 1.0) < 0.002, "heard \(whole.audibleSeconds) s")
+        #expect(abs(whole.longestInnerSilence - 0.6) < 0.03, "silence of \(whole.longestInnerSilence) s between")
+        guard let start = whole.first, let end = whole.end else { return }
+        let opening = output.timeline(window: start..<(start + 0.45)), closing = output.timeline(window: (end - 0.45)..<end)
+        #expect(abs(opening.zeroCrossingsPerSecond / 880 - 1) < 0.05, "\(opening.zeroCrossingsPerSecond)")
+        #expect(abs(closing.zeroCrossingsPerSecond / 1760 - 1) < 0.05, "\(closing.zeroCrossingsPerSecond)")
+    }
+
     /// With a device buffer the output keeps running after the queue's last item ended until
     /// that item's last frame has been heard: the tail is whole, and the join still exact.
     @Test func withADeviceLatencyTheJoinIsExactAndTheTailIsHeardWhole() async throws {
