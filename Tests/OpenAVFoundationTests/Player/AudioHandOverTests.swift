@@ -157,9 +157,11 @@ import Testing
         await run(clock, limit: 20) { true }
         let output = try Self.sharedOutput(outputs)
         let whole = output.timeline(minimumGap: 0.0005)
-        // 440 Hz for 0.5 s, the silent item's 0.6 s, 880 Hz for 0.5 s.
+        // 440 Hz for 0.5 s, the silent item's 0.6 s, 880 Hz for 0.5 s (the silence within an
+        // output period or two each way: the queue moves on as an item's time reaches its end,
+        // and the last item's sound, following none, starts once it is current).
         #expect(abs(whole.audibleSeconds - 1.0) < 0.002, "heard \(whole.audibleSeconds) s")
-        #expect(abs(whole.longestInnerSilence - 0.6) < 0.03, "silence of \(whole.longestInnerSilence) s between")
+        #expect((0.5...0.7).contains(whole.longestInnerSilence), "silence of \(whole.longestInnerSilence) s between")
         guard let start = whole.first, let end = whole.end else { return }
         let opening = output.timeline(window: start..<(start + 0.45)), closing = output.timeline(window: (end - 0.45)..<end)
         #expect(abs(opening.zeroCrossingsPerSecond / 880 - 1) < 0.05, "\(opening.zeroCrossingsPerSecond)")
