@@ -23,12 +23,15 @@ extension ItemPlayback {
     var hasVideoStream: Bool { pipeline?.videoStream != nil }
 
     /// False when this engine, held as a queue's next item, follows an item known to have no
-    /// sound (opened without audio): the shared device's playing ring is then an older item's,
-    /// still playing out its end or not yet let go of, and following it would start this item's
-    /// sound (and its clock) while the silent item plays. It starts when its item does instead.
-    /// True otherwise, an item not yet opened included.
+    /// sound (opened without audio, or failed to open): the shared device's playing ring is
+    /// then an older item's, still playing out its end or not yet let go of, and following it
+    /// would start this item's sound (and its clock) while the silent or failed item is the
+    /// current one. It starts when its item does instead. True otherwise, an item not yet
+    /// opened included.
     var followsPredecessorsSound: Bool {
-        guard let predecessor = settings.predecessor?.value, let opened = predecessor.pipeline else { return true }
+        guard let predecessor = settings.predecessor?.value else { return true }
+        if predecessor.failedToOpen.load(ordering: .acquiring) { return false }
+        guard let opened = predecessor.pipeline else { return true }
         return opened.audioStream != nil
     }
 }

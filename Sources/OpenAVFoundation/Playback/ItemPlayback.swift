@@ -96,6 +96,8 @@ final class ItemPlayback: Sendable {
     /// Set once `.opened` has been reported. The subtitle thread holds timed metadata back
     /// until then, so the item's tracks are published before a group names its track.
     let openedReported = Atomic<Bool>(false)
+    /// True once the media failed to open (set before the failure is reported).
+    let failedToOpen = Atomic<Bool>(false)
 
     init(
         asset: AVAsset, settings: Settings, environment: PlaybackEnvironment,
@@ -355,6 +357,7 @@ final class ItemPlayback: Sendable {
     /// Sends `event` up to the player (news the coordinator does not decide: the open's
     /// result, subtitles, timed metadata).
     func report(_ event: PlaybackEvent) {
+        if case .failed(_, duringPlayback: false) = event { failedToOpen.store(true, ordering: .releasing) }
         guard !isStopped else { return }
         send(event)
     }

@@ -168,6 +168,40 @@ import Testing
         #expect(abs(closing.zeroCrossingsPerSecond / 1760 - 1) < 0.05, "\(closing.zeroCrossingsPerSecond)")
     }
 
+    /// The same with an item that fails to open between the two, left current for half a
+    /// second before the app moves on: the last item's sound waits for that too.
+    @Test func anItemAfterAFailedOneIsNotHeardWhileTheFailedOneIsCurrent() async throws {
+        let clock = ManualClock()
+        let outputs = Outputs()
+        let first = AVPlayerItem(url: try Self.tone(440, seconds: 0.5))
+        let failed = AVPlayerItem(url: URL(fileURLWithPath: "/nonexistent/tone.wav"))
+        let last = AVPlayerItem(url: try Self.tone(880, seconds: 0.5))
+        let player = AVQueuePlayer(environment: Self.environment(clock, outputs), items: [first, failed, last])
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        let gate = DispatchSemaphore(value: 0)
+        let held = try #require(engine(of: player))
+        held.outputQueue.async { gate.wait() }
+        defer { gate.signal() }
+        await run(clock) { player.currentItem === first }
+        await waitUntil("the failed item current") { player.currentItem === failed && failed.status == .failed }
+        await waitUntil("the last item prerolled") { player.isNextItemPrerolled }
+        await run(clock, limit: 100) { true }
+        // (A failed item stops the player, as on Apple platforms: the app plays on.)
+        player.advanceToNextItem()
+        player.play()
+        await run(clock) { player.currentItem != nil }
+        gate.signal()
+        await run(clock, limit: 20) { true }
+        let output = try Self.sharedOutput(outputs)
+        let whole = output.timeline(minimumGap: 0.0005)
+        #expect(abs(whole.audibleSeconds - 1.0) < 0.002, "heard \(whole.audibleSeconds) s")
+        #expect(whole.longestInnerSilence > 0.45, "silence of \(whole.longestInnerSilence) s while the failed item was current")
+        guard let end = whole.end else { return }
+        let closing = output.timeline(window: (end - 0.45)..<end)
+        #expect(abs(closing.zeroCrossingsPerSecond / 1760 - 1) < 0.05, "\(closing.zeroCrossingsPerSecond)")
+    }
+
     /// With a device buffer the output keeps running after the queue's last item ended until
     /// that item's last frame has been heard: the tail is whole, and the join still exact.
     @Test func withADeviceLatencyTheJoinIsExactAndTheTailIsHeardWhole() async throws {
