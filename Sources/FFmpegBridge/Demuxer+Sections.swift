@@ -162,14 +162,14 @@ extension Demuxer {
     /// timeline), to where the input says its timestamp places it, when that is not where the
     /// section was announced (a restart's section is announced before its segment came).
     func placePackedSection(_ packet: UnsafeMutablePointer<AVPacket>, stream: UnsafeMutablePointer<AVStream>) {
-        guard var state = sections, let announced = state.announcedPackedStart else { return }
-        state.announcedPackedStart = nil
-        sections = state
+        // (Every packet passes here: nothing is copied unless a section waits to be placed.)
+        guard let announced = sections?.announcedPackedStart else { return }
+        sections?.announcedPackedStart = nil
         guard let placed = streamed?.streaming?.readingSectionStart else { return }
         let delta = Int64(((placed - announced) * 1_000_000).rounded())
         guard delta != 0 else { return }
         timelineOffset -= delta
-        for (index, end) in state.audioEnds {
+        for (index, end) in sections?.audioEnds ?? [:] {
             sections?.audioEnds[index] = (end.value + av_rescale_q(delta, CFFmpeg_AV_TIME_BASE_Q(), end.timeBase), end.timeBase)
         }
         let none = CFFmpeg_AV_NOPTS_VALUE()
