@@ -183,20 +183,34 @@ extension StreamedOpen {
             : { @Sendable in
                 let fetcher = makeFetcher()
                 defer { fetcher.close() }
-                func ask(_ url: URL, method: String) -> FetchedResource? {
-                    guard !interrupt.isAborted else { return nil }
-                    switch fetcher.fetch(url, secure: secure, limit: 4_096, timeout: min(timeout, 5), method: method) {
-                    case .success(let answer): return answer
-                    case .failure(let failure):
-                        if !interrupt.isAborted { log.error(uri: url, failure: failure) }
-                        return nil
-                    }
+                return measureClock(
+                    servers, received: Date(), fetcher: fetcher, secure: secure, timeout: timeout, interrupt: interrupt
+                ) { url, failure in
+                    if !interrupt.isAborted { log.error(uri: url, failure: failure) }
                 }
-                return DASHManifest.clockOffset(
-                    from: servers, received: Date(), ask: { ask($0, method: "GET")?.data },
-                    askHeader: { ask($0, method: "HEAD")?.dateField })
             }
         return DASHClockSync(clock: clock.clock, askServers: askServers, isStopped: { interrupt.isAborted })
+    }
+
+    /// The offset of the packager's clock from the first of `sources` that answers
+    /// (`DASHManifest.clockOffset`), each time server asked through `fetcher` with the open's
+    /// time-out (at most 5 s); `failed` hears of each request that failed. Nil when none answers.
+    private static func measureClock(
+        _ sources: [DASHManifest.ClockSource], received: Date, fetcher: HTTPFetcher, secure: Bool, timeout: Double,
+        interrupt: InterruptDeadline, failed: (URL, FetchFailure) -> Void
+    ) -> Double? {
+        func ask(_ url: URL, method: String) -> FetchedResource? {
+            guard !interrupt.isAborted else { return nil }
+            switch fetcher.fetch(url, secure: secure, limit: 4_096, timeout: min(timeout, 5), method: method) {
+            case .success(let answer): return answer
+            case .failure(let failure):
+                failed(url, failure)
+                return nil
+            }
+        }
+        return DASHManifest.clockOffset(
+            from: sources, received: received, ask: { ask($0, method: "GET")?.data },
+            askHeader: { ask($0, method: "HEAD")?.dateField })
     }
 
     /// The manifest in `resource`: a live one as it stands now by the packager's clock (read
@@ -214,19 +228,10 @@ extension StreamedOpen {
         guard let mpd = XMLTree.parse(resource.data) else { return nil }
         let sources = DASHManifest.clockSources(mpd, base: resource.finalURL)
         var failures: [(URL, FetchFailure)] = []
-        /// A time server's answer (body, or HEAD for its `Date` field); nil when it failed.
-        func ask(_ url: URL, method: String) -> FetchedResource? {
-            guard !interrupt.isAborted else { return nil }
-            switch fetcher.fetch(url, secure: location.requiresTLS, limit: 4_096, timeout: min(timeout, 5), method: method) {
-            case .success(let answer): return answer
-            case .failure(let failure):
-                failures.append((url, failure))
-                return nil
-            }
-        }
-        let offset = DASHManifest.clockOffset(
-            from: sources, received: received, ask: { ask($0, method: "GET")?.data },
-            askHeader: { ask($0, method: "HEAD")?.dateField })
+        let offset = measureClock(
+            sources, received: received, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout,
+            interrupt: interrupt
+        ) { failures.append(($0, $1)) }
         clock = LiveClock(
             clock: offset.map { DASHPackagerClock(offset: $0) } ?? .machine, failures: failures, sources: sources)
         let now = clock.clock.now()
