@@ -33,19 +33,24 @@ extension HLSStreamLoader {
         let buffered: Double
         let caps: VariantAdaptation.Caps
         let activated: Bool
+        /// The rate of play to choose the variant for (`VariantAdaptation.playbackRate`).
+        var rate = 1.0
     }
 
     /// Waits for room in the buffer and a segment to fetch; nil once closed. The buffer is
     /// measured from the playhead once an engine plays the stream (from what the demuxer read
     /// before), so the wait is re-checked every quarter second as the playhead moves. Once
     /// activated, `readAhead` turns the full buffer ahead and the caps into the seconds to
-    /// fetch ahead (less below the top variant; see `VariantAdaptation.readAhead`).
+    /// fetch ahead (less below the top variant; see `VariantAdaptation.readAhead`), read that
+    /// many times further ahead when playing faster than 1x (`VariantAdaptation.readAheadScale`).
     func nextJob(readAhead: (_ full: Double, _ caps: VariantAdaptation.Caps) -> Double) -> Job? {
         while true {
             condition.lock()
             let playhead = self.playhead
+            let playbackRate = self.playbackRate
             condition.unlock()
             let playing = playhead?()
+            let rate = VariantAdaptation.playbackRate(playbackRate?() ?? 1)
             condition.lock()
             defer { condition.unlock() }
             if state.closed { return nil }
@@ -74,7 +79,9 @@ extension HLSStreamLoader {
                 onDemand
                 ? state.chunks.isEmpty && (state.readerWaiting || !state.delivered)
                 : buffered
-                    < (state.activated ? readAhead(state.bufferAhead, state.caps) : state.timeline.targetDuration)
+                    < (state.activated
+                        ? readAhead(state.bufferAhead, state.caps) * VariantAdaptation.readAheadScale(rate)
+                        : state.timeline.targetDuration)
                         + (state.reachesAhead ? state.timeline.targetDuration : 0)
             if state.nextSegment >= state.timeline.segments.count {
                 if (state.timeline.isEnded || isDead) && !state.loaderDone {
@@ -89,7 +96,7 @@ extension HLSStreamLoader {
                 return Job(
                     segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],
                     generation: state.generation, buffered: buffered, caps: state.caps,
-                    activated: state.activated)
+                    activated: state.activated, rate: rate)
             }
             _ = condition.wait(until: min(Date(timeIntervalSinceNow: 0.25), state.nextReload ?? .distantFuture))
         }

@@ -73,6 +73,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// The item time playing (set once on activation, under `condition`; called by the loader
     /// thread without the lock held).
     private(set) var playhead: (@Sendable () -> Double?)?
+    /// The rate the media plays at, or will when play resumes (set once on activation, under
+    /// `condition`; called by the loader thread without the lock held). Nil: 1.
+    private(set) var playbackRate: (@Sendable () -> Double)?
     /// Called on the loader thread with a live playlist's window after every reload (set once
     /// on activation, under `condition`).
     var windowHandler: (@Sendable (ClosedRange<Double>) -> Void)?
@@ -192,20 +195,25 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
 
     /// A playback engine took the stream: from now on the loader fetches up to `bufferAhead`
     /// seconds (`bufferAhead` by default) past `playhead` (the item time playing, read from the
-    /// loader thread) under `caps`.
+    /// loader thread) under `caps`, choosing variants for the rate `playbackRate` reads (1 when
+    /// not given; also read from the loader thread).
     func activate(
-        caps: VariantAdaptation.Caps, bufferAhead: Double? = nil, playhead: @escaping @Sendable () -> Double?
+        caps: VariantAdaptation.Caps, bufferAhead: Double? = nil, playhead: @escaping @Sendable () -> Double?,
+        playbackRate: (@Sendable () -> Double)? = nil
     ) {
         condition.lock()
         state.caps = caps
         state.activated = true
         state.bufferAhead = bufferAhead ?? Self.bufferAhead
         self.playhead = playhead
+        self.playbackRate = playbackRate
         let renditions = renditionLoaders
         condition.broadcast()
         condition.unlock()
         // A rendition's bytes are read with the variants': the same buffer ahead, no caps.
-        for loader in renditions { loader.activate(caps: .init(), bufferAhead: bufferAhead, playhead: playhead) }
+        for loader in renditions {
+            loader.activate(caps: .init(), bufferAhead: bufferAhead, playhead: playhead, playbackRate: playbackRate)
+        }
     }
 
     // MARK: The loader thread
@@ -244,7 +252,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 choice = adaptation.nextIndex(
                     current: current, estimate: estimator.estimate, recentEstimate: estimator.recent,
                     latestRate: estimator.latest, buffered: job.buffered,
-                    segmentDuration: segment.duration, caps: job.caps, startingUp: fetched < 4)
+                    segmentDuration: segment.duration, caps: job.caps, startingUp: fetched < 4, rate: job.rate)
             } else if !adaptation.allowed(under: job.caps).contains(current) {
                 choice = adaptation.allowed(under: job.caps).last { $0 < current } ?? 0
             }
@@ -304,7 +312,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 // A rendition in tiers changes version only with the variants.
                 return self.tiers == nil && adaptation.shouldAbandon(
                     index: choice, allowed: allowed, elapsed: elapsed, received: received, expected: expected,
-                    buffered: job.buffered - elapsed, segmentDuration: piece.duration) ? .abandoned : nil
+                    buffered: job.buffered / job.rate - elapsed, segmentDuration: piece.duration) ? .abandoned : nil
             }
             switch result {
             case .success(let resource):

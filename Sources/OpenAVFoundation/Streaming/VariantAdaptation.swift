@@ -31,6 +31,14 @@ import Foundation
 ///   seconds ahead (`readAhead`), so what it fetches is chosen again every segment or so
 ///   instead of locking in up to 30 s of a low variant; at the top it reads the full buffer.
 ///   (dash.js keeps a 12 s buffer below its top quality and 30 s at it, for the same reason.)
+/// - All of this holds at the rate of play (`rate`): played at 2x, a variant uses twice its bit
+///   rate of the link and the media buffered lasts half as long, so the rule weighs each
+///   variant at its bit rate times the rate and counts the buffer (and the settling after a
+///   switch down) in seconds of the wall clock, as Media3 and hls.js do; played slowly, a
+///   higher variant fits the same link. Faster than 1x the loader reads as many more seconds
+///   of media ahead (`readAheadScale`, as Media3 scales its buffer), so the buffer lasts as
+///   long as at 1x. A switch down that comes with a change of rate does not settle: the rate,
+///   not a falling link, made it.
 struct VariantAdaptation: Equatable, Sendable {
     static let stayFactor = 0.9
     static let upFactor = 0.7
@@ -69,8 +77,10 @@ struct VariantAdaptation: Equatable, Sendable {
     let candidates: [Candidate]
     /// Transfers in a row whose estimate would afford a higher variant.
     private(set) var upVotes = 0
-    /// Seconds of media chosen since the last switch down (none yet: infinity).
+    /// Seconds of the wall clock chosen since the last switch down (none yet: infinity).
     private(set) var sinceDown = Double.infinity
+    /// The rate of play of the last choice.
+    private(set) var lastRate = 1.0
 
     init(candidates: [Candidate]) {
         self.candidates = candidates.sorted { $0.bandwidth < $1.bandwidth }
@@ -111,21 +121,28 @@ struct VariantAdaptation: Equatable, Sendable {
     ///   - segmentDuration: the next segment's length, seconds.
     ///   - startingUp: true while the first few segments are fetched (the buffer is still
     ///     filling, so going up need not wait for it).
+    ///   - rate: the rate the media plays at (`playbackRate(_:)` of the player's rate); 1 by default.
     mutating func nextIndex(
-        current: Int, estimate: Double, recentEstimate: Double? = nil, latestRate: Double? = nil, buffered: Double,
-        segmentDuration: Double, caps: Caps, startingUp: Bool
+        current: Int, estimate: Double, recentEstimate: Double? = nil, latestRate: Double? = nil, buffered mediaBuffered: Double,
+        segmentDuration: Double, caps: Caps, startingUp: Bool, rate: Double = 1
     ) -> Int {
         let allowed = allowed(under: caps)
+        let rate = Self.playbackRate(rate)
+        let rateChanged = rate != lastRate
+        lastRate = rate
+        // Seconds of the wall clock the buffer lasts, and the link's bits a variant takes per second.
+        let buffered = mediaBuffered / rate
+        func need(_ index: Int) -> Double { candidates[index].plannedRate * rate }
         let deep = buffered >= Self.deepBuffer
         // A deep buffer plans with the recent throughput, never below the careful estimate.
         let planned = deep ? max(estimate, recentEstimate ?? estimate) : estimate
         func fetchSeconds(_ index: Int) -> Double { candidates[index].plannedRate * segmentDuration / max(estimate, 1) }
-        func arrivesInTime(_ index: Int) -> Bool { fetchSeconds(index) < max(buffered - 1, segmentDuration * 0.5) }
+        func arrivesInTime(_ index: Int) -> Bool { fetchSeconds(index) < max(buffered - 1, segmentDuration / rate * 0.5) }
         func affordable(_ index: Int, factor: Double) -> Bool {
-            candidates[index].plannedRate <= planned * factor && arrivesInTime(index)
+            need(index) <= planned * factor && arrivesInTime(index)
         }
         let capped = allowed.contains(current) ? current : (allowed.last { $0 < current } ?? allowed[0])
-        sinceDown += segmentDuration
+        sinceDown += segmentDuration / rate
         let settling = sinceDown < Self.settleAfterDown
         // Down (or stay) at once: the highest variant up to the current one that keeps up
         // (that leaves the reserve buffered, while settling after a switch down).
@@ -138,10 +155,10 @@ struct VariantAdaptation: Equatable, Sendable {
         let steady = allowed.last { $0 <= capped && keeps($0) } ?? allowed[0]
         if steady < capped {
             upVotes = 0
-            sinceDown = 0
+            if !rateChanged { sinceDown = 0 }
             // Land where the latest transfer says the link is now.
             let now = min(planned, latestRate ?? planned) * Self.stayFactor
-            return allowed.last { $0 <= steady && candidates[$0].plannedRate <= now && arrivesInTime($0) }
+            return allowed.last { $0 <= steady && need($0) <= now && arrivesInTime($0) }
                 ?? allowed[0]
         }
         let higher = allowed.last { $0 > capped && affordable($0, factor: deep ? Self.deepUpFactor : Self.upFactor) }
@@ -158,6 +175,18 @@ struct VariantAdaptation: Equatable, Sendable {
         return higher
     }
 
+    /// The rate the rule plans for when the player's is `rate`: itself, kept between 1/8 and
+    /// 16; 1 for a paused, backward or unknown rate (the caller passes the rate play will
+    /// resume at where it knows it).
+    static func playbackRate(_ rate: Double) -> Double {
+        guard rate.isFinite, rate > 0 else { return 1 }
+        return min(max(rate, 0.125), 16)
+    }
+
+    /// How many times its forward buffer the loader reads ahead at `rate`: the rate itself when
+    /// faster than 1x (so the buffer lasts as long on the wall clock), at most 4; 1 otherwise.
+    static func readAheadScale(_ rate: Double) -> Double { min(max(playbackRate(rate), 1), 4) }
+
     /// Seconds the loader should read ahead of the playhead while fetching variant `current`:
     /// `full` at the highest variant `caps` allow (leaving out the `unusable` ones, whose
     /// playlist could not be loaded), at most `climbingReadAhead` below it.
@@ -168,7 +197,8 @@ struct VariantAdaptation: Equatable, Sendable {
 
     /// Whether a transfer of a segment of variant `index` should be abandoned for a lower one:
     /// after `elapsed` seconds with `received` of an expected `expected` bytes, finishing at
-    /// the rate so far would outlast `buffered` (less a second), and the lowest variant's
+    /// the rate so far would outlast `buffered` (seconds of the wall clock the media buffered
+    /// lasts at the rate of play, less a second), and the lowest variant's
     /// segment would come sooner. Never for the lowest variant, never in the first half second.
     func shouldAbandon(
         index: Int, allowed: [Int], elapsed: Double, received: Int, expected: Int, buffered: Double,

@@ -1,7 +1,8 @@
 // Playhead: Playhead's HLS loader (over an HLS ladder and the same ladder as DASH) in real time
 // on a link whose bandwidth follows a schedule:
 // 8 Mbit/s, a drop to 1 Mbit/s, and recovery. It must switch down before the buffer runs dry
-// (no stall), climb back within about ten seconds of the recovery, and hold steady in between.
+// (no stall), climb back within about ten seconds of the recovery, and hold steady in between;
+// played at 2x it must choose the variant the link carries at that rate.
 // The serial pass of `make test` only (`PLAYHEAD_REALTIME_TESTS`, `OverAShapedLink`): it plays
 // 40 s on the wall clock.
 import Foundation
@@ -83,6 +84,38 @@ import Testing
         #expect(switches <= 2, "steady at 8 Mbit/s after the climb: \(summary)")
         let events = item.accessLog()?.events ?? []
         #expect(events.count >= 3 && events.count <= 8, "\(events.map(\.indicatedBitrate))")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    /// A steady 4.8 Mbit/s link carries the top variant (2.5 Mbit/s) at 1x, not at 2x, where it
+    /// would take 5 Mbit/s: once the rate goes to 2 the loader goes down to the middle variant
+    /// (1.8 Mbit/s at 2x) and stays there, with no stall, as Media3 and hls.js do.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func playingFasterChoosesTheVariantTheLinkCarriesAtThatRateOverAShapedLink() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.longFolder())
+        defer { server.stop() }
+        server.bytesPerSecond = 600_000  // 4.8 Mbit/s
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
+        item.preferredForwardBufferDuration = 10
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: SystemHostClock.shared), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        func variants() -> [String] {
+            server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
+                .compactMap { $0.split(separator: "/").dropLast().last.map(String.init) }
+        }
+        player.play()
+        await waitUntil(timeout: 30, "the top variant at 1x") { variants().contains("high") }
+        player.rate = 2
+        let atTheChange = variants().count
+        await waitUntil(timeout: 40, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        let all = variants()
+        let after = Array(all.dropFirst(atTheChange))
+        #expect(item.stallCount == 0, "no stall: \(all)")
+        // A segment or two already chosen at 1x may still come, then the middle variant.
+        let firstMid = try #require(after.firstIndex(of: "mid"), "down at 2x: \(all)")
+        #expect(firstMid <= 2, "down within a segment or two of the change: \(all)")
+        #expect(after[firstMid...].allSatisfy { $0 == "mid" }, "the middle variant to the end, no climb: \(all)")
         player.replaceCurrentItem(with: nil)
     }
 }

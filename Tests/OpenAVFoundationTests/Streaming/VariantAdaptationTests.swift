@@ -89,6 +89,76 @@ import Testing
         #expect(starving == 0, "with a second buffered, only a segment that arrives in time will do")
     }
 
+    @Test func theRateOfPlayWeighsEachVariantAndTheBuffer() {
+        // 3 Mbit/s with 20 s buffered: at 1x the top variant (2.5) is kept (0.95 × 3 = 2.85);
+        // at 2x it takes 5 Mbit/s of the link and the middle one 1.8, so the middle one is
+        // where the rule lands; at 4x (3.6) only the lowest fits.
+        func next(current: Int, rate: Double, buffered: Double = 20) -> Int {
+            var rule = ladder
+            return rule.nextIndex(
+                current: current, estimate: 3_000_000, recentEstimate: 3_000_000, latestRate: 3_000_000,
+                buffered: buffered, segmentDuration: 2, caps: .init(), startingUp: false, rate: rate)
+        }
+        #expect(next(current: 2, rate: 1) == 2)
+        #expect(next(current: 2, rate: 2) == 1)
+        #expect(next(current: 2, rate: 4) == 0)
+        // Slowly, a link under the top variant carries it: 1.5 Mbit/s at half speed.
+        var slow = ladder
+        #expect(
+            slow.nextIndex(
+                current: 2, estimate: 1_500_000, buffered: 20, segmentDuration: 2, caps: .init(),
+                startingUp: false, rate: 0.5) == 2)
+        #expect(next(current: 2, rate: 1, buffered: 20) == next(current: 2, rate: 0, buffered: 20), "paused: as at 1x")
+        // The buffer lasts half as long at 2x: 3 s of media is 1.5 s of the wall clock, too
+        // short for a 2 s segment of the middle variant (0.6 s at 3 Mbit/s) to arrive with a
+        // second to spare.
+        #expect(next(current: 1, rate: 1, buffered: 3) == 1)
+        #expect(next(current: 1, rate: 2, buffered: 3) == 0)
+    }
+
+    @Test func aSwitchDownThatComesWithTheRateDoesNotSettle() {
+        // 4.8 Mbit/s with 5 s of the wall clock buffered: at 2x the top variant goes down to
+        // the middle one, which the link carries; the next choice keeps it (a settling rule
+        // would want 6 s left after the fetch and go down to the lowest).
+        var rule = ladder
+        func next(current: Int, rate: Double) -> Int {
+            rule.nextIndex(
+                current: current, estimate: 4_800_000, latestRate: 4_800_000, buffered: 10, segmentDuration: 2,
+                caps: .init(), startingUp: false, rate: rate)
+        }
+        #expect(next(current: 2, rate: 1) == 2)
+        #expect(next(current: 2, rate: 2) == 1)
+        #expect(next(current: 1, rate: 2) == 1)
+        #expect(next(current: 1, rate: 2) == 1)
+        // A link that falls does settle: the same buffer after a drop to 1.5 Mbit/s at 1x.
+        var falling = ladder
+        _ = falling.nextIndex(
+            current: 2, estimate: 4_800_000, buffered: 5, segmentDuration: 2, caps: .init(), startingUp: false)
+        #expect(
+            falling.nextIndex(
+                current: 2, estimate: 1_500_000, latestRate: 1_500_000, buffered: 5, segmentDuration: 2, caps: .init(),
+                startingUp: false) == 1)
+        #expect(falling.sinceDown < VariantAdaptation.settleAfterDown)
+    }
+
+    @Test func fasterThanOnceTheLoaderReadsFurtherAhead() {
+        #expect(VariantAdaptation.readAheadScale(1) == 1)
+        #expect(VariantAdaptation.readAheadScale(0.5) == 1)
+        #expect(VariantAdaptation.readAheadScale(0) == 1)
+        #expect(VariantAdaptation.readAheadScale(2) == 2)
+        #expect(VariantAdaptation.readAheadScale(8) == 4)
+    }
+
+    @Test func theRateIsKeptWithinBounds() {
+        #expect(VariantAdaptation.playbackRate(2) == 2)
+        #expect(VariantAdaptation.playbackRate(0) == 1)
+        #expect(VariantAdaptation.playbackRate(-1) == 1)
+        #expect(VariantAdaptation.playbackRate(.nan) == 1)
+        #expect(VariantAdaptation.playbackRate(.infinity) == 1)
+        #expect(VariantAdaptation.playbackRate(100) == 16)
+        #expect(VariantAdaptation.playbackRate(0.01) == 0.125)
+    }
+
     @Test func goingUpWaitsForTwoSamplesAndABuffer() {
         var rule = ladder
         func next(_ buffered: Double) -> Int {
