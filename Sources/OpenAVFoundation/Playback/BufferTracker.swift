@@ -14,10 +14,11 @@ struct BufferTracker: Sendable {
     let pipeline: Pipeline
     /// Where the current contiguous buffered range starts.
     private var rangeStart: CMTime = .zero
-    /// The furthest end time read, per queue: the video stream's index, or `audioKey` for
-    /// whichever audio track is selected (it changes when the audio language is switched).
+    /// The furthest end time read, per stream routed to a queue (by stream index).
     private var readUpTo: [Int: CMTime] = [:]
-    private static let audioKey = -1
+    /// The audio track the audio thread plays (its buffer is the audio's): the pipeline's
+    /// until a switch to another language (`switchAudio`).
+    private var audioStream: Int?
     private var endOfStream = false
     /// Reading stopped on an error: nothing more will arrive, but the rest of the item is not
     /// buffered either.
@@ -36,7 +37,21 @@ struct BufferTracker: Sendable {
 
     init(pipeline: Pipeline) {
         self.pipeline = pipeline
+        audioStream = pipeline.audioStream
     }
+
+    /// The audio thread now plays track `stream`, with audio up to `bufferedThrough` (the
+    /// ring's and the track's packets read before the switch, which were not noted): the old
+    /// track's reading, which may have gone seconds further, no longer counts.
+    mutating func switchAudio(to stream: Int, bufferedThrough end: CMTime) {
+        guard pipeline.audioStream != nil, stream != audioStream else { return }
+        if let old = audioStream { readUpTo[old] = nil }
+        audioStream = stream
+        if end.isNumeric { readUpTo[stream] = max(readUpTo[stream] ?? end, end) }
+    }
+
+    /// The streams whose reading the buffer waits for.
+    private var activeStreams: [Int] { [pipeline.videoStream, audioStream].compactMap { $0 } }
 
     /// A seek restarts the buffered range at `target`.
     mutating func restart(at target: CMTime) {
@@ -62,9 +77,7 @@ struct BufferTracker: Sendable {
     mutating func resume(_ range: CMTimeRange) {
         rangeStart = range.start
         readUpTo = [:]
-        for key in [pipeline.videoStream, pipeline.audioStream.map { _ in Self.audioKey }].compactMap({ $0 }) {
-            readUpTo[key] = range.end
-        }
+        for key in activeStreams { readUpTo[key] = range.end }
         endOfStream = false
         readFailed = false
     }
@@ -101,14 +114,14 @@ struct BufferTracker: Sendable {
     mutating func note(_ packet: Packet) {
         guard packet.pts.isNumeric else { return }
         let end = packet.duration.isNumeric ? packet.pts + packet.duration : packet.pts
-        let key = packet.streamIndex == pipeline.videoStream ? packet.streamIndex : Self.audioKey
+        let key = packet.streamIndex
         if let known = readUpTo[key], known >= end { return }
         readUpTo[key] = end
     }
 
     /// The buffered end: the least advanced active stream decides.
     private var bufferedEnd: CMTime {
-        let active = [pipeline.videoStream, pipeline.audioStream.map { _ in Self.audioKey }].compactMap { $0 }
+        let active = activeStreams
         let ends = active.compactMap { readUpTo[$0] }
         guard ends.count == active.count, let end = ends.min() else { return rangeStart }
         return end

@@ -78,6 +78,9 @@ enum EngineEvent: Sendable {
     case audioWritten(seconds: Double, generation: Int, host: Double)
     /// The audio decoder drained the end of stream of `generation`.
     case audioEnded(generation: Int)
+    /// The audio thread switched to track `stream` in `generation` at `host`: the audio it
+    /// has (the ring's and the track's packets read so far) reaches `bufferedThrough`.
+    case audioSwitched(stream: Int, bufferedThrough: CMTime, generation: Int, host: Double)
 
     // MARK: Presentation thread
     /// The first frame of `generation` was shown at item time `time`, host time `host`.

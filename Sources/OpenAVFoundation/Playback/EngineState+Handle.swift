@@ -161,6 +161,10 @@ extension EngineState {
             statistics.audioSeconds += seconds
             if audioQueued?.generation != written { audioQueued = QueuedAudio(generation: written, since: host) }
             return []
+        case .audioSwitched(let stream, let through, let switched, let host):
+            guard generation == switched else { return [] }
+            buffer?.switchAudio(to: stream, bufferedThrough: through)
+            return bufferReport(endOfStream: false, force: false, host: host)
         case .audioEnded(let ended):
             guard generation == ended, !stopped else { return [.wake(.presenter)] }
             audioEOSGeneration = ended

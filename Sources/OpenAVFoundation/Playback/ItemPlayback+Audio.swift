@@ -56,6 +56,12 @@ extension ItemPlayback {
             if let next = switchedDecoder(from: decoder, pipeline, generation: generation, splice: splice) {
                 decoder = next.decoder
                 converter.reset()
+                // The buffer is the new track's from now on: the ring's audio and its packets.
+                let through = next.backlog.map(StreamSwitchboard.end(of:)).filter(\.isNumeric).max()
+                post(.audioSwitched(
+                    stream: decoder.streamIndex,
+                    bufferedThrough: [through, splice.writtenEnd].compactMap { $0 }.filter(\.isNumeric).max() ?? .invalid,
+                    generation: generation, host: environment.hostClock.now))
                 splice.begin(stream: decoder.streamIndex)
                 for packet in next.backlog {
                     decode(packet, decoder, converter, ring, generation, &splice)

@@ -267,4 +267,57 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         #expect(abs(player.currentTime().seconds - 20) < 0.1, "\(player.currentTime().seconds)")
         player.replaceCurrentItem(with: nil)
     }
+
+    /// After a switch the buffer is the new rendition's: when its next segment is late, the
+    /// sound running out is a stall the player reports (the buffer empty, waiting, the stall
+    /// notification), not a silence while it says playing. (The old rendition's reading, 4 s
+    /// ahead when it was left, once counted as buffered until the new one passed it.)
+    @Test func aLateSegmentAfterASwitchIsAReportedStall() async throws {
+        let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
+        let server = try LoopbackHTTPServer(root: playlist.deletingLastPathComponent())
+        defer { server.stop() }
+        // French's third segment (4–6 s) is held until the test lets it go.
+        server.setRule(.hold(atByte: 0, times: 1), for: "/out_22.ts")
+        let rig = try await Rig(server, playlist: playlist.lastPathComponent)
+        let (output, item, player, pipeline, group, english) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group, rig.english)
+        let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
+        let stalls = NotificationLog([AVPlayerItem.playbackStalledNotification], object: item)
+        await rig.play(for: 3)
+        item.select(french, in: group)
+        // (Each step waits up to 2 s of real time for the switch: a busy machine must not let
+        // the clock reach French's held segment first.)
+        var steps = 0
+        while pipeline.switchboard.routedAudio == english, steps < 300, player.timeControlStatus == .playing {
+            for _ in 0..<400 where pipeline.switchboard.routedAudio == english { await mainQueueSleep(nanoseconds: 5_000_000) }
+            await rig.play(for: 0.01)
+            steps += 1
+        }
+        try #require(pipeline.switchboard.routedAudio != english, "the switch happened: \(rig.state(server))")
+        try #require(player.currentTime().seconds < 3.9, "switched before French's held segment was due: \(rig.state(server))")
+        // On, with the clock stepping whether or not the sound keeps up (time waits for it),
+        // until French's first segment runs out at 4 s.
+        var patience = PatientDeadline(seconds: 20)
+        while player.timeControlStatus == .playing, !patience.hasPassed() {
+            rig.clock.advance(by: 0.01)
+            await mainQueueSleep(nanoseconds: 5_000_000)
+        }
+        #expect(player.timeControlStatus == .waitingToPlayAtSpecifiedRate, "a stall: \(rig.state(server))")
+        #expect(player.reasonForWaitingToPlay == .toMinimizeStalls)
+        #expect(item.isPlaybackBufferEmpty)
+        #expect(stalls.count(AVPlayerItem.playbackStalledNotification) == 1)
+        #expect(abs(player.currentTime().seconds - 4) < 0.1, "where French's sound ran out: \(rig.state(server))")
+        // The segment comes: playback goes on in French.
+        server.releaseHolds()
+        patience = PatientDeadline(seconds: 20)
+        while player.timeControlStatus != .playing, !patience.hasPassed() {
+            await mainQueueSleep(nanoseconds: 10_000_000)
+            rig.clock.advance(by: 0.01)
+        }
+        #expect(player.timeControlStatus == .playing, "\(rig.state(server))")
+        await rig.play(for: 1)
+        let samples = output.samples
+        let tail = frequency(samples, (samples.count - 24_000)..<samples.count)
+        #expect(abs(tail - 880) < 15, "French is heard: \(tail)")
+        player.replaceCurrentItem(with: nil)
+    }
 }
