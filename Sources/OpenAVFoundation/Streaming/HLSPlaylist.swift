@@ -32,24 +32,21 @@ struct HLSVariant: Equatable, Sendable {
     var audioRenditions: [StreamAudioRendition] = []
     /// Redundant copies of its media playlist, in the order listed: variants the multivariant
     /// playlist lists again with the same attributes and another URI (backup streams on
-    /// other servers), taken over when this one fails.
+    /// other servers), taken over when this one fails; with content steering, its copies on
+    /// the other pathways too (HLSPathways.swift).
     var backups: [URL] = []
+    /// `PATHWAY-ID`: the content steering pathway it belongs to ("." when not given), and that
+    /// of each backup.
+    var pathway = HLSSteeringTag.defaultPathway
+    var backupPathways: [String] = []
 
     /// True when `other` differs from it in its URI alone: a redundant copy of it.
     func isRedundant(with other: HLSVariant) -> Bool {
         var same = other
         same.url = url
         same.backups = backups
+        same.backupPathways = backupPathways
         return same == self
-    }
-
-    /// The variant read from its backup `index` (an index into `backups`): that URI first, the
-    /// others after it, its own last.
-    func failingOver(to index: Int) -> HLSVariant {
-        var moved = self
-        moved.url = backups[index]
-        moved.backups = Array(backups[(index + 1)...]) + Array(backups[..<index]) + [url]
-        return moved
     }
 
     /// A media playlist played on its own, as the one variant of a stream that states no rate
@@ -77,6 +74,9 @@ struct HLSAudioRendition: Equatable, Sendable {
     let autoselect: Bool
     /// `CHANNELS` ("2", "6", "16/JOC", "2/-/BINAURAL"), when given.
     var channels: String? = nil
+    /// With content steering: the same rendition on the other pathways (HLSPathways.swift).
+    var backups: [URL] = []
+    var backupPathways: [String] = []
 
     /// The channels `CHANNELS` states: its first parameter is the count, its third (after a
     /// spatial one, "-" for none) the special uses; nil without a count.
@@ -95,7 +95,7 @@ struct HLSAudioRendition: Equatable, Sendable {
 /// A multivariant ("master") playlist.
 struct HLSMultivariantPlaylist: Equatable, Sendable {
     /// The variants, in playlist order.
-    let variants: [HLSVariant]
+    var variants: [HLSVariant]
     /// The `TYPE`s of the alternate renditions it lists (`EXT-X-MEDIA`): AUDIO, VIDEO,
     /// SUBTITLES, CLOSED-CAPTIONS.
     let renditionTypes: Set<String>
@@ -105,6 +105,8 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     var startPoint: HLSStartPoint?
     /// The variables it defines (`EXT-X-DEFINE`): what its media playlists may import.
     var definitions: [String: String] = [:]
+    /// `EXT-X-CONTENT-STEERING`, when given.
+    var steering: HLSSteeringTag?
 
     /// The audio renditions Playhead's loader streams beside the variants, with the variants it
     /// adapts over. When every variant names one group, that group and every variant. When the
@@ -327,9 +329,12 @@ enum HLSPlaylist: Equatable, Sendable {
         var renditionTypes: Set<String> = []
         var audio: [HLSAudioRendition] = []
         var startPoint: HLSStartPoint?
+        var steering: HLSSteeringTag?
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-START:") {
                 startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
+            } else if let value = line.value(of: "#EXT-X-CONTENT-STEERING:") {
+                steering = try HLSSteeringTag(attributes: attributes(Substring(value)), base: base)
             } else if line.hasPrefix("#EXT-X-STREAM-INF:") {
                 pending = attributes(line.dropFirst("#EXT-X-STREAM-INF:".count))
             } else if line.hasPrefix("#EXT-X-MEDIA:") {
@@ -357,7 +362,8 @@ enum HLSPlaylist: Equatable, Sendable {
                         subtitleGroup: attributes["SUBTITLES"],
                         frameRate: attributes["FRAME-RATE"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil },
                         videoRange: attributes["VIDEO-RANGE"],
-                        videoLayouts: attributes["REQ-VIDEO-LAYOUT"].map(StreamVideoLayout.layouts(requiredBy:)) ?? []))
+                        videoLayouts: attributes["REQ-VIDEO-LAYOUT"].map(StreamVideoLayout.layouts(requiredBy:)) ?? [],
+                        pathway: attributes["PATHWAY-ID"] ?? HLSSteeringTag.defaultPathway))
             }
         }
         // A variant listed again with the same attributes is a backup of the first (redundant
@@ -366,13 +372,15 @@ enum HLSPlaylist: Equatable, Sendable {
         for variant in variants {
             if let first = merged.firstIndex(where: { $0.isRedundant(with: variant) }) {
                 merged[first].backups.append(variant.url)
+                merged[first].backupPathways.append(variant.pathway)
             } else {
                 merged.append(variant)
             }
         }
         variants = merged
         return HLSMultivariantPlaylist(
-            variants: variants, renditionTypes: renditionTypes, audioRenditions: audio, startPoint: startPoint)
+            variants: variants, renditionTypes: renditionTypes, audioRenditions: audio, startPoint: startPoint,
+            steering: steering)
     }
 }
 

@@ -22,17 +22,33 @@ extension HLSStreamLoader {
         return moved.url ?? url
     }
 
-    /// Moves variant `index` to its next backup (its playlist the one known for that backup, or
-    /// read from it when asked for; unless `keepingPlaylist`: a live reload merges the backup's
-    /// into the timeline); false when it has none left to try.
+    /// Moves variant `index` to its next source not tried since it last moved (its backups in
+    /// order, ranked by the steering server's pathway priority when there is one), its playlist
+    /// the one known for that backup or read from it when asked for (unless `keepingPlaylist`:
+    /// a live reload merges the backup's into the timeline); false when it has none left to
+    /// try. Leaving a pathway for another gives it up for a while and moves every variant
+    /// there (HLSStreamLoader+Pathways.swift).
     func failOver(_ index: Int, keepingPlaylist: Bool = false) -> Bool {
-        let next = backupInUse[index].map { $0 + 1 } ?? 0
-        guard next < variants[index].backups.count else { return false }
-        backupInUse[index] = next
-        if !keepingPlaylist {
-            let known = knownBackupPlaylists[index] ?? []
-            playlists[index] = known.indices.contains(next) ? known[next] : nil
-        }
+        let current = source(of: index)
+        var tried = triedSources[index] ?? []
+        tried.insert(current)
+        triedSources[index] = tried
+        guard let next = sourcesByPriority(of: index).first(where: { !tried.contains($0) }) else { return false }
+        let (left, reached) = (variants[index].pathway(ofSource: current), variants[index].pathway(ofSource: next))
+        use(source: next, for: index, keepingPlaylist: keepingPlaylist)
+        triedSources[index] = tried.union([next])
+        if left != reached { leavePathway(left, for: reached, except: index) }
         return true
     }
+
+    /// Reads variant `index` from `source` (0 its own URI, N its backup N - 1) from now on.
+    func use(source: Int, for index: Int, keepingPlaylist: Bool = false) {
+        backupInUse[index] = source == 0 ? nil : source - 1
+        guard !keepingPlaylist else { return }
+        let known = knownBackupPlaylists[index] ?? []
+        playlists[index] = source > 0 && known.indices.contains(source - 1) ? known[source - 1] : nil
+    }
+
+    /// The source variant `index` is read from: 0 its own URI, N its backup N - 1.
+    func source(of index: Int) -> Int { backupInUse[index].map { $0 + 1 } ?? 0 }
 }

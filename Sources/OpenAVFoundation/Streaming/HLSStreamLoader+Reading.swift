@@ -163,9 +163,11 @@ extension HLSStreamLoader {
         condition.lock()
         state.closed = true
         let renditions = renditionLoaders
+        let steering = steering
         condition.broadcast()
         condition.unlock()
         fetcher.close()
+        steering?.close()
         for loader in renditions { loader.close() }
     }
 }

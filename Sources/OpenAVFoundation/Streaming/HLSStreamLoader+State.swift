@@ -55,6 +55,11 @@ extension HLSStreamLoader {
         var readerWaiting = false
         var failure: MediaFailure?
         var caps = VariantAdaptation.Caps()
+        /// Content steering: the pathway the bytes come from, and the latest ranking of the
+        /// pathways with a count of rankings taken (HLSStreamLoader+Pathways.swift).
+        var pathway = HLSSteeringTag.defaultPathway
+        var pathwayPriority: [String] = []
+        var priorityVersion = 0
         /// The variant of the bytes being read (index into `variants`).
         var playingVariant: Int?
         /// False until a playback engine takes the stream: until then only about one segment is

@@ -50,6 +50,15 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var playlists: [HLSMediaPlaylist?]
     /// The backup each variant failed over to, by index into its `backups` (the loader thread's).
     var backupInUse: [Int: Int] = [:]
+    /// Content steering (the loader thread's; HLSStreamLoader+Pathways.swift): the sources
+    /// (0 its own URI, N its backup N - 1) each variant tried since it last moved, the
+    /// pathways given up on for a while after failing, and the ranking applied last.
+    var triedSources: [Int: Set<Int>] = [:]
+    var pathwayPenalties: [String: Date] = [:]
+    var appliedPriorityVersion = 0
+    /// The steering client, started when an engine takes the stream (set once, before the
+    /// stream is opened; read under `condition`).
+    var steering: HLSContentSteering?
     /// Where a live DASH manifest said it is read from now (`Location`; the loader thread's).
     var relocation: URL?
     /// The playlists of variants' backups already known, by variant, one per backup (a DASH
@@ -149,6 +158,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         duration = isLive ? nil : startPlaylist.duration
         let timeline = HLSLiveTimeline(startPlaylist)
         state = State(timeline: timeline)
+        state.pathway = variants[startVariant].pathway
         packedAudio = startPlaylist.packedAudioExtension
         probeName = packedAudio.map { "stream.\($0)" } ?? (startPlaylist.initialisation == nil ? "stream.ts" : "stream.mp4")
         // A live stream starts its hold-back (or three target durations) before the window's end.
@@ -208,8 +218,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         self.playhead = playhead
         self.playbackRate = playbackRate
         let renditions = renditionLoaders
+        let steering = steering
         condition.broadcast()
         condition.unlock()
+        steering?.start()
         // A rendition's bytes are read with the variants': the same buffer ahead, no caps.
         for loader in renditions {
             loader.activate(caps: .init(), bufferAhead: bufferAhead, playhead: playhead, playbackRate: playbackRate)
@@ -239,6 +251,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             leading.withLock { $0.readAhead = ahead }
             return ahead
         }) {
+            applySteeringIfChanged()
             guard let segment = job.piece else {
                 reload(variant: current)
                 continue

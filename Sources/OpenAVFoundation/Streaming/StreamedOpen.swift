@@ -5,7 +5,9 @@
 // loaders of their own beside the variants', but those that are the variants' own sound; or
 // renditions of tiered groups, each one's version following the variant, AudioTiers.swift),
 // or a media playlist on its own, VOD or live, of MPEG-TS segments or fragmented MP4 segments
-// with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities included.
+// with `EXT-X-MAP` initialisation sections (clear or AES-128), discontinuities included; a
+// playlist listed on several content steering pathways plays the one its steering server
+// ranks first (`StreamedOpen+Steering.swift`).
 // Packed audio (raw AAC, MP3, AC-3 or E-AC-3 segments, each led by an ID3 tag) too, the
 // segments' frames read by libavformat's raw demuxers and timed by the playlist. Everything
 // else (SAMPLE-AES, video renditions) is still read by libavformat. A static DASH manifest goes through
@@ -97,7 +99,17 @@ enum StreamedOpen {
             }
         }
         do throws(MediaFailure) {
-            let fetched = try fetchPlaylist(url)
+            var fetched = try fetchPlaylist(url)
+            // Content steering: the pathway to play, from the first steering manifest.
+            var steering: SteeringStart?
+            if case (.multivariant(let master), let finalURL, let text)? = fetched, master.pathways.count > 1 || master.steering != nil {
+                let start = try SteeringStart(
+                    master, server: HLSStreamLoader.serverKey(finalURL), fetcher: fetcher, secure: location.requiresTLS,
+                    limit: network.maximumPlaylistBytes, timeout: timeout, stop: stop)
+                let steered = master.onPathway(start.pathway, priority: start.manifest?.priority ?? [])
+                fetched = (.multivariant(steered), finalURL, steered.subtitlesOnItsPathway(text))
+                steering = start
+            }
             var variants: [HLSVariant]
             let firstListed: HLSVariant
             var listed: HLSMediaPlaylist?
@@ -189,6 +201,7 @@ enum StreamedOpen {
             }
             let log = StreamingLog()
             log.started(on: variants[start], at: 0)
+            if let failure = steering?.failure, let tag = steering?.tag { log.error(uri: tag.serverURL, failure: failure) }
             let loader = HLSStreamLoader(
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
@@ -201,7 +214,7 @@ enum StreamedOpen {
                     let (rendition, list, url) = opened
                     // In tiers, its versions follow the variants' loader (held weakly: it holds
                     // its renditions' loaders).
-                    var versions = [HLSVariant.unlisted(url)]
+                    var versions = [HLSVariant.unlisted(url, pathway: steering?.pathway, backups: rendition)]
                     var following: AudioTierFollowing?
                     if let tiered {
                         versions = tiered.tiers.renditions[index].versions.enumerated().map { tier, version in
@@ -221,6 +234,14 @@ enum StreamedOpen {
                             name: rendition.name, language: rendition.language, isDefault: rendition.isDefault),
                         tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), playlistImports: imports)
                 })
+            if let steering, let tag = steering.tag {
+                loader.steering = steering.client(
+                    for: loader, tag: tag, settings: .init(
+                        fetcher: HTTPFetcher(
+                            headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent),
+                        secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout),
+                    log: log)
+            }
             return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
             fetcher.close()

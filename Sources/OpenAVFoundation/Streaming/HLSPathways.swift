@@ -1,0 +1,131 @@
+// Playhead: HLS content steering's pathways (RFC 8216bis 4.4.6.6, Apple's HLS Content Steering
+// specification). A multivariant playlist may list its ladder once per pathway (a CDN, say),
+// each variant tagged with `PATHWAY-ID` and naming audio groups of its pathway; a steering
+// server says which pathway to use. Playhead plays one pathway's variants and renditions and
+// keeps the same variant (or rendition) on the other pathways as its backups, in the order of
+// the pathway priority: the loader turns to them when the pathway fails, and moves every
+// variant to another pathway when the steering server says so (HLSContentSteering.swift).
+//
+// Concurrency: value types and pure functions.
+import Foundation
+
+/// `EXT-X-CONTENT-STEERING`: where the steering manifest is and the pathway to start on.
+struct HLSSteeringTag: Equatable, Sendable {
+    /// The pathway of variants that name none.
+    static let defaultPathway = "."
+
+    /// `SERVER-URI`, resolved against the playlist's URL (may be a `data:` URI).
+    let serverURL: URL
+    /// `PATHWAY-ID`: the pathway to use until the first steering manifest came, when given.
+    let pathway: String?
+
+    /// The tag's attributes; nil without a `SERVER-URI`.
+    init?(attributes: [String: String], base: URL) throws(HLSPlaylist.ParseError) {
+        guard let uri = attributes["SERVER-URI"] else { return nil }
+        serverURL = uri.hasPrefix("data:") ? (URL(string: uri) ?? base) : try HLSPlaylist.resolve(uri, base)
+        pathway = attributes["PATHWAY-ID"]
+    }
+
+    init(serverURL: URL, pathway: String?) {
+        self.serverURL = serverURL
+        self.pathway = pathway
+    }
+}
+
+extension HLSVariant {
+    /// The variant read from its backup `index` (an index into `backups`): that URI first, the
+    /// others after it, its own last (each with its pathway).
+    func failingOver(to index: Int) -> HLSVariant {
+        var moved = self
+        moved.url = backups[index]
+        moved.backups = Array(backups[(index + 1)...]) + Array(backups[..<index]) + [url]
+        moved.pathway = pathway(ofSource: index + 1)
+        moved.backupPathways = (Array(index + 1..<backups.count) + Array(0..<index)).map { self.pathway(ofSource: $0 + 1) }
+            + [pathway]
+        return moved
+    }
+
+    /// The pathway of source `source`: 0 its own URI, N its backup N - 1.
+    func pathway(ofSource source: Int) -> String {
+        source == 0 ? pathway : backupPathways.indices.contains(source - 1) ? backupPathways[source - 1] : pathway
+    }
+
+    /// True when `other` is the same variant on another pathway: the same rates, picture,
+    /// codecs and layouts (its URIs, pathway and rendition groups may differ).
+    func isCopy(onAnotherPathway other: HLSVariant) -> Bool {
+        other.pathway != pathway && other.bandwidth == bandwidth && other.averageBandwidth == averageBandwidth
+            && other.width == width && other.height == height && other.codecs == codecs
+            && other.frameRate == frameRate && other.videoRange == videoRange && other.videoLayouts == videoLayouts
+    }
+}
+
+extension HLSMultivariantPlaylist {
+    /// The pathways its variants belong to, in the order first listed.
+    var pathways: [String] {
+        var seen: [String] = []
+        for variant in variants where !seen.contains(variant.pathway) { seen.append(variant.pathway) }
+        return seen
+    }
+
+    /// The pathway to play first when the steering manifest ranks them `priority` (empty: not
+    /// had): the first ranked one it lists, else the tag's, else the first listed.
+    func startPathway(priority: [String] = []) -> String {
+        let listed = pathways
+        return priority.first { listed.contains($0) }
+            ?? steering?.pathway.flatMap { listed.contains($0) ? $0 : nil } ?? listed.first ?? HLSSteeringTag.defaultPathway
+    }
+
+    /// The playlist as played on `pathway`: its variants and audio renditions alone, each with
+    /// its copies on the other pathways appended to its backups (ranked by `priority`, then in
+    /// the order listed). Itself when it lists one pathway.
+    func onPathway(_ pathway: String, priority: [String] = []) -> HLSMultivariantPlaylist {
+        let listed = pathways
+        guard listed.count > 1, listed.contains(pathway) else { return self }
+        let others = listed.filter { $0 != pathway }.sorted { rank($0, in: priority) < rank($1, in: priority) }
+        var steered = self
+        var groups: [String: [String: String]] = [:]  // pathway -> group on `pathway` -> its copy there
+        steered.variants = variants.filter { $0.pathway == pathway }.map { variant in
+            var variant = variant
+            for other in others {
+                guard let copy = variants.first(where: { $0.pathway == other && variant.isCopy(onAnotherPathway: $0) })
+                else { continue }
+                variant.backups += [copy.url] + copy.backups
+                variant.backupPathways += [other] + copy.backupPathways
+                if let group = variant.audioGroup, let copied = copy.audioGroup { groups[other, default: [:]][group] = copied }
+            }
+            return variant
+        }
+        let kept = Set(steered.variants.compactMap(\.audioGroup))
+        steered.audioRenditions = audioRenditions.filter { kept.contains($0.group) }.map { rendition in
+            var rendition = rendition
+            for other in others {
+                guard let group = groups[other]?[rendition.group],
+                    let copy = audioRenditions.first(where: {
+                        $0.group == group && $0.name == rendition.name && $0.language == rendition.language
+                    }),
+                    let url = copy.url
+                else { continue }
+                rendition.backups.append(url)
+                rendition.backupPathways.append(other)
+            }
+            return rendition
+        }
+        return steered
+    }
+
+    /// The playlist's `text` without the subtitle renditions of groups its (steered) variants
+    /// do not name, so a pathway's copies of them are not offered again.
+    func subtitlesOnItsPathway(_ text: String) -> String {
+        let named = Set(variants.compactMap(\.subtitleGroup))
+        guard !named.isEmpty else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            guard line.hasPrefix("#EXT-X-MEDIA:") else { return true }
+            let media = HLSPlaylist.attributes(line.dropFirst("#EXT-X-MEDIA:".count))
+            return media["TYPE"] != "SUBTITLES" || media["GROUP-ID"].map(named.contains) ?? true
+        }.joined(separator: "\n")
+    }
+
+    private func rank(_ pathway: String, in priority: [String]) -> Int {
+        priority.firstIndex(of: pathway) ?? priority.count + (pathways.firstIndex(of: pathway) ?? 0)
+    }
+}

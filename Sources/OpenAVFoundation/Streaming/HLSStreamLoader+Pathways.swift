@@ -1,0 +1,92 @@
+// Playhead: the HLS loader on content steering's pathways (HLSPathways.swift). Every variant
+// (and audio rendition) is read from one pathway; its copies on the others are its backups.
+// A new ranking from the steering server (HLSContentSteering.swift) moves every variant to the
+// best-ranked pathway it has that has not failed lately, before the next segment is asked
+// for: the next segments, playlists and initialisation sections come from there, matched by
+// time (VOD) or media sequence number (live), so playback goes on without a break. When a
+// pathway fails (a variant's playlist or segments cannot be had there), the variant turns to
+// its next source in the ranking, and every other variant follows it to that pathway; the
+// pathway left is not taken again for `penalty` seconds unless no other is left.
+//
+// Concurrency: `steer` and `currentPathway` may be called from any thread and take
+// `condition`; the rest runs on the loader thread, whose `backupInUse`, `triedSources`,
+// `pathwayPenalties` and `appliedPriorityVersion` are.
+import Foundation
+
+extension HLSStreamLoader {
+    /// Seconds a pathway that failed is passed over.
+    static let pathwayPenalty = 300.0
+
+    /// Takes a ranking of the pathways from the steering server (best first): applied before
+    /// the next segment is asked for, by this loader and its renditions' loaders.
+    func steer(_ priority: [String]) {
+        condition.lock()
+        state.pathwayPriority = priority
+        state.priorityVersion += 1
+        let renditions = renditionLoaders
+        condition.broadcast()
+        condition.unlock()
+        for loader in renditions { loader.steer(priority) }
+    }
+
+    /// The pathway the bytes come from now.
+    var currentPathway: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return state.pathway
+    }
+
+    /// Applies a ranking taken since the last one applied: every variant moves to the best
+    /// pathway it has that has not failed lately (or the best, when all have).
+    func applySteeringIfChanged() {
+        condition.lock()
+        let (priority, version, playing) = (state.pathwayPriority, state.priorityVersion, state.pathway)
+        condition.unlock()
+        guard version != appliedPriorityVersion else { return }
+        appliedPriorityVersion = version
+        let now = Date()
+        let offered = priority.filter { pathway in variants.contains { $0.sources.contains(pathway) } }
+        let usable = offered.filter { (pathwayPenalties[$0] ?? .distantPast) <= now }
+        guard let target = (usable.isEmpty ? offered : usable).first, target != playing else { return }
+        move(to: target)
+    }
+
+    /// The sources of variant `index` (0 its own URI, N its backup N - 1) in the order the
+    /// latest ranking puts their pathways (those it does not name after, in the order listed).
+    func sourcesByPriority(of index: Int) -> [Int] {
+        condition.lock()
+        let priority = state.pathwayPriority
+        condition.unlock()
+        let variant = variants[index]
+        let sources = Array(0...variant.backups.count)
+        guard !priority.isEmpty else { return sources }
+        func rank(_ source: Int) -> Int { priority.firstIndex(of: variant.pathway(ofSource: source)) ?? priority.count }
+        return sources.sorted { (rank($0), $0) < (rank($1), $1) }
+    }
+
+    /// A variant failed on `left` and turned to `reached`: `left` is passed over for a while
+    /// and the other variants follow to `reached`.
+    func leavePathway(_ left: String, for reached: String, except index: Int) {
+        pathwayPenalties[left] = Date(timeIntervalSinceNow: Self.pathwayPenalty)
+        move(to: reached, except: index)
+    }
+
+    /// Reads every variant (but `skipped`) that has a source on `pathway` from there.
+    private func move(to pathway: String, except skipped: Int? = nil) {
+        for index in variants.indices where index != skipped {
+            guard let source = (0...variants[index].backups.count).first(where: { variants[index].pathway(ofSource: $0) == pathway }),
+                source != self.source(of: index)
+            else { continue }
+            use(source: source, for: index)
+            triedSources[index] = [source]
+        }
+        condition.lock()
+        state.pathway = pathway
+        condition.unlock()
+    }
+}
+
+extension HLSVariant {
+    /// The pathways of its sources: its own, then its backups'.
+    var sources: [String] { [pathway] + backupPathways }
+}

@@ -1,0 +1,79 @@
+// Playhead: opening a stream that uses content steering (HLSPathways.swift): the first steering
+// manifest is read before the variants are chosen, so the pathway it ranks first is played
+// from the first segment on (the tag's `PATHWAY-ID`, or the first pathway listed, when it
+// cannot be had in `steeringTimeout`); the client that reads the later ones is made with the
+// loader and started when an engine takes the stream.
+//
+// Concurrency: runs on the thread that opens the input, blocking it on the network.
+import FFmpegBridge
+import Foundation
+
+extension StreamedOpen {
+    /// The longest the open waits for the first steering manifest, seconds.
+    static let steeringTimeout = 4.0
+
+    /// What the open learnt about a stream's pathways.
+    struct SteeringStart {
+        /// `EXT-X-CONTENT-STEERING`, when the playlist has it.
+        let tag: HLSSteeringTag?
+        /// The first manifest, when it could be had; why not, when it could not.
+        let manifest: HLSSteeringManifest?
+        let failure: FetchFailure?
+        /// The pathway played from the start.
+        let pathway: String
+
+        /// Reads `master`'s first steering manifest (naming the throughput last measured to
+        /// `server`) and picks the pathway to start on.
+        ///
+        /// - Throws: `.cancelled` when the open was aborted meanwhile.
+        init(
+            _ master: HLSMultivariantPlaylist, server: String, fetcher: HTTPFetcher, secure: Bool, limit: Int,
+            timeout: Double, stop: @escaping (Int, Double) -> FetchStop?
+        ) throws(MediaFailure) {
+            tag = master.steering
+            var manifest: HLSSteeringManifest?
+            var failure: FetchFailure?
+            if let tag {
+                let result = HLSSteeringManifest.fetch(
+                    tag.serverURL, pathway: tag.pathway, throughput: ProcessThroughput.lastEstimate(for: server),
+                    fetcher: fetcher, secure: secure, limit: limit, timeout: min(timeout, StreamedOpen.steeringTimeout),
+                    shouldStop: stop)
+                switch result {
+                case .success(let read): manifest = read
+                case .failure(.fetch(.cancelled)): throw .cancelled
+                case .failure(.fetch(let why)): failure = why
+                case .failure(.notAManifest): failure = .refused("not a steering manifest")
+                }
+            }
+            self.manifest = manifest
+            self.failure = failure
+            pathway = master.startPathway(priority: manifest?.priority ?? [])
+        }
+
+        /// The client reading the later manifests for `loader` (from the first one's
+        /// `RELOAD-URI` after its TTL; from the tag's URI after 300 s when it could not be had).
+        func client(
+            for loader: HLSStreamLoader, tag: HLSSteeringTag, settings: HLSContentSteering.Settings, log: StreamingLog
+        ) -> HLSContentSteering {
+            let server = HLSStreamLoader.serverKey(loader.variants[0].url)
+            return HLSContentSteering(
+                url: manifest?.reloadURL ?? tag.serverURL, wait: manifest?.timeToLive ?? 300, settings: settings, log: log,
+                pathway: { [weak loader] in loader?.currentPathway },
+                throughput: { ProcessThroughput.lastEstimate(for: server) },
+                apply: { [weak loader] priority in loader?.steer(priority) })
+        }
+    }
+}
+
+extension HLSVariant {
+    /// An audio rendition's playlist at `url`, played on `pathway` (nil: no pathways), with the
+    /// same rendition on the other pathways as its backups.
+    static func unlisted(_ url: URL, pathway: String?, backups rendition: HLSAudioRendition) -> HLSVariant {
+        var variant = unlisted(url)
+        guard let pathway else { return variant }
+        variant.pathway = pathway
+        variant.backups = rendition.backups
+        variant.backupPathways = rendition.backupPathways
+        return variant
+    }
+}
