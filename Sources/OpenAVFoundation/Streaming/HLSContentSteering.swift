@@ -1,13 +1,16 @@
-// Playhead: HLS content steering's manifest and the client that keeps it (RFC 8216bis 4.4.6.6
-// and 7.2, Apple's HLS Content Steering specification). The steering server ranks the
-// stream's pathways (`PATHWAY-PRIORITY`) and says when to ask again (`TTL`, at `RELOAD-URI`);
-// each request names the pathway playing (`_HLS_pathway`) and the throughput measured
-// (`_HLS_throughput`). The first manifest is read while the stream opens (the pathway played
+// Playhead: content steering's manifest and the client that keeps it (RFC 8216bis 4.4.6.6
+// and 7.2, Apple's HLS Content Steering specification; DASH-IF's Content Steering for DASH,
+// the same manifest with DASH's names). The steering server ranks the stream's pathways
+// (`PATHWAY-PRIORITY`; DASH's service locations, `SERVICE-LOCATION-PRIORITY`) and says when
+// to ask again (`TTL`, at `RELOAD-URI`); each request names the pathway playing
+// (`_HLS_pathway`, `_DASH_pathway`) and the throughput measured (`_HLS_throughput`,
+// `_DASH_throughput`). The first manifest is read while the stream opens (the pathway played
 // from the first segment on); this client reads the later ones on a thread of its own and
 // hands each ranking to the loader, which moves to the best pathway it can use
 // (HLSStreamLoader+Pathways.swift). A manifest that cannot be had leaves an error log event
-// and the ranking as it was, and is asked for again after the TTL; a server answering 410
-// (Gone) is not asked again. `PATHWAY-CLONES` is not read.
+// and the ranking as it was, and is asked for again after twice the last wait (10 s at
+// least, 300 s at most); a server answering 410 (Gone) is not asked again. `PATHWAY-CLONES`
+// is not read.
 //
 // Concurrency: `fetchManifest` blocks its caller (the open, or the client's thread). The
 // client's thread waits on `condition` for its next reload or `close()`; `closed` is guarded
@@ -16,6 +19,15 @@ import Foundation
 
 /// One steering manifest: version 1, a non-empty ranking.
 struct HLSSteeringManifest: Equatable, Sendable {
+    /// The names a streaming format gives the ranking and the request's parameters.
+    enum Dialect: Sendable {
+        case hls, dash
+
+        var priorityKey: String { self == .hls ? "PATHWAY-PRIORITY" : "SERVICE-LOCATION-PRIORITY" }
+        var pathwayParameter: String { self == .hls ? "_HLS_pathway" : "_DASH_pathway" }
+        var throughputParameter: String { self == .hls ? "_HLS_throughput" : "_DASH_throughput" }
+    }
+
     /// Seconds until the manifest should be read again (`TTL`, 300 when not given).
     let timeToLive: Double
     /// Where to read it next (`RELOAD-URI`, resolved against where it came from), when given.
@@ -24,11 +36,11 @@ struct HLSSteeringManifest: Equatable, Sendable {
     let priority: [String]
 
     /// The manifest in `data` (JSON) read from `base`; nil when it is not a version 1 manifest
-    /// with a non-empty `PATHWAY-PRIORITY`.
-    init?(json data: Data, base: URL) {
+    /// with a non-empty ranking (`PATHWAY-PRIORITY`, or DASH's `SERVICE-LOCATION-PRIORITY`).
+    init?(json data: Data, base: URL, dialect: Dialect = .hls) {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             (object["VERSION"] as? NSNumber)?.intValue == 1,
-            let priority = object["PATHWAY-PRIORITY"] as? [String], !priority.isEmpty
+            let priority = object[dialect.priorityKey] as? [String], !priority.isEmpty
         else { return nil }
         self.priority = priority
         let ttl = (object["TTL"] as? NSNumber)?.doubleValue ?? 300
@@ -52,27 +64,28 @@ struct HLSSteeringManifest: Equatable, Sendable {
         case notAManifest
     }
 
-    /// Reads the manifest at `url` (with `_HLS_pathway` and `_HLS_throughput` added to a
-    /// remote one), through `fetcher` under the loader's safety rules.
+    /// Reads the manifest at `url` (with the pathway playing and the throughput added to a
+    /// remote one's query), through `fetcher` under the loader's safety rules.
     static func fetch(
-        _ url: URL, pathway: String?, throughput: Double?, fetcher: HTTPFetcher, secure: Bool, limit: Int,
-        timeout: Double, shouldStop: (Int, Double) -> FetchStop? = { _, _ in nil }
+        _ url: URL, dialect: Dialect = .hls, pathway: String?, throughput: Double?, fetcher: HTTPFetcher, secure: Bool,
+        limit: Int, timeout: Double, shouldStop: (Int, Double) -> FetchStop? = { _, _ in nil }
     ) -> Result<HLSSteeringManifest, Failure> {
         if let inline = inlineData(url) {
-            return HLSSteeringManifest(json: inline, base: url).map { .success($0) } ?? .failure(.notAManifest)
+            return HLSSteeringManifest(json: inline, base: url, dialect: dialect).map { .success($0) } ?? .failure(.notAManifest)
         }
         var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        var query = (components?.queryItems ?? []).filter { $0.name != "_HLS_pathway" && $0.name != "_HLS_throughput" }
-        if let pathway { query.append(URLQueryItem(name: "_HLS_pathway", value: pathway)) }
+        let named = [dialect.pathwayParameter, dialect.throughputParameter]
+        var query = (components?.queryItems ?? []).filter { !named.contains($0.name) }
+        if let pathway { query.append(URLQueryItem(name: dialect.pathwayParameter, value: pathway)) }
         if let throughput, throughput.isFinite, throughput > 0 {
-            query.append(URLQueryItem(name: "_HLS_throughput", value: String(Int(throughput))))
+            query.append(URLQueryItem(name: dialect.throughputParameter, value: String(Int(throughput))))
         }
         components?.queryItems = query
         let asked = components?.url ?? url
         switch fetcher.fetch(asked, secure: secure, limit: limit, timeout: timeout, shouldStop: shouldStop) {
         case .failure(let failure): return .failure(.fetch(failure))
         case .success(let resource):
-            return HLSSteeringManifest(json: resource.data, base: resource.finalURL).map { .success($0) }
+            return HLSSteeringManifest(json: resource.data, base: resource.finalURL, dialect: dialect).map { .success($0) }
                 ?? .failure(.notAManifest)
         }
     }
@@ -82,10 +95,13 @@ struct HLSSteeringManifest: Equatable, Sendable {
 final class HLSContentSteering: @unchecked Sendable {
     /// What a reload needs besides the manifest's own URL.
     struct Settings: Sendable {
+        var dialect: HLSSteeringManifest.Dialect = .hls
         let fetcher: HTTPFetcher
         let secure: Bool
         let limit: Int
         let timeout: Double
+        /// The shortest and longest waits after a failure.
+        var retry: ClosedRange<Double> = 10...300
     }
 
     private let settings: Settings
@@ -102,8 +118,8 @@ final class HLSContentSteering: @unchecked Sendable {
     private var url: URL
     private var wait: Double
 
-    /// A client reading `url` first after `wait` seconds (the first manifest's TTL, or 300 s
-    /// when it could not be had at the open).
+    /// A client reading `url` first after `wait` seconds (the first manifest's TTL; less when
+    /// it could not be had at the open).
     init(
         url: URL, wait: Double, settings: Settings, log: StreamingLog, pathway: @escaping @Sendable () -> String?,
         throughput: @escaping @Sendable () -> Double?, apply: @escaping @Sendable ([String]) -> Void
@@ -129,6 +145,12 @@ final class HLSContentSteering: @unchecked Sendable {
         settings.fetcher.close()
     }
 
+    /// The wait before asking again after a failure, when the wait before it was `wait`:
+    /// twice as long, within `retry`.
+    static func waitAfterFailure(_ wait: Double, within retry: ClosedRange<Double>) -> Double {
+        min(max(wait * 2, retry.lowerBound), retry.upperBound)
+    }
+
     private var isClosed: Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -144,7 +166,7 @@ final class HLSContentSteering: @unchecked Sendable {
             condition.unlock()
             if stop { return }
             let result = HLSSteeringManifest.fetch(
-                url, pathway: pathway(), throughput: throughput(), fetcher: settings.fetcher, secure: settings.secure,
+                url, dialect: settings.dialect, pathway: pathway(), throughput: throughput(), fetcher: settings.fetcher, secure: settings.secure,
                 limit: settings.limit, timeout: settings.timeout, shouldStop: { [self] _, _ in isClosed ? .cancelled : nil })
             switch result {
             case .success(let manifest):
@@ -159,8 +181,10 @@ final class HLSContentSteering: @unchecked Sendable {
                 return
             case .failure(.fetch(let failure)):
                 log.error(uri: url, failure: failure)
+                wait = Self.waitAfterFailure(wait, within: settings.retry)
             case .failure(.notAManifest):
                 log.error(uri: url, failure: .refused("not a steering manifest"))
+                wait = Self.waitAfterFailure(wait, within: settings.retry)
             }
         }
     }

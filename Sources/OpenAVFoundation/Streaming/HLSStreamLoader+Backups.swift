@@ -46,7 +46,7 @@ extension HLSStreamLoader {
         backupInUse[index] = source == 0 ? nil : source - 1
         guard !keepingPlaylist else { return }
         let known = knownBackupPlaylists[index] ?? []
-        playlists[index] = source > 0 && known.indices.contains(source - 1) ? known[source - 1] : nil
+        playlists[index] = source == 0 ? knownOwnPlaylists[index] : known.indices.contains(source - 1) ? known[source - 1] : nil
     }
 
     /// The source variant `index` is read from: 0 its own URI, N its backup N - 1.

@@ -65,6 +65,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// manifest's copies on its other locations: DASHBaseURLs.swift); a backup without one is
     /// read from its URI.
     let knownBackupPlaylists: [Int: [HLSMediaPlaylist]]
+    /// The variants' own playlists known from the start (a DASH manifest's), taken again when a
+    /// variant returns to its own source (content steering).
+    let knownOwnPlaylists: [Int: HLSMediaPlaylist]
     /// AES-128 keys fetched so far, by URL (the loader thread's).
     var keys: [URL: Data] = [:]
     /// Initialisation sections fetched so far (the loader thread's; a few variants' worth).
@@ -139,6 +142,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil
     ) {
         self.knownBackupPlaylists = knownBackupPlaylists
+        knownOwnPlaylists = knownPlaylists
         self.formatName = formatName
         self.playlistReader = playlistReader
         self.playlistImports = playlistImports

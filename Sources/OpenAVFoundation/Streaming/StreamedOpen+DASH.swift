@@ -31,6 +31,7 @@ extension StreamedOpen {
         let manifest: DASHManifest
         var copies: [DASHManifest] = []
         var clock = LiveClock(clock: .machine, failures: [], sources: [])
+        var steering = DASHSteeringStart()
         switch result {
         case .failure(.timedOut):
             fetcher.close()
@@ -44,7 +45,8 @@ extension StreamedOpen {
         case .success(let resource):
             guard
                 let read = readManifest(
-                    resource, location: location, fetcher: fetcher, timeout: timeout, interrupt: interrupt, clock: &clock)
+                    resource, location: location, fetcher: fetcher, timeout: timeout, interrupt: interrupt, clock: &clock,
+                    steering: &steering)
             else {
                 fetcher.close()
                 if interrupt.isAborted { throw .cancelled }
@@ -64,8 +66,17 @@ extension StreamedOpen {
             manifest.audio.first(where: \.isDefault).map { set in
                 set.tiers(forVariants: manifest.variants.count).map { set.representations[$0].bandwidth }
             } ?? Array(repeating: 0, count: manifest.variants.count)
-        // The same Representation on the manifest's other locations is the variant's backup.
+        // The same Representation on the manifest's other locations is the variant's backup,
+        // each location a content steering pathway.
         let backups = { (id: String) in copies.indices.map { representationURL(url, id: id, location: $0 + 1) } }
+        let pathways = copies.isEmpty ? [] : steering.locations
+        func placed(_ variant: HLSVariant) -> HLSVariant {
+            guard let first = pathways.first else { return variant }
+            var variant = variant
+            variant.pathway = first
+            variant.backupPathways = Array(pathways.dropFirst())
+            return variant
+        }
         let variants = zip(manifest.variants, pairedAudio).map { representation, audioBandwidth in
             var variant = HLSVariant(
                 url: representationURL(url, id: representation.id), bandwidth: representation.bandwidth + audioBandwidth,
@@ -74,7 +85,7 @@ extension StreamedOpen {
                 frameRate: representation.frameRate, videoRange: representation.videoRange,
                 videoLayouts: representation.videoLayout.map { [$0] } ?? [], audioRenditions: audioLayouts)
             variant.backups = backups(representation.id)
-            return variant
+            return placed(variant)
         }
         let initial =
             ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(url))
@@ -88,6 +99,7 @@ extension StreamedOpen {
         log.started(on: variants[start], at: 0)
         // A time source that did not answer is in the error log; the machine's clock was used.
         for (url, failure) in clock.failures { log.error(uri: url, failure: failure) }
+        if let failure = steering.failure, let tag = steering.tag { log.error(uri: tag.serverURL, failure: failure) }
         let sync = clockSync(
             clock, location: location, timeout: timeout, interrupt: interrupt, log: log, makeFetcher: makeFetcher)
         // A live manifest is read again for every reload; each loader numbers its segments by
@@ -116,7 +128,9 @@ extension StreamedOpen {
             carrying: manifest.carriedAudio.map { [CompanionRendition(name: $0.name, language: $0.language, isDefault: true)] } ?? [],
             knownPlaylists: known, knownBackupPlaylists: knownBackups, formatName: "dash",
             playlistReader: isLive
-                ? liveReader(opened: variants.count, numbering: numbering, clock: sync) { $0.variants } : nil)
+                ? liveReader(opened: variants.count, numbering: numbering, clock: sync, preferring: steering.preferring) {
+                    $0.variants
+                } : nil)
         // An audio set of several Representations follows the video variant chosen (held
         // weakly: the variants' loader holds its renditions' loaders).
         loader.addRenditionLoaders(
@@ -139,7 +153,7 @@ extension StreamedOpen {
                     variants: set.representations.map { representation in
                         var version = HLSVariant.unlisted(representationURL(url, id: representation.id))
                         version.backups = backups(representation.id)
-                        return version
+                        return placed(version)
                     },
                     startVariant: tiers[start], startPlaylist: versions[tiers[start]],
                     fetcher: makeFetcher(), secure: location.requiresTLS, options: network, timeout: timeout,
@@ -149,10 +163,16 @@ extension StreamedOpen {
                     knownPlaylists: Dictionary(uniqueKeysWithValues: versions.enumerated().map { ($0, $1) }),
                     knownBackupPlaylists: knownBackups, formatName: "dash",
                     playlistReader: isLive
-                        ? liveReader(opened: set.representations.count, numbering: numbering, clock: sync) {
+                        ? liveReader(
+                            opened: set.representations.count, numbering: numbering, clock: sync, preferring: steering.preferring
+                        ) {
                             $0.audioSet(matching: set)?.representations ?? []
                         } : nil)
             })
+        if let tag = steering.tag {
+            loader.steering = steering.client(
+                for: loader, tag: tag, location: location, timeout: timeout, log: log, makeFetcher: makeFetcher)
+        }
         // A live item's time is its segments' (the Period's); their dates are the packager's.
         return (location.streamed(through: loader), ProgramDateMap(playlists[start], fromStart: true, keepsSegmentTimes: true))
     }
@@ -221,11 +241,15 @@ extension StreamedOpen {
     /// not model it.
     private static func readManifest(
         _ resource: FetchedResource, location: MediaLocation, fetcher: HTTPFetcher, timeout: Double,
-        interrupt: InterruptDeadline, clock: inout LiveClock
+        interrupt: InterruptDeadline, clock: inout LiveClock, steering: inout DASHSteeringStart
     ) -> (DASHManifest, copies: [DASHManifest])? {
         let received = Date()
         // Read once; the clock, live and static readings all take the tree.
         guard let mpd = XMLTree.parse(resource.data) else { return nil }
+        steering = DASHSteeringStart(
+            mpd, base: resource.finalURL, fetcher: fetcher, secure: location.requiresTLS,
+            limit: location.network.maximumPlaylistBytes, timeout: timeout, interrupt: interrupt)
+        let preferring = steering.preferring
         let sources = DASHManifest.clockSources(mpd, base: resource.finalURL)
         var failures: [(URL, FetchFailure)] = []
         let offset = measureClock(
@@ -239,10 +263,10 @@ extension StreamedOpen {
             (manifest.variants + manifest.audio.flatMap(\.representations)).allSatisfy { !$0.playlist.segments.isEmpty }
         }
         // What plays is read from the first location; the others are copies.
-        let first = DASHManifest.choosingLocation(0, of: mpd)
+        let first = DASHManifest.choosingLocation(0, of: mpd, preferring: preferring)
         if let live = DASHManifest.live(first, base: resource.finalURL, now: now) {
             guard listsSegments(live) else { return nil }
-            let copies = DASHManifest.copies(of: live, in: mpd) { tree in
+            let copies = DASHManifest.copies(of: live, in: mpd, preferring: preferring) { tree in
                 DASHManifest.live(tree, base: resource.finalURL, now: now).flatMap { listsSegments($0) ? $0 : nil }
             }
             return (live, copies)
@@ -258,7 +282,7 @@ extension StreamedOpen {
         guard let periods = DASHManifest.periods(first, base: resource.finalURL) else { return nil }
         let resolved = periods.compactMap { $0.resolvingIndexes(readIndex) }
         guard resolved.count == periods.count, let joined = DASHManifest.joining(resolved) else { return nil }
-        let copies = DASHManifest.copies(of: joined, in: mpd) { tree in
+        let copies = DASHManifest.copies(of: joined, in: mpd, preferring: preferring) { tree in
             DASHManifest.periods(tree, base: resource.finalURL).flatMap { DASHManifest.joining($0) }
         }
         return (joined, copies)
@@ -270,7 +294,7 @@ extension StreamedOpen {
     /// `ladder(reloaded)` (a new Period names its own Representations), on the manifest's
     /// location of the source read (its backups are its other locations).
     private static func liveReader(
-        opened: Int, numbering: DASHLiveNumbering, clock: DASHClockSync,
+        opened: Int, numbering: DASHLiveNumbering, clock: DASHClockSync, preferring: [String],
         ladder: @escaping @Sendable (DASHManifest) -> [DASHManifest.Representation]
     ) -> HLSStreamLoader.PlaylistReader {
         { data, base, variant, source in
@@ -280,7 +304,7 @@ extension StreamedOpen {
                 if case .direct(let date) = source { date } else { nil }
             }
             let now = clock.now(direct: direct)
-            let mpd = DASHManifest.choosingLocation(source, of: tree)
+            let mpd = DASHManifest.choosingLocation(source, of: tree, preferring: preferring)
             guard
                 let manifest = DASHManifest.live(mpd, base: base, now: now)
                     ?? DASHManifest.periods(mpd, base: base).flatMap({ DASHManifest.joining($0) })

@@ -1,8 +1,9 @@
 // Playhead: opening a stream that uses content steering (HLSPathways.swift): the first steering
 // manifest is read before the variants are chosen, so the pathway it ranks first is played
 // from the first segment on (the tag's `PATHWAY-ID`, or the first pathway listed, when it
-// cannot be had in `steeringTimeout`); the client that reads the later ones is made with the
-// loader and started when an engine takes the stream.
+// cannot be had in `steeringTimeout`: a slow steering server must not hold the start up; it is
+// then asked again 10 s after playback starts); the client that reads the later ones is made
+// with the loader and started when an engine takes the stream.
 //
 // Concurrency: runs on the thread that opens the input, blocking it on the network.
 import FFmpegBridge
@@ -10,7 +11,7 @@ import Foundation
 
 extension StreamedOpen {
     /// The longest the open waits for the first steering manifest, seconds.
-    static let steeringTimeout = 4.0
+    static let steeringTimeout = 1.5
 
     /// What the open learnt about a stream's pathways.
     struct SteeringStart {
@@ -51,13 +52,13 @@ extension StreamedOpen {
         }
 
         /// The client reading the later manifests for `loader` (from the first one's
-        /// `RELOAD-URI` after its TTL; from the tag's URI after 300 s when it could not be had).
+        /// `RELOAD-URI` after its TTL; from the tag's URI after 10 s when it could not be had).
         func client(
             for loader: HLSStreamLoader, tag: HLSSteeringTag, settings: HLSContentSteering.Settings, log: StreamingLog
         ) -> HLSContentSteering {
             let server = HLSStreamLoader.serverKey(loader.variants[0].url)
             return HLSContentSteering(
-                url: manifest?.reloadURL ?? tag.serverURL, wait: manifest?.timeToLive ?? 300, settings: settings, log: log,
+                url: manifest?.reloadURL ?? tag.serverURL, wait: manifest?.timeToLive ?? 10, settings: settings, log: log,
                 pathway: { [weak loader] in loader?.currentPathway },
                 throughput: { ProcessThroughput.lastEstimate(for: server) },
                 apply: { [weak loader] priority in loader?.steer(priority) })

@@ -197,7 +197,7 @@ import Testing
     }
 
     /// The client on its own: a server that fails leaves an error log event each time and is
-    /// asked again after the TTL; the ranking it sends once it answers is handed on, with the
+    /// asked again after twice the last wait (within bounds); the ranking it sends once it answers is handed on, with the
     /// playing pathway and the throughput in the request; `RELOAD-URI` is where it asks next.
     @Test func theClientLogsFailuresAsksAgainAndFollowsTheReloadURI() async throws {
         let server = try LoopbackHTTPServer(root: FileManager.default.temporaryDirectory)
@@ -208,13 +208,16 @@ import Testing
         let fetcher = HTTPFetcher(headers: [:], userAgent: "test")
         let client = HLSContentSteering(
             url: server.url(for: "steer.json"), wait: 0.05,
-            settings: .init(fetcher: fetcher, secure: false, limit: 1 << 16, timeout: 5), log: log,
+            settings: .init(fetcher: fetcher, secure: false, limit: 1 << 16, timeout: 5, retry: 0.05...0.1), log: log,
             pathway: { "CDN-A" }, throughput: { 2_500_000 }, apply: { priority in ranked.withLock { $0.append(priority) } })
         client.start()
         defer { client.close() }
         await waitUntil(timeout: 20, "two failures") { log.errorRecords.count >= 2 }
         #expect(log.errorRecords.allSatisfy { $0.status == 404 })
         #expect(ranked.withLock { $0 }.isEmpty)
+        #expect(HLSContentSteering.waitAfterFailure(0, within: 10...300) == 10)
+        #expect(HLSContentSteering.waitAfterFailure(40, within: 10...300) == 80)
+        #expect(HLSContentSteering.waitAfterFailure(200, within: 10...300) == 300)
         let json = #"{"VERSION":1,"TTL":0.05,"RELOAD-URI":"/next.json","PATHWAY-PRIORITY":["CDN-B","CDN-A"]}"#
         server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/steer.json")
         server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/next.json")
@@ -307,3 +310,76 @@ import Testing
         #expect(errors.contains { $0.uri?.contains("/a/") == true && $0.errorStatusCode == 404 }, "\(errors.map(\.uri))")
     }
 }
+
+/// DASH content steering: a manifest's top-level `BaseURL`s named by `serviceLocation` are the
+/// pathways, a `ContentSteering` element names the server that ranks them.
+@MainActor
+@Suite struct DASHContentSteeringTests {
+    @Test func theSteeringElementAndTheLocationsOrderAreRead() throws {
+        let text = """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S">
+            <BaseURL serviceLocation="alpha">https://a.example/show/</BaseURL>
+            <BaseURL serviceLocation="beta">https://b.example/show/</BaseURL>
+            <BaseURL>https://c.example/show/</BaseURL>
+            <ContentSteering defaultServiceLocation="beta alpha" queryBeforeStart="true">steer/dcsm.json</ContentSteering>
+            <Period/>
+            </MPD>
+            """
+        let mpd = try #require(XMLTree.parse(Data(text.utf8)))
+        let base = URL(string: "https://origin.example/show/manifest.mpd")!
+        let tag = try #require(DASHManifest.steering(of: mpd, base: base))
+        #expect(tag.serverURL.absoluteString == "https://origin.example/show/steer/dcsm.json")
+        #expect(tag.defaultLocations == ["beta", "alpha"] && tag.queryBeforeStart)
+        let order = { (preferring: [String]) in
+            DASHManifest.baseURLElements(of: mpd, preferring: preferring).map(DASHManifest.serviceLocation(of:))
+        }
+        #expect(order([]) == ["alpha", "beta", "https://c.example/show/"], "as written without a preference")
+        #expect(order(["beta"]) == ["beta", "alpha", "https://c.example/show/"])
+        #expect(order(["https://c.example/show/", "alpha"]) == ["https://c.example/show/", "alpha", "beta"])
+        let manifest = HLSSteeringManifest(
+            json: Data(#"{"VERSION":1,"SERVICE-LOCATION-PRIORITY":["beta"]}"#.utf8), base: base, dialect: .dash)
+        #expect(manifest?.priority == ["beta"])
+        #expect(HLSSteeringManifest(json: Data(#"{"VERSION":1,"PATHWAY-PRIORITY":["beta"]}"#.utf8), base: base, dialect: .dash) == nil)
+    }
+
+    /// The template presentation on two locations, `a/` ("alpha", written first) and `b/`
+    /// ("beta"), whose steering server ranks beta first and is asked before the start.
+    @Test func theLocationTheSteeringServerRanksFirstIsPlayedFromTheStart() async throws {
+        let folder = try DASHMedia.folder().appendingPathComponent("template")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("locations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["a", "b"] {
+            try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: folder)
+        }
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        let plain = try String(contentsOf: folder.appendingPathComponent("manifest.mpd"), encoding: .utf8)
+        let text = plain.replacingOccurrences(of: "<Period", with: """
+            <BaseURL serviceLocation="alpha">a/</BaseURL>
+            <BaseURL serviceLocation="beta">b/</BaseURL>
+            <ContentSteering defaultServiceLocation="alpha" queryBeforeStart="true">/dcsm.json</ContentSteering>
+            <Period
+            """)
+        server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: "/cdn.mpd")
+        let json = #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
+        server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/dcsm.json")
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "cdn.mpd"))
+        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+        player.replaceCurrentItem(with: nil)
+        #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
+        #expect(sink.distinctMillis().count == Int(DASHMedia.duration) * 25)
+        let media = server.requests.map(\.path).filter { $0.hasSuffix(".m4s") }
+        #expect(!media.isEmpty && media.allSatisfy { $0.hasPrefix("/b/") }, "\(media)")
+        let asked = server.requests.first { $0.path == "/dcsm.json" }
+        #expect(asked?.query?.contains("_DASH_pathway=alpha") == true, "\(String(describing: asked?.query))")
+    }
+}
+
