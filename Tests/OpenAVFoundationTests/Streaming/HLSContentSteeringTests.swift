@@ -343,28 +343,59 @@ import Testing
         #expect(HLSSteeringManifest(json: Data(#"{"VERSION":1,"PATHWAY-PRIORITY":["beta"]}"#.utf8), base: base, dialect: .dash) == nil)
     }
 
-    /// The template presentation on two locations, `a/` ("alpha", written first) and `b/`
-    /// ("beta"), whose steering server ranks beta first and is asked before the start.
-    @Test func theLocationTheSteeringServerRanksFirstIsPlayedFromTheStart() async throws {
+    /// A server whose root holds the template presentation twice, `a/` ("alpha", written
+    /// first) and `b/` ("beta"), served as `/cdn.mpd` with a `ContentSteering` element
+    /// (`queryBeforeStart` as given) whose server (`/dcsm.json`) ranks beta first.
+    private func serveTwoLocations(queryBeforeStart: Bool) throws -> (LoopbackHTTPServer, URL) {
         let folder = try DASHMedia.folder().appendingPathComponent("template")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("locations-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
         for name in ["a", "b"] {
             try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: folder)
         }
         let server = try LoopbackHTTPServer(root: root)
-        defer { server.stop() }
         let plain = try String(contentsOf: folder.appendingPathComponent("manifest.mpd"), encoding: .utf8)
         let text = plain.replacingOccurrences(of: "<Period", with: """
             <BaseURL serviceLocation="alpha">a/</BaseURL>
             <BaseURL serviceLocation="beta">b/</BaseURL>
-            <ContentSteering defaultServiceLocation="alpha" queryBeforeStart="true">/dcsm.json</ContentSteering>
+            <ContentSteering defaultServiceLocation="alpha" queryBeforeStart="\(queryBeforeStart)">/dcsm.json</ContentSteering>
             <Period
             """)
         server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: "/cdn.mpd")
         let json = #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
         server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/dcsm.json")
+        return (server, root)
+    }
+
+    /// Without `queryBeforeStart` the default location plays first and the steering server is
+    /// asked once an engine takes the stream; its ranking moves the segments after it to beta
+    /// (on a manual clock, in the serial pass: `OverLoopback`).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func withoutQueryBeforeStartTheDefaultLocationPlaysUntilTheRankingComesOverLoopback() async throws {
+        let (server, root) = try serveTwoLocations(queryBeforeStart: false)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let rig = try await LoopbackPlaybackRig(server, path: "cdn.mpd")
+        await waitUntil(timeout: 20, "the steering server asked") { server.requests.contains { $0.path == "/dcsm.json" } }
+        await rig.play(for: 5)
+        let paths = server.requests.map(\.path)
+        let asked = try #require(paths.firstIndex(of: "/dcsm.json"))
+        #expect(paths[..<asked].filter { $0.hasSuffix(".m4s") }.allSatisfy { $0.hasPrefix("/a/") }, "alpha first: \(paths)")
+        // Each loader (video, sound) moves once the ranking is applied (a segment it was asked
+        // for before may still come from alpha): beta alone after its first request there.
+        for loader in [["stream0", "stream1"], ["stream2"]] {
+            let own = paths.filter { path in path.hasSuffix(".m4s") && loader.contains { path.contains($0) } }
+            let moved = try #require(own.firstIndex { $0.hasPrefix("/b/") }, "\(loader): \(paths)")
+            #expect(own[moved...].allSatisfy { $0.hasPrefix("/b/") }, "\(loader): \(paths)")
+        }
+        #expect(rig.output.silentRanges(minimumFrames: 48).isEmpty, "sound all through")
+        rig.player.replaceCurrentItem(with: nil)
+    }
+
+    /// With `queryBeforeStart`, the location the steering server ranks first plays from the
+    /// first request.
+    @Test func theLocationTheSteeringServerRanksFirstIsPlayedFromTheStart() async throws {
+        let (server, root) = try serveTwoLocations(queryBeforeStart: true)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         let sink = RecordingVideoSink()
         let item = AVPlayerItem(url: server.url(for: "cdn.mpd"))
         let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
