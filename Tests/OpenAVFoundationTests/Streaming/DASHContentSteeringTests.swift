@@ -1,0 +1,112 @@
+// Playhead: DASH content steering: the `ContentSteering` element and the order of a
+// manifest's locations as values, then the template presentation on two locations of one
+// loopback server played with a steering server that ranks them.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+/// DASH content steering: a manifest's top-level `BaseURL`s named by `serviceLocation` are the
+/// pathways, a `ContentSteering` element names the server that ranks them.
+@MainActor
+@Suite struct DASHContentSteeringTests {
+    @Test func theSteeringElementAndTheLocationsOrderAreRead() throws {
+        let text = """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S">
+            <BaseURL serviceLocation="alpha">https://a.example/show/</BaseURL>
+            <BaseURL serviceLocation="beta">https://b.example/show/</BaseURL>
+            <BaseURL>https://c.example/show/</BaseURL>
+            <ContentSteering defaultServiceLocation="beta alpha" queryBeforeStart="true">steer/dcsm.json</ContentSteering>
+            <Period/>
+            </MPD>
+            """
+        let mpd = try #require(XMLTree.parse(Data(text.utf8)))
+        let base = URL(string: "https://origin.example/show/manifest.mpd")!
+        let tag = try #require(DASHManifest.steering(of: mpd, base: base))
+        #expect(tag.serverURL.absoluteString == "https://origin.example/show/steer/dcsm.json")
+        #expect(tag.defaultLocations == ["beta", "alpha"] && tag.queryBeforeStart)
+        let order = { (preferring: [String]) in
+            DASHManifest.baseURLElements(of: mpd, preferring: preferring).map(DASHManifest.serviceLocation(of:))
+        }
+        #expect(order([]) == ["alpha", "beta", "https://c.example/show/"], "as written without a preference")
+        #expect(order(["beta"]) == ["beta", "alpha", "https://c.example/show/"])
+        #expect(order(["https://c.example/show/", "alpha"]) == ["https://c.example/show/", "alpha", "beta"])
+        let manifest = HLSSteeringManifest(
+            json: Data(#"{"VERSION":1,"SERVICE-LOCATION-PRIORITY":["beta"]}"#.utf8), base: base, dialect: .dash)
+        #expect(manifest?.priority == ["beta"])
+        #expect(HLSSteeringManifest(json: Data(#"{"VERSION":1,"PATHWAY-PRIORITY":["beta"]}"#.utf8), base: base, dialect: .dash) == nil)
+    }
+
+    /// A server whose root holds the template presentation twice, `a/` ("alpha", written
+    /// first) and `b/` ("beta"), served as `/cdn.mpd` with a `ContentSteering` element
+    /// (`queryBeforeStart` as given) whose server (`/dcsm.json`) ranks beta first.
+    private func serveTwoLocations(queryBeforeStart: Bool) throws -> (LoopbackHTTPServer, URL) {
+        let folder = try DASHMedia.folder().appendingPathComponent("template")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("locations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for name in ["a", "b"] {
+            try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: folder)
+        }
+        let server = try LoopbackHTTPServer(root: root)
+        let plain = try String(contentsOf: folder.appendingPathComponent("manifest.mpd"), encoding: .utf8)
+        let text = plain.replacingOccurrences(of: "<Period", with: """
+            <BaseURL serviceLocation="alpha">a/</BaseURL>
+            <BaseURL serviceLocation="beta">b/</BaseURL>
+            <ContentSteering defaultServiceLocation="alpha" queryBeforeStart="\(queryBeforeStart)">/dcsm.json</ContentSteering>
+            <Period
+            """)
+        server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: "/cdn.mpd")
+        let json = #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
+        server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/dcsm.json")
+        return (server, root)
+    }
+
+    /// Without `queryBeforeStart` the default location plays first and the steering server is
+    /// asked once an engine takes the stream; its ranking moves the segments after it to beta
+    /// (on a manual clock, in the serial pass: `OverLoopback`).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func withoutQueryBeforeStartTheDefaultLocationPlaysUntilTheRankingComesOverLoopback() async throws {
+        let (server, root) = try serveTwoLocations(queryBeforeStart: false)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let rig = try await LoopbackPlaybackRig(server, path: "cdn.mpd")
+        await waitUntil(timeout: 20, "the steering server asked") { server.requests.contains { $0.path == "/dcsm.json" } }
+        await rig.play(for: 5)
+        let paths = server.requests.map(\.path)
+        let asked = try #require(paths.firstIndex(of: "/dcsm.json"))
+        #expect(paths[..<asked].filter { $0.hasSuffix(".m4s") }.allSatisfy { $0.hasPrefix("/a/") }, "alpha first: \(paths)")
+        // Each loader (video, sound) moves once the ranking is applied (a segment it was asked
+        // for before may still come from alpha): beta alone after its first request there.
+        for loader in [["stream0", "stream1"], ["stream2"]] {
+            let own = paths.filter { path in path.hasSuffix(".m4s") && loader.contains { path.contains($0) } }
+            let moved = try #require(own.firstIndex { $0.hasPrefix("/b/") }, "\(loader): \(paths)")
+            #expect(own[moved...].allSatisfy { $0.hasPrefix("/b/") }, "\(loader): \(paths)")
+        }
+        #expect(rig.output.silentRanges(minimumFrames: 48).isEmpty, "sound all through")
+        rig.player.replaceCurrentItem(with: nil)
+    }
+
+    /// With `queryBeforeStart`, the location the steering server ranks first plays from the
+    /// first request.
+    @Test func theLocationTheSteeringServerRanksFirstIsPlayedFromTheStart() async throws {
+        let (server, root) = try serveTwoLocations(queryBeforeStart: true)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "cdn.mpd"))
+        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") {
+            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        }
+        player.replaceCurrentItem(with: nil)
+        #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
+        #expect(sink.distinctMillis().count == Int(DASHMedia.duration) * 25)
+        let media = server.requests.map(\.path).filter { $0.hasSuffix(".m4s") }
+        #expect(!media.isEmpty && media.allSatisfy { $0.hasPrefix("/b/") }, "\(media)")
+        let asked = server.requests.first { $0.path == "/dcsm.json" }
+        #expect(asked?.query?.contains("_DASH_pathway=alpha") == true, "\(String(describing: asked?.query))")
+    }
+}
+
