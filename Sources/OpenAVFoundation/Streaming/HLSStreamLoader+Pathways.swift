@@ -29,6 +29,14 @@ extension HLSStreamLoader {
         for loader in renditions { loader.steer(priority) }
     }
 
+    /// Hands the loader the client that reads the stream's steering manifests (before the
+    /// stream is opened): started when an engine takes the stream, closed with the loader.
+    func setSteering(_ client: HLSContentSteering) {
+        condition.lock()
+        steering = client
+        condition.unlock()
+    }
+
     /// The pathway the bytes come from now.
     var currentPathway: String {
         condition.lock()

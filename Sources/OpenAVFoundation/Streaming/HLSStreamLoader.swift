@@ -56,8 +56,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var triedSources: [Int: Set<Int>] = [:]
     var pathwayPenalties: [String: Date] = [:]
     var appliedPriorityVersion = 0
-    /// The steering client, started when an engine takes the stream (set once, before the
-    /// stream is opened; read under `condition`).
+    /// The steering client, started when an engine takes the stream (guarded by `condition`;
+    /// set once, by `setSteering`, before the stream is opened).
     var steering: HLSContentSteering?
     /// Where a live DASH manifest said it is read from now (`Location`; the loader thread's).
     var relocation: URL?

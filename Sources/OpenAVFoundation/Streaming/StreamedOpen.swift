@@ -235,12 +235,12 @@ enum StreamedOpen {
                         tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), playlistImports: imports)
                 })
             if let steering, let tag = steering.tag {
-                loader.steering = steering.client(
+                loader.setSteering(steering.client(
                     for: loader, tag: tag, settings: .init(
                         fetcher: HTTPFetcher(
                             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent),
                         secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout),
-                    log: log)
+                    log: log))
             }
             return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
