@@ -34,12 +34,13 @@ struct NetworkPlayback {
     var frameTimes: [Double] { sink.frames.map(\.pts.seconds) }
 }
 
-/// Plays `asset` untimed until it ends or fails, then releases the player's item.
+/// Plays `asset` untimed (its sound too, when `audio`) until it ends or fails, then releases
+/// the player's item.
 @MainActor
-func playUntimed(_ asset: AVAsset, timeout: Double = 30) async -> NetworkPlayback {
+func playUntimed(_ asset: AVAsset, audio: Bool = false, timeout: Double = 30) async -> NetworkPlayback {
     let sink = RecordingVideoSink()
     let item = AVPlayerItem(asset: asset)
-    let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+    let player = AVPlayer(environment: untimedEnvironment(sink, audio: audio), playerItem: item)
     let log = NotificationLog(
         [AVPlayerItem.didPlayToEndTimeNotification, AVPlayerItem.failedToPlayToEndTimeNotification,
          AVPlayerItem.playbackStalledNotification], object: item)

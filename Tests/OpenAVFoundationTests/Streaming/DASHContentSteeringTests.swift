@@ -92,17 +92,9 @@ import Testing
     @Test func theLocationTheSteeringServerRanksFirstIsPlayedFromTheStart() async throws {
         let (server, root) = try serveTwoLocations(queryBeforeStart: true)
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "cdn.mpd"))
-        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil(timeout: 30, "the end") {
-            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
-        }
-        player.replaceCurrentItem(with: nil)
-        #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
-        #expect(sink.distinctMillis().count == Int(DASHMedia.duration) * 25)
+        let played = await playUntimed(AVURLAsset(url: server.url(for: "cdn.mpd")), audio: true)
+        #expect(played.item.status == .readyToPlay, "\(String(describing: played.item.error))")
+        #expect(played.sink.distinctMillis().count == Int(DASHMedia.duration) * 25)
         let media = server.requests.map(\.path).filter { $0.hasSuffix(".m4s") }
         #expect(!media.isEmpty && media.allSatisfy { $0.hasPrefix("/b/") }, "\(media)")
         let asked = server.requests.first { $0.path == "/dcsm.json" }

@@ -130,12 +130,7 @@ import Testing
         let rig = try await LoopbackPlaybackRig(server, path: "master.m3u8")
         await rig.play(for: 2)
         #expect(segments(server).allSatisfy { $0.hasPrefix("/a/") }, "\(segments(server))")
-        Self.setPriority(["CDN-B", "CDN-A"], ttl: 0.5, on: server)
-        let asked = server.requests.count
-        await waitUntil(timeout: 20, "the steering manifest read again") {
-            server.requests.dropFirst(asked).contains { $0.path == "/steer.json" }
-        }
-        let changed = server.requests.count
+        let changed = await Self.rerank(["CDN-B", "CDN-A"], on: server)
         await rig.play(for: 6)
         let after = server.requests.dropFirst(changed).map(\.path).filter { $0.hasSuffix(".ts") }
         // (A segment asked for before the ranking was applied may still come from CDN-A.)
@@ -179,12 +174,7 @@ import Testing
         #expect(group.options.count == 2, "one English, one French: \(group.options.map(\.displayName))")
         await rig.play(for: 3)
         #expect(segments(server).allSatisfy { $0.hasPrefix("/a/") }, "\(segments(server))")
-        Self.setPriority(["CDN-B", "CDN-A"], ttl: 0.5, on: server)
-        let asked = server.requests.count
-        await waitUntil(timeout: 20, "the steering manifest read again") {
-            server.requests.dropFirst(asked).contains { $0.path == "/steer.json" }
-        }
-        let changed = server.requests.count
+        let changed = await Self.rerank(["CDN-B", "CDN-A"], on: server)
         await rig.play(for: 8)
         let after = server.requests.dropFirst(changed).map(\.path).filter { $0.hasSuffix(".ts") }
         // (One segment per loader asked for before the ranking was applied may still come from CDN-A.)
@@ -261,16 +251,19 @@ import Testing
     }
 
     private func playToTheEnd(_ server: LoopbackHTTPServer) async -> (AVPlayerItem, [Int]) {
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "master.m3u8"))
-        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil(timeout: 30, "the end") {
-            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
+        let played = await playUntimed(AVURLAsset(url: server.url(for: "master.m3u8")))
+        return (played.item, played.sink.distinctMillis())
+    }
+
+    /// Has the steering server rank `priority` and waits until it was asked again; the
+    /// server's request count then.
+    private static func rerank(_ priority: [String], on server: LoopbackHTTPServer) async -> Int {
+        setPriority(priority, ttl: 0.5, on: server)
+        let asked = server.requests.count
+        await waitUntil(timeout: 20, "the steering manifest read again") {
+            server.requests.dropFirst(asked).contains { $0.path == "/steer.json" }
         }
-        player.replaceCurrentItem(with: nil)
-        return (item, sink.distinctMillis())
+        return server.requests.count
     }
 
     private func segments(_ server: LoopbackHTTPServer) -> [String] {
