@@ -6,11 +6,10 @@
 // (`_HLS_pathway`, `_DASH_pathway`) and the throughput measured (`_HLS_throughput`,
 // `_DASH_throughput`). The first manifest is read while the stream opens (the pathway played
 // from the first segment on); this client reads the later ones on a thread of its own and
-// hands each ranking to the loader, which moves to the best pathway it can use
-// (HLSStreamLoader+Pathways.swift). A manifest that cannot be had leaves an error log event
+// hands each ranking (with the pathways it clones) to the loader, which moves to the best
+// pathway it can use (HLSStreamLoader+Pathways.swift). A manifest that cannot be had leaves an error log event
 // and the ranking as it was, and is asked for again after twice the last wait (10 s at
-// least, 300 s at most); a server answering 410 (Gone) is not asked again. `PATHWAY-CLONES`
-// is not read.
+// least, 300 s at most); a server answering 410 (Gone) is not asked again.
 //
 // Concurrency: `fetchManifest` blocks its caller (the open, or the client's thread). The
 // client's thread waits on `condition` for its next reload or `close()`; `closed` is guarded
@@ -34,6 +33,8 @@ struct HLSSteeringManifest: Equatable, Sendable {
     let reloadURL: URL?
     /// `PATHWAY-PRIORITY`: the pathways, best first.
     let priority: [String]
+    /// `PATHWAY-CLONES` (HLS): pathways made by copying others.
+    var clones: [HLSPathwayClone] = []
 
     /// The manifest in `data` (JSON) read from `base`; nil when it is not a version 1 manifest
     /// with a non-empty ranking (`PATHWAY-PRIORITY`, or DASH's `SERVICE-LOCATION-PRIORITY`).
@@ -46,6 +47,9 @@ struct HLSSteeringManifest: Equatable, Sendable {
         let ttl = (object["TTL"] as? NSNumber)?.doubleValue ?? 300
         timeToLive = ttl.isFinite && ttl > 0 ? ttl : 300
         reloadURL = (object["RELOAD-URI"] as? String).flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
+        if dialect == .hls {
+            clones = (object["PATHWAY-CLONES"] as? [[String: Any]] ?? []).compactMap { HLSPathwayClone($0, base: base) }
+        }
     }
 
     /// The bytes of a `data:` URI (base64 or percent-encoded); nil for any other URL.
@@ -109,8 +113,8 @@ final class HLSContentSteering: @unchecked Sendable {
     /// The pathway playing now and the throughput measured (called on the client's thread).
     private let pathway: @Sendable () -> String?
     private let throughput: @Sendable () -> Double?
-    /// Takes each new ranking (called on the client's thread).
-    private let apply: @Sendable ([String]) -> Void
+    /// Takes each new manifest (called on the client's thread).
+    private let apply: @Sendable (HLSSteeringManifest) -> Void
     private let condition = NSCondition()
     /// Guarded by `condition`.
     private var closed = false
@@ -122,7 +126,7 @@ final class HLSContentSteering: @unchecked Sendable {
     /// it could not be had at the open).
     init(
         url: URL, wait: Double, settings: Settings, log: StreamingLog, pathway: @escaping @Sendable () -> String?,
-        throughput: @escaping @Sendable () -> Double?, apply: @escaping @Sendable ([String]) -> Void
+        throughput: @escaping @Sendable () -> Double?, apply: @escaping @Sendable (HLSSteeringManifest) -> Void
     ) {
         self.url = url
         self.wait = wait
@@ -172,7 +176,7 @@ final class HLSContentSteering: @unchecked Sendable {
             case .success(let manifest):
                 wait = manifest.timeToLive
                 if let reload = manifest.reloadURL { url = reload }
-                apply(manifest.priority)
+                apply(manifest)
             case .failure(.fetch(.cancelled)):
                 return
             case .failure(.fetch(.httpStatus(410))):

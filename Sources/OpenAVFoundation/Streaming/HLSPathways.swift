@@ -129,3 +129,47 @@ extension HLSMultivariantPlaylist {
         priority.firstIndex(of: pathway) ?? priority.count + (pathways.firstIndex(of: pathway) ?? 0)
     }
 }
+
+/// A pathway a steering server makes by copying another (`PATHWAY-CLONES`): every variant and
+/// rendition of `baseID`, read from elsewhere: the URI given for its stable ID, else its own
+/// with the host replaced and query parameters added.
+struct HLSPathwayClone: Equatable, Sendable {
+    /// `BASE-ID`, the pathway copied, and `ID`, the new one.
+    let baseID: String
+    let id: String
+    /// `URI-REPLACEMENT`'s `HOST`, `PARAMS`, `PER-VARIANT-URIS` and `PER-RENDITION-URIS`
+    /// (resolved against the steering manifest's URL).
+    let host: String?
+    let parameters: [String: String]
+    let variantURLs: [String: URL]
+    let renditionURLs: [String: URL]
+
+    /// The clone one `PATHWAY-CLONES` entry describes (read from `base`); nil without both IDs.
+    init?(_ entry: [String: Any], base: URL) {
+        guard let baseID = entry["BASE-ID"] as? String, let id = entry["ID"] as? String, !id.isEmpty else { return nil }
+        self.baseID = baseID
+        self.id = id
+        let replacement = entry["URI-REPLACEMENT"] as? [String: Any] ?? [:]
+        host = replacement["HOST"] as? String
+        parameters = replacement["PARAMS"] as? [String: String] ?? [:]
+        func urls(_ key: String) -> [String: URL] {
+            (replacement[key] as? [String: String] ?? [:]).compactMapValues { URL(string: $0, relativeTo: base)?.absoluteURL }
+        }
+        variantURLs = urls("PER-VARIANT-URIS")
+        renditionURLs = urls("PER-RENDITION-URIS")
+    }
+
+    /// Where a variant (or, when `isRendition`, an audio rendition) with stable ID `stableID`
+    /// read from `url` on the base pathway is read on the clone.
+    func url(cloning url: URL, stableID: String?, isRendition: Bool) -> URL {
+        if let stableID, let given = (isRendition ? renditionURLs : variantURLs)[stableID] { return given }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
+        if let host { components.host = host }
+        if !parameters.isEmpty {
+            var query = (components.queryItems ?? []).filter { parameters[$0.name] == nil }
+            query += parameters.keys.sorted().map { URLQueryItem(name: $0, value: parameters[$0]) }
+            components.queryItems = query
+        }
+        return components.url ?? url
+    }
+}

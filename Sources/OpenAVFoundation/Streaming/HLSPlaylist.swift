@@ -39,6 +39,9 @@ struct HLSVariant: Equatable, Sendable {
     /// of each backup.
     var pathway = HLSSteeringTag.defaultPathway
     var backupPathways: [String] = []
+    /// `STABLE-VARIANT-ID` (an audio rendition's `STABLE-RENDITION-ID`), which a steering
+    /// server's pathway clone may name, when given.
+    var stableID: String?
 
     /// True when `other` differs from it in its URI alone: a redundant copy of it.
     func isRedundant(with other: HLSVariant) -> Bool {
@@ -74,9 +77,11 @@ struct HLSAudioRendition: Equatable, Sendable {
     let autoselect: Bool
     /// `CHANNELS` ("2", "6", "16/JOC", "2/-/BINAURAL"), when given.
     var channels: String? = nil
-    /// With content steering: the same rendition on the other pathways (HLSPathways.swift).
+    /// With content steering: the same rendition on the other pathways (HLSPathways.swift),
+    /// and its `STABLE-RENDITION-ID`, when given.
     var backups: [URL] = []
     var backupPathways: [String] = []
+    var stableID: String?
 
     /// The channels `CHANNELS` states: its first parameter is the count, its third (after a
     /// spatial one, "-" for none) the special uses; nil without a count.
@@ -348,7 +353,7 @@ enum HLSPlaylist: Equatable, Sendable {
                             group: group, name: media["NAME"] ?? group, language: media["LANGUAGE"],
                             url: url,
                             isDefault: media["DEFAULT"] == "YES", autoselect: media["AUTOSELECT"] == "YES",
-                            channels: media["CHANNELS"]))
+                            channels: media["CHANNELS"], stableID: media["STABLE-RENDITION-ID"]))
                 }
             } else if !line.hasPrefix("#"), let attributes = pending {
                 pending = nil
@@ -363,7 +368,8 @@ enum HLSPlaylist: Equatable, Sendable {
                         frameRate: attributes["FRAME-RATE"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil },
                         videoRange: attributes["VIDEO-RANGE"],
                         videoLayouts: attributes["REQ-VIDEO-LAYOUT"].map(StreamVideoLayout.layouts(requiredBy:)) ?? [],
-                        pathway: attributes["PATHWAY-ID"] ?? HLSSteeringTag.defaultPathway))
+                        pathway: attributes["PATHWAY-ID"] ?? HLSSteeringTag.defaultPathway,
+                        stableID: attributes["STABLE-VARIANT-ID"]))
             }
         }
         // A variant listed again with the same attributes is a backup of the first (redundant

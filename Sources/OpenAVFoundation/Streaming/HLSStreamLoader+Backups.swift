@@ -15,7 +15,7 @@ extension HLSStreamLoader {
     /// Where variant `index`'s playlist is read from now: its own URI, or the backup it failed
     /// over to; at the place a live DASH manifest moved to (its `Location`), when it did.
     func playlistURL(of index: Int) -> URL {
-        let url = backupInUse[index].map { variants[index].backups[$0] } ?? variants[index].url
+        let url = sourceURL(index, source(of: index))
         // A moved live DASH manifest: the new place, naming the same Representation.
         guard let relocation, var moved = URLComponents(url: relocation, resolvingAgainstBaseURL: true) else { return url }
         moved.fragment = URLComponents(url: url, resolvingAgainstBaseURL: true)?.fragment
@@ -34,7 +34,7 @@ extension HLSStreamLoader {
         tried.insert(current)
         triedSources[index] = tried
         guard let next = sourcesByPriority(of: index).first(where: { !tried.contains($0) }) else { return false }
-        let (left, reached) = (variants[index].pathway(ofSource: current), variants[index].pathway(ofSource: next))
+        let (left, reached) = (sourcePathway(index, current), sourcePathway(index, next))
         use(source: next, for: index, keepingPlaylist: keepingPlaylist)
         triedSources[index] = tried.union([next])
         if left != reached { leavePathway(left, for: reached, except: index) }

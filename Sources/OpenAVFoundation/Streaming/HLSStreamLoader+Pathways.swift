@@ -6,27 +6,65 @@
 // time (VOD) or media sequence number (live), so playback goes on without a break. When a
 // pathway fails (a variant's playlist or segments cannot be had there), the variant turns to
 // its next source in the ranking, and every other variant follows it to that pathway; the
-// pathway left is not taken again for `penalty` seconds unless no other is left.
+// pathway left is not taken again for `penalty` seconds unless no other is left. A pathway the
+// server clones (`PATHWAY-CLONES`) becomes one more source of every variant that has its base
+// pathway, after its backups.
 //
 // Concurrency: `steer` and `currentPathway` may be called from any thread and take
 // `condition`; the rest runs on the loader thread, whose `backupInUse`, `triedSources`,
-// `pathwayPenalties` and `appliedPriorityVersion` are.
+// `pathwayPenalties`, `clonedSources` and `appliedPriorityVersion` are.
 import Foundation
 
 extension HLSStreamLoader {
     /// Seconds a pathway that failed is passed over.
     static let pathwayPenalty = 300.0
 
-    /// Takes a ranking of the pathways from the steering server (best first): applied before
-    /// the next segment is asked for, by this loader and its renditions' loaders.
-    func steer(_ priority: [String]) {
+    /// Takes a ranking of the pathways from the steering server (best first) and the pathways
+    /// it clones: applied before the next segment is asked for, by this loader and its
+    /// renditions' loaders.
+    func steer(_ priority: [String], clones: [HLSPathwayClone] = []) {
         condition.lock()
         state.pathwayPriority = priority
+        state.pathwayClones = clones
         state.priorityVersion += 1
         let renditions = renditionLoaders
         condition.broadcast()
         condition.unlock()
-        for loader in renditions { loader.steer(priority) }
+        for loader in renditions { loader.steer(priority, clones: clones) }
+    }
+
+    /// How many sources variant `index` has: its own URI, its backups, its clones.
+    func sourceCount(_ index: Int) -> Int { 1 + variants[index].backups.count + (clonedSources[index]?.count ?? 0) }
+
+    /// Where variant `index` is read from on `source` (0 its own URI, then its backups, then
+    /// its clones).
+    func sourceURL(_ index: Int, _ source: Int) -> URL {
+        let backups = variants[index].backups
+        if source == 0 { return variants[index].url }
+        if source <= backups.count { return backups[source - 1] }
+        return clonedSources[index]?[source - 1 - backups.count].url ?? variants[index].url
+    }
+
+    /// The pathway of variant `index`'s `source`.
+    func sourcePathway(_ index: Int, _ source: Int) -> String {
+        let backups = variants[index].backups.count
+        if source <= backups { return variants[index].pathway(ofSource: source) }
+        return clonedSources[index]?[source - 1 - backups].pathway ?? variants[index].pathway
+    }
+
+    /// Adds the sources of `clones` whose pathway is new: each variant with a source on a
+    /// clone's base pathway gains one on the clone.
+    private func addSources(of clones: [HLSPathwayClone]) {
+        for clone in clones {
+            let known = variants.indices.contains { index in (0..<sourceCount(index)).contains { sourcePathway(index, $0) == clone.id } }
+            guard !known else { continue }
+            for index in variants.indices {
+                guard let base = (0..<sourceCount(index)).first(where: { sourcePathway(index, $0) == clone.baseID }) else { continue }
+                let url = clone.url(
+                    cloning: sourceURL(index, base), stableID: variants[index].stableID, isRendition: rendition != nil)
+                clonedSources[index, default: []].append((clone.id, url))
+            }
+        }
     }
 
     /// Hands the loader the client that reads the stream's steering manifests (before the
@@ -48,12 +86,15 @@ extension HLSStreamLoader {
     /// pathway it has that has not failed lately (or the best, when all have).
     func applySteeringIfChanged() {
         condition.lock()
-        let (priority, version, playing) = (state.pathwayPriority, state.priorityVersion, state.pathway)
+        let (priority, clones, version, playing) = (state.pathwayPriority, state.pathwayClones, state.priorityVersion, state.pathway)
         condition.unlock()
         guard version != appliedPriorityVersion else { return }
         appliedPriorityVersion = version
+        addSources(of: clones)
         let now = Date()
-        let offered = priority.filter { pathway in variants.contains { $0.sources.contains(pathway) } }
+        let offered = priority.filter { pathway in
+            variants.indices.contains { index in (0..<sourceCount(index)).contains { sourcePathway(index, $0) == pathway } }
+        }
         let usable = offered.filter { (pathwayPenalties[$0] ?? .distantPast) <= now }
         guard let target = (usable.isEmpty ? offered : usable).first, target != playing else { return }
         move(to: target)
@@ -65,10 +106,9 @@ extension HLSStreamLoader {
         condition.lock()
         let priority = state.pathwayPriority
         condition.unlock()
-        let variant = variants[index]
-        let sources = Array(0...variant.backups.count)
+        let sources = Array(0..<sourceCount(index))
         guard !priority.isEmpty else { return sources }
-        func rank(_ source: Int) -> Int { priority.firstIndex(of: variant.pathway(ofSource: source)) ?? priority.count }
+        func rank(_ source: Int) -> Int { priority.firstIndex(of: sourcePathway(index, source)) ?? priority.count }
         return sources.sorted { (rank($0), $0) < (rank($1), $1) }
     }
 
@@ -82,7 +122,7 @@ extension HLSStreamLoader {
     /// Reads every variant (but `skipped`) that has a source on `pathway` from there.
     private func move(to pathway: String, except skipped: Int? = nil) {
         for index in variants.indices where index != skipped {
-            guard let source = (0...variants[index].backups.count).first(where: { variants[index].pathway(ofSource: $0) == pathway }),
+            guard let source = (0..<sourceCount(index)).first(where: { sourcePathway(index, $0) == pathway }),
                 source != self.source(of: index)
             else { continue }
             use(source: source, for: index)

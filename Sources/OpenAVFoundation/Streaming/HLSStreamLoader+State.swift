@@ -59,6 +59,7 @@ extension HLSStreamLoader {
         /// pathways with a count of rankings taken (HLSStreamLoader+Pathways.swift).
         var pathway = HLSSteeringTag.defaultPathway
         var pathwayPriority: [String] = []
+        var pathwayClones: [HLSPathwayClone] = []
         var priorityVersion = 0
         /// The variant of the bytes being read (index into `variants`).
         var playingVariant: Int?

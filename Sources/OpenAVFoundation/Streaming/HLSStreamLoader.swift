@@ -56,6 +56,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var triedSources: [Int: Set<Int>] = [:]
     var pathwayPenalties: [String: Date] = [:]
     var appliedPriorityVersion = 0
+    /// Each variant's sources on pathways a steering server cloned, after its backups.
+    var clonedSources: [Int: [(pathway: String, url: URL)]] = [:]
     /// The steering client, started when an engine takes the stream (guarded by `condition`;
     /// set once, by `setSteering`, before the stream is opened).
     var steering: HLSContentSteering?

@@ -66,7 +66,7 @@ extension StreamedOpen {
                     limit: location.network.maximumPlaylistBytes, timeout: timeout),
                 log: log, pathway: { [weak loader] in loader?.currentPathway },
                 throughput: { ProcessThroughput.lastEstimate(for: server) },
-                apply: { [weak loader] priority in loader?.steer(priority) })
+                apply: { [weak loader] manifest in loader?.steer(manifest.priority, clones: manifest.clones) })
         }
     }
 }

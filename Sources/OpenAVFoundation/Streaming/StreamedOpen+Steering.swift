@@ -61,7 +61,7 @@ extension StreamedOpen {
                 url: manifest?.reloadURL ?? tag.serverURL, wait: manifest?.timeToLive ?? 10, settings: settings, log: log,
                 pathway: { [weak loader] in loader?.currentPathway },
                 throughput: { ProcessThroughput.lastEstimate(for: server) },
-                apply: { [weak loader] priority in loader?.steer(priority) })
+                apply: { [weak loader] manifest in loader?.steer(manifest.priority, clones: manifest.clones) })
         }
     }
 }
@@ -75,6 +75,7 @@ extension HLSVariant {
         variant.pathway = pathway
         variant.backups = rendition.backups
         variant.backupPathways = rendition.backupPathways
+        variant.stableID = rendition.stableID
         return variant
     }
 }

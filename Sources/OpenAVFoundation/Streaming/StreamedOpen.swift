@@ -241,6 +241,8 @@ enum StreamedOpen {
                             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent),
                         secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout),
                     log: log))
+                // The first manifest's clones become sources before the first segment.
+                if let first = steering.manifest, !first.clones.isEmpty { loader.steer(first.priority, clones: first.clones) }
             }
             return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {

@@ -103,6 +103,34 @@ import Testing
         #expect(HLSSteeringManifest(json: Data("not json".utf8), base: from) == nil)
     }
 
+    @Test func aClonedPathwayReadsEachVariantFromItsGivenURIOrItsOwnOnAnotherHost() throws {
+        let base = URL(string: "https://steer.example/v1/manifest")!
+        let json = """
+            {"VERSION":1,"PATHWAY-PRIORITY":["CDN-C","CDN-A"],"PATHWAY-CLONES":[
+             {"BASE-ID":"CDN-A","ID":"CDN-C","URI-REPLACEMENT":{"HOST":"c.example","PARAMS":{"token":"t1"},
+              "PER-VARIANT-URIS":{"v720":"/c/720.m3u8"},"PER-RENDITION-URIS":{"r-fr":"https://c2.example/fr.m3u8"}}},
+             {"ID":"broken"}]}
+            """
+        let manifest = try #require(HLSSteeringManifest(json: Data(json.utf8), base: base))
+        let clone = try #require(manifest.clones.first)
+        #expect(manifest.clones.count == 1, "an entry without a BASE-ID is passed over")
+        #expect(clone.baseID == "CDN-A" && clone.id == "CDN-C")
+        let a360 = URL(string: "https://a.example/360.m3u8?session=9&token=old")!
+        #expect(clone.url(cloning: a360, stableID: "v360", isRendition: false).absoluteString
+            == "https://c.example/360.m3u8?session=9&token=t1")
+        #expect(clone.url(cloning: a360, stableID: "v720", isRendition: false).absoluteString == "https://steer.example/c/720.m3u8")
+        #expect(clone.url(cloning: a360, stableID: "r-fr", isRendition: true).absoluteString == "https://c2.example/fr.m3u8")
+        #expect(HLSSteeringManifest(json: Data(json.utf8), base: base, dialect: .dash) == nil, "no SERVICE-LOCATION-PRIORITY")
+        // Stable IDs are read from the playlist.
+        let master = try master("""
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="French",LANGUAGE="fr",URI="fr.m3u8",STABLE-RENDITION-ID="r-fr"
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO="aud",STABLE-VARIANT-ID="v360"
+            360.m3u8
+            """)
+        #expect(master.variants[0].stableID == "v360" && master.audioRenditions[0].stableID == "r-fr")
+    }
+
     @Test func aManifestInADataURIIsReadWithoutARequest() throws {
         let json = #"{"VERSION":1,"PATHWAY-PRIORITY":["CDN-B"]}"#
         let encoded = try #require(URL(string: "data:application/json;base64," + Data(json.utf8).base64EncodedString()))
@@ -199,7 +227,7 @@ import Testing
         let client = HLSContentSteering(
             url: server.url(for: "steer.json"), wait: 0.05,
             settings: .init(fetcher: fetcher, secure: false, limit: 1 << 16, timeout: 5, retry: 0.05...0.1), log: log,
-            pathway: { "CDN-A" }, throughput: { 2_500_000 }, apply: { priority in ranked.withLock { $0.append(priority) } })
+            pathway: { "CDN-A" }, throughput: { 2_500_000 }, apply: { manifest in ranked.withLock { $0.append(manifest.priority) } })
         client.start()
         defer { client.close() }
         await waitUntil(timeout: 20, "two failures") { log.errorRecords.count >= 2 }
@@ -282,6 +310,32 @@ import Testing
         // The manifest was asked for naming the tag's pathway (the one before any ranking).
         let steering = server.requests.filter { $0.path == "/steer.json" }
         #expect(steering.first?.query?.contains("_HLS_pathway=CDN-A") == true, "\(steering.map(\.query))")
+    }
+
+    /// The steering server clones CDN-A as CDN-C, each variant at a URI of its own (by its
+    /// `STABLE-VARIANT-ID`, folder `c/`), and ranks the clone first: the stream moves there
+    /// (from the open's first segment or so) and plays every picture.
+    @Test func aPathwayTheSteeringServerClonesIsPlayedWhenRankedFirst() async throws {
+        let (server, root) = try Self.serve(priority: ["CDN-A"])
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("c"), withDestinationURL: try AdaptiveMedia.folder().appendingPathComponent("ladder"))
+        var master = "#EXTM3U\n#EXT-X-CONTENT-STEERING:SERVER-URI=\"/steer.json\",PATHWAY-ID=\"CDN-A\"\n"
+        for variant in AdaptiveMedia.variants {
+            master += "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height),"
+                + "PATHWAY-ID=\"CDN-A\",STABLE-VARIANT-ID=\"\(variant.name)\"\na/\(variant.name)/index.m3u8\n"
+        }
+        server.setRule(.content(Data(master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
+        let uris = AdaptiveMedia.variants.map { "\"\($0.name)\":\"/c/\($0.name)/index.m3u8\"" }.joined(separator: ",")
+        let json = "{\"VERSION\":1,\"TTL\":300,\"PATHWAY-PRIORITY\":[\"CDN-C\",\"CDN-A\"],\"PATHWAY-CLONES\":["
+            + "{\"BASE-ID\":\"CDN-A\",\"ID\":\"CDN-C\",\"URI-REPLACEMENT\":{\"PER-VARIANT-URIS\":{\(uris)}}}]}"
+        server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/steer.json")
+        let (item, times) = await playToTheEnd(server)
+        #expect(item.status == .readyToPlay, "\(String(describing: item.error))")
+        #expect(times.count == Int(AdaptiveMedia.duration) * 25, "\(times.count) pictures")
+        let fetched = segments(server)
+        let moved = try #require(fetched.firstIndex { $0.hasPrefix("/c/") }, "\(fetched)")
+        #expect(moved <= 2 && fetched[moved...].allSatisfy { $0.hasPrefix("/c/") }, "\(fetched)")
     }
 
     @Test func aPathwayWhoseSegmentsFailGivesWayToTheNextRanked() async throws {
