@@ -11,7 +11,9 @@
 // (fetched once per map and kept). A static DASH manifest is streamed by the same loader, its
 // Representations' segments given as media playlists (StreamedOpen+DASH.swift). Live
 // playlists and date ranges: HLSStreamLoader+Live.swift; the schedule:
-// HLSStreamLoader+Scheduling.swift; the demux thread's side: HLSStreamLoader+Reading.swift.
+// HLSStreamLoader+Scheduling.swift; the demux thread's side: HLSStreamLoader+Reading.swift;
+// content steering's pathways: HLSStreamLoader+Pathways.swift. Variants are chosen for the
+// rate of play the engine reports (`playbackRate`).
 //
 // Concurrency: all mutable state is in `state` (the timeline included), guarded by `condition`
 // (an NSCondition): the loader thread appends chunks, reloads live playlists and waits while
@@ -19,7 +21,10 @@
 // `close` and the caps may be called from any thread. The estimator, the adaptation rule, the
 // playlists, keys and initialisation sections fetched (and why the last section failed) are
 // the loader thread's alone; the window and date range handlers are set under `condition` and
-// called on the loader thread without it. `leading` (a leaf lock) carries the variants'
+// called on the loader thread without it; so are the `playhead` and `playbackRate` readers
+// and the steering client (its own thread; it hands rankings in through `steer`, under
+// `condition`). The sources each variant has on cloned pathways and the pathways given up on
+// are the loader thread's. `leading` (a leaf lock) carries the variants'
 // loader's choices to the loaders of audio renditions in tiers, whose threads read it.
 // Nothing here blocks on the network except the loader thread.
 import FFmpegBridge
