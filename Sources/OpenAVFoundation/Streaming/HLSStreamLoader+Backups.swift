@@ -41,7 +41,8 @@ extension HLSStreamLoader {
         return true
     }
 
-    /// Reads variant `index` from `source` (0 its own URI, N its backup N - 1) from now on.
+    /// Reads variant `index` from `source` (0 its own URI, N its backup N - 1, then the sources
+    /// on cloned pathways) from now on.
     func use(source: Int, for index: Int, keepingPlaylist: Bool = false) {
         backupInUse[index] = source == 0 ? nil : source - 1
         guard !keepingPlaylist else { return }
@@ -49,6 +50,6 @@ extension HLSStreamLoader {
         playlists[index] = source == 0 ? knownOwnPlaylists[index] : known.indices.contains(source - 1) ? known[source - 1] : nil
     }
 
-    /// The source variant `index` is read from: 0 its own URI, N its backup N - 1.
+    /// The source variant `index` is read from: 0 its own URI, N its backup N - 1 (or clone).
     func source(of index: Int) -> Int { backupInUse[index].map { $0 + 1 } ?? 0 }
 }

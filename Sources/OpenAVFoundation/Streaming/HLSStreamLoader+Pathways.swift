@@ -133,8 +133,3 @@ extension HLSStreamLoader {
         condition.unlock()
     }
 }
-
-extension HLSVariant {
-    /// The pathways of its sources: its own, then its backups'.
-    var sources: [String] { [pathway] + backupPathways }
-}

@@ -86,7 +86,7 @@ import Testing
         let moved = variant.failingOver(to: 0)
         #expect(moved.url.host == "b.example" && moved.pathway == "CDN-B")
         #expect(moved.backups.map(\.host) == ["a.example"] && moved.backupPathways == ["CDN-A"])
-        #expect(moved.sources == ["CDN-B", "CDN-A"])
+        #expect((0...1).map(moved.pathway(ofSource:)) == ["CDN-B", "CDN-A"])
     }
 
     @Test func aSteeringManifestIsVersionOneWithARanking() {
