@@ -67,9 +67,16 @@ extension HLSStreamLoader {
         }
     }
 
-    /// Hands the loader the client that reads the stream's steering manifests (before the
-    /// stream is opened): started when an engine takes the stream, closed with the loader.
-    func setSteering(_ client: HLSContentSteering) {
+    /// Gives the loader a client reading the stream's steering manifests at `url` (the first
+    /// after `wait` seconds) by `settings`, naming the pathway playing and the throughput last
+    /// measured to the stream's server, its rankings steering this loader; set before the
+    /// stream is opened, started when an engine takes the stream, closed with the loader.
+    func steerBy(_ url: URL, after wait: Double, settings: HLSContentSteering.Settings, log: StreamingLog) {
+        let server = Self.serverKey(variants[0].url)
+        let client = HLSContentSteering(
+            url: url, wait: wait, settings: settings, log: log, pathway: { [weak self] in self?.currentPathway },
+            throughput: { ProcessThroughput.lastEstimate(for: server) },
+            apply: { [weak self] manifest in self?.steer(manifest.priority, clones: manifest.clones) })
         condition.lock()
         steering = client
         condition.unlock()

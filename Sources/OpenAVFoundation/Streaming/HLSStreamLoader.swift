@@ -64,7 +64,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// Each variant's sources on pathways a steering server cloned, after its backups.
     var clonedSources: [Int: [(pathway: String, url: URL)]] = [:]
     /// The steering client, started when an engine takes the stream (guarded by `condition`;
-    /// set once, by `setSteering`, before the stream is opened).
+    /// set once, by `steerBy`, before the stream is opened).
     var steering: HLSContentSteering?
     /// Where a live DASH manifest said it is read from now (`Location`; the loader thread's).
     var relocation: URL?

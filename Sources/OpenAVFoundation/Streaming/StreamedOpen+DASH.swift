@@ -170,8 +170,7 @@ extension StreamedOpen {
                         } : nil)
             })
         if let tag = steering.tag {
-            loader.setSteering(steering.client(
-                for: loader, tag: tag, location: location, timeout: timeout, log: log, makeFetcher: makeFetcher))
+            steering.steer(loader, tag: tag, location: location, timeout: timeout, log: log, makeFetcher: makeFetcher)
         }
         // A live item's time is its segments' (the Period's); their dates are the packager's.
         return (location.streamed(through: loader), ProgramDateMap(playlists[start], fromStart: true, keepsSegmentTimes: true))

@@ -50,23 +50,19 @@ extension StreamedOpen {
             locations = DASHManifest.baseURLElements(of: mpd, preferring: preferring).map(DASHManifest.serviceLocation(of:))
         }
 
-        /// The client reading the steering manifests for `loader`: after the first one's TTL
+        /// Has `loader` read the steering manifests: after the first one's TTL
         /// (at its `RELOAD-URI`) when it was read at the open, at once otherwise (10 s after a
         /// failed first read).
-        func client(
-            for loader: HLSStreamLoader, tag: DASHSteeringTag, location: MediaLocation, timeout: Double, log: StreamingLog,
+        func steer(
+            _ loader: HLSStreamLoader, tag: DASHSteeringTag, location: MediaLocation, timeout: Double, log: StreamingLog,
             makeFetcher: () -> HTTPFetcher
-        ) -> HLSContentSteering {
-            let server = HLSStreamLoader.serverKey(loader.variants[0].url)
-            return HLSContentSteering(
-                url: manifest?.reloadURL ?? tag.serverURL,
-                wait: manifest?.timeToLive ?? (tag.queryBeforeStart ? 10 : 0),
+        ) {
+            loader.steerBy(
+                manifest?.reloadURL ?? tag.serverURL, after: manifest?.timeToLive ?? (tag.queryBeforeStart ? 10 : 0),
                 settings: .init(
                     dialect: .dash, fetcher: makeFetcher(), secure: location.requiresTLS,
                     limit: location.network.maximumPlaylistBytes, timeout: timeout),
-                log: log, pathway: { [weak loader] in loader?.currentPathway },
-                throughput: { ProcessThroughput.lastEstimate(for: server) },
-                apply: { [weak loader] manifest in loader?.steer(manifest.priority, clones: manifest.clones) })
+                log: log)
         }
     }
 }

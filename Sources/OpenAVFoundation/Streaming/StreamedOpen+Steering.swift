@@ -51,17 +51,12 @@ extension StreamedOpen {
             pathway = master.startPathway(priority: manifest?.priority ?? [])
         }
 
-        /// The client reading the later manifests for `loader` (from the first one's
-        /// `RELOAD-URI` after its TTL; from the tag's URI after 10 s when it could not be had).
-        func client(
-            for loader: HLSStreamLoader, tag: HLSSteeringTag, settings: HLSContentSteering.Settings, log: StreamingLog
-        ) -> HLSContentSteering {
-            let server = HLSStreamLoader.serverKey(loader.variants[0].url)
-            return HLSContentSteering(
-                url: manifest?.reloadURL ?? tag.serverURL, wait: manifest?.timeToLive ?? 10, settings: settings, log: log,
-                pathway: { [weak loader] in loader?.currentPathway },
-                throughput: { ProcessThroughput.lastEstimate(for: server) },
-                apply: { [weak loader] manifest in loader?.steer(manifest.priority, clones: manifest.clones) })
+        /// Has `loader` read the later manifests (from the first one's `RELOAD-URI` after its
+        /// TTL; from the tag's URI after 10 s when it could not be had); the first one's clones
+        /// become sources before the first segments.
+        func steer(_ loader: HLSStreamLoader, tag: HLSSteeringTag, settings: HLSContentSteering.Settings, log: StreamingLog) {
+            loader.steerBy(manifest?.reloadURL ?? tag.serverURL, after: manifest?.timeToLive ?? 10, settings: settings, log: log)
+            if let manifest, !manifest.clones.isEmpty { loader.steer(manifest.priority, clones: manifest.clones) }
         }
     }
 }

@@ -235,14 +235,12 @@ enum StreamedOpen {
                         tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), playlistImports: imports)
                 })
             if let steering, let tag = steering.tag {
-                loader.setSteering(steering.client(
-                    for: loader, tag: tag, settings: .init(
+                steering.steer(
+                    loader, tag: tag, settings: .init(
                         fetcher: HTTPFetcher(
                             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent),
                         secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout),
-                    log: log))
-                // The first manifest's clones become sources before the first segment.
-                if let first = steering.manifest, !first.clones.isEmpty { loader.steer(first.priority, clones: first.clones) }
+                    log: log)
             }
             return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
