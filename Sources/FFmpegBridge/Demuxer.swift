@@ -160,6 +160,9 @@ package final class Demuxer: @unchecked Sendable {
             // The first section starts at its place on the playlist's timeline (a live stream
             // opens near its window's end).
             offset = state.offsets[input.openingSection.timeline] ?? offset
+            // Packed audio's first segment goes where its timestamp places it (the video's
+            // clock may put its sound after the first picture), once its first packet came.
+            if input.openingSection.timesFromZero { state.announcedPackedStart = input.openingSection.start }
             sections = state
             if !input.openingSection.timesFromZero { input.timelineOffsets?.record(state.offsets) }
         }

@@ -64,7 +64,7 @@ public enum PackedAudioMedia {
                     // (Mapped by hand: the segment muxer picks no stream for E-AC-3 by itself.)
                     "-map", "0:a", "-c:a", codec.encoding.encoder, "-b:a", "\(variant.bitRate)", "-f", "segment", "-segment_time", "2",
                 ] + codec.encoding.format + [directory.appendingPathComponent("raw%d.\(codec.rawValue)").path])
-                try writePlaylist(in: directory, codec: codec)
+                try writePlaylist(in: directory, codec: codec, origin: 10)
                 lines += [
                     "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bitRate * 5 / 4),CODECS=\"\(codec.encoding.codecs)\"",
                     "\(variant.name)/index.m3u8",
@@ -74,15 +74,54 @@ public enum PackedAudioMedia {
         }
     }
 
-    /// Tags the raw segments in `directory` (`raw<N>.<ext>`) into `seg<N>.<ext>` and lists them.
-    private static func writePlaylist(in directory: URL, codec: Codec) throws {
+    /// How far after the first picture the sound of `videoWithAudioRendition()` starts on
+    /// their shared clock (seconds).
+    public static let renditionLead = 0.5
+
+    /// The folder holding `master.m3u8`: one MPEG-TS video variant (`video/index.m3u8`, 6 s of
+    /// 30 fps pictures with B-frames, 2 s segments) whose AAC audio rendition
+    /// (`audio/index.m3u8`) is packed audio, its tags' timestamps on the video's PTS clock
+    /// with the sound starting `renditionLead` after the first picture (as a packager that
+    /// cuts the audio elsewhere writes it). Its playlist starts at zero all the same.
+    public static func videoWithAudioRendition() throws -> URL {
+        try FixtureCache.file(named: "packed-audio-rendition-v1") { folder in
+            let video = folder.appendingPathComponent("video")
+            let audio = folder.appendingPathComponent("audio")
+            for directory in [video, audio] {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+            try FFmpeg.run([
+                "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=\(duration)", "-c:v", "libx264", "-bf", "2", "-g", "60",
+                "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", video.appendingPathComponent("seg%d.ts").path,
+                video.appendingPathComponent("index.m3u8").path,
+            ])
+            let firstPicture = try FFprobe.startTime(of: video.appendingPathComponent("seg0.ts"))
+            try FFmpeg.run([
+                "-f", "lavfi", "-i",
+                "aevalsrc=exprs=sin(2*PI*(200+100*floor(t))*t):s=\(sampleRate):d=\(duration)",
+                "-map", "0:a", "-c:a", "aac", "-b:a", "64000", "-f", "segment", "-segment_time", "2",
+                "-segment_format", "adts", audio.appendingPathComponent("raw%d.aac").path,
+            ])
+            try writePlaylist(in: audio, codec: .aac, origin: firstPicture + renditionLead)
+            let master = [
+                "#EXTM3U",
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio/index.m3u8\"",
+                "#EXT-X-STREAM-INF:BANDWIDTH=900000,CODECS=\"avc1.64000d,mp4a.40.2\",AUDIO=\"aud\"",
+                "video/index.m3u8",
+            ]
+            try Data((master.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("master.m3u8"))
+        }
+    }
+
+    /// Tags the raw segments in `directory` (`raw<N>.<ext>`) into `seg<N>.<ext>` and lists them,
+    /// the first timestamp `origin` seconds (as an encoder's clock gives it).
+    private static func writePlaylist(in directory: URL, codec: Codec, origin: Double) throws {
         let ext = codec.rawValue
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:3", "#EXT-X-MEDIA-SEQUENCE:0",
             "#EXT-X-PLAYLIST-TYPE:VOD"]
         var start = 0.0
         var index = 0
-        // A timestamp such as an encoder's clock gives (the loader times segments by the playlist).
-        let origin = 10.0
         while true {
             let rawURL = directory.appendingPathComponent("raw\(index).\(ext)")
             guard let raw = FileManager.default.contents(atPath: rawURL.path) else { break }

@@ -127,14 +127,10 @@ extension HLSStreamLoader {
     func deliver(_ chunk: Chunk, generation: Int) {
         var chunk = chunk
         let tag = packedAudio == nil ? [] : PackedAudioTag.items(leading: chunk.data, at: chunk.start)
-        let timestamp = packedAudio == nil ? nil : PackedAudioTiming.timestamp(leading: chunk.data)
+        chunk.timestamp = packedAudio == nil ? nil : PackedAudioTiming.timestamp(leading: chunk.data)
         condition.lock()
         if state.generation == generation, !state.closed {
             state.noteTag(tag, at: chunk.start)
-            if let timestamp {
-                chunk.timedStart = state.packedStart(
-                    timestamp: timestamp, timeline: chunk.timeline, playlistStart: chunk.start)
-            }
             state.chunks.append(chunk)
             state.delivered = true
             state.nextSegment += 1

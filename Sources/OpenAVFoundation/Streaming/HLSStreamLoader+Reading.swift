@@ -44,7 +44,7 @@ extension HLSStreamLoader {
         let chunk = state.chunks[0]
         // The container reading this section stops at its end; `nextSection()` moves on.
         if let section = state.readSection, chunk.section != section { return .end }
-        if state.readSection == nil { state.readSectionStart = chunk.timedStart }
+        if state.readSection == nil { state.readSectionStart = placeFirstChunk() }
         state.readSection = chunk.section
         let count = min(buffer.count, chunk.data.count - state.readOffset)
         chunk.data.withUnsafeBytes { raw in
@@ -85,9 +85,10 @@ extension HLSStreamLoader {
         defer { condition.unlock() }
         guard let chunk = state.chunks.first, chunk.section != state.readSection else { return nil }
         state.readSection = chunk.section
-        state.readSectionStart = chunk.timedStart
+        let timedStart = placeFirstChunk()
+        state.readSectionStart = timedStart
         return StreamingSection(
-            timeline: chunk.timeline, start: chunk.timedStart ?? chunk.start, mediaStart: chunk.mediaStart,
+            timeline: chunk.timeline, start: timedStart ?? chunk.start, mediaStart: chunk.mediaStart,
             end: chunk.sectionEnd, timesFromZero: packedAudio != nil)
     }
 
@@ -118,6 +119,16 @@ extension HLSStreamLoader {
         return StreamingSection(
             timeline: segment.discontinuitySequence, start: segment.start, mediaStart: segment.mediaStart,
             end: segment.sectionEnd, timesFromZero: packedAudio != nil)
+    }
+
+    /// Packed audio: the item time the first chunk's timestamp places it at, worked out (once)
+    /// as its section begins to be read; nil without a timestamp. Under `condition`.
+    private func placeFirstChunk() -> Double? {
+        guard packedAudio != nil, let chunk = state.chunks.first else { return nil }
+        if let placed = chunk.timedStart { return placed }
+        let placed = state.packedStart(of: chunk, videoOrigin: timelineOffsets?.origin(of: chunk.timeline))
+        state.chunks[0].timedStart = placed
+        return placed
     }
 
     var readingSectionStart: Double? {

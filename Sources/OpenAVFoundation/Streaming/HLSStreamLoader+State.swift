@@ -19,8 +19,10 @@ extension HLSStreamLoader {
         /// The container time at `start`, and where its DASH Period ends, when the playlist says.
         var mediaStart: Double? = nil
         var sectionEnd: Double? = nil
-        /// Packed audio: the item time its timestamp places it at (PackedAudioTiming.swift),
-        /// when its tag has one.
+        /// Packed audio: its tag's timestamp (seconds of the 90 kHz clock), when it has one, and
+        /// the item time that places it at (PackedAudioTiming.swift), set when its section
+        /// begins to be read (the video's anchor is known by then).
+        var timestamp: Double? = nil
         var timedStart: Double? = nil
     }
 

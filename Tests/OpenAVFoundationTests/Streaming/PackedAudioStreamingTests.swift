@@ -195,6 +195,29 @@ import Testing
         #expect(abs((read.last ?? 0) + frame - Double(PackedAudioMedia.duration)) < 0.1, "\(read.last ?? 0)")
     }
 
+    @Test func aPackedAudioRenditionOfATransportStreamVariantIsPlacedOnTheVideosClock() throws {
+        let server = try LoopbackHTTPServer(root: try PackedAudioMedia.videoWithAudioRendition())
+        defer { server.stop() }
+        let demuxer = try StreamedOpen.demuxer(
+            for: MediaLocation(url: server.url(for: "master.m3u8")), timeout: 15, interrupt: InterruptDeadline()
+        ).demuxer
+        let kinds = demuxer.description.streams.map(\.kind)
+        #expect(kinds.contains(.video) && kinds.contains(.audio), "\(kinds)")
+        var first: [StreamKind: Double] = [:]
+        var audio: [Double] = []
+        while case .packet(let packet) = demuxer.readPacket() {
+            let kind = demuxer.description.streams[packet.streamIndex].kind
+            first[kind] = min(first[kind] ?? .infinity, packet.pts.seconds)
+            if kind == .audio { audio.append(packet.pts.seconds) }
+        }
+        // The first picture at zero, the sound half a second later, as their shared clock
+        // says (before, the sound's own first segment was put at zero: half a second early).
+        #expect(abs((first[.video] ?? -1) - 0) < 1e-3, "\(first)")
+        #expect(abs((first[.audio] ?? -1) - PackedAudioMedia.renditionLead) < 1e-3, "\(first)")
+        let frame = 1024 / Double(PackedAudioMedia.sampleRate)
+        #expect(zip(audio, audio.dropFirst()).allSatisfy { abs(($1 - $0) - frame) < 1e-4 }, "every frame once, no gap")
+    }
+
     @Test func aTimestampIsReadFromTheTagsPrivFrameAndAJumpOrAWrapIsHandled() {
         let tag = PackedAudioMedia.id3Tag(timestamp: 900_000 + (UInt64(1) << 33), title: "x") + Data([0xFF, 0xF1])
         #expect(PackedAudioTiming.timestamp(leading: tag) == 10, "33 bits of the 90 kHz clock")
@@ -211,5 +234,11 @@ import Testing
         // A jump (a packager's clock restarted): anchored again where the playlist says.
         #expect(PackedAudioTiming.start(timestamp: 3_000, timeline: 0, playlistStart: 18, origins: &origins) == 18)
         #expect(abs(PackedAudioTiming.start(timestamp: 3_006.01, timeline: 0, playlistStart: 24, origins: &origins) - 24.01) < 1e-6)
+        // The video's anchor, when its clock is the audio's; not when it lies further off.
+        var anchored: [Int: Double] = [:]
+        #expect(PackedAudioTiming.start(timestamp: 10.5, timeline: 0, playlistStart: 0, origins: &anchored, videoOrigin: 10.067) == 10.5 - 10.067)
+        #expect(anchored[0] == 10.067)
+        #expect(PackedAudioTiming.start(timestamp: 90, timeline: 1, playlistStart: 6, origins: &anchored, videoOrigin: 0) == 6)
+        #expect(anchored[1] == 84)
     }
 }
