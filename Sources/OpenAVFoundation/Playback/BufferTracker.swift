@@ -53,6 +53,10 @@ struct BufferTracker: Sendable {
     /// The streams whose reading the buffer waits for.
     private var activeStreams: [Int] { [pipeline.videoStream, audioStream].compactMap { $0 } }
 
+    /// The end was taken back (reading goes on for a newly selected audio track): what is
+    /// buffered is what was read again, until the demuxer reaches the end once more.
+    mutating func reopenEnd() { endOfStream = false }
+
     /// A seek restarts the buffered range at `target`.
     mutating func restart(at target: CMTime) {
         rangeStart = target.isNumeric ? max(target, .zero) : .zero

@@ -64,6 +64,9 @@ enum EngineEvent: Sendable {
     case readFailed(MediaFailure?)
     /// The demuxer reached the end of generation `generation` at `host`.
     case packetsEnded(generation: Int, host: Double)
+    /// Reading goes on after the end was reached (an audio track read on demand was switched
+    /// to once everything else was read): the end no longer counts as buffered.
+    case packetsReopened
 
     // MARK: Video decode thread
     /// The first frame of `generation` was decoded: its seek lands at `landing`.

@@ -137,6 +137,9 @@ extension EngineState {
         case .readResumed:
             readFailure = nil
             return []
+        case .packetsReopened:
+            buffer?.reopenEnd()
+            return []
         case .readFailed(let failure):
             if let failure { readFailure = failure }
             buffer?.markReadFailed()

@@ -72,7 +72,11 @@ extension ItemPlayback {
                 // When all else was read, the audio queue ends after the new track's packets
                 // instead (unless the audio thread may have met the end already: the old
                 // track then plays to the end).
-                if reachedEnd, pipeline.audioPackets.reopenEnd() { reachedEnd = false }
+                if reachedEnd, pipeline.audioPackets.reopenEnd() {
+                    reachedEnd = false
+                    // A late segment of the new track is then a stall, as before the end.
+                    post(.packetsReopened)
+                }
             }
             // The audio track read on demand that is to take over, until the audio thread has it.
             let awaited = companionsLoaded.flatMap { $0.selected != $0.routed ? $0.selected : nil }

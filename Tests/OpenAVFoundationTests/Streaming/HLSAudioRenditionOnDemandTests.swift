@@ -268,6 +268,64 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         player.replaceCurrentItem(with: nil)
     }
 
+    /// The same once everything was read: a switch in the last seconds takes the end back,
+    /// so French's late last segment is a reported stall where its first one runs out, not a
+    /// silence while the player says playing (the end, once reached, counted as buffered).
+    @Test func aLateSegmentAfterASwitchAtTheEndIsAReportedStall() async throws {
+        let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
+        let server = try LoopbackHTTPServer(root: playlist.deletingLastPathComponent())
+        defer { server.stop() }
+        server.setRule(.hold(atByte: 0, times: 1), for: "/out_29.ts")
+        let rig = try await Rig(server, playlist: playlist.lastPathComponent)
+        let (output, item, player, pipeline, group, english) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group, rig.english)
+        let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
+        let stalls = NotificationLog([AVPlayerItem.playbackStalledNotification], object: item)
+        await rig.play(for: 16.5)
+        var steps = 0
+        while !pipeline.audioPackets.statistics.endOfStreamMarked, steps < 100 {
+            for _ in 0..<40 where !pipeline.audioPackets.statistics.endOfStreamMarked {
+                await mainQueueSleep(nanoseconds: 5_000_000)
+            }
+            await rig.play(for: 0.01)
+            steps += 1
+        }
+        try #require(pipeline.audioPackets.statistics.endOfStreamMarked, "everything read: \(rig.state(server))")
+        item.select(french, in: group)
+        steps = 0
+        while pipeline.switchboard.routedAudio == english, steps < 300, player.timeControlStatus == .playing {
+            for _ in 0..<400 where pipeline.switchboard.routedAudio == english { await mainQueueSleep(nanoseconds: 5_000_000) }
+            await rig.play(for: 0.01)
+            steps += 1
+        }
+        try #require(pipeline.switchboard.routedAudio != english, "the switch happened: \(rig.state(server))")
+        try #require(player.currentTime().seconds < 17.9, "switched before the held segment was due: \(rig.state(server))")
+        var patience = PatientDeadline(seconds: 20)
+        while player.timeControlStatus == .playing, !patience.hasPassed() {
+            rig.clock.advance(by: 0.01)
+            await mainQueueSleep(nanoseconds: 5_000_000)
+        }
+        #expect(player.timeControlStatus == .waitingToPlayAtSpecifiedRate, "a stall: \(rig.state(server))")
+        #expect(item.isPlaybackBufferEmpty)
+        #expect(stalls.count(AVPlayerItem.playbackStalledNotification) == 1)
+        #expect(abs(player.currentTime().seconds - 18) < 0.1, "where French's sound ran out: \(rig.state(server))")
+        // The segment comes: French plays on to the end, which comes as usual.
+        server.releaseHolds()
+        patience = PatientDeadline(seconds: 20)
+        while player.timeControlStatus != .playing, !patience.hasPassed() {
+            await mainQueueSleep(nanoseconds: 10_000_000)
+            rig.clock.advance(by: 0.01)
+        }
+        #expect(player.timeControlStatus == .playing, "\(rig.state(server))")
+        await rig.play(for: 0.5)
+        let samples = output.samples
+        let tail = frequency(samples, (samples.count - 12_000)..<samples.count)
+        #expect(abs(tail - 880) < 20, "French is heard: \(tail)")
+        await rig.play(for: 2)
+        await waitUntil(timeout: 20, "the end") { player.timeControlStatus == .paused }
+        #expect(abs(player.currentTime().seconds - 20) < 0.1, "\(player.currentTime().seconds)")
+        player.replaceCurrentItem(with: nil)
+    }
+
     /// After a switch the buffer is the new rendition's: when its next segment is late, the
     /// sound running out is a stall the player reports (the buffer empty, waiting, the stall
     /// notification), not a silence while it says playing. (The old rendition's reading, 4 s
