@@ -213,12 +213,14 @@ enum StreamedOpen {
                 renditions.enumerated().map { index, opened in
                     let (rendition, list, url) = opened
                     // In tiers, its versions follow the variants' loader (held weakly: it holds
-                    // its renditions' loaders).
+                    // its renditions' loaders). With content steering each version has its
+                    // copies on the other pathways as backups.
                     var versions = [HLSVariant.unlisted(url, pathway: steering?.pathway, backups: rendition)]
                     var following: AudioTierFollowing?
                     if let tiered {
                         versions = tiered.tiers.renditions[index].versions.enumerated().map { tier, version in
-                            HLSVariant.unlisted(tier == startTier ? url : version.url ?? url)
+                            HLSVariant.unlisted(
+                                tier == startTier ? url : version.url ?? url, pathway: steering?.pathway, backups: version)
                         }
                         following = AudioTierFollowing(tierOfVariant: tiered.ofVariant) { [weak loader] in
                             loader?.leading.withLock { $0 }

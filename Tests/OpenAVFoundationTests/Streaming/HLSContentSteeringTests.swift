@@ -6,6 +6,7 @@ import Foundation
 import PlayheadTestSupport
 import Testing
 
+@testable import FFmpegBridge
 @testable import OpenAVFoundation
 
 @Suite struct HLSPathwayTests {
@@ -336,6 +337,59 @@ import Testing
         let fetched = segments(server)
         let moved = try #require(fetched.firstIndex { $0.hasPrefix("/c/") }, "\(fetched)")
         #expect(moved <= 2 && fetched[moved...].allSatisfy { $0.hasPrefix("/c/") }, "\(fetched)")
+    }
+
+    /// Tiered audio groups on two pathways (a low and a high group on each): CDN-A's English
+    /// segments fail from the third on, in both tiers; the English rendition's loader gives
+    /// way to CDN-B's copy of the version it fetches, as the variants' loader does, and the
+    /// sound is read to its end. (Before, a tier's version had no copy to turn to: its segments
+    /// were skipped, the sound lost.)
+    @Test func aTieredAudioRenditionGivesWayToItsCopyOnTheNextPathway() async throws {
+        let folder = try SelectionMedia.hlsTieredAudio.url().deletingLastPathComponent()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pathways-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        var master = "#EXTM3U\n#EXT-X-CONTENT-STEERING:SERVER-URI=\"/steer.json\",PATHWAY-ID=\"CDN-A\"\n"
+        for (name, id) in [("a", "CDN-A"), ("b", "CDN-B")] {
+            try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: folder)
+            for (tier, english, french, bandwidth, size) in [("lo", 2, 3, 300_000, "160x120"), ("hi", 4, 5, 900_000, "320x240")] {
+                master += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(tier)-\(name)\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,"
+                    + "AUTOSELECT=YES,URI=\"\(name)/out_\(english).m3u8\"\n"
+                master += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(tier)-\(name)\",NAME=\"Français\",LANGUAGE=\"fr\","
+                    + "AUTOSELECT=YES,URI=\"\(name)/out_\(french).m3u8\"\n"
+                master += "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),RESOLUTION=\(size),AUDIO=\"\(tier)-\(name)\",PATHWAY-ID=\"\(id)\"\n"
+                master += "\(name)/out_\(tier == "lo" ? 0 : 1).m3u8\n"
+            }
+        }
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        server.setRule(.content(Data(master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
+        Self.setPriority(["CDN-A", "CDN-B"], ttl: 300, on: server)
+        for english in [2, 4] {
+            for index in 2..<6 { server.setRule(.notFound, for: "/a/out_\(english)\(index).ts") }
+        }
+        let demuxer = try StreamedOpen.demuxer(
+            for: MediaLocation(url: server.url(for: "master.m3u8")), timeout: 15, interrupt: InterruptDeadline()
+        ).demuxer
+        let englishStream = try #require(demuxer.description.streams.first { $0.kind == .audio && $0.language == "en" }?.index)
+        let video: [Int] = demuxer.description.streams.filter { $0.kind == .video }.map(\.index)
+        demuxer.setActiveStreams(Set(video + [englishStream]))
+        var sound: [Double] = []
+        while case .packet(let packet) = demuxer.readPacket() {
+            if packet.streamIndex == englishStream { sound.append(packet.pts.seconds) }
+        }
+        // English all through: no gap of more than a frame or two, to the end.
+        #expect(zip(sound, sound.dropFirst()).allSatisfy { $1 - $0 < 0.05 }, "a gap in the sound")
+        #expect((sound.last ?? 0) > 11.9, "\(sound.last ?? 0)")
+        let english = segments(server).filter { $0.contains("/out_2") || $0.contains("/out_4") }
+        // Every English segment from the third on, from CDN-B (after CDN-A's refusal).
+        let fromB = Set(english.filter { $0.hasPrefix("/b/") }.compactMap { Int($0.dropLast(3).suffix(1)) })
+        #expect(fromB.isSuperset(of: 2..<6), "\(english)")
+        let firstRefused = try #require(english.firstIndex { $0.hasPrefix("/a/") && $0.hasSuffix("2.ts") }, "\(english)")
+        #expect(english[(firstRefused + 1)...].allSatisfy { $0.hasPrefix("/b/") }, "\(english)")
+        // (Opening reads each rendition's first segment to learn its format.)
+        let french = segments(server).filter { $0.contains("/out_3") || $0.contains("/out_5") }
+        #expect(french.allSatisfy { $0.hasSuffix("0.ts") }, "French stays unloaded: \(french)")
     }
 
     @Test func aPathwayWhoseSegmentsFailGivesWayToTheNextRanked() async throws {
