@@ -265,6 +265,13 @@ extension LoopbackHTTPServer {
         public static func content(_ data: Data, contentType: String) -> Rule {
             Rule(body: data, contentType: contentType)
         }
+        /// Serves `data` as a server that does not do ranges: status 200 and the whole body
+        /// whatever the `Range` header asks, then close.
+        public static func ignoringRanges(_ data: Data, contentType: String = "video/mp2t") -> Rule {
+            var rule = Rule(body: data, contentType: contentType)
+            rule.isLiveStream = true
+            return rule
+        }
         /// Serves `body` as a Shoutcast/Icecast station does: a live response whose body holds
         /// a metadata block after every `metaInterval` bytes of audio (build it with
         /// ``ICYStream/body(audio:metaInterval:titles:)``).

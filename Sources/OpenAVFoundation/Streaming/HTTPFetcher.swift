@@ -158,7 +158,8 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
     }
 
-    /// Fetches `url` (the bytes of `range` when given), waiting at most `timeout` seconds.
+    /// Fetches `url` (the bytes of `range` when given, cut from the whole resource when the
+    /// server ignores the range), waiting at most `timeout` seconds.
     ///
     /// - Parameters:
     ///   - secure: the stream began at an https URL: every request and redirect stays https.
@@ -217,9 +218,16 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         if let stop { return .failure(stop.failure) }
         if let failure = done.failure { return .failure(failure) }
         guard (200..<300).contains(done.status) else { return .failure(.httpStatus(done.status)) }
+        var data = done.data
+        // A server that does not do ranges answers 200 with the whole resource: the range is
+        // cut from it (an EXT-X-BYTERANGE segment is then its own bytes, not the whole file).
+        if let range, done.status == 200, method == "GET" {
+            guard range.lowerBound < data.count else { return .failure(.httpStatus(416)) }
+            data = data.subdata(in: range.lowerBound..<min(range.upperBound, data.count))
+        }
         return .success(
             FetchedResource(
-                data: done.data, seconds: seconds, firstByteSeconds: done.firstByte.map { $0 - started } ?? seconds,
+                data: data, seconds: seconds, firstByteSeconds: done.firstByte.map { $0 - started } ?? seconds,
                 finalURL: done.finalURL ?? url, dateField: done.dateField))
     }
 

@@ -155,6 +155,24 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    /// A server that does not do ranges (Python's `http.server`, some misconfigured origins)
+    /// answers each request with the whole file: the loader cuts each range from it, so every
+    /// picture still plays once (before, each segment was the whole file again).
+    @Test func byteRangesFromAServerThatIgnoresRangesAreCutFromTheWholeFile() async throws {
+        let folder = try AdaptiveMedia.singleFileFolder()
+        let file = folder.appendingPathComponent("ladder/low/all.mp4")
+        let reference = try referencePictures([file])
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        server.setRule(.ignoringRanges(try Data(contentsOf: file), contentType: "video/mp4"), for: "/ladder/low/all.mp4")
+        let (item, player, sink) = await playLowestToEnd(server)
+        #expect(item.accessLog() != nil, "Playhead's loader streamed it, not libavformat")
+        let frames = sink.frames
+        #expect(frames.count == 75, "\(frames.count) pictures")
+        #expect(frames.allSatisfy { reference[millis($0.pts)] == $0.frame.checksum() }, "the file's own pictures")
+        player.replaceCurrentItem(with: nil)
+    }
+
     /// The length in the playlist's `EXT-X-MAP` `BYTERANGE`.
     private static func mapLength(_ playlist: String) -> Int {
         let line = playlist.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MAP:") } ?? ""
