@@ -1,10 +1,11 @@
 // Playhead: the serial worker behind AVAssetImageGenerator: one demuxer and decoder (a
-// FrameGrabber) reused for every request of a generator.
+// FrameGrabber) reused for every request of a generator; for an HLS stream with an I-frame
+// playlist, requests that allow a keyframe take it from there (HLSIFramePictures.swift).
 import FFmpegBridge
 import Foundation
 import Synchronization
 
-// Concurrency: `grabber` and `scaler` are owned by `queue` (a private serial queue); only
+// Concurrency: `grabber`, `iFrames` and `scaler` are owned by `queue` (a private serial queue); only
 // blocks running on it touch them. `generation` is behind a lock: any thread bumps it to
 // cancel the requests queued before. Results leave through the caller's closures, called on
 // `queue`.
@@ -41,6 +42,9 @@ final class ImageGenerationQueue: @unchecked Sendable {
     private let inputDescription: String
     /// owned by `queue`
     private var grabber: FrameGrabber?
+    /// owned by `queue`: the I-frame pictures opened for a size limit (nil inside: the input
+    /// has none to use)
+    private var iFrames: (limit: CGSize, pictures: HLSIFramePictures?)?
     /// owned by `queue`
     private let scaler = Scaler()
     /// any thread: bumped by `cancelAll()`; requests from an older generation are cancelled
@@ -88,6 +92,7 @@ final class ImageGenerationQueue: @unchecked Sendable {
         guard time.isValid, !time.isIndefinite else {
             return failure(time, .failed, AVError(.unknown, description: "invalid requested time").nsError)
         }
+        if let keyframe = iFramePicture(time, settings: settings) { return keyframe }
         let grabber: FrameGrabber
         do throws(MediaFailure) {
             grabber = try openGrabber()
@@ -122,6 +127,24 @@ final class ImageGenerationQueue: @unchecked Sendable {
         let actual = frame.pts.isNumeric ? frame.pts : time
         return ImageGenerationResult(
             requestedTime: time, image: image, actualTime: actual, outcome: .succeeded, error: nil)
+    }
+
+    /// The request's picture from the stream's I-frame playlist, when it allows a keyframe and
+    /// one is there to take; nil leaves it to the grabber. Runs on `queue`.
+    private func iFramePicture(_ time: CMTime, settings: ImageGenerationSettings) -> ImageGenerationResult? {
+        guard time.isNumeric, settings.toleranceBefore != .zero || settings.toleranceAfter != .zero else { return nil }
+        let limit = settings.rendering.maximumSize
+        if iFrames?.limit != limit {
+            let location = try? MediaLocation(url: url)
+            let maximum = (Int(limit.width.rounded()), Int(limit.height.rounded()))
+            iFrames = (limit, location.flatMap { HLSIFramePictures(location: $0, maximum: maximum, timeout: timeout) })
+        }
+        guard let pictures = iFrames?.pictures,
+            case .picture(let frame, let at) = pictures.picture(
+                at: time, toleranceBefore: settings.toleranceBefore, toleranceAfter: settings.toleranceAfter),
+            let image = settings.rendering.render(frame, using: scaler)
+        else { return nil }
+        return ImageGenerationResult(requestedTime: time, image: image, actualTime: at, outcome: .succeeded, error: nil)
     }
 
     private func openGrabber() throws(MediaFailure) -> FrameGrabber {

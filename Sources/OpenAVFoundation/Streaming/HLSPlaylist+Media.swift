@@ -30,6 +30,7 @@ extension HLSPlaylist {
         var gap = false
         var dateRanges: [HLSDateRange] = []
         var holdBack: Double?
+        var iFramesOnly = false
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-START:") {
                 startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
@@ -58,6 +59,8 @@ extension HLSPlaylist {
                 ended = true
             } else if line == "#EXT-X-GAP" {
                 gap = true
+            } else if line == "#EXT-X-I-FRAMES-ONLY" {
+                iFramesOnly = true
             } else if let value = line.value(of: "#EXT-X-DATERANGE:") {
                 if let range = HLSDateRange(tag: Substring(value)) { dateRanges.append(range) }
             } else if let value = line.value(of: "#EXT-X-KEY:") {
@@ -111,6 +114,7 @@ extension HLSPlaylist {
             hasUnsupportedKey: unsupportedKey, initialisation: map, mediaSequence: sequence, startPoint: startPoint,
             dateRanges: dateRanges)
         playlist.holdBack = holdBack
+        playlist.isIFramesOnly = iFramesOnly
         return playlist
     }
 }

@@ -112,6 +112,8 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     var definitions: [String: String] = [:]
     /// `EXT-X-CONTENT-STEERING`, when given.
     var steering: HLSSteeringTag?
+    /// The I-frame playlists (`EXT-X-I-FRAME-STREAM-INF`), in playlist order.
+    var iFrameVariants: [HLSIFrameVariant] = []
 
     /// The audio renditions Playhead's loader streams beside the variants, with the variants it
     /// adapts over. When every variant names one group, that group and every variant. When the
@@ -248,6 +250,9 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     let initialisation: URL?
     /// `EXT-X-MEDIA-SEQUENCE`: the sequence number of the first segment.
     var mediaSequence = 0
+    /// `EXT-X-I-FRAMES-ONLY`: each segment is one keyframe (a byte range of a media segment),
+    /// lasting until the next.
+    var isIFramesOnly = false
     /// `EXT-X-START`, when given.
     var startPoint: HLSStartPoint?
     /// The `EXT-X-DATERANGE` tags, in order.
@@ -335,9 +340,14 @@ enum HLSPlaylist: Equatable, Sendable {
         var audio: [HLSAudioRendition] = []
         var startPoint: HLSStartPoint?
         var steering: HLSSteeringTag?
+        var iFrames: [HLSIFrameVariant] = []
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-START:") {
                 startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
+            } else if let value = line.value(of: "#EXT-X-I-FRAME-STREAM-INF:") {
+                if let variant = try HLSIFrameVariant(attributes: attributes(Substring(value)), base: base) {
+                    iFrames.append(variant)
+                }
             } else if let value = line.value(of: "#EXT-X-CONTENT-STEERING:") {
                 steering = try HLSSteeringTag(attributes: attributes(Substring(value)), base: base)
             } else if line.hasPrefix("#EXT-X-STREAM-INF:") {
@@ -384,9 +394,11 @@ enum HLSPlaylist: Equatable, Sendable {
             }
         }
         variants = merged
-        return HLSMultivariantPlaylist(
+        var master = HLSMultivariantPlaylist(
             variants: variants, renditionTypes: renditionTypes, audioRenditions: audio, startPoint: startPoint,
             steering: steering)
+        master.iFrameVariants = iFrames
+        return master
     }
 }
 
