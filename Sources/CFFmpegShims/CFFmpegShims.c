@@ -297,6 +297,11 @@ int CFFmpeg_stream_is_encrypted(const AVStream *stream) {
     return av_stream_get_side_data(stream, AV_PKT_DATA_ENCRYPTION_INIT_INFO, &size) != NULL;
 }
 
+int CFFmpeg_packet_is_encrypted(const AVPacket *packet) {
+    size_t size = 0;
+    return av_packet_get_side_data(packet, AV_PKT_DATA_ENCRYPTION_INFO, &size) != NULL;
+}
+
 // MARK: - Frame planes and sample conversion
 
 int CFFmpeg_frame_copy_packed(const AVFrame *frame, uint8_t *buffer, int size) {

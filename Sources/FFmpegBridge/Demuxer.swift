@@ -284,6 +284,12 @@ package final class Demuxer: @unchecked Sendable {
     /// first would fail the item while the retry was under way).
     var readTimeout: Double { max(timeout, streamed?.streaming?.longestWait ?? 0) }
 
+    /// True for an audio or video stream.
+    static func isAudioOrVideo(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+        let type = stream.pointee.codecpar.pointee.codec_type
+        return type == AVMEDIA_TYPE_AUDIO || type == AVMEDIA_TYPE_VIDEO
+    }
+
     /// `av_read_frame` into the scratch packet.
     func readNextFrame() -> Int32 {
         takeHeldPacket(into: scratch) ? 0 : av_read_frame(container.pointer, scratch)
@@ -321,6 +327,11 @@ package final class Demuxer: @unchecked Sendable {
                 guard let stream = container.stream(at: index) else {
                     av_packet_unref(scratch)
                     return .failure(.io(detail: "packet for an unknown stream"))
+                }
+                // An encrypted sample (no key): decoding it would give noise or nothing.
+                if CFFmpeg_packet_is_encrypted(scratch) != 0, Self.isAudioOrVideo(stream) {
+                    av_packet_unref(scratch)
+                    return .failure(.protectedContent)
                 }
                 shiftToItemTimeline(scratch, timeBase: stream.pointee.time_base)
                 if sections != nil {

@@ -29,6 +29,8 @@ package final class FrameGrabber {
     package private(set) var seekCount = 0
     /// How many frames were decoded in total (for tests of reuse).
     package private(set) var decodedFrameCount = 0
+    /// Why the last read that failed did (`.protectedContent` for encrypted samples).
+    package private(set) var lastReadFailure: MediaFailure?
 
     /// The video stream's description (size, aspect, rotation).
     package let stream: StreamDescription
@@ -198,7 +200,8 @@ package final class FrameGrabber {
                         }
                     }
                     return finishAtEnd(filter)
-                case .failure:
+                case .failure(let failure):
+                    lastReadFailure = failure
                     canContinue = false
                     return nil
                 }

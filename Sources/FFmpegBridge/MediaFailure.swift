@@ -32,6 +32,9 @@ package enum MediaFailure: Error, Sendable, Equatable {
     /// or channel count); the text says which limit, e.g. "picture too large (40000x40000
     /// exceeds 16384x16384)".
     case limitExceeded(String)
+    /// The media is encrypted (Common Encryption, DRM) and no key is at hand: its samples
+    /// cannot be decoded.
+    case protectedContent
 
     /// One line saying what is wrong.
     package var reason: String {
@@ -53,6 +56,7 @@ package enum MediaFailure: Error, Sendable, Equatable {
         case .unsupportedScheme(let scheme): return "unsupported URL scheme '\(scheme)'"
         case .io(let detail): return detail.isEmpty ? "input/output error" : detail
         case .limitExceeded(let detail): return detail
+        case .protectedContent: return "protected content (encrypted media; DRM is not supported)"
         }
     }
 }

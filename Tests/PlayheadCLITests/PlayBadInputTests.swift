@@ -56,6 +56,13 @@ struct PlayBadInputTests {
         #expect(result.errorLines == ["playhead: \(path): unsupported codec: plhd (no decoder available)"[...]])
     }
 
+    @Test func encryptedMediaFailsWithOneLineSayingItIsProtected() async throws {
+        let path = try ProtectedMedia.mp4().path
+        guard let result = try await PlayheadProcess.run(["play", "--untimed", "--no-audio", path]) else { return }
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["playhead: \(path): protected content (encrypted media; DRM is not supported)"[...]])
+    }
+
     @Test func playUsageErrorsExitTwo() async throws {
         let wav = try Fixture.url(.wav).path
         for arguments in [["play"], ["play", "--rate", "9", wav], ["play", "--report", "xml", wav]] {

@@ -134,6 +134,8 @@ void CFFmpeg_forget_counted_inputs(CFFmpegInterrupt *interrupt);
 int CFFmpeg_stream_display_matrix(const AVStream *stream, int32_t matrix[9]);
 /// 1 when the stream carries encryption (CENC) initialisation data.
 int CFFmpeg_stream_is_encrypted(const AVStream *stream);
+/// 1 when the packet's sample is still encrypted (it carries encryption info: no key was given).
+int CFFmpeg_packet_is_encrypted(const AVPacket *packet);
 
 // MARK: - Frame planes and sample conversion
 

@@ -38,6 +38,7 @@ extension MediaFailure {
         case .io: return (AVFoundationErrorDomain, AVError.Code.failedToLoadMediaData.rawValue)
         case .limitExceeded:
             return (AVFoundationErrorDomain, AVError.Code.undecodableMediaData.rawValue)
+        case .protectedContent: return (AVFoundationErrorDomain, AVError.Code.contentIsProtected.rawValue)
         }
     }
 }

@@ -113,6 +113,9 @@ final class ImageGenerationQueue: @unchecked Sendable {
                     && settings.toleranceAfter == .zero)
         else {
             self.grabber = nil  // reopen next time: the demuxer may be in a bad state
+            if let reason = grabber.lastReadFailure, reason == .protectedContent {
+                return failure(time, .failed, reason.nsError(input: inputDescription))
+            }
             return failure(
                 time, .failed,
                 AVError(.decodeFailed, description: "cannot decode a frame at \(time.seconds) s").nsError)

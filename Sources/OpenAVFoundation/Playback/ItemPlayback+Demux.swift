@@ -175,8 +175,9 @@ extension ItemPlayback {
                     continue
                 }
                 // A read error mid-file ends the stream; what was read still plays. Over the
-                // network the item then fails where the data ran out (see `reportEnd`).
-                post(.readFailed(demuxer.isNetwork ? failure : nil))
+                // network the item then fails where the data ran out (see `reportEnd`), as
+                // does any item whose samples are encrypted.
+                post(.readFailed(demuxer.isNetwork || failure == .protectedContent ? failure : nil))
                 demuxerAtEnd = true
             }
         }
