@@ -71,6 +71,8 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         case nil: return .loading
         case .success: return .loaded
         case .failure(.cancelled): return .cancelled
+        // DRM-protected media: that it is protected and not playable here is known.
+        case .failure(.protectedContent) where Self.knownWhenProtected.contains(key): return .loaded
         case .failure(let failure):
             outError?.pointee = failure.nsError(input: inputDescription)
             return .failed
@@ -151,9 +153,17 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
     /// True when some audio or video track can be decoded. Blocks until loaded.
     open var isPlayable: Bool { contentsWaiting(for: "playable")?.isPlayable ?? false }
 
-    /// True when some track is encrypted. Blocks until loaded.
+    /// The keys that load for DRM-protected media whose opening failed: it has protected
+    /// content and is not playable (Playhead has no DRM system).
+    static let knownWhenProtected: Set<String> = ["hasProtectedContent", "playable", "isPlayable"]
+
+    /// True when some track is encrypted, or the stream's keys come from a DRM system (its
+    /// loading then fails with `AVError.contentIsProtected`). Blocks until loaded.
     open var hasProtectedContent: Bool {
-        contentsWaiting(for: "hasProtectedContent")?.hasProtectedContent ?? false
+        switch inspection.waitForResult(key: "hasProtectedContent") {
+        case .success(let description): return contents(for: description).hasProtectedContent
+        case .failure(let failure): return failure == .protectedContent
+        }
     }
 
     /// Metadata with common keys (title, artist, album, artwork, ...). Blocks until loaded.

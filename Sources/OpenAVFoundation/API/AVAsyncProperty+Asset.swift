@@ -12,11 +12,18 @@ extension AVPartialAsyncProperty where Root: AVAsset {
     }
     /// Whether some audio or video track can be decoded.
     public static var isPlayable: AVAsyncProperty<Root, Bool> {
-        AVAsyncProperty(key: "playable") { try $0.loadedContents().isPlayable }
+        AVAsyncProperty(key: "playable") { asset in
+            if case .failure(.protectedContent)? = asset.inspection.result { return false }
+            return try asset.loadedContents().isPlayable
+        }
     }
-    /// Whether some track is encrypted.
+    /// Whether some track is encrypted, or the stream's keys come from a DRM system (true
+    /// where other properties fail to load with `AVError.contentIsProtected`).
     public static var hasProtectedContent: AVAsyncProperty<Root, Bool> {
-        AVAsyncProperty(key: "hasProtectedContent") { try $0.loadedContents().hasProtectedContent }
+        AVAsyncProperty(key: "hasProtectedContent") { asset in
+            if case .failure(.protectedContent)? = asset.inspection.result { return true }
+            return try asset.loadedContents().hasProtectedContent
+        }
     }
     /// Metadata with common keys.
     public static var commonMetadata: AVAsyncProperty<Root, [AVMetadataItem]> {

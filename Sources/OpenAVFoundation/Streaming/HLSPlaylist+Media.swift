@@ -31,6 +31,7 @@ extension HLSPlaylist {
         var dateRanges: [HLSDateRange] = []
         var holdBack: Double?
         var iFramesOnly = false
+        var drmSystem: String?
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-START:") {
                 startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
@@ -65,6 +66,7 @@ extension HLSPlaylist {
                 if let range = HLSDateRange(tag: Substring(value)) { dateRanges.append(range) }
             } else if let value = line.value(of: "#EXT-X-KEY:") {
                 let list = attributes(Substring(value))
+                drmSystem = drmSystem ?? HLSKey.drmSystem(of: list)
                 switch list["METHOD"] {
                 case "NONE":
                     key = nil
@@ -115,6 +117,7 @@ extension HLSPlaylist {
             dateRanges: dateRanges)
         playlist.holdBack = holdBack
         playlist.isIFramesOnly = iFramesOnly
+        playlist.drmSystem = drmSystem
         return playlist
     }
 }

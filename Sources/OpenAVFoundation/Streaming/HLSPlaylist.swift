@@ -114,6 +114,8 @@ struct HLSMultivariantPlaylist: Equatable, Sendable {
     var steering: HLSSteeringTag?
     /// The I-frame playlists (`EXT-X-I-FRAME-STREAM-INF`), in playlist order.
     var iFrameVariants: [HLSIFrameVariant] = []
+    /// The DRM system an `EXT-X-SESSION-KEY` names (`HLSKey.drmSystem(of:)`), when one does.
+    var drmSystem: String?
 
     /// The audio renditions Playhead's loader streams beside the variants, with the variants it
     /// adapts over. When every variant names one group, that group and every variant. When the
@@ -168,6 +170,17 @@ struct HLSKey: Hashable, Sendable {
             value >>= 8
         }
         return Data(bytes)
+    }
+
+    /// The DRM system a key tag's `attributes` name: its `KEYFORMAT` when that is not
+    /// "identity" (a key a player fetches and uses as is), or the method for SAMPLE-AES-CTR
+    /// (which only DRM systems use); nil for no encryption or a plain key. FairPlay
+    /// ("com.apple.streamingkeydelivery"), Widevine and PlayReady keys come from their
+    /// systems' license servers, which Playhead does not speak to.
+    static func drmSystem(of attributes: [String: String]) -> String? {
+        guard let method = attributes["METHOD"], method != "NONE" else { return nil }
+        if let format = attributes["KEYFORMAT"], format != "identity" { return format }
+        return method == "SAMPLE-AES-CTR" ? method : nil
     }
 
     /// `0x`-prefixed hex as 16 bytes; nil when it is not that.
@@ -253,6 +266,8 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     /// `EXT-X-I-FRAMES-ONLY`: each segment is one keyframe (a byte range of a media segment),
     /// lasting until the next.
     var isIFramesOnly = false
+    /// The DRM system whose key a segment needs (`HLSKey.drmSystem(of:)`), when one does.
+    var drmSystem: String?
     /// `EXT-X-START`, when given.
     var startPoint: HLSStartPoint?
     /// The `EXT-X-DATERANGE` tags, in order.
@@ -341,9 +356,12 @@ enum HLSPlaylist: Equatable, Sendable {
         var startPoint: HLSStartPoint?
         var steering: HLSSteeringTag?
         var iFrames: [HLSIFrameVariant] = []
+        var drmSystem: String?
         for line in lines where !line.isEmpty {
             if let value = line.value(of: "#EXT-X-START:") {
                 startPoint = HLSStartPoint(attributes: attributes(Substring(value)))
+            } else if let value = line.value(of: "#EXT-X-SESSION-KEY:") {
+                drmSystem = drmSystem ?? HLSKey.drmSystem(of: attributes(Substring(value)))
             } else if let value = line.value(of: "#EXT-X-I-FRAME-STREAM-INF:") {
                 if let variant = try HLSIFrameVariant(attributes: attributes(Substring(value)), base: base) {
                     iFrames.append(variant)
@@ -398,6 +416,7 @@ enum HLSPlaylist: Equatable, Sendable {
             variants: variants, renditionTypes: renditionTypes, audioRenditions: audio, startPoint: startPoint,
             steering: steering)
         master.iFrameVariants = iFrames
+        master.drmSystem = drmSystem
         return master
     }
 }

@@ -64,7 +64,9 @@ enum StreamedOpen {
     /// `location` itself; with the dates of an HLS timeline when its media playlist has them.
     ///
     /// - Throws: `.timedOut` or `.cancelled` when the playlist could not be read in time or the
-    ///   open was aborted; any other failure leaves the input to libavformat, which reports it.
+    ///   open was aborted; `.protectedContent` when an HLS playlist's keys come from a DRM
+    ///   system (FairPlay, Widevine, PlayReady); any other failure leaves the input to
+    ///   libavformat, which reports it.
     static func location(for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline) throws(MediaFailure)
         -> (MediaLocation, ProgramDateMap?)
     {
@@ -100,6 +102,9 @@ enum StreamedOpen {
         }
         do throws(MediaFailure) {
             var fetched = try fetchPlaylist(url)
+            // Keys a DRM system's license server hands out: nothing here can decrypt them.
+            if case (.multivariant(let master), _, _)? = fetched, master.drmSystem != nil { throw .protectedContent }
+            if case (.media(let playlist), _, _)? = fetched, playlist.drmSystem != nil { throw .protectedContent }
             // Content steering: the pathway to play, from the first steering manifest.
             var steering: SteeringStart?
             if case (.multivariant(let master), let finalURL, let text)? = fetched, master.pathways.count > 1 || master.steering != nil {
@@ -157,6 +162,7 @@ enum StreamedOpen {
                 if case .multivariant(let master) = fetched?.0, let first = master.variants.first,
                     case (.media(let playlist), _, _)? = try fetchPlaylist(first.url, imports: master.definitions)
                 {
+                    if playlist.drmSystem != nil { throw .protectedContent }
                     dates = ProgramDateMap(playlist)
                 }
                 fetcher.close()
@@ -181,6 +187,7 @@ enum StreamedOpen {
                     if media != nil { variants[start] = variants[start].failingOver(to: backup) }
                 }
             }
+            if case .media(let playlist)? = media, playlist.drmSystem != nil { throw .protectedContent }
             // Every audio rendition's playlist (in tiers, the version playing with the start
             // variant), read before any loader fetches with this fetcher.
             let startTier = tiered?.ofVariant[start] ?? 0
