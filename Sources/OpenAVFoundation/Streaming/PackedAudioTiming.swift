@@ -77,8 +77,8 @@ extension PackedAudioTiming {
 
 extension HLSStreamLoader.State {
     /// `PackedAudioTiming.start` with the loader's anchors (`packedOrigins`) for `chunk`, given
-    /// the video's anchor of its timeline (`videoOrigin`); the chunk's playlist start when its
-    /// tag has no timestamp.
+    /// the video's anchor of its timeline (`videoOrigin`); nil when its tag has no timestamp
+    /// (it keeps its place on the playlist).
     mutating func packedStart(of chunk: HLSStreamLoader.Chunk, videoOrigin: Double?) -> Double? {
         guard let timestamp = chunk.timestamp else { return nil }
         return PackedAudioTiming.start(
