@@ -91,6 +91,11 @@ package protocol StreamingInput: AnyObject, Sendable {
     func park()
     /// True from `park()` until the next `restart(at:)`.
     var isParked: Bool { get }
+    /// While `leave` is true, parks itself (as `park()`, its reader's read ending) once its
+    /// reader has waited `starvedAfter` seconds for bytes that have not come (a request its
+    /// server stalls); at once when it has already. Until the next `restart(at:)` or a call
+    /// with false. Returns at once.
+    func leaveWhenStarved(_ leave: Bool)
     /// Stops loading for good; returns at once.
     func close()
     /// What the stream's multivariant playlist declares beside its variants: subtitle
@@ -256,6 +261,8 @@ extension StreamingInput {
     package func park() {}
     /// Never parked.
     package var isParked: Bool { false }
+    /// Never starves.
+    package func leaveWhenStarved(_ leave: Bool) {}
     /// None, unless the input has some.
     package var companions: [any StreamingInput] { [] }
     /// Nil: the main input.

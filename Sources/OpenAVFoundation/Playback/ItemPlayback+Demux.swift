@@ -198,7 +198,9 @@ extension ItemPlayback {
         guard key != loaded else { return false }
         loaded = key
         let from = currentTime() - CMTime(seconds: Self.switchLeadIn, preferredTimescale: 1000)
-        return demuxer.loadCompanions(holding: Set([key.selected, key.routed].compactMap { $0 }), from: from)
+        // The playing track left starving when another was selected is not read again.
+        let routed = pipeline.switchboard.routedInputLeft(selected: key.selected) ? nil : key.routed
+        return demuxer.loadCompanions(holding: Set([key.selected, routed].compactMap { $0 }), from: from)
     }
 
     /// True while the read-ahead waits for the exact seek of `generation` to land (the

@@ -6,7 +6,8 @@
 // posted to the coordinator, which changes the selection and wakes threads. The demux thread
 // carries out the switch (StreamRouter); for an audio track read on demand the caller also
 // nudges the loaders and the packet queues (both lock internally, never wait) so the demux
-// thread comes round at once. Subtitle files are read on a global queue into the pipeline's
+// thread comes round at once, and parks the playing track's input when its server stalls it
+// (the switchboard's lock, then the loader's), which ends the demux thread's read of it. Subtitle files are read on a global queue into the pipeline's
 // cue store, an HLS WebVTT rendition on a `playhead.vtt` thread of its own that owns its
 // reader and ends when the selection changes or the item stops; captions in the pictures come
 // from the video thread through the caption backlog, which `loadLegible` (in the
@@ -45,10 +46,14 @@ extension ItemPlayback {
     /// audio rendition starts loading when the demux thread next comes round, which may be
     /// waiting at the read frontier for the next segment (the loaders fetch it at once) or for
     /// room in a full packet queue (paused, its packet goes in over the limit), so the new
-    /// sound is ready even before play resumes.
+    /// sound is ready even before play resumes. A playing rendition whose server stalls its
+    /// next segment is left once its reader has waited a second for it (not read again), so
+    /// the switch does not wait for the stalled request.
     func selectAudio(streamIndex: Int) {
         post(.selectAudio(streamIndex))
         guard let pipeline, pipeline.switchboard.isOnDemand(streamIndex) else { return }
+        // A track stalled on its server is not waited for.
+        pipeline.switchboard.leaveAudioWhenStarved(for: streamIndex)
         streamLoader.withLock { $0 }?.fetchNextSegmentNow()
         pipeline.audioPackets.admitWaitingProducers()
         pipeline.videoPackets.admitWaitingProducers()

@@ -122,6 +122,31 @@ final class StreamSwitchboard: Sendable {
         }
     }
 
+    /// A switch to `stream` was asked: the input of the playing track, read on demand, is
+    /// left (parked, its reader's read ending) once it starves (its reader has waited a while
+    /// for bytes its server has not sent), so the demux thread, which reads the sources in
+    /// decode order, is not held up by it and the new track loads now rather than when the
+    /// old one's request gives up. The old track plays out what it has; the switch lands once
+    /// the new one's packets come. A switch back to the playing track calls that off. Any
+    /// thread.
+    func leaveAudioWhenStarved(for stream: Int) {
+        audio.withLock { routing in
+            guard let routed = routing.routed, let left = routing.onDemand[routed] else { return }
+            let staying = routed == stream || routing.onDemand[stream] === left
+            // (The loader's lock is taken inside this one, never the other way round.)
+            left.leaveWhenStarved(!staying)
+        }
+    }
+
+    /// True when the input of the playing track, read on demand, is parked while `selected`
+    /// is another track: it was left starving (`leaveAudioWhenStarved`), and is not read again.
+    func routedInputLeft(selected: Int?) -> Bool {
+        audio.withLock { routing in
+            guard let routed = routing.routed, routed != selected, let input = routing.onDemand[routed] else { return false }
+            return input.isParked
+        }
+    }
+
     /// Forgets every kept packet (after a seek). Demux thread.
     func clearAudioBacklog() {
         audio.withLock { $0.backlog.removeAll() }

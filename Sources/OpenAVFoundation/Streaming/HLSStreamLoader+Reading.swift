@@ -34,13 +34,19 @@ extension HLSStreamLoader {
             if let failure = state.failure { return .failure(failure) }
             // Parked, the stream ends here for its reader until it restarts.
             if state.loaderDone || state.closed || state.parked { return .end }
+            // Left while its server stalls it (a switch to another rendition): ends here.
+            if leaveNowIfStarved() { return .end }
             // (A rendition fetching on demand fetches what its reader waits for.)
             state.readerWaiting = true
             condition.broadcast()
             _ = condition.wait(until: Date(timeIntervalSinceNow: wait))
             state.readerWaiting = false
-            guard !state.chunks.isEmpty else { return .waiting }
+            guard !state.chunks.isEmpty else {
+                if state.starvedSince == nil { state.starvedSince = ThreadCondition.monotonicNow() }
+                return .waiting
+            }
         }
+        state.starvedSince = nil
         let chunk = state.chunks[0]
         // The container reading this section stops at its end; `nextSection()` moves on.
         if let section = state.readSection, chunk.section != section { return .end }
@@ -113,6 +119,8 @@ extension HLSStreamLoader {
         state.loaderDone = false
         state.failure = nil
         state.parked = false
+        state.starvedSince = nil
+        state.leavesWhenStarved = false
         leading.withLock { $0.restarted() }
         condition.broadcast()
         condition.unlock()
@@ -157,8 +165,37 @@ extension HLSStreamLoader {
         for loader in renditions { loader.fetchNextSegmentNow() }
     }
 
+    /// How long a reader waits for bytes before a rendition being left stops being waited for
+    /// (`leaveWhenStarved`): longer than a segment request takes on a working link.
+    static let starvedAfter = 1.0
+
+    func leaveWhenStarved(_ leave: Bool) {
+        condition.lock()
+        state.leavesWhenStarved = leave
+        _ = leaveNowIfStarved()
+        condition.unlock()
+    }
+
+    /// Parks when asked to leave once starved and the reader has starved long enough; true
+    /// when it did. Under `condition`.
+    private func leaveNowIfStarved() -> Bool {
+        guard state.leavesWhenStarved, !state.parked, state.chunks.isEmpty, let since = state.starvedSince,
+            ThreadCondition.monotonicNow() - since >= Self.starvedAfter
+        else { return false }
+        parkLocked()
+        return true
+    }
+
     func park() {
         condition.lock()
+        parkLocked()
+        condition.unlock()
+    }
+
+    /// `park()` with `condition` held.
+    private func parkLocked() {
+        state.starvedSince = nil
+        state.leavesWhenStarved = false
         state.parked = true
         // A new generation: the request in flight is cancelled, and nothing it brings is kept.
         state.generation += 1
@@ -167,7 +204,6 @@ extension HLSStreamLoader {
         state.readSection = nil
         state.readSectionStart = nil
         condition.broadcast()
-        condition.unlock()
     }
 
     func close() {

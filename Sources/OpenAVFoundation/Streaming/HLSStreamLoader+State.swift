@@ -53,8 +53,13 @@ extension HLSStreamLoader {
         var parked = false
         /// One segment may be fetched past the forward buffer (see `fetchNextSegmentNow()`).
         var reachesAhead = false
-        /// True while the demuxer's read waits for a chunk.
+        /// True while the demuxer's read waits for a chunk; `starvedSince` the monotonic time of
+        /// the first wait of a read that has not got bytes yet (the reader waits in 50 ms
+        /// slices, which leave gaps in `readerWaiting`).
         var readerWaiting = false
+        var starvedSince: Double?
+        /// Set by `leaveWhenStarved`: park once the reader has starved `starvedAfter` seconds.
+        var leavesWhenStarved = false
         var failure: MediaFailure?
         var caps = VariantAdaptation.Caps()
         /// Content steering: the pathway the bytes come from, and the latest ranking of the

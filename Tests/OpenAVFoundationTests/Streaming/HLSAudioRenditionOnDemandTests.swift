@@ -57,6 +57,47 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         /// Advances in 10 ms steps, letting the real-time threads refill the ring first (the
         /// clock never outruns the loopback fetches, however slow the machine).
         func play(for seconds: Double) async { await base.play(for: seconds) }
+
+        /// Plays on in 10 ms steps until the last packet went into the audio queue and the
+        /// queue was marked ended (the demux thread puts the last packets in as the queues
+        /// drain); true once it was.
+        func playUntilEverythingIsRead() async -> Bool {
+            var steps = 0
+            while !pipeline.audioPackets.statistics.endOfStreamMarked, steps < 100 {
+                for _ in 0..<40 where !pipeline.audioPackets.statistics.endOfStreamMarked {
+                    await mainQueueSleep(nanoseconds: 5_000_000)
+                }
+                await play(for: 0.01)
+                steps += 1
+            }
+            return pipeline.audioPackets.statistics.endOfStreamMarked
+        }
+
+        /// Selects `option` and plays on in 10 ms steps until the audio thread plays it (each
+        /// step waits up to 2 s of real time for the switch: a busy machine must not let the
+        /// clock run far first); true once it does.
+        func switchAudio(to option: AVMediaSelectionOption) async -> Bool {
+            item.select(option, in: group)
+            var steps = 0
+            while pipeline.switchboard.routedAudio == english, steps < 300, player.timeControlStatus == .playing {
+                for _ in 0..<400 where pipeline.switchboard.routedAudio == english {
+                    await mainQueueSleep(nanoseconds: 5_000_000)
+                }
+                await play(for: 0.01)
+                steps += 1
+            }
+            return pipeline.switchboard.routedAudio != english
+        }
+
+        /// Steps the clock whether or not the sound keeps up (time waits for it) while the
+        /// player says `.playing` (`untilPlaying`: until it does).
+        func stepClock(untilPlaying: Bool = false) async {
+            var patience = PatientDeadline(seconds: 20)
+            while (player.timeControlStatus == .playing) != untilPlaying, !patience.hasPassed() {
+                clock.advance(by: 0.01)
+                await mainQueueSleep(nanoseconds: untilPlaying ? 10_000_000 : 5_000_000)
+            }
+        }
     }
 
     @Test func onlyTheSelectedRenditionLoadsAndASwitchStartsTheOtherAtThePlayhead() async throws {
@@ -222,18 +263,9 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         let (output, item, player, pipeline, group, english) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group, rig.english)
         let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
         await rig.play(for: 16.8)
-        // Played on until the last packet went into the audio queue and the queue was marked
-        // ended (the forward buffer is 4 s; the demux thread puts the last packets in as the
-        // queues drain).
-        var steps = 0
-        while !pipeline.audioPackets.statistics.endOfStreamMarked, steps < 100 {
-            for _ in 0..<40 where !pipeline.audioPackets.statistics.endOfStreamMarked {
-                await mainQueueSleep(nanoseconds: 5_000_000)
-            }
-            await rig.play(for: 0.01)
-            steps += 1
-        }
-        try #require(pipeline.audioPackets.statistics.endOfStreamMarked, "everything read by 17.8 s: \(rig.state(server))")
+        // Played on until everything was read (the forward buffer is 4 s).
+        let readAll = await rig.playUntilEverythingIsRead()
+        try #require(readAll, "everything read by 17.8 s: \(rig.state(server))")
         let heard = server.requests.count
         let asked = player.currentTime().seconds
         item.select(french, in: group)
@@ -277,44 +309,23 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         defer { server.stop() }
         server.setRule(.hold(atByte: 0, times: 1), for: "/out_29.ts")
         let rig = try await Rig(server, playlist: playlist.lastPathComponent)
-        let (output, item, player, pipeline, group, english) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group, rig.english)
-        let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
+        let (output, item, player) = (rig.output, rig.item, rig.player)
+        let french = try #require(rig.group.options.first { $0.extendedLanguageTag == "fr" })
         let stalls = NotificationLog([AVPlayerItem.playbackStalledNotification], object: item)
         await rig.play(for: 16.5)
-        var steps = 0
-        while !pipeline.audioPackets.statistics.endOfStreamMarked, steps < 100 {
-            for _ in 0..<40 where !pipeline.audioPackets.statistics.endOfStreamMarked {
-                await mainQueueSleep(nanoseconds: 5_000_000)
-            }
-            await rig.play(for: 0.01)
-            steps += 1
-        }
-        try #require(pipeline.audioPackets.statistics.endOfStreamMarked, "everything read: \(rig.state(server))")
-        item.select(french, in: group)
-        steps = 0
-        while pipeline.switchboard.routedAudio == english, steps < 300, player.timeControlStatus == .playing {
-            for _ in 0..<400 where pipeline.switchboard.routedAudio == english { await mainQueueSleep(nanoseconds: 5_000_000) }
-            await rig.play(for: 0.01)
-            steps += 1
-        }
-        try #require(pipeline.switchboard.routedAudio != english, "the switch happened: \(rig.state(server))")
+        let readAll = await rig.playUntilEverythingIsRead()
+        try #require(readAll, "everything read: \(rig.state(server))")
+        let switched = await rig.switchAudio(to: french)
+        try #require(switched, "the switch happened: \(rig.state(server))")
         try #require(player.currentTime().seconds < 17.9, "switched before the held segment was due: \(rig.state(server))")
-        var patience = PatientDeadline(seconds: 20)
-        while player.timeControlStatus == .playing, !patience.hasPassed() {
-            rig.clock.advance(by: 0.01)
-            await mainQueueSleep(nanoseconds: 5_000_000)
-        }
+        await rig.stepClock()
         #expect(player.timeControlStatus == .waitingToPlayAtSpecifiedRate, "a stall: \(rig.state(server))")
         #expect(item.isPlaybackBufferEmpty)
         #expect(stalls.count(AVPlayerItem.playbackStalledNotification) == 1)
         #expect(abs(player.currentTime().seconds - 18) < 0.1, "where French's sound ran out: \(rig.state(server))")
         // The segment comes: French plays on to the end, which comes as usual.
         server.releaseHolds()
-        patience = PatientDeadline(seconds: 20)
-        while player.timeControlStatus != .playing, !patience.hasPassed() {
-            await mainQueueSleep(nanoseconds: 10_000_000)
-            rig.clock.advance(by: 0.01)
-        }
+        await rig.stepClock(untilPlaying: true)
         #expect(player.timeControlStatus == .playing, "\(rig.state(server))")
         await rig.play(for: 0.5)
         let samples = output.samples
@@ -323,6 +334,42 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         await rig.play(for: 2)
         await waitUntil(timeout: 20, "the end") { player.timeControlStatus == .paused }
         #expect(abs(player.currentTime().seconds - 20) < 0.1, "\(player.currentTime().seconds)")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    /// A language switch does not wait for the old rendition's stalled server: English's
+    /// third segment is held (its server sends nothing, the demux thread's read of English
+    /// waits); French, selected then, loads at once and takes over, while English's request
+    /// still hangs. (Before, the switch waited until English's request gave up.)
+    @Test func aSwitchAwayFromAStalledRenditionDoesNotWaitForIt() async throws {
+        let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
+        let server = try LoopbackHTTPServer(root: playlist.deletingLastPathComponent())
+        defer { server.stop() }
+        server.setRule(.hold(atByte: 0, times: 1), for: "/out_12.ts")
+        let rig = try await Rig(server, playlist: playlist.lastPathComponent)
+        let (player, pipeline, english) = (rig.player, rig.pipeline, rig.english)
+        let french = try #require(rig.group.options.first { $0.extendedLanguageTag == "fr" })
+        await rig.play(for: 2)
+        await waitUntil(timeout: 20, "English's held segment asked for") {
+            server.requests.contains { $0.path == "/out_12.ts" }
+        }
+        rig.item.select(french, in: rig.group)
+        // The clock steps whether or not the sound keeps up; a few seconds of real time at most.
+        var patience = PatientDeadline(seconds: 8)
+        while pipeline.switchboard.routedAudio == english, !patience.hasPassed() {
+            rig.clock.advance(by: 0.01)
+            await mainQueueSleep(nanoseconds: 10_000_000)
+        }
+        #expect(pipeline.switchboard.routedAudio != english, "switched with English held: \(rig.state(server))")
+        #expect(server.requests.contains { $0.path.hasPrefix("/out_2") && $0.path.hasSuffix(".ts") }, "French loaded")
+        #expect(!server.requests.contains { $0.path == "/out_13.ts" }, "English is not read on")
+        // French plays on.
+        await rig.stepClock(untilPlaying: true)
+        await rig.play(for: 1)
+        let samples = rig.output.samples
+        let tail = frequency(samples, (samples.count - 24_000)..<samples.count)
+        #expect(abs(tail - 880) < 15, "French is heard: \(tail)")
+        server.releaseHolds()
         player.replaceCurrentItem(with: nil)
     }
 
@@ -337,28 +384,15 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         // French's third segment (4–6 s) is held until the test lets it go.
         server.setRule(.hold(atByte: 0, times: 1), for: "/out_22.ts")
         let rig = try await Rig(server, playlist: playlist.lastPathComponent)
-        let (output, item, player, pipeline, group, english) = (rig.output, rig.item, rig.player, rig.pipeline, rig.group, rig.english)
-        let french = try #require(group.options.first { $0.extendedLanguageTag == "fr" })
+        let (output, item, player) = (rig.output, rig.item, rig.player)
+        let french = try #require(rig.group.options.first { $0.extendedLanguageTag == "fr" })
         let stalls = NotificationLog([AVPlayerItem.playbackStalledNotification], object: item)
         await rig.play(for: 3)
-        item.select(french, in: group)
-        // (Each step waits up to 2 s of real time for the switch: a busy machine must not let
-        // the clock reach French's held segment first.)
-        var steps = 0
-        while pipeline.switchboard.routedAudio == english, steps < 300, player.timeControlStatus == .playing {
-            for _ in 0..<400 where pipeline.switchboard.routedAudio == english { await mainQueueSleep(nanoseconds: 5_000_000) }
-            await rig.play(for: 0.01)
-            steps += 1
-        }
-        try #require(pipeline.switchboard.routedAudio != english, "the switch happened: \(rig.state(server))")
+        let switched = await rig.switchAudio(to: french)
+        try #require(switched, "the switch happened: \(rig.state(server))")
         try #require(player.currentTime().seconds < 3.9, "switched before French's held segment was due: \(rig.state(server))")
-        // On, with the clock stepping whether or not the sound keeps up (time waits for it),
-        // until French's first segment runs out at 4 s.
-        var patience = PatientDeadline(seconds: 20)
-        while player.timeControlStatus == .playing, !patience.hasPassed() {
-            rig.clock.advance(by: 0.01)
-            await mainQueueSleep(nanoseconds: 5_000_000)
-        }
+        // On until French's first segment runs out at 4 s.
+        await rig.stepClock()
         #expect(player.timeControlStatus == .waitingToPlayAtSpecifiedRate, "a stall: \(rig.state(server))")
         #expect(player.reasonForWaitingToPlay == .toMinimizeStalls)
         #expect(item.isPlaybackBufferEmpty)
@@ -366,11 +400,7 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         #expect(abs(player.currentTime().seconds - 4) < 0.1, "where French's sound ran out: \(rig.state(server))")
         // The segment comes: playback goes on in French.
         server.releaseHolds()
-        patience = PatientDeadline(seconds: 20)
-        while player.timeControlStatus != .playing, !patience.hasPassed() {
-            await mainQueueSleep(nanoseconds: 10_000_000)
-            rig.clock.advance(by: 0.01)
-        }
+        await rig.stepClock(untilPlaying: true)
         #expect(player.timeControlStatus == .playing, "\(rig.state(server))")
         await rig.play(for: 1)
         let samples = output.samples

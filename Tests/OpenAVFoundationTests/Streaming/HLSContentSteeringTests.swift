@@ -182,18 +182,13 @@ import Testing
     /// English's to CDN-B, and the sound goes on without a silence.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func theAudioRenditionsFollowTheVariantsToTheNewPathwayOverLoopback() async throws {
-        let folder = try SelectionMedia.hlsLongAudioRenditions.url().deletingLastPathComponent()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pathways-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        var master = "#EXTM3U\n#EXT-X-CONTENT-STEERING:SERVER-URI=\"/steer.json\",PATHWAY-ID=\"CDN-A\"\n"
-        for (name, id) in [("a", "CDN-A"), ("b", "CDN-B")] {
-            try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: folder)
-            master += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud-\(name)\",NAME=\"English\",DEFAULT=YES,LANGUAGE=\"en\",URI=\"\(name)/out_1.m3u8\"\n"
-            master += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud-\(name)\",NAME=\"French\",LANGUAGE=\"fr\",URI=\"\(name)/out_2.m3u8\"\n"
-            master += "#EXT-X-STREAM-INF:BANDWIDTH=75900,RESOLUTION=160x120,CODECS=\"avc1.42c00a,mp4a.40.2\",AUDIO=\"aud-\(name)\",PATHWAY-ID=\"\(id)\"\n"
-            master += "\(name)/out_0.m3u8\n"
+        let (root, master) = try Self.twoPathways(of: SelectionMedia.hlsLongAudioRenditions.url()) { name, id in
+            "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud-\(name)\",NAME=\"English\",DEFAULT=YES,LANGUAGE=\"en\",URI=\"\(name)/out_1.m3u8\"\n"
+                + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud-\(name)\",NAME=\"French\",LANGUAGE=\"fr\",URI=\"\(name)/out_2.m3u8\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=75900,RESOLUTION=160x120,CODECS=\"avc1.42c00a,mp4a.40.2\",AUDIO=\"aud-\(name)\",PATHWAY-ID=\"\(id)\"\n"
+                + "\(name)/out_0.m3u8\n"
         }
+        defer { try? FileManager.default.removeItem(at: root) }
         let server = try LoopbackHTTPServer(root: root)
         defer { server.stop() }
         server.setRule(.content(Data(master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
@@ -274,6 +269,23 @@ import Testing
         return (server, root)
     }
 
+    /// A fresh folder where `a/` and `b/` both link to the folder of `playlist`, and a
+    /// multivariant playlist steered by `/steer.json` (CDN-A until it says) listing `entries`
+    /// of each: pathway CDN-A in `a/`, CDN-B in `b/`.
+    private static func twoPathways(
+        of playlist: URL, entries: (_ folder: String, _ pathway: String) -> String
+    ) throws -> (root: URL, master: String) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pathways-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var master = "#EXTM3U\n#EXT-X-CONTENT-STEERING:SERVER-URI=\"/steer.json\",PATHWAY-ID=\"CDN-A\"\n"
+        for (name, id) in [("a", "CDN-A"), ("b", "CDN-B")] {
+            try FileManager.default.createSymbolicLink(
+                at: root.appendingPathComponent(name), withDestinationURL: playlist.deletingLastPathComponent())
+            master += entries(name, id)
+        }
+        return (root, master)
+    }
+
     private static func setPriority(_ priority: [String], ttl: Double, on server: LoopbackHTTPServer) {
         let json = "{\"VERSION\":1,\"TTL\":\(ttl),\"PATHWAY-PRIORITY\":[\(priority.map { "\"\($0)\"" }.joined(separator: ","))]}"
         server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/steer.json")
@@ -345,22 +357,18 @@ import Testing
     /// sound is read to its end. (Before, a tier's version had no copy to turn to: its segments
     /// were skipped, the sound lost.)
     @Test func aTieredAudioRenditionGivesWayToItsCopyOnTheNextPathway() async throws {
-        let folder = try SelectionMedia.hlsTieredAudio.url().deletingLastPathComponent()
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("pathways-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        var master = "#EXTM3U\n#EXT-X-CONTENT-STEERING:SERVER-URI=\"/steer.json\",PATHWAY-ID=\"CDN-A\"\n"
-        for (name, id) in [("a", "CDN-A"), ("b", "CDN-B")] {
-            try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: folder)
-            for (tier, english, french, bandwidth, size) in [("lo", 2, 3, 300_000, "160x120"), ("hi", 4, 5, 900_000, "320x240")] {
-                master += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(tier)-\(name)\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,"
+        let tiers = [("lo", 2, 3, 300_000, "160x120"), ("hi", 4, 5, 900_000, "320x240")]
+        let (root, master) = try Self.twoPathways(of: SelectionMedia.hlsTieredAudio.url()) { name, id in
+            tiers.map { tier, english, french, bandwidth, size in
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(tier)-\(name)\",NAME=\"English\",LANGUAGE=\"en\",DEFAULT=YES,"
                     + "AUTOSELECT=YES,URI=\"\(name)/out_\(english).m3u8\"\n"
-                master += "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(tier)-\(name)\",NAME=\"Français\",LANGUAGE=\"fr\","
+                    + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"\(tier)-\(name)\",NAME=\"Français\",LANGUAGE=\"fr\","
                     + "AUTOSELECT=YES,URI=\"\(name)/out_\(french).m3u8\"\n"
-                master += "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),RESOLUTION=\(size),AUDIO=\"\(tier)-\(name)\",PATHWAY-ID=\"\(id)\"\n"
-                master += "\(name)/out_\(tier == "lo" ? 0 : 1).m3u8\n"
-            }
+                    + "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),RESOLUTION=\(size),AUDIO=\"\(tier)-\(name)\",PATHWAY-ID=\"\(id)\"\n"
+                    + "\(name)/out_\(tier == "lo" ? 0 : 1).m3u8\n"
+            }.joined()
         }
+        defer { try? FileManager.default.removeItem(at: root) }
         let server = try LoopbackHTTPServer(root: root)
         defer { server.stop() }
         server.setRule(.content(Data(master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
