@@ -3,8 +3,10 @@
 // audio rendition not listened to fetches nothing until it restarts).
 //
 // Concurrency: every method takes `condition` (the loader's NSCondition) around `state`;
-// `read` waits on it while no chunk is there. `restart`, `park` and `close` may be called from any
-// thread; none of them touches the network (`close` cancels the fetcher's request).
+// `read` waits on it while no chunk is there. `restart`, `park`, `leaveWhenStarved` and `close`
+// may be called from any thread; none of them touches the network (`close` cancels the
+// fetcher's request). A loader left while starved parks itself inside `read` or
+// `leaveWhenStarved`, under `condition`.
 import FFmpegBridge
 import Foundation
 
