@@ -67,6 +67,10 @@ enum EngineEvent: Sendable {
     /// Reading goes on after the end was reached (an audio track read on demand was switched
     /// to once everything else was read): the end no longer counts as buffered.
     case packetsReopened
+    /// The playing audio track, read on demand, was left while its server stalled it and is
+    /// selected again before another took over: an exact seek of the engine's own to where
+    /// time stands at `host` starts every source there again.
+    case resyncAudioDue(host: Double)
 
     // MARK: Video decode thread
     /// The first frame of `generation` was decoded: its seek lands at `landing`.

@@ -140,6 +140,9 @@ extension EngineState {
         case .packetsReopened:
             buffer?.reopenEnd()
             return []
+        case .resyncAudioDue(let host):
+            guard let started = beginOwnSeek(at: time(atHost: host)) else { return [] }
+            return [.flushQueues(generation: started), .wake(.all)]
         case .readFailed(let failure):
             if let failure { readFailure = failure }
             buffer?.markReadFailed()

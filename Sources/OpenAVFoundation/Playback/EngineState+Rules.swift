@@ -185,6 +185,19 @@ extension EngineState {
         return started
     }
 
+    /// Starts an exact seek of the engine's own to `time` (every source read again from there,
+    /// the queues and the ring with them; the player hears nothing of it); nil while playing
+    /// backward, stopped or unsettled.
+    mutating func beginOwnSeek(at time: CMTime) -> Int? {
+        guard rate >= 0, !stopped, isSettled(generation: generation), time.isNumeric else { return nil }
+        let request = SeekRequest(
+            id: generation + 1, target: clamped(time), toleranceBefore: .zero, toleranceAfter: .zero,
+            completion: nil)
+        let started = beginSeek(request)
+        seek?.isEngineOwn = true
+        return started
+    }
+
     /// Reaches the reverse end while playing backward, once: time stands there. False when
     /// already reported, not playing backward, stopped or a seek is in flight.
     mutating func reachReverseEnd(host: Double) -> Bool {

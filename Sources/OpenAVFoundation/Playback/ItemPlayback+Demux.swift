@@ -198,8 +198,13 @@ extension ItemPlayback {
         guard key != loaded else { return false }
         loaded = key
         let from = currentTime() - CMTime(seconds: Self.switchLeadIn, preferredTimescale: 1000)
-        // The playing track left starving when another was selected is not read again.
+        // The playing track left starving when another was selected is not read again; chosen
+        // again before the other took over, every source starts again where time stands (an
+        // exact seek of the engine's own), its input with them.
         let routed = pipeline.switchboard.routedInputLeft(selected: key.selected) ? nil : key.routed
+        if let routed, key.selected == routed, pipeline.switchboard.routedInputIsParked {
+            post(.resyncAudioDue(host: environment.hostClock.now))
+        }
         return demuxer.loadCompanions(holding: Set([key.selected, routed].compactMap { $0 }), from: from)
     }
 

@@ -147,6 +147,12 @@ final class StreamSwitchboard: Sendable {
         }
     }
 
+    /// True when the input of the playing track, read on demand, is parked (left starving,
+    /// then selected again before another track took over).
+    var routedInputIsParked: Bool {
+        audio.withLock { routing in routing.routed.flatMap { routing.onDemand[$0] }?.isParked ?? false }
+    }
+
     /// Forgets every kept packet (after a seek). Demux thread.
     func clearAudioBacklog() {
         audio.withLock { $0.backlog.removeAll() }

@@ -167,8 +167,10 @@ extension HLSStreamLoader {
         for loader in renditions { loader.fetchNextSegmentNow() }
     }
 
-    /// How long a reader waits for bytes before a rendition being left stops being waited for
-    /// (`leaveWhenStarved`): longer than a segment request takes on a working link.
+    /// How long a segment request may take, while the reader waits for it, before a rendition
+    /// being left stops being waited for (`leaveWhenStarved`): longer than a request takes on
+    /// a working link. (A reader that waits while nothing is fetched, its forward buffer full,
+    /// is not starved by its server.)
     static let starvedAfter = 1.0
 
     func leaveWhenStarved(_ leave: Bool) {
@@ -178,11 +180,11 @@ extension HLSStreamLoader {
         condition.unlock()
     }
 
-    /// Parks when asked to leave once starved and the reader has starved long enough; true
-    /// when it did. Under `condition`.
+    /// Parks when asked to leave once starved, the reader waits, and the segment request it
+    /// waits for has taken long enough; true when it did. Under `condition`.
     private func leaveNowIfStarved() -> Bool {
-        guard state.leavesWhenStarved, !state.parked, state.chunks.isEmpty, let since = state.starvedSince,
-            ThreadCondition.monotonicNow() - since >= Self.starvedAfter
+        guard state.leavesWhenStarved, !state.parked, state.chunks.isEmpty, state.starvedSince != nil,
+            let request = state.segmentRequestSince, ThreadCondition.monotonicNow() - request >= Self.starvedAfter
         else { return false }
         parkLocked()
         return true

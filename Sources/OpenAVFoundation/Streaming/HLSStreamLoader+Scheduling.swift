@@ -53,6 +53,8 @@ extension HLSStreamLoader {
             let rate = VariantAdaptation.playbackRate(playbackRate?() ?? 1)
             condition.lock()
             defer { condition.unlock() }
+            // The loader thread asks for a job once the last one is over.
+            state.segmentRequestSince = nil
             if state.closed { return nil }
             if let reload = state.nextReload, reload <= Date() {
                 return Job(
@@ -93,6 +95,7 @@ extension HLSStreamLoader {
                 }
             } else if wanted, state.failure == nil, !state.parked {
                 state.reachesAhead = false
+                state.segmentRequestSince = ThreadCondition.monotonicNow()
                 return Job(
                     segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],
                     generation: state.generation, buffered: buffered, caps: state.caps,

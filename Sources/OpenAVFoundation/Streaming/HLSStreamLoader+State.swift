@@ -58,8 +58,11 @@ extension HLSStreamLoader {
         /// slices, which leave gaps in `readerWaiting`).
         var readerWaiting = false
         var starvedSince: Double?
-        /// Set by `leaveWhenStarved`: park once the reader has starved `starvedAfter` seconds.
+        /// Set by `leaveWhenStarved`: park once the reader starves while a segment request has
+        /// taken `starvedAfter` seconds.
         var leavesWhenStarved = false
+        /// The monotonic time the loader thread's segment job began, while it runs.
+        var segmentRequestSince: Double?
         var failure: MediaFailure?
         var caps = VariantAdaptation.Caps()
         /// Content steering: the pathway the bytes come from, and the latest ranking of the

@@ -373,6 +373,47 @@ struct HLSAudioRenditionOnDemandOverLoopbackTests {
         player.replaceCurrentItem(with: nil)
     }
 
+    /// Changing one's mind: English stalls, French is selected (English is left once its
+    /// request has hung a second), then English again before French took over: every source
+    /// starts again where time stands (an exact seek of the engine's own, heard by nobody),
+    /// and English plays on with time running with it. (Restarted alone, English played while
+    /// the item's time stood still.)
+    @Test func selectingTheStalledRenditionAgainStartsItOverWhereTimeStands() async throws {
+        let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
+        let server = try LoopbackHTTPServer(root: playlist.deletingLastPathComponent())
+        defer { server.stop() }
+        server.setRule(.hold(atByte: 0, times: 1), for: "/out_12.ts")
+        // French is slow to come, so English is chosen again before it takes over.
+        server.setRule(.slowStart(seconds: 3), for: "/out_21.ts")
+        let rig = try await Rig(server, playlist: playlist.lastPathComponent)
+        let (player, pipeline, english) = (rig.player, rig.pipeline, rig.english)
+        let french = try #require(rig.group.options.first { $0.extendedLanguageTag == "fr" })
+        let englishOption = try #require(rig.group.options.first { $0.extendedLanguageTag == "en" })
+        let jumps = NotificationLog([AVPlayerItem.timeJumpedNotification], object: rig.item)
+        await rig.play(for: 2)
+        await waitUntil(timeout: 20, "English's held segment asked for") {
+            server.requests.contains { $0.path == "/out_12.ts" }
+        }
+        rig.item.select(french, in: rig.group)
+        await waitUntil(timeout: 20, "French asked for") { server.requests.contains { $0.path == "/out_21.ts" } }
+        // English's request has hung for more than a second: it was left.
+        await mainQueueSleep(nanoseconds: 1_500_000_000)
+        rig.item.select(englishOption, in: rig.group)
+        await rig.stepClock()
+        await rig.stepClock(untilPlaying: true)
+        #expect(player.timeControlStatus == .playing, "\(rig.state(server))")
+        let resumed = player.currentTime().seconds
+        await rig.play(for: 2)
+        #expect(abs(player.currentTime().seconds - resumed - 2) < 0.05, "time runs: \(rig.state(server))")
+        #expect(pipeline.switchboard.routedAudio == english)
+        let samples = rig.output.samples
+        let tail = frequency(samples, (samples.count - 24_000)..<samples.count)
+        #expect(abs(tail - 440) < 15, "English is heard: \(tail)")
+        #expect(jumps.count(AVPlayerItem.timeJumpedNotification) == 0, "the engine's own seek is not the player's")
+        server.releaseHolds()
+        player.replaceCurrentItem(with: nil)
+    }
+
     /// After a switch the buffer is the new rendition's: when its next segment is late, the
     /// sound running out is a stall the player reports (the buffer empty, waiting, the stall
     /// notification), not a silence while it says playing. (The old rendition's reading, 4 s
