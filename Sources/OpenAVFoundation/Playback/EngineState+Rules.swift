@@ -177,12 +177,7 @@ extension EngineState {
     /// last seek was no reverse step.
     mutating func beginForwardAfterReverse(at time: CMTime) -> Int? {
         guard let last = seek, last.isReverseStep, !stopped, time.isNumeric else { return nil }
-        let request = SeekRequest(
-            id: generation + 1, target: clamped(time), toleranceBefore: .zero, toleranceAfter: .zero,
-            completion: nil)
-        let started = beginSeek(request)
-        seek?.isEngineOwn = true
-        return started
+        return startOwnExactSeek(at: time)
     }
 
     /// Starts an exact seek of the engine's own to `time` (every source read again from there,
@@ -190,6 +185,12 @@ extension EngineState {
     /// backward, stopped or unsettled.
     mutating func beginOwnSeek(at time: CMTime) -> Int? {
         guard rate >= 0, !stopped, isSettled(generation: generation), time.isNumeric else { return nil }
+        return startOwnExactSeek(at: time)
+    }
+
+    /// Starts an exact seek of the engine's own to `time` (clamped to the item) as a new
+    /// generation, which it returns.
+    private mutating func startOwnExactSeek(at time: CMTime) -> Int {
         let request = SeekRequest(
             id: generation + 1, target: clamped(time), toleranceBefore: .zero, toleranceAfter: .zero,
             completion: nil)
