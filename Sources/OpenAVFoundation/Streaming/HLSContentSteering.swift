@@ -3,7 +3,7 @@
 // the same manifest with DASH's names). The steering server ranks the stream's pathways
 // (`PATHWAY-PRIORITY`; DASH's service locations, `SERVICE-LOCATION-PRIORITY`) and says when
 // to ask again (`TTL`, at `RELOAD-URI`); each request names the pathway playing
-// (`_HLS_pathway`, `_DASH_pathway`) and the throughput measured (`_HLS_throughput`,
+// (`_HLS_pathway`; `_DASH_pathway` lists every one used since the last request) and the throughput measured (`_HLS_throughput`,
 // `_DASH_throughput`). The first manifest is read while the stream opens (the pathway played
 // from the first segment on); this client reads the later ones on a thread of its own and
 // hands each ranking (with the pathways it clones) to the loader, which moves to the best

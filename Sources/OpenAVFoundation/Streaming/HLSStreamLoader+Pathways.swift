@@ -74,7 +74,8 @@ extension HLSStreamLoader {
     func steerBy(_ url: URL, after wait: Double, settings: HLSContentSteering.Settings, log: StreamingLog) {
         let server = Self.serverKey(variants[0].url)
         let client = HLSContentSteering(
-            url: url, wait: wait, settings: settings, log: log, pathway: { [weak self] in self?.currentPathway },
+            url: url, wait: wait, settings: settings, log: log,
+            pathway: { [weak self] in settings.dialect == .dash ? self?.pathwaysUsedSinceAsk() : self?.currentPathway },
             throughput: { ProcessThroughput.lastEstimate(for: server) },
             apply: { [weak self] manifest in self?.steer(manifest.priority, clones: manifest.clones) })
         condition.lock()
@@ -87,6 +88,20 @@ extension HLSStreamLoader {
         condition.lock()
         defer { condition.unlock() }
         return state.pathway
+    }
+
+    /// DASH's `_DASH_pathway`: every pathway the bytes came from since the last time this was
+    /// asked, in the order used, the one playing last (comma-separated); from now on, the one
+    /// playing.
+    func pathwaysUsedSinceAsk() -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        var used: [String] = []
+        for pathway in state.pathwaysSinceAsk where pathway != state.pathway && !used.contains(pathway) {
+            used.append(pathway)
+        }
+        state.pathwaysSinceAsk = []
+        return (used + [state.pathway]).joined(separator: ",")
     }
 
     /// Applies a ranking taken since the last one applied: every variant moves to the best
@@ -136,6 +151,7 @@ extension HLSStreamLoader {
             triedSources[index] = [source]
         }
         condition.lock()
+        if state.pathway != pathway { state.pathwaysSinceAsk.append(state.pathway) }
         state.pathway = pathway
         condition.unlock()
     }

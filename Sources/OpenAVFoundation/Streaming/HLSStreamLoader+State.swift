@@ -68,6 +68,9 @@ extension HLSStreamLoader {
         /// Content steering: the pathway the bytes come from, and the latest ranking of the
         /// pathways with a count of rankings taken (HLSStreamLoader+Pathways.swift).
         var pathway = HLSSteeringTag.defaultPathway
+        /// The pathways moved to since the steering server was last asked (DASH names every
+        /// one used since then).
+        var pathwaysSinceAsk: [String] = []
         var pathwayPriority: [String] = []
         var pathwayClones: [HLSPathwayClone] = []
         var priorityVersion = 0

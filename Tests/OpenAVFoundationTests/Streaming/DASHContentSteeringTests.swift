@@ -42,7 +42,7 @@ import Testing
     /// A server whose root holds the template presentation twice, `a/` ("alpha", written
     /// first) and `b/` ("beta"), served as `/cdn.mpd` with a `ContentSteering` element
     /// (`queryBeforeStart` as given) whose server (`/dcsm.json`) ranks beta first.
-    private func serveTwoLocations(queryBeforeStart: Bool) throws -> (LoopbackHTTPServer, URL) {
+    private func serveTwoLocations(queryBeforeStart: Bool, ttl: Int = 300) throws -> (LoopbackHTTPServer, URL) {
         let folder = try DASHMedia.folder().appendingPathComponent("template")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("locations-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -58,17 +58,18 @@ import Testing
             <Period
             """)
         server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: "/cdn.mpd")
-        let json = #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
+        let json = #"{"VERSION":1,"TTL":"# + "\(ttl)" + #","SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
         server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/dcsm.json")
         return (server, root)
     }
 
     /// Without `queryBeforeStart` the default location plays first and the steering server is
     /// asked once an engine takes the stream; its ranking moves the segments after it to beta
-    /// (on a manual clock, in the serial pass: `OverLoopback`).
+    /// (on a manual clock, in the serial pass: `OverLoopback`). The requests after it name
+    /// every location used since the one before (`_DASH_pathway=alpha,beta`), then beta.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
     func withoutQueryBeforeStartTheDefaultLocationPlaysUntilTheRankingComesOverLoopback() async throws {
-        let (server, root) = try serveTwoLocations(queryBeforeStart: false)
+        let (server, root) = try serveTwoLocations(queryBeforeStart: false, ttl: 1)
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         let rig = try await LoopbackPlaybackRig(server, path: "cdn.mpd")
         await waitUntil(timeout: 20, "the steering server asked") { server.requests.contains { $0.path == "/dcsm.json" } }
@@ -84,6 +85,13 @@ import Testing
             #expect(own[moved...].allSatisfy { $0.hasPrefix("/b/") }, "\(loader): \(paths)")
         }
         #expect(rig.output.silentRanges(minimumFrames: 48).isEmpty, "sound all through")
+        await waitUntil(timeout: 20, "the steering server asked three times") {
+            server.requests.filter { $0.path == "/dcsm.json" }.count >= 3
+        }
+        let named = server.requests.filter { $0.path == "/dcsm.json" }.prefix(3).map {
+            URLComponents(string: "http://x/?" + ($0.query ?? ""))?.queryItems?.first { $0.name == "_DASH_pathway" }?.value
+        }
+        #expect(named == ["alpha", "alpha,beta", "beta"], "\(named)")
         rig.player.replaceCurrentItem(with: nil)
     }
 
