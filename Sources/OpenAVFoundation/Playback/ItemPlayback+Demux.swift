@@ -201,8 +201,9 @@ extension ItemPlayback {
         // The playing track left starving when another was selected is not read again; chosen
         // again before the other took over, every source starts again where time stands (an
         // exact seek of the engine's own), its input with them.
-        let routed = pipeline.switchboard.routedInputLeft(selected: key.selected) ? nil : key.routed
-        if let routed, key.selected == routed, pipeline.switchboard.routedInputIsParked {
+        let routedLeft = pipeline.switchboard.routedInputIsParked
+        let routed = routedLeft && key.selected != key.routed ? nil : key.routed
+        if routedLeft, routed != nil, key.selected == routed {
             post(.resyncAudioDue(host: environment.hostClock.now))
         }
         return demuxer.loadCompanions(holding: Set([key.selected, routed].compactMap { $0 }), from: from)

@@ -138,17 +138,8 @@ final class StreamSwitchboard: Sendable {
         }
     }
 
-    /// True when the input of the playing track, read on demand, is parked while `selected`
-    /// is another track: it was left starving (`leaveAudioWhenStarved`), and is not read again.
-    func routedInputLeft(selected: Int?) -> Bool {
-        audio.withLock { routing in
-            guard let routed = routing.routed, routed != selected, let input = routing.onDemand[routed] else { return false }
-            return input.isParked
-        }
-    }
-
-    /// True when the input of the playing track, read on demand, is parked (left starving,
-    /// then selected again before another track took over).
+    /// True when the input of the playing track, read on demand, is parked: it was left
+    /// starving (`leaveAudioWhenStarved`) for another track, which has not taken over yet.
     var routedInputIsParked: Bool {
         audio.withLock { routing in routing.routed.flatMap { routing.onDemand[$0] }?.isParked ?? false }
     }
