@@ -66,6 +66,11 @@ package final class Demuxer: @unchecked Sendable {
     var restart: RestartState?
     /// A streamed input (Playhead's HLS loader) and what to open again on a seek; nil otherwise.
     let streamed: MediaLocation?
+    /// owned by the demux thread: a kick cut a read short since the last seek, and the input
+    /// must be made ready to read again before the next one (Demuxer+NetworkFailure.swift).
+    var readWasCut = false
+    /// owned by the demux thread: byte seeks go straight to the protocol until the next packet.
+    var seeksDirectly = false
     /// The loader that streams the input, when one does.
     package var streamingInput: (any StreamingInput)? { streamed?.streaming }
 
@@ -308,6 +313,7 @@ package final class Demuxer: @unchecked Sendable {
                 armed = true
             }
             let status = readFrame()
+            if container.interrupt.kickCutRead { readWasCut = true }
             // A read a kick cut short may have produced a packet from part of its bytes (MPEG-TS
             // hands out the PES it was assembling when its input fails): dropped, and the
             // read reported as interrupted; the engine reopens the input just before its run's
@@ -345,6 +351,7 @@ package final class Demuxer: @unchecked Sendable {
                     armed = false
                     continue
                 }
+                if seeksDirectly { endDirectSeeks() }
                 guard let packet = Packet(movingFrom: scratch, timeBase: stream.pointee.time_base)
                 else {
                     av_packet_unref(scratch)
@@ -408,6 +415,7 @@ package final class Demuxer: @unchecked Sendable {
     /// - Returns: true when the read position moved.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
         dropHeldPackets()
+        recoverFromCutRead()
         if restart != nil { return restartSeek(to: target) }
         if streamed != nil {
             let moved = streamedSeek(to: target)
