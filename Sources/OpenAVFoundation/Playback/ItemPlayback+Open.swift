@@ -167,9 +167,9 @@ extension ItemPlayback {
         loader.log.setNewEntryHandler { [weak self] entry in self?.report(.streamingLogEntry(entry)) }
         loader.setDateRangeHandler { [weak self] ranges in self?.report(.dateRanges(ranges)) }
         if loader.isLive {
-            loader.setWindowHandler { [weak self, weak loader] window in
+            loader.setWindowHandler { [weak self, weak loader] window, dates in
                 let offset = CMTime(seconds: loader?.recommendedLiveOffset ?? 0, preferredTimescale: 1000)
-                self?.report(.liveWindow(Self.timeRange(window), recommendedOffset: offset))
+                self?.report(.liveWindow(Self.timeRange(window), recommendedOffset: offset, dates: dates))
             }
         }
         loader.activate(

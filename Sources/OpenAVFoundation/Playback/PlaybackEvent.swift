@@ -26,9 +26,10 @@ enum PlaybackEvent: Sendable {
     case timedMetadata([AVTimedMetadataGroup], flushed: Bool)
     /// The HLS loader's access or error log gained an event.
     case streamingLogEntry(StreamingLog.Entry)
-    /// A live HLS playlist was reloaded: its window on the item timeline, and how far behind
-    /// the window's end Playhead recommends playing (three target durations).
-    case liveWindow(CMTimeRange, recommendedOffset: CMTime)
+    /// A live HLS playlist was reloaded: its window on the item timeline, how far behind the
+    /// window's end Playhead recommends playing (three target durations), and the window's
+    /// dates when the reload brought dated segments (nil: the dates known stand).
+    case liveWindow(CMTimeRange, recommendedOffset: CMTime, dates: ProgramDateMap?)
     /// The date ranges (`EXT-X-DATERANGE`) of an HLS playlist Playhead's loader just loaded.
     case dateRanges([HLSDateRange])
 }

@@ -135,7 +135,9 @@ extension AVPlayer {
             item.deliverTimedMetadata(groups, flushed: flushed)
         case .streamingLogEntry(let entry):
             item.post(entry == .access ? AVPlayerItem.newAccessLogEntryNotification : AVPlayerItem.newErrorLogEntryNotification)
-        case .liveWindow(let window, let offset):
+        case .liveWindow(let window, let offset, let dates):
+            // Segments that joined the window date moments the open never saw.
+            if let dates { item.state.withLock { $0.programDates = dates } }
             followLiveWindow(window, recommendedOffset: offset, item: item)
         case .dateRanges(let ranges):
             item.collectDateRanges(ranges)

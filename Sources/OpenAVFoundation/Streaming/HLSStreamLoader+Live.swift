@@ -37,8 +37,10 @@ extension HLSStreamLoader {
         return state.timeline.edgeOffset
     }
 
-    /// Calls `handler` with the window after every reload of a live playlist (the loader thread).
-    func setWindowHandler(_ handler: (@Sendable (ClosedRange<Double>) -> Void)?) {
+    /// Calls `handler` with the window after every reload of a live playlist, and the dates
+    /// of the window's segments (`EXT-X-PROGRAM-DATE-TIME`, a live DASH manifest's
+    /// availability times; nil when undated), on the loader thread.
+    func setWindowHandler(_ handler: (@Sendable (ClosedRange<Double>, ProgramDateMap?) -> Void)?) {
         condition.lock()
         windowHandler = handler
         condition.unlock()
@@ -77,6 +79,8 @@ extension HLSStreamLoader {
             state.timeline.isEnded || state.closed
             ? nil : Date(timeIntervalSinceNow: state.timeline.reloadInterval(changed: changed))
         let window = state.timeline.window
+        // Only a reload that brought segments can date new moments.
+        let dates = changed ? ProgramDateMap(window: state.timeline) : nil
         let handler = windowHandler
         let dateRangeHandler = self.dateRangeHandler
         condition.broadcast()
@@ -84,7 +88,7 @@ extension HLSStreamLoader {
         if let fresh { playlists[variant] = fresh }
         // A live DASH manifest that moved is read from its new place from now on.
         if let moved = fresh?.relocation { relocation = moved }
-        handler?(window)
+        handler?(window, dates)
         if let fresh, !fresh.dateRanges.isEmpty { dateRangeHandler?(fresh.dateRanges) }
     }
 }

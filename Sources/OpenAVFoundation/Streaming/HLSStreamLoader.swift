@@ -95,9 +95,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// The rate the media plays at, or will when play resumes (set once on activation, under
     /// `condition`; called by the loader thread without the lock held). Nil: 1.
     private(set) var playbackRate: (@Sendable () -> Double)?
-    /// Called on the loader thread with a live playlist's window after every reload (set once
-    /// on activation, under `condition`).
-    var windowHandler: (@Sendable (ClosedRange<Double>) -> Void)?
+    /// Called on the loader thread with a live playlist's window and its dates (nil: not
+    /// dated) after every reload (set once on activation, under `condition`).
+    var windowHandler: (@Sendable (ClosedRange<Double>, ProgramDateMap?) -> Void)?
     /// Called on the loader thread with the date ranges of every live reload (set once on
     /// activation, under `condition`); `startDateRanges` are those of the playlist opened.
     var dateRangeHandler: (@Sendable ([HLSDateRange]) -> Void)?

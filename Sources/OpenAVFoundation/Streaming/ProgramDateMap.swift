@@ -1,7 +1,8 @@
 // Playhead: the wall-clock dates of an HLS stream's timeline, from its media playlist's
 // `EXT-X-PROGRAM-DATE-TIME` tags, for `AVPlayerItem.currentDate()` and `seek(to: Date)`.
 //
-// Concurrency: an immutable value, made on the thread that opens the stream and read anywhere.
+// Concurrency: an immutable value, made on the thread that opens the stream (or, for a live
+// window after a reload, the loader thread) and read anywhere.
 import Foundation
 
 /// Which date each moment of an item's timeline shows, segment by segment.
@@ -41,6 +42,18 @@ struct ProgramDateMap: Equatable, Sendable {
         guard !spans.isEmpty else { return nil }
         self.spans = spans
         dateRanges = playlist.dateRanges
+    }
+
+    /// The dates of a live timeline's window as the latest reload lists it (segments that
+    /// joined after the open included), on the item timeline; nil when none is dated.
+    init?(window timeline: HLSLiveTimeline) {
+        let first = min(timeline.windowFirst, timeline.segments.count)
+        let spans = timeline.segments[first...].compactMap { segment in
+            segment.programDate.map { Span(start: segment.start, seconds: segment.duration, date: $0) }
+        }
+        guard !spans.isEmpty else { return nil }
+        self.spans = spans
+        dateRanges = []
     }
 
     /// The date shown at `seconds` on the timeline: within the dated segment that holds it, or

@@ -171,6 +171,34 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test func aLiveWindowsNewSegmentsAreDatedAsTheyArrive() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        // Segment N shows 10:00:00 + N s; each playlist dates its first segment.
+        let live = LiveLadder(server: server, window: 4, published: 6) { published in
+            let formatter = ISO8601DateFormatter()
+            let first = Double(max(0, published - 4))
+            return ["#EXT-X-PROGRAM-DATE-TIME:" + formatter.string(from: AdaptiveMedia.firstDate + first)]
+        }
+        defer { live.stop() }
+        let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        // Item time zero is segment 2 (the first listed at open).
+        let later = AdaptiveMedia.firstDate + 8.5
+        #expect(!item.seek(to: later), "segment 8 is not published yet")
+        live.publish(through: 10)
+        await waitUntil(timeout: 30, "a reload listing segments 6 to 9") {
+            item.seekableTimeRanges.first.map { abs($0.timeRangeValue.end.seconds - 8) < 1e-3 } ?? false
+        }
+        #expect(item.seek(to: later), "segment 8 joined the window after the open")
+        await waitUntil("the seek to 10:00:08.5") { abs(player.currentTime().seconds - 6.5) < 0.05 }
+        let shown = try #require(item.currentDate())
+        #expect(abs(shown.timeIntervalSince(later)) < 0.05, "\(shown)")
+        #expect(!item.seek(to: AdaptiveMedia.firstDate + 5.5), "segment 5 left the window")
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func aFileHasNoDates() async throws {
         let item = AVPlayerItem(url: try Fixture.url(.mp4))
         let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
