@@ -22,6 +22,10 @@ struct DASHSteeringTag: Equatable, Sendable {
     let defaultLocations: [String]
     /// `queryBeforeStart`: the first ranking is asked for before playback starts.
     let queryBeforeStart: Bool
+    /// `proxyServerURL`: every steering request goes there instead, naming the steering
+    /// server's URL in its `url` parameter. (`clientRequirement`, which says whether a
+    /// client that cannot steer may play the stream at all, needs nothing: Playhead steers.)
+    var proxyURL: URL? = nil
 }
 
 extension DASHManifest {
@@ -33,7 +37,8 @@ extension DASHManifest {
         return DASHSteeringTag(
             serverURL: url,
             defaultLocations: (element.attributes["defaultServiceLocation"] ?? "").split(separator: " ").map(String.init),
-            queryBeforeStart: element.attributes["queryBeforeStart"] == "true")
+            queryBeforeStart: element.attributes["queryBeforeStart"] == "true",
+            proxyURL: element.attributes["proxyServerURL"].flatMap { URL(string: $0, relativeTo: base)?.absoluteURL })
     }
 
     /// The service location (content steering pathway) of a top-level `BaseURL` element: its

@@ -69,17 +69,21 @@ struct HLSSteeringManifest: Equatable, Sendable {
     }
 
     /// Reads the manifest at `url` (with the pathway playing and the throughput added to a
-    /// remote one's query), through `fetcher` under the loader's safety rules.
+    /// remote one's query), through `fetcher` under the loader's safety rules. With `proxy`
+    /// (DASH's `proxyServerURL`) the request goes there, `url` in its `url` parameter beside
+    /// the pathway and throughput; a `RELOAD-URI` is still read against `url`.
     static func fetch(
-        _ url: URL, dialect: Dialect = .hls, pathway: String?, throughput: Double?, fetcher: HTTPFetcher, secure: Bool,
-        limit: Int, timeout: Double, shouldStop: (Int, Double) -> FetchStop? = { _, _ in nil }
+        _ url: URL, dialect: Dialect = .hls, pathway: String?, throughput: Double?, proxy: URL? = nil,
+        fetcher: HTTPFetcher, secure: Bool, limit: Int, timeout: Double,
+        shouldStop: (Int, Double) -> FetchStop? = { _, _ in nil }
     ) -> Result<HLSSteeringManifest, Failure> {
         if let inline = inlineData(url) {
             return HLSSteeringManifest(json: inline, base: url, dialect: dialect).map { .success($0) } ?? .failure(.notAManifest)
         }
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-        let named = [dialect.pathwayParameter, dialect.throughputParameter]
+        var components = URLComponents(url: proxy ?? url, resolvingAgainstBaseURL: true)
+        let named = [dialect.pathwayParameter, dialect.throughputParameter] + (proxy == nil ? [] : ["url"])
         var query = (components?.queryItems ?? []).filter { !named.contains($0.name) }
+        if proxy != nil { query.append(URLQueryItem(name: "url", value: url.absoluteString)) }
         if let pathway { query.append(URLQueryItem(name: dialect.pathwayParameter, value: pathway)) }
         if let throughput, throughput.isFinite, throughput > 0 {
             query.append(URLQueryItem(name: dialect.throughputParameter, value: String(Int(throughput))))
@@ -89,7 +93,8 @@ struct HLSSteeringManifest: Equatable, Sendable {
         switch fetcher.fetch(asked, secure: secure, limit: limit, timeout: timeout, shouldStop: shouldStop) {
         case .failure(let failure): return .failure(.fetch(failure))
         case .success(let resource):
-            return HLSSteeringManifest(json: resource.data, base: resource.finalURL, dialect: dialect).map { .success($0) }
+            let base = proxy == nil ? resource.finalURL : url
+            return HLSSteeringManifest(json: resource.data, base: base, dialect: dialect).map { .success($0) }
                 ?? .failure(.notAManifest)
         }
     }
@@ -106,6 +111,8 @@ final class HLSContentSteering: @unchecked Sendable {
         let timeout: Double
         /// The shortest and longest waits after a failure.
         var retry: ClosedRange<Double> = 10...300
+        /// Where every request goes instead (DASH's `proxyServerURL`), when set.
+        var proxy: URL? = nil
     }
 
     private let settings: Settings
@@ -170,8 +177,8 @@ final class HLSContentSteering: @unchecked Sendable {
             condition.unlock()
             if stop { return }
             let result = HLSSteeringManifest.fetch(
-                url, dialect: settings.dialect, pathway: pathway(), throughput: throughput(), fetcher: settings.fetcher, secure: settings.secure,
-                limit: settings.limit, timeout: settings.timeout, shouldStop: { [self] _, _ in isClosed ? .cancelled : nil })
+                url, dialect: settings.dialect, pathway: pathway(), throughput: throughput(), proxy: settings.proxy,
+                fetcher: settings.fetcher, secure: settings.secure, limit: settings.limit, timeout: settings.timeout, shouldStop: { [self] _, _ in isClosed ? .cancelled : nil })
             switch result {
             case .success(let manifest):
                 wait = manifest.timeToLive

@@ -3,8 +3,9 @@
 // With `queryBeforeStart` the first steering manifest is read while the stream opens (at most
 // `steeringTimeout`), and the location it ranks first plays from the first request; without
 // it (or when it cannot be had) the `defaultServiceLocation` plays first and the steering
-// server is asked as soon as an engine takes the stream. The client that reads the later
-// manifests is the HLS one, speaking DASH's names (HLSContentSteering.swift).
+// server is asked as soon as an engine takes the stream. A `proxyServerURL` is asked instead
+// of the steering server, every time. The client that reads the later manifests is the HLS
+// one, speaking DASH's names (HLSContentSteering.swift).
 //
 // Concurrency: runs on the thread that opens the input, blocking it on the network.
 import FFmpegBridge
@@ -37,7 +38,8 @@ extension StreamedOpen {
             if let tag, tag.queryBeforeStart {
                 let result = HLSSteeringManifest.fetch(
                     tag.serverURL, dialect: .dash, pathway: tag.defaultLocations.first,
-                    throughput: ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(base)), fetcher: fetcher,
+                    throughput: ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(base)), proxy: tag.proxyURL,
+                    fetcher: fetcher,
                     secure: secure, limit: limit, timeout: min(timeout, StreamedOpen.steeringTimeout),
                     shouldStop: { _, _ in interrupt.isAborted ? .cancelled : nil })
                 switch result {
@@ -61,7 +63,7 @@ extension StreamedOpen {
                 manifest?.reloadURL ?? tag.serverURL, after: manifest?.timeToLive ?? (tag.queryBeforeStart ? 10 : 0),
                 settings: .init(
                     dialect: .dash, fetcher: makeFetcher(), secure: location.requiresTLS,
-                    limit: location.network.maximumPlaylistBytes, timeout: timeout),
+                    limit: location.network.maximumPlaylistBytes, timeout: timeout, proxy: tag.proxyURL),
                 log: log)
         }
     }

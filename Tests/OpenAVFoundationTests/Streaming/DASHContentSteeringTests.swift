@@ -18,7 +18,7 @@ import Testing
             <BaseURL serviceLocation="alpha">https://a.example/show/</BaseURL>
             <BaseURL serviceLocation="beta">https://b.example/show/</BaseURL>
             <BaseURL>https://c.example/show/</BaseURL>
-            <ContentSteering defaultServiceLocation="beta alpha" queryBeforeStart="true">steer/dcsm.json</ContentSteering>
+            <ContentSteering defaultServiceLocation="beta alpha" queryBeforeStart="true" proxyServerURL="proxy/steer?id=4">steer/dcsm.json</ContentSteering>
             <Period/>
             </MPD>
             """
@@ -27,6 +27,7 @@ import Testing
         let tag = try #require(DASHManifest.steering(of: mpd, base: base))
         #expect(tag.serverURL.absoluteString == "https://origin.example/show/steer/dcsm.json")
         #expect(tag.defaultLocations == ["beta", "alpha"] && tag.queryBeforeStart)
+        #expect(tag.proxyURL?.absoluteString == "https://origin.example/show/proxy/steer?id=4")
         let order = { (preferring: [String]) in
             DASHManifest.baseURLElements(of: mpd, preferring: preferring).map(DASHManifest.serviceLocation(of:))
         }
@@ -41,8 +42,12 @@ import Testing
 
     /// A server whose root holds the template presentation twice, `a/` ("alpha", written
     /// first) and `b/` ("beta"), served as `/cdn.mpd` with a `ContentSteering` element
-    /// (`queryBeforeStart` as given) whose server (`/dcsm.json`) ranks beta first.
-    private func serveTwoLocations(queryBeforeStart: Bool, ttl: Int = 300) throws -> (LoopbackHTTPServer, URL) {
+    /// (`queryBeforeStart` as given) whose server (`/dcsm.json`) ranks beta first. With
+    /// `proxied`, the element names `/proxy?session=7` as its `proxyServerURL`, which answers
+    /// what the steering server would.
+    private func serveTwoLocations(queryBeforeStart: Bool, ttl: Int = 300, proxied: Bool = false) throws
+        -> (LoopbackHTTPServer, URL)
+    {
         let folder = try DASHMedia.folder().appendingPathComponent("template")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("locations-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -54,12 +59,12 @@ import Testing
         let text = plain.replacingOccurrences(of: "<Period", with: """
             <BaseURL serviceLocation="alpha">a/</BaseURL>
             <BaseURL serviceLocation="beta">b/</BaseURL>
-            <ContentSteering defaultServiceLocation="alpha" queryBeforeStart="\(queryBeforeStart)">/dcsm.json</ContentSteering>
+            <ContentSteering defaultServiceLocation="alpha" queryBeforeStart="\(queryBeforeStart)"\(proxied ? #" proxyServerURL="/proxy?session=7""# : "")>/dcsm.json</ContentSteering>
             <Period
             """)
         server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: "/cdn.mpd")
         let json = #"{"VERSION":1,"TTL":"# + "\(ttl)" + #","SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
-        server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: "/dcsm.json")
+        server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: proxied ? "/proxy" : "/dcsm.json")
         return (server, root)
     }
 
@@ -108,5 +113,21 @@ import Testing
         let asked = server.requests.first { $0.path == "/dcsm.json" }
         #expect(asked?.query?.contains("_DASH_pathway=alpha") == true, "\(String(describing: asked?.query))")
     }
-}
 
+    /// With a `proxyServerURL` every steering request goes to the proxy, naming the steering
+    /// server in its `url` parameter (as video.js's VHS asks), the pathway beside it.
+    @Test func aProxyServerIsAskedInsteadOfTheSteeringServer() async throws {
+        let (server, root) = try serveTwoLocations(queryBeforeStart: true, proxied: true)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let played = await playUntimed(AVURLAsset(url: server.url(for: "cdn.mpd")), audio: true)
+        #expect(played.item.status == .readyToPlay, "\(String(describing: played.item.error))")
+        let media = server.requests.map(\.path).filter { $0.hasSuffix(".m4s") }
+        #expect(!media.isEmpty && media.allSatisfy { $0.hasPrefix("/b/") }, "the proxy's ranking: \(media)")
+        #expect(!server.requests.contains { $0.path == "/dcsm.json" }, "never the steering server itself")
+        let asked = try #require(server.requests.first { $0.path == "/proxy" })
+        let items = URLComponents(string: "http://x/?" + (asked.query ?? ""))?.queryItems ?? []
+        let value = { (name: String) in items.first { $0.name == name }?.value }
+        #expect(value("session") == "7" && value("_DASH_pathway") == "alpha", "\(items)")
+        #expect(value("url") == server.url(for: "dcsm.json").absoluteString, "\(items)")
+    }
+}
