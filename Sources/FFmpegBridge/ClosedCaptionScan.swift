@@ -82,6 +82,13 @@ enum ClosedCaptionScan {
         return (held, captioned)
     }
 
+    /// The streams among `held` (packets the scan read) whose samples are still encrypted:
+    /// Common Encryption without a `pssh` box (which is what marks the stream itself, and
+    /// which FFmpeg's own CENC muxer does not write) shows only in its samples.
+    static func encryptedStreams(in held: [UnsafeMutablePointer<AVPacket>]) -> Set<Int> {
+        Set(held.filter { CFFmpeg_packet_is_encrypted($0) != 0 }.map { Int($0.pointee.stream_index) })
+    }
+
     /// True when `bytes` hold the A/53 cc_data marker.
     static func containsMarker(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= marker.count else { return false }

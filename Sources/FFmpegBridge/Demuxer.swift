@@ -124,6 +124,9 @@ package final class Demuxer: @unchecked Sendable {
         for index in scan.captioned where description.streams.indices.contains(index) {
             description.streams[index].hasClosedCaptions = true
         }
+        for index in ClosedCaptionScan.encryptedStreams(in: scan.held) where description.streams.indices.contains(index) {
+            description.streams[index].isEncrypted = true
+        }
         if let input = location.streaming {
             if input.duration == nil { Self.forgetLength(of: &description) }
             description.formatName = input.formatName

@@ -140,7 +140,8 @@ package struct StreamDescription: Sendable, Equatable {
     package var hasClosedCaptions: Bool = false
     /// True for cover art stored as a one-picture video stream.
     package var isAttachedPicture: Bool
-    /// True when the stream carries encryption information.
+    /// True when the stream carries encryption information (a `pssh` box), or, for a stream
+    /// a demuxer opened, when the first packets it read of it were encrypted.
     package var isEncrypted: Bool
     /// The display matrix (3×3, fixed point as in the container), when the stream has one.
     package var displayMatrix: [Int32]?

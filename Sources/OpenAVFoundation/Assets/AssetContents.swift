@@ -38,7 +38,9 @@ struct AssetContents: @unchecked Sendable {
                 for: asset.sourceURL, neighbours: description.neighbourFileNames, settings: asset.sidecarSettings))
     }
 
-    var isPlayable: Bool { description.hasDecodableTrack }
+    /// Encrypted media is not playable here: Playhead has no DRM (an item of it fails with
+    /// `AVError.contentIsProtected`).
+    var isPlayable: Bool { description.hasDecodableTrack && !hasProtectedContent }
     var hasProtectedContent: Bool { description.streams.contains(where: \.isEncrypted) }
     var providesPreciseDurationAndTiming: Bool {
         duration.isNumeric && !description.durationIsEstimated

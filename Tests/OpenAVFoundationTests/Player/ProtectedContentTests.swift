@@ -34,6 +34,17 @@ import Testing
         #expect(played.sink.frames.isEmpty, "no picture of noise")
     }
 
+    /// FFmpeg's CENC muxer writes no `pssh` box, so nothing marks the tracks: the first
+    /// encrypted samples the open reads tell it, before anything plays.
+    @Test func anAssetEncryptedWithoutAPsshBoxIsKnownProtectedWhenLoaded() async throws {
+        let asset = AVURLAsset(url: try ProtectedMedia.mp4())
+        #expect(try await asset.load(.hasProtectedContent))
+        #expect(try await asset.load(.isPlayable) == false)
+        let clear = AVURLAsset(url: try Fixture.url(.mp4))
+        #expect(try await clear.load(.hasProtectedContent) == false)
+        #expect(try await clear.load(.isPlayable))
+    }
+
     @Test func keysFromADRMSystemAreTold() {
         #expect(HLSKey.drmSystem(of: ["METHOD": "SAMPLE-AES", "KEYFORMAT": "com.apple.streamingkeydelivery", "URI": "skd://a"])
             == "com.apple.streamingkeydelivery")
