@@ -197,8 +197,9 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         endedGeneration.load(ordering: .acquiring) == currentGeneration.load(ordering: .acquiring)
     }
 
-    /// The generation of the oldest chunk not yet played (nil when the ring is empty). A reading
-    /// for tests and reports: exact only while nothing renders (the output stopped).
+    /// The generation of the oldest chunk not yet played (nil when the ring is empty). Exact
+    /// only while nothing renders (the output stopped); while it renders, the producer may
+    /// read the generation of a chunk just played (never one it has not written).
     package var headGeneration: Int? {
         let index = markerRead.load(ordering: .acquiring)
         guard index < markerWrite.load(ordering: .acquiring) else { return nil }

@@ -138,7 +138,12 @@ extension ItemPlayback {
                 // (a later clock reading would oversleep by the delay, and an output that
                 // takes the audio only as it is topped up would wait for it forever).
                 let (checked, buffered) = (environment.hostClock.now, ring.bufferedFrames)
+                // Audio of an older generation (a seek just made it stale) waits only for the
+                // output to skip it at its next callback: it takes no part of the target, or
+                // the new audio would wait for the clock to move first.
+                let stale = (ring.headGeneration ?? generation) < generation
                 let fits = splice.isRemaking || buffered + count <= target
+                    || (stale && splice.framesWritten + count <= target)
                 let written = fits && part.samples.withUnsafeBufferPointer {
                     ring.write($0, mediaTime: part.mediaTime, mediaDuration: part.mediaDuration, generation: generation)
                 }

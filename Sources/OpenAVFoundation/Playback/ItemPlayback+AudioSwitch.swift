@@ -17,6 +17,8 @@ struct AudioSplice {
     private(set) var stream: Int
     /// The media time where the last audio written ends.
     private(set) var writtenEnd: CMTime = .invalid
+    /// Frames written since this splice began (a new generation begins a new splice).
+    private(set) var framesWritten = 0
     /// Set after a switch: audio before it is already in the ring (from the old track).
     private(set) var cut: CMTime?
     /// Decoded frames of `stream` not yet played, oldest first: what a tempo splice re-makes.
@@ -97,6 +99,7 @@ struct AudioSplice {
     /// Notes that `chunk` went into the ring.
     mutating func wrote(_ chunk: PCMChunk) {
         writtenEnd = chunk.mediaTime + chunk.mediaDuration
+        framesWritten += chunk.frameCount
         cut = nil
     }
 }
