@@ -1,9 +1,9 @@
 // Playhead: after a seek the audio of the new position goes into the ring at once, though the
 // ring still holds the old position's audio (the output skips that at its next callback): the
 // audio thread counts only its own generation's audio against the ring's fill target. It
-// once counted the old audio too, found the ring full and slept until the clock moved on, so
-// the new sound came a period late (silence after every seek of a playing item), and on a
-// clock that moves only when the ring is full it never came. Played over a loopback server
+// once counted the old audio too, found the ring full and slept until the clock moved on (up
+// to 20 ms: the output's next callback could find the ring empty), and on a clock that moves
+// only when the ring is full it never came. Played over a loopback server
 // on a manual clock (`OverLoopback`, the serial pass).
 import Foundation
 import PlayheadTestSupport
