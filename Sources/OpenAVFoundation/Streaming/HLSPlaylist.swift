@@ -19,7 +19,7 @@ struct HLSVariant: Equatable, Sendable {
     /// `CODECS`, when given.
     let codecs: String?
     /// `AUDIO` and `SUBTITLES` rendition groups, when given.
-    let audioGroup: String?
+    var audioGroup: String?
     let subtitleGroup: String?
     /// `FRAME-RATE`, frames per second, when given.
     var frameRate: Double? = nil
@@ -42,15 +42,6 @@ struct HLSVariant: Equatable, Sendable {
     /// `STABLE-VARIANT-ID` (an audio rendition's `STABLE-RENDITION-ID`), which a steering
     /// server's pathway clone may name, when given.
     var stableID: String?
-
-    /// True when `other` differs from it in its URI alone: a redundant copy of it.
-    func isRedundant(with other: HLSVariant) -> Bool {
-        var same = other
-        same.url = url
-        same.backups = backups
-        same.backupPathways = backupPathways
-        return same == self
-    }
 
     /// A media playlist played on its own, as the one variant of a stream that states no rate
     /// (`bandwidth` 0: the access log's indicated bit rate reads -1, unknown).
@@ -401,17 +392,8 @@ enum HLSPlaylist: Equatable, Sendable {
             }
         }
         // A variant listed again with the same attributes is a backup of the first (redundant
-        // streams): one variant to adapt over, with somewhere to turn when it fails.
-        var merged: [HLSVariant] = []
-        for variant in variants {
-            if let first = merged.firstIndex(where: { $0.isRedundant(with: variant) }) {
-                merged[first].backups.append(variant.url)
-                merged[first].backupPathways.append(variant.pathway)
-            } else {
-                merged.append(variant)
-            }
-        }
-        variants = merged
+        // streams, HLSRedundantStreams.swift).
+        (variants, audio) = HLSRedundantStreams.merged(variants, audio: audio)
         var master = HLSMultivariantPlaylist(
             variants: variants, renditionTypes: renditionTypes, audioRenditions: audio, startPoint: startPoint,
             steering: steering)

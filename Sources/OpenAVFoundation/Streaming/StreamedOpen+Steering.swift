@@ -62,12 +62,12 @@ extension StreamedOpen {
 }
 
 extension HLSVariant {
-    /// An audio rendition's playlist at `url`, played on `pathway` (nil: no pathways), with the
-    /// same rendition on the other pathways as its backups.
+    /// An audio rendition's playlist at `url`, played on `pathway` (nil: no pathways), with its
+    /// backups: the same rendition on the other pathways, or in a backup stream's copy of its
+    /// group (HLSRedundantStreams.swift).
     static func unlisted(_ url: URL, pathway: String?, backups rendition: HLSAudioRendition) -> HLSVariant {
         var variant = unlisted(url)
-        guard let pathway else { return variant }
-        variant.pathway = pathway
+        if let pathway { variant.pathway = pathway }
         variant.backups = rendition.backups
         variant.backupPathways = rendition.backupPathways
         variant.stableID = rendition.stableID
