@@ -192,13 +192,19 @@ enum StreamedOpen {
             // variant), read before any loader fetches with this fetcher.
             let startTier = tiered?.ofVariant[start] ?? 0
             let wanted = tiered.map { $0.tiers.renditions.map { $0.versions[startTier] } } ?? audio
-            var renditions: [(HLSAudioRendition, HLSMediaPlaylist, URL)] = []
+            var renditions: [(HLSAudioRendition, HLSMediaPlaylist, URL, source: Int)] = []
             for rendition in wanted {
-                guard let url = rendition.url,
-                    case (.media(let list), let finalURL, _)? = try fetchPlaylist(url, imports: imports),
-                    streamable(list)
-                else { break }
-                renditions.append((rendition, list, finalURL))
+                // One whose playlist cannot be read is opened from a backup (a backup stream's
+                // copy of its group, or its copy on another pathway).
+                guard let primary = rendition.url else { break }
+                var opened: (HLSMediaPlaylist, URL, source: Int)?
+                for (source, url) in ([primary] + rendition.backups).enumerated() where opened == nil {
+                    if case (.media(let list), let finalURL, _)? = try fetchPlaylist(url, imports: imports) {
+                        opened = (list, finalURL, source)
+                    }
+                }
+                guard let (list, finalURL, source) = opened, streamable(list) else { break }
+                renditions.append((rendition, list, finalURL, source))
             }
             guard case .media(let playlist) = media, streamable(playlist), renditions.count == wanted.count else {
                 var dates: ProgramDateMap?
@@ -218,16 +224,20 @@ enum StreamedOpen {
                 startPoint: playlist.startPoint ?? masterStart, playlistImports: imports)
             loader.addRenditionLoaders(
                 renditions.enumerated().map { index, opened in
-                    let (rendition, list, url) = opened
+                    let (rendition, list, url, source) = opened
                     // In tiers, its versions follow the variants' loader (held weakly: it holds
                     // its renditions' loaders). With content steering each version has its
                     // copies on the other pathways as backups.
-                    var versions = [HLSVariant.unlisted(url, pathway: steering?.pathway, backups: rendition)]
+                    var playing = HLSVariant.unlisted(rendition.url ?? url, pathway: steering?.pathway, backups: rendition)
+                    if source > 0 { playing = playing.failingOver(to: source - 1) }
+                    playing.url = url
+                    var versions = [playing]
                     var following: AudioTierFollowing?
                     if let tiered {
                         versions = tiered.tiers.renditions[index].versions.enumerated().map { tier, version in
-                            HLSVariant.unlisted(
-                                tier == startTier ? url : version.url ?? url, pathway: steering?.pathway, backups: version)
+                            tier == startTier
+                                ? playing
+                                : HLSVariant.unlisted(version.url ?? url, pathway: steering?.pathway, backups: version)
                         }
                         following = AudioTierFollowing(tierOfVariant: tiered.ofVariant) { [weak loader] in
                             loader?.leading.withLock { $0 }

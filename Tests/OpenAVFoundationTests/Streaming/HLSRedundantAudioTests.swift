@@ -78,4 +78,30 @@ import Testing
         let names = group.options.map(\.displayName)
         #expect(group.options.filter { $0.extendedLanguageTag == "fr" }.count == 1, "one French to choose: \(names)")
     }
+
+    /// A rendition whose playlist the first server refuses at the open is opened from its copy
+    /// in the backup's group (before, the whole stream went to libavformat, unadapted).
+    @Test func aRenditionWhosePlaylistCannotBeReadOpensFromTheBackupsCopy() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("redundant-audio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let ladder = try AdaptiveMedia.folder().appendingPathComponent("ladder")
+        let french = try AdaptiveMedia.frenchAudioFolder().appendingPathComponent("fr")
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("ladder"), withDestinationURL: ladder)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("backup"), withDestinationURL: ladder)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("fr"), withDestinationURL: french)
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        server.setRule(.content(Data(Self.master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
+        // No rule for /primary/fr.m3u8: the first server answers 404.
+        let asset = AVURLAsset(url: server.url(for: "master.m3u8"))
+        let played = await playUntimed(asset, audio: true)
+        #expect(played.item.status == .readyToPlay, "\(String(describing: played.item.error))")
+        #expect(played.item.accessLog() != nil, "Playhead's loader streamed it")
+        let paths = server.requests.map(\.path)
+        let segments = try String(contentsOf: french.appendingPathComponent("index.m3u8"), encoding: .utf8)
+            .split(separator: "\n").filter { $0.hasSuffix(".ts") }.count
+        #expect(paths.filter { $0.hasPrefix("/fr/seg") } == (0..<segments).map { "/fr/seg\($0).ts" }, "\(paths)")
+        #expect(paths.filter { $0 == "/primary/fr.m3u8" }.count == 1, "\(paths)")
+    }
 }
