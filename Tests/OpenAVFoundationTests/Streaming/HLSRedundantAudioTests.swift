@@ -40,18 +40,24 @@ import Testing
         #expect(apart.variants.count == 2 && apart.audioRenditions.count == 2)
     }
 
-    @Test func theSoundGoesOnFromTheBackupsCopyWhenItsServerRefusesASegment() async throws {
+    /// A server for `master` over a folder of its own (removed by the caller): the ladder as
+    /// `ladder/` and `backup/`, French as `fr/` (returned); `primary/fr.m3u8` is left to the test.
+    static func serve() throws -> (LoopbackHTTPServer, URL, URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("redundant-audio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
         let ladder = try AdaptiveMedia.folder().appendingPathComponent("ladder")
         let french = try AdaptiveMedia.frenchAudioFolder().appendingPathComponent("fr")
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("ladder"), withDestinationURL: ladder)
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("backup"), withDestinationURL: ladder)
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("fr"), withDestinationURL: french)
+        for (name, target) in [("ladder", ladder), ("backup", ladder), ("fr", french)] {
+            try FileManager.default.createSymbolicLink(at: root.appendingPathComponent(name), withDestinationURL: target)
+        }
         let server = try LoopbackHTTPServer(root: root)
-        defer { server.stop() }
-        server.setRule(.content(Data(Self.master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
+        server.setRule(.content(Data(master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
+        return (server, root, french)
+    }
+
+    @Test func theSoundGoesOnFromTheBackupsCopyWhenItsServerRefusesASegment() async throws {
+        let (server, root, french) = try Self.serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         // The first server has French's first four segments; from the fifth on, none (404).
         var primary = try String(contentsOf: french.appendingPathComponent("index.m3u8"), encoding: .utf8)
         let segments = primary.split(separator: "\n").filter { $0.hasSuffix(".ts") }.count
@@ -82,17 +88,8 @@ import Testing
     /// A rendition whose playlist the first server refuses at the open is opened from its copy
     /// in the backup's group (before, the whole stream went to libavformat, unadapted).
     @Test func aRenditionWhosePlaylistCannotBeReadOpensFromTheBackupsCopy() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("redundant-audio-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let ladder = try AdaptiveMedia.folder().appendingPathComponent("ladder")
-        let french = try AdaptiveMedia.frenchAudioFolder().appendingPathComponent("fr")
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("ladder"), withDestinationURL: ladder)
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("backup"), withDestinationURL: ladder)
-        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("fr"), withDestinationURL: french)
-        let server = try LoopbackHTTPServer(root: root)
-        defer { server.stop() }
-        server.setRule(.content(Data(Self.master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
+        let (server, root, french) = try Self.serve()
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
         // No rule for /primary/fr.m3u8: the first server answers 404.
         let asset = AVURLAsset(url: server.url(for: "master.m3u8"))
         let played = await playUntimed(asset, audio: true)
