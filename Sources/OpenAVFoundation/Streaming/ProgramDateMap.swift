@@ -36,10 +36,7 @@ struct ProgramDateMap: Equatable, Sendable {
             playlist.isEnded || fromStart ? 0 : max(0, playlist.segments.count - Self.liveStartSegmentsFromEnd)
         guard first < playlist.segments.count else { return nil }
         let origin = keepsSegmentTimes ? 0 : playlist.segments[first].start
-        let spans = playlist.segments[first...].compactMap { segment in
-            segment.programDate.map { Span(start: segment.start - origin, seconds: segment.duration, date: $0) }
-        }
-        guard !spans.isEmpty else { return nil }
+        guard let spans = Self.spans(of: playlist.segments[first...], from: origin) else { return nil }
         self.spans = spans
         dateRanges = playlist.dateRanges
     }
@@ -48,12 +45,17 @@ struct ProgramDateMap: Equatable, Sendable {
     /// joined after the open included), on the item timeline; nil when none is dated.
     init?(window timeline: HLSLiveTimeline) {
         let first = min(timeline.windowFirst, timeline.segments.count)
-        let spans = timeline.segments[first...].compactMap { segment in
-            segment.programDate.map { Span(start: segment.start, seconds: segment.duration, date: $0) }
-        }
-        guard !spans.isEmpty else { return nil }
+        guard let spans = Self.spans(of: timeline.segments[first...], from: 0) else { return nil }
         self.spans = spans
         dateRanges = []
+    }
+
+    /// The dated ones of `segments`, placed `origin` seconds earlier; nil when none is dated.
+    private static func spans(of segments: ArraySlice<HLSSegment>, from origin: Double) -> [Span]? {
+        let spans = segments.compactMap { segment in
+            segment.programDate.map { Span(start: segment.start - origin, seconds: segment.duration, date: $0) }
+        }
+        return spans.isEmpty ? nil : spans
     }
 
     /// The date shown at `seconds` on the timeline: within the dated segment that holds it, or
