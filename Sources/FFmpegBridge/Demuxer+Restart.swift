@@ -71,11 +71,13 @@ extension Demuxer {
 
 extension Demuxer {
     /// Seeks a streamed input: its loader starts again at the segment holding `target` (every
-    /// segment starts with a keyframe), and a fresh container reads from there with the same
-    /// streams. False when the loader cannot or the new container does not match.
-    func streamedSeek(to target: CMTime) -> Bool {
+    /// segment starts with a keyframe), or with the keyframe at or before it alone when
+    /// `keyframeOnly` (a step of backward play) and the loader can, and a fresh container reads
+    /// from there with the same streams. False when the loader cannot or the new container does
+    /// not match.
+    func streamedSeek(to target: CMTime, keyframeOnly: Bool = false) -> Bool {
         guard let location = streamed, let input = location.streaming, target.isNumeric,
-            let section = input.restart(at: max(0, target.seconds))
+            let section = input.restart(at: max(0, target.seconds), keyframeOnly: keyframeOnly)
         else { return false }
         sections?.audioEnds = [:]
         return openSection(section)

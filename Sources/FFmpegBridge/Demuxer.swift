@@ -417,11 +417,18 @@ package final class Demuxer: @unchecked Sendable {
     ///   - latest: the latest acceptable keyframe (`.positiveInfinity` for any).
     /// - Returns: true when the read position moved.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
+        seek(to: target, earliest: earliest, latest: latest, keyframeOnly: false)
+    }
+
+    /// As `seek(to:earliest:latest:)`; with `keyframeOnly`, only the keyframe at or before
+    /// `target` is wanted (a step of backward play), and a streamed input that can fetch it
+    /// alone ends after it.
+    package func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframeOnly: Bool) -> Bool {
         dropHeldPackets()
         recoverFromCutRead()
         if restart != nil { return restartSeek(to: target) }
         if streamed != nil {
-            let moved = streamedSeek(to: target)
+            let moved = streamedSeek(to: target, keyframeOnly: keyframeOnly)
             seekCompanions(to: target)
             return moved
         }

@@ -82,6 +82,11 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// Starts the bytes again at the segment holding `seconds` (item time): the section they
     /// start with, or nil when it cannot.
     func restart(at seconds: Double) -> StreamingSection?
+    /// Starts the bytes again for a reader that wants only a keyframe at or before `seconds` (a
+    /// step of backward play). An input that can fetch a keyframe alone (an HLS I-frame
+    /// playlist's byte range) gives it as a section of its own, whose start it returns, and
+    /// then ends until the next restart; any other starts again as `restart(at:)` does.
+    func restart(at seconds: Double, keyframeOnly: Bool) -> StreamingSection?
     /// Where the section being read starts when its bytes placed it elsewhere than it was
     /// announced (packed audio's timestamp, known only once its segment came: the section of
     /// a restart is announced before); nil otherwise.
@@ -251,6 +256,8 @@ package struct DeclaredRenditions: Sendable, Equatable {
 extension StreamingInput {
     /// None, unless the input says otherwise.
     package var declaredRenditions: DeclaredRenditions { DeclaredRenditions() }
+    /// As `restart(at:)`: no keyframe is fetched alone.
+    package func restart(at seconds: Double, keyframeOnly: Bool) -> StreamingSection? { restart(at: seconds) }
     /// None, unless the input keeps a table.
     package var timelineOffsets: TimelineOffsets? { nil }
     /// Where it was announced.

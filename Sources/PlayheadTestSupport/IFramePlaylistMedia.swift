@@ -21,9 +21,10 @@ public enum IFramePlaylistMedia {
     ]
 
     /// The folder holding `master.m3u8` (`<variant>/index.m3u8`, `<variant>/iframes.m3u8`,
-    /// `<variant>/seg<N>.ts`).
-    public static func folder() throws -> URL {
-        try FixtureCache.file(named: "iframe-playlists-v1") { folder in
+    /// `<variant>/seg<N>.ts`), of `duration` seconds (whole seconds; `duration` by default).
+    public static func folder(duration: Double = duration) throws -> URL {
+        let name = duration == Self.duration ? "iframe-playlists-v1" : "iframe-playlists-v1-\(Int(duration))s"
+        return try FixtureCache.file(named: name) { folder in
             var master = ["#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-INDEPENDENT-SEGMENTS"]
             for variant in variants {
                 let directory = folder.appendingPathComponent(variant.name)
@@ -37,7 +38,7 @@ public enum IFramePlaylistMedia {
                     "-hls_segment_filename", directory.appendingPathComponent("seg%d.ts").path,
                     directory.appendingPathComponent("index.m3u8").path,
                 ])
-                try writeIFramePlaylist(in: directory)
+                try writeIFramePlaylist(in: directory, duration: duration)
                 master += [
                     "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth),RESOLUTION=\(variant.width)x\(variant.height),"
                         + "CODECS=\"avc1.64001e,mp4a.40.2\"",
@@ -54,7 +55,7 @@ public enum IFramePlaylistMedia {
     }
 
     /// The keyframes of the variant's segments in `directory` as `iframes.m3u8`.
-    private static func writeIFramePlaylist(in directory: URL) throws {
+    private static func writeIFramePlaylist(in directory: URL, duration: Double) throws {
         var keyframes: [(segment: Int, time: Double, range: Range<Int>)] = []
         var tables = 0
         var origin: Double?

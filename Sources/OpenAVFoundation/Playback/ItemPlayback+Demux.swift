@@ -97,13 +97,16 @@ extension ItemPlayback {
                 landingReadAhead.start(exactTarget: request.isExact ? request.target : nil)
                 let earliest = request.toleranceBefore.isNumeric ? request.target - request.toleranceBefore : .negativeInfinity
                 let latest = request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
-                // Exact seeks start from the keyframe at or before the target.
+                // Exact seeks start from the keyframe at or before the target. A step of
+                // backward play wants that keyframe alone (a stream with I-frame playlists
+                // fetches just its bytes), and what a streamed input then reads is not kept
+                // for later seeks.
                 _ = demuxer.seek(
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
-                    latest: request.isExact ? request.target : latest)
+                    latest: request.isExact ? request.target : latest, keyframeOnly: seek.isReverseStep)
                 router.seeked(pipeline)
                 let closedEnd = coordinator.read { $0.buffer?.currentEnd } ?? .zero
-                cache?.startRun(at: request.target, closingAt: closedEnd)
+                cache?.startRun(at: request.target, closingAt: closedEnd, keeping: !(seek.isReverseStep && demuxer.isStreamed))
                 publishKeptRanges(cache)
                 skipThrough = [:]
                 demuxerAtEnd = false

@@ -179,7 +179,7 @@ extension ItemPlayback {
                 maximumHeight: Double(settings.preferredMaximumResolution.height)),
             bufferAhead: settings.preferredForwardBuffer > 0 ? settings.preferredForwardBuffer : nil,
             playhead: { [weak self] in self.map { $0.currentTime().seconds }.flatMap { $0.isFinite ? $0 : nil } },
-            playbackRate: { [weak self] in self?.coordinator.read { $0.rate > 0 ? $0.rate : $0.upcomingRate } ?? 1 })
+            playbackRate: { [weak self] in self?.coordinator.read { $0.rate != 0 ? $0.rate : $0.upcomingRate } ?? 1 })
         if let bandwidth = loader.playingBandwidth ?? loader.variants.first?.bandwidth, bandwidth > 0 {
             post(.variantChosen(bitRate: bandwidth))
         }

@@ -38,6 +38,8 @@ struct PacketCache {
     let videoStream: Int?
     private(set) var closedRuns: [Run] = []
     private var current = Run(range: CMTimeRange(start: .zero, duration: .zero))
+    /// False while the current run keeps none of the packets read (see `startRun`).
+    private var keepsCurrent = true
     /// A replay of the current run in progress.
     private struct Replay {
         /// The next packet to hand out.
@@ -59,20 +61,25 @@ struct PacketCache {
     var isReplaying: Bool { replay != nil }
 
     /// The demuxer moved to `start` (a seek outside every run): the current run is kept as a
-    /// closed one (when it holds anything) and a new run starts there.
-    mutating func startRun(at start: CMTime, closingAt end: CMTime) {
+    /// closed one (when it holds anything) and a new run starts there. Without `keeping`, the
+    /// new run keeps nothing it reads (a step of backward play, which may read a keyframe
+    /// alone: a later seek there must read the media again).
+    mutating func startRun(at start: CMTime, closingAt end: CMTime, keeping: Bool = true) {
         if !current.packets.isEmpty {
             current.range = CMTimeRange(start: current.range.start, end: max(end, current.range.start))
             closedRuns.append(current)
         }
         current = Run(range: CMTimeRange(start: start, duration: .zero))
+        keepsCurrent = keeping
         replay = nil
         prune()
     }
 
-    /// Adds a packet the demuxer just read to the current run. Returns the current run's new
-    /// earliest time when its oldest packets had to go, nil otherwise.
+    /// Adds a packet the demuxer just read to the current run (unless it keeps nothing).
+    /// Returns the current run's new earliest time when its oldest packets had to go, nil
+    /// otherwise.
     mutating func append(_ packet: Packet) -> CMTime? {
+        guard keepsCurrent else { return nil }
         current.packets.append(packet)
         current.bytes += packet.byteCount
         return prune()

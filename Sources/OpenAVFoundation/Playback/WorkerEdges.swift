@@ -19,6 +19,11 @@ package protocol PacketSource: AnyObject {
     /// Moves reading to a keyframe between `earliest` and `latest`, as near `target` as it
     /// can; false when it could not.
     func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool
+    /// As `seek(to:earliest:latest:)`; with `keyframeOnly` (a step of backward play) a
+    /// streamed input that can fetch the keyframe alone gives just it, then ends.
+    func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframeOnly: Bool) -> Bool
+    /// True when a loader of Playhead's streams the input (Playhead's HLS and DASH loader).
+    var isStreamed: Bool { get }
     /// The last Shoutcast/Icecast title the input carried (nil: none).
     var icyMetadataPacket: String? { get }
     /// A decoder for the subtitle stream `streamIndex`, or nil when it cannot be decoded.
@@ -33,6 +38,12 @@ package protocol PacketSource: AnyObject {
 }
 
 extension PacketSource {
+    /// As `seek(to:earliest:latest:)`: no keyframe is fetched alone.
+    package func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframeOnly: Bool) -> Bool {
+        seek(to: target, earliest: earliest, latest: latest)
+    }
+    /// Not streamed.
+    package var isStreamed: Bool { false }
     /// None: every stream comes from one input.
     package var companionInputs: [Int: any StreamingInput] { [:] }
     /// Nothing to load.
@@ -72,6 +83,9 @@ package protocol AudioDecoding: AnyObject {
 }
 
 extension Demuxer: PacketSource {
+    /// True when a `StreamingInput` feeds it.
+    package var isStreamed: Bool { streamingInput != nil }
+
     /// A subtitle decoder on this demuxer's stream `streamIndex`.
     package func makeSubtitleDecoder(streamIndex: Int) -> SubtitleDecoder? {
         try? SubtitleDecoder(demuxer: self, streamIndex: streamIndex)

@@ -35,7 +35,8 @@ extension HLSStreamLoader {
         if state.chunks.isEmpty {
             if let failure = state.failure { return .failure(failure) }
             // Parked, the stream ends here for its reader until it restarts.
-            if state.loaderDone || state.closed || state.parked { return .end }
+            // So does a keyframe restart's keyframe (backward play).
+            if state.loaderDone || state.closed || state.parked || state.keyframeServed { return .end }
             // Left while its server stalls it (a switch to another rendition): ends here.
             if leaveNowIfStarved() { return .end }
             // (A rendition fetching on demand fetches what its reader waits for.)
@@ -100,35 +101,74 @@ extension HLSStreamLoader {
             end: chunk.sectionEnd, timesFromZero: packedAudio != nil)
     }
 
-    func restart(at seconds: Double) -> StreamingSection? {
+    func restart(at seconds: Double) -> StreamingSection? { restart(at: seconds, keyframeOnly: false) }
+
+    /// The longest a restart for one keyframe waits for the loader thread to read the I-frame
+    /// playlist (then the segment path serves it).
+    static let keyframePlaylistWait = 2.0
+
+    func restart(at seconds: Double, keyframeOnly: Bool) -> StreamingSection? {
         condition.lock()
+        defer { condition.unlock() }
         // A live stream starts no earlier than its window.
-        guard let found = state.timeline.segmentIndex(at: seconds) else {
-            condition.unlock()
-            return nil
-        }
-        let index = isLive ? max(found, state.timeline.windowFirst) : found
-        let segment = state.timeline.segments[index]
+        guard let found = state.timeline.segmentIndex(at: seconds) else { return nil }
+        var index = isLive ? max(found, state.timeline.windowFirst) : found
         state.readSection = nil
         state.readSectionStart = nil
         state.generation += 1
         state.chunks = []
         state.lastTag = nil
         state.readOffset = 0
-        state.nextSegment = index
-        state.readPosition = segment.start
-        state.fetchedEnd = state.readPosition
         state.loaderDone = false
         state.failure = nil
         state.parked = false
         state.starvedSince = nil
         state.leavesWhenStarved = false
+        state.keyframeServed = false
+        state.keyframeRestart = nil
+        moveNextSegment(to: index)
         leading.withLock { $0.restarted() }
         condition.broadcast()
-        condition.unlock()
+        // Backward play's step (HLSStreamLoader+Keyframes.swift): the variants' loader of a VOD
+        // stream serves the keyframe alone from an I-frame playlist, else the segment path
+        // serves it from the segment before the last step's when it comes to the same one.
+        var announced: Double?
+        if keyframeOnly, rendition == nil, !isLive {
+            if !keyframeSource.variants.isEmpty, awaitKeyframeTimes() {
+                let keyframe = state.announceKeyframe(at: seconds)
+                announced = keyframe
+                state.keyframeRestart = keyframe
+                index = state.timeline.segmentIndex(at: keyframe) ?? index
+            } else {
+                index = state.stepSegment(index, asked: seconds)
+            }
+        } else {
+            state.lastStep = nil
+        }
+        moveNextSegment(to: index)
+        let segment = state.timeline.segments[index]
         return StreamingSection(
-            timeline: segment.discontinuitySequence, start: segment.start, mediaStart: segment.mediaStart,
+            timeline: segment.discontinuitySequence, start: announced ?? segment.start, mediaStart: segment.mediaStart,
             end: segment.sectionEnd, timesFromZero: packedAudio != nil)
+    }
+
+    /// Makes segment `index` the next to fetch and read (under `condition`).
+    private func moveNextSegment(to index: Int) {
+        state.nextSegment = index
+        state.readPosition = state.timeline.segments[index].start
+        state.fetchedEnd = state.readPosition
+    }
+
+    /// Waits briefly (under `condition`) for the loader thread to read the I-frame playlist,
+    /// which it starts as the rate turns negative, fetching no segment meanwhile; true when its
+    /// keyframes can serve the restart.
+    private func awaitKeyframeTimes() -> Bool {
+        state.keyframeRestartPending = true
+        let deadline = Date(timeIntervalSinceNow: min(timeout, Self.keyframePlaylistWait))
+        while state.keyframeStarts == nil, !state.closed, condition.wait(until: deadline) {}
+        state.keyframeRestartPending = false
+        condition.broadcast()
+        return state.keyframeStarts?.isEmpty == false
     }
 
     /// Packed audio: the item time the first chunk's timestamp places it at, worked out (once)

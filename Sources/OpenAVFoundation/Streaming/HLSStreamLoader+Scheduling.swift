@@ -35,6 +35,11 @@ extension HLSStreamLoader {
         let activated: Bool
         /// The rate of play to choose the variant for (`VariantAdaptation.playbackRate`).
         var rate = 1.0
+        /// For the first job after a restart for one keyframe: the start it announced (the
+        /// keyframe to serve is the last at or before it).
+        var keyframeRestart: Double?
+        /// True for a job that only reads the I-frame playlist (the rate turned negative).
+        var readsKeyframes = false
     }
 
     /// Waits for room in the buffer and a segment to fetch; nil once closed. The buffer is
@@ -50,12 +55,19 @@ extension HLSStreamLoader {
             let playbackRate = self.playbackRate
             condition.unlock()
             let playing = playhead?()
-            let rate = VariantAdaptation.playbackRate(playbackRate?() ?? 1)
+            let requestedRate = playbackRate?() ?? 1
+            let rate = VariantAdaptation.playbackRate(requestedRate)
             condition.lock()
             defer { condition.unlock() }
             // The loader thread asks for a job once the last one is over.
             state.segmentRequestSince = nil
             if state.closed { return nil }
+            // Backward play steps from keyframe to keyframe: the I-frame playlist is read at once.
+            if requestedRate < 0, rendition == nil, !isLive, !keyframeSource.variants.isEmpty, state.keyframeStarts == nil {
+                return Job(
+                    segment: state.nextSegment, piece: nil, generation: state.generation, buffered: 0,
+                    caps: state.caps, activated: state.activated, readsKeyframes: true)
+            }
             if let reload = state.nextReload, reload <= Date() {
                 return Job(
                     segment: state.nextSegment, piece: nil, generation: state.generation, buffered: 0,
@@ -93,13 +105,14 @@ extension HLSStreamLoader {
                     }
                     condition.broadcast()
                 }
-            } else if wanted, state.failure == nil, !state.parked {
+            } else if wanted, state.failure == nil, !state.parked, !state.keyframeServed, !state.keyframeRestartPending {
                 state.reachesAhead = false
                 state.segmentRequestSince = ThreadCondition.monotonicNow()
+                defer { state.keyframeRestart = nil }
                 return Job(
                     segment: state.nextSegment, piece: state.timeline.segments[state.nextSegment],
                     generation: state.generation, buffered: buffered, caps: state.caps,
-                    activated: state.activated, rate: rate)
+                    activated: state.activated, rate: rate, keyframeRestart: state.keyframeRestart)
             }
             _ = condition.wait(until: min(Date(timeIntervalSinceNow: 0.25), state.nextReload ?? .distantFuture))
         }

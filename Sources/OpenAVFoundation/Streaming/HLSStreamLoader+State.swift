@@ -90,5 +90,18 @@ extension HLSStreamLoader {
         /// passed over without bytes was (a stream that ends with none fails with it).
         var delivered = false
         var skipReason: String?
+        /// Backward play's keyframe restarts (HLSStreamLoader+Keyframes.swift): the keyframe
+        /// times of the I-frame playlist once read (empty: none to use), the start the last
+        /// restart for one keyframe announced until the loader thread takes it, and whether
+        /// that keyframe was delivered (nothing more is fetched or read until a restart).
+        var keyframeStarts: [Double]?
+        var keyframeRestart: Double?
+        var keyframeServed = false
+        /// True while a restart for one keyframe waits for the I-frame playlist to be read.
+        var keyframeRestartPending = false
+        /// The keyframe (an index into `keyframeStarts`, with `iFrames`) or segment (of the
+        /// timeline) the last restart for one keyframe came to, and the time it asked for; nil
+        /// after any other restart.
+        var lastStep: (index: Int, asked: Double, iFrames: Bool)?
     }
 }

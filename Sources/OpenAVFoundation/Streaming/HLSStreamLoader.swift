@@ -12,8 +12,10 @@
 // Representations' segments given as media playlists (StreamedOpen+DASH.swift). Live
 // playlists and date ranges: HLSStreamLoader+Live.swift; the schedule:
 // HLSStreamLoader+Scheduling.swift; the demux thread's side: HLSStreamLoader+Reading.swift;
-// content steering's pathways: HLSStreamLoader+Pathways.swift. Variants are chosen for the
-// rate of play the engine reports (`playbackRate`).
+// content steering's pathways: HLSStreamLoader+Pathways.swift; backward play's keyframes
+// from I-frame playlists: HLSStreamLoader+Keyframes.swift; what an engine calls when it takes
+// the stream: HLSStreamLoader+Activation.swift. Variants are chosen for the rate of play the
+// engine reports (`playbackRate`; negative while playing backward).
 //
 // Concurrency: all mutable state is in `state` (the timeline included), guarded by `condition`
 // (an NSCondition): the loader thread appends chunks, reloads live playlists and waits while
@@ -91,10 +93,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var state: State
     /// The item time playing (set once on activation, under `condition`; called by the loader
     /// thread without the lock held).
-    private(set) var playhead: (@Sendable () -> Double?)?
-    /// The rate the media plays at, or will when play resumes (set once on activation, under
-    /// `condition`; called by the loader thread without the lock held). Nil: 1.
-    private(set) var playbackRate: (@Sendable () -> Double)?
+    var playhead: (@Sendable () -> Double?)?
+    /// The rate the media plays at (negative backward), or will when play resumes (set once on
+    /// activation, under `condition`; called by the loader thread without the lock held). Nil: 1.
+    var playbackRate: (@Sendable () -> Double)?
     /// Called on the loader thread with a live playlist's window and its dates (nil: not
     /// dated) after every reload (set once on activation, under `condition`).
     var windowHandler: (@Sendable (ClosedRange<Double>, ProgramDateMap?) -> Void)?
@@ -135,6 +137,8 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// The loaders of the audio renditions read beside the variants (set once, before the
     /// stream is opened; guarded by `condition`).
     var renditionLoaders: [HLSStreamLoader] = []
+    /// The I-frame playlists backward play takes its keyframes from (HLSStreamLoader+Keyframes.swift).
+    let keyframeSource: HLSKeyframeSource
 
     /// A loader over `multivariant`, whose variant `startVariant` (an index into its sorted
     /// variants) already has `startPlaylist` loaded (and the variants of `knownPlaylists`
@@ -146,8 +150,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         rendition: CompanionRendition? = nil, tiers: AudioTierFollowing? = nil,
         carrying carriedRenditions: [CompanionRendition] = [], startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], knownBackupPlaylists: [Int: [HLSMediaPlaylist]] = [:],
-        formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil
+        formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil,
+        iFrameVariants: [HLSIFrameVariant] = []
     ) {
+        keyframeSource = HLSKeyframeSource(variants: iFrameVariants)
         self.knownBackupPlaylists = knownBackupPlaylists
         knownOwnPlaylists = knownPlaylists
         self.formatName = formatName
@@ -196,49 +202,6 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         thread.start()
     }
 
-    /// The audio renditions' loaders, read beside this one's bytes.
-    var companions: [any StreamingInput] {
-        condition.lock()
-        defer { condition.unlock() }
-        return renditionLoaders
-    }
-
-    /// Adds the loaders of the audio renditions (before the stream is opened). Activating or
-    /// closing this loader does the same to them.
-    func addRenditionLoaders(_ loaders: [HLSStreamLoader]) {
-        condition.lock()
-        renditionLoaders += loaders
-        condition.unlock()
-    }
-
-    /// "host:port" of `url`, the key of the throughput remembered for a server.
-    static func serverKey(_ url: URL) -> String { "\(url.host ?? ""):\(url.port ?? 0)" }
-
-    /// A playback engine took the stream: from now on the loader fetches up to `bufferAhead`
-    /// seconds (`bufferAhead` by default) past `playhead` (the item time playing, read from the
-    /// loader thread) under `caps`, choosing variants for the rate `playbackRate` reads (1 when
-    /// not given; also read from the loader thread).
-    func activate(
-        caps: VariantAdaptation.Caps, bufferAhead: Double? = nil, playhead: @escaping @Sendable () -> Double?,
-        playbackRate: (@Sendable () -> Double)? = nil
-    ) {
-        condition.lock()
-        state.caps = caps
-        state.activated = true
-        state.bufferAhead = bufferAhead ?? Self.bufferAhead
-        self.playhead = playhead
-        self.playbackRate = playbackRate
-        let renditions = renditionLoaders
-        let steering = steering
-        condition.broadcast()
-        condition.unlock()
-        steering?.start()
-        // A rendition's bytes are read with the variants': the same buffer ahead, no caps.
-        for loader in renditions {
-            loader.activate(caps: .init(), bufferAhead: bufferAhead, playhead: playhead, playbackRate: playbackRate)
-        }
-    }
-
     // MARK: The loader thread
 
     private func run(initialEstimate: Double, startVariant: Int) {
@@ -263,6 +226,16 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
             return ahead
         }) {
             applySteeringIfChanged()
+            if job.readsKeyframes {
+                loadKeyframes(for: current)
+                continue
+            }
+            if let announced = job.keyframeRestart,
+                serveKeyframe(job, announced: announced, variant: current, sections: &sections)
+            {
+                last = nil
+                continue
+            }
             guard let segment = job.piece else {
                 reload(variant: current)
                 continue

@@ -124,6 +124,7 @@ enum StreamedOpen {
             var carried: [HLSAudioRendition] = []
             var masterStart: HLSStartPoint?
             var imports: [String: String] = [:]
+            var iFrameVariants: [HLSIFrameVariant] = []
             switch fetched {
             case (.multivariant(let master), _, _)? where master.streamedAudio?.variants.isEmpty == false:
                 let streamed = master.streamedAudio ?? ([], [])
@@ -138,6 +139,7 @@ enum StreamedOpen {
                 carried = streamed.renditions.filter { $0.url == nil }
                 masterStart = master.startPoint
                 imports = master.definitions
+                iFrameVariants = master.iFrameVariants
             case (.multivariant(let master), _, _)? where master.tieredAudio != nil:
                 let tiers = master.tieredAudio!
                 variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
@@ -150,6 +152,7 @@ enum StreamedOpen {
                 tiered = (tiers, tiers.tiers(of: variants))
                 masterStart = master.startPoint
                 imports = master.definitions
+                iFrameVariants = master.iFrameVariants
             case (.media(let playlist), let finalURL, _)?:
                 // A media playlist on its own: one variant whose rate nobody stated.
                 firstListed = HLSVariant.unlisted(finalURL)
@@ -221,7 +224,7 @@ enum StreamedOpen {
                 initialEstimate: initial,
                 renditions: fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions(),
                 carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) },
-                startPoint: playlist.startPoint ?? masterStart, playlistImports: imports)
+                startPoint: playlist.startPoint ?? masterStart, playlistImports: imports, iFrameVariants: iFrameVariants)
             loader.addRenditionLoaders(
                 renditions.enumerated().map { index, opened in
                     let (rendition, list, url, source) = opened

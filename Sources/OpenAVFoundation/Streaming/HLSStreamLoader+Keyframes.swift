@@ -1,0 +1,137 @@
+// Playhead: steps of backward play served from an HLS stream's I-frame playlist
+// (`EXT-X-I-FRAME-STREAM-INF`), as AVPlayer plays HLS backward. A restart for one keyframe
+// (`restart(at:keyframeOnly:)`, which the demuxer makes for a reverse step) fetches that
+// keyframe's byte range alone behind its initialisation section, hands it to the demuxer as a
+// section of its own, and fetches nothing more until the next restart. The segment path would
+// fetch the whole segment of the variant playing, read on ahead of it, and show only the
+// segment's first keyframe. The I-frame playlist read is the one for the playing variant's
+// size (`HLSIFrameVariant.best`) on its pathway, once, as soon as the rate turns negative (a
+// restart waits for it a moment). One that cannot be read, is encrypted, or lists a keyframe
+// without an initialisation section (an MPEG-TS range alone has no tables) leaves the steps
+// to the segment path. The restart announces the keyframe's place on the playlist as its
+// section's start (the demuxer may anchor a timeline on it).
+//
+// Concurrency: `HLSKeyframeSource` is the loader thread's alone; the keyframe times the demux
+// thread's restarts read are copied into `state` under `condition`. `loadKeyframes` and
+// `serveKeyframe` run on the loader thread and hand what they found over under `condition`.
+import Foundation
+
+/// The I-frame playlists of a stream and the keyframes of the one read (loader thread only).
+final class HLSKeyframeSource: @unchecked Sendable {
+    /// The multivariant playlist's I-frame playlists.
+    let variants: [HLSIFrameVariant]
+    /// The keyframes of the playlist read, in time order: nil until read, empty when none is
+    /// usable.
+    var keyframes: [HLSSegment]?
+
+    init(variants: [HLSIFrameVariant]) { self.variants = variants }
+}
+
+extension HLSStreamLoader {
+    /// Reads the I-frame playlist for `variant` (once) and publishes its keyframe times to the
+    /// restarts (`state.keyframeStarts`; empty when there is none to use).
+    func loadKeyframes(for variant: Int) {
+        guard keyframeSource.keyframes == nil else { return }
+        let playing = variants[variant]
+        let onPathway = keyframeSource.variants.filter { $0.pathway == playing.pathway }
+        let size = (playing.width ?? 0, playing.height ?? 0)
+        var found: [HLSSegment] = []
+        if let chosen = HLSIFrameVariant.best(of: onPathway.isEmpty ? keyframeSource.variants : onPathway, forAtMost: size) {
+            switch fetcher.fetch(chosen.url, secure: secure, limit: limits.playlist, timeout: timeout) {
+            case .success(let resource):
+                if let text = String(data: resource.data, encoding: .utf8),
+                    case .media(let list)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),
+                    list.isIFramesOnly, !list.isEncrypted, !list.hasUnsupportedKey
+                {
+                    found = list.segments.filter { !$0.isGap }
+                    // An MPEG-TS range needs the tables its initialisation section holds.
+                    if found.contains(where: { $0.map == nil }) { found = [] }
+                }
+            case .failure(let failure):
+                log.error(uri: chosen.url, failure: failure)
+            }
+        }
+        keyframeSource.keyframes = found
+        condition.lock()
+        state.keyframeStarts = found.map(\.start)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Serves the keyframe restart `job` carries with variant `variant` playing: the last
+    /// keyframe at or before the start the restart announced, fetched and delivered as a section
+    /// of its own (numbered from `sections`), after which the loader fetches nothing until the
+    /// next restart. False when the stream has no usable I-frame playlist or the keyframe could
+    /// not be fetched: the segment path serves the restart.
+    func serveKeyframe(_ job: Job, announced: Double, variant: Int, sections: inout Int) -> Bool {
+        loadKeyframes(for: variant)
+        guard let keyframes = keyframeSource.keyframes, !keyframes.isEmpty else { return false }
+        let keyframe = keyframes.last { $0.start <= announced + 1e-3 } ?? keyframes[0]
+        guard let map = keyframe.map, let header = initialisation(map, variant: variant) else { return false }
+        let result = fetcher.fetch(
+            keyframe.url, range: keyframe.byteRange, secure: secure, limit: limits.segment, timeout: timeout
+        ) { _, _ in self.isCurrent(job.generation) ? nil : .cancelled }
+        let resource: FetchedResource
+        switch result {
+        case .success(let fetched):
+            resource = fetched
+        case .failure(.cancelled):
+            return true
+        case .failure(let failure):
+            log.error(uri: keyframe.url, failure: failure)
+            return false
+        }
+        log.renditionSegmentFetched(keyframe.url, bytes: resource.data.count, seconds: resource.seconds)
+        guard let bytes = decrypted(resource.data, of: keyframe) else { return false }
+        condition.lock()
+        let timeline = state.timeline.segmentIndex(at: keyframe.start).map {
+            state.timeline.segments[$0].discontinuitySequence
+        } ?? keyframe.discontinuitySequence
+        sections += 1
+        if state.generation == job.generation, !state.closed {
+            state.chunks.append(
+                Chunk(
+                    data: header + bytes, start: keyframe.start, duration: keyframe.duration, variant: variant,
+                    section: sections, timeline: timeline))
+            state.delivered = true
+            state.keyframeServed = true
+            state.fetchedEnd = keyframe.start + keyframe.duration
+            condition.broadcast()
+        }
+        condition.unlock()
+        return true
+    }
+}
+
+extension HLSStreamLoader.State {
+    /// The place on the playlist of the keyframe a restart for one keyframe at `seconds` takes
+    /// from the I-frame playlist (read: `keyframeStarts` holds its times), noted as the last
+    /// step: the keyframe at or before it, unless that is the one the last step came to from
+    /// above, then the one before. The item time a keyframe shows at can lie a little past its
+    /// place on the playlist (the timeline is anchored on the earliest packet of any stream),
+    /// so a step just below that picture comes to the same keyframe.
+    mutating func announceKeyframe(at seconds: Double) -> Double {
+        let starts = keyframeStarts ?? [0]
+        let index = steppedBack(starts.lastIndex { $0 <= seconds + 1e-6 } ?? 0, asked: seconds, iFrames: true)
+        return starts[index]
+    }
+
+    /// The segment a restart for one keyframe at `seconds` reads when no I-frame playlist
+    /// serves it: `index` (the one holding it), unless that is the one the last step came to
+    /// from above, then the one before (its picture is the segment's first keyframe, which
+    /// shows a little past the segment's start).
+    mutating func stepSegment(_ index: Int, asked seconds: Double) -> Int {
+        steppedBack(index, asked: seconds, iFrames: false)
+    }
+
+    /// `index` (of a keyframe or a segment), or the one before when the last step of the same
+    /// kind came to it (or past it) from above `asked`; noted as the last step.
+    private mutating func steppedBack(_ index: Int, asked: Double, iFrames: Bool) -> Int {
+        var index = index
+        if let last = lastStep, last.iFrames == iFrames, asked < last.asked, index >= last.index {
+            index = max(last.index - 1, 0)
+        }
+        lastStep = (index, asked, iFrames)
+        return index
+    }
+}

@@ -1,0 +1,123 @@
+// Playhead: backward play of an HLS stream with I-frame playlists, as AVPlayer plays it: a step
+// outside what was already read fetches its keyframe's byte range alone (behind the tables),
+// from the I-frame playlist of the playing variant's size, so every keyframe shows (not only
+// the segments' first) and no whole segment is fetched; the pictures are the decoder's own
+// (checksums of a linear decode of the variant); forward play afterwards reads the segments
+// again from where time stood.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct HLSTrickPlayTests {
+    @Test func playingBackwardTakesEachKeyframeFromTheIFramePlaylistAlone() async throws {
+        // 24 s, 4 s segments, a keyframe every second; two variants with an I-frame playlist each.
+        let folder = try IFramePlaylistMedia.folder(duration: 24)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let reference = await linearChecksums(of: server.url(for: "small/index.m3u8"))
+        let iFrameText = try String(contentsOf: folder.appendingPathComponent("small/iframes.m3u8"), encoding: .utf8)
+        guard case .media(let iFrames) = try HLSPlaylist.parse(iFrameText, base: server.url(for: "small/iframes.m3u8"))
+        else {
+            Issue.record("no I-frame playlist")
+            return
+        }
+        let keyframeRanges = Set(iFrames.segments.compactMap(\.byteRange).map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" })
+        let tables = iFrames.segments.first?.map?.byteRange.map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" }
+
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "master.m3u8"))
+        // The small variant, and so its I-frame playlist (the playing variant's size).
+        item.preferredMaximumResolution = CGSize(width: 320, height: 180)
+        // Little read ahead at the open: nothing from 10 s to 23.5 s is read before the steps.
+        item.preferredForwardBufferDuration = 3
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(item.canPlayReverse)
+        #expect(await player.seek(to: CMTime(value: 235, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        sink.reset()
+        let before = server.requests.count
+        // The I-frame playlist comes slowly: the first step waits for it (and fetches nothing else).
+        server.setRule(LoopbackHTTPServer.Rule(headerDelay: 0.5), for: "/small/iframes.m3u8")
+        player.rate = -1
+        // Down to 10.5 s: every keyframe from 23 s down, one I-frame range each (the run the
+        // exact seek read starts at 23.5 s: nothing below it is kept).
+        await advance(clock, by: 0.1)
+        await waitUntil("the keyframe at 23 s shows") { sink.count == 1 }
+        // The item's timeline starts at its earliest packet (the sound's): the pictures show a
+        // few milliseconds past their places on the playlist.
+        let offset = try #require(sink.last.map { millis($0.pts) - 23_000 })
+        #expect((0..<100).contains(offset), "\(offset)")
+        await advance(clock, by: 12.9, thenUpTo: 0.3) { sink.last.map { millis($0.pts) } == 10_000 + offset }
+        await waitUntil("the keyframe at 10 s shows") { sink.last.map { millis($0.pts) } == 10_000 + offset }
+        player.pause()
+        let shown = sink.frames.map { millis($0.pts) }
+        #expect(shown == stride(from: 23_000, through: 10_000, by: -1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
+        for entry in sink.frames {
+            #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+        }
+        let during = server.requests.dropFirst(before)
+        let segments = during.filter { $0.path.hasSuffix(".ts") }
+        #expect(
+            segments.allSatisfy { $0.path.hasPrefix("/small/") && ($0.range.map(keyframeRanges.contains) == true || $0.range == tables) },
+            "keyframe ranges and the tables only, no whole segment: \(segments.map { "\($0.path) \($0.range ?? "-")" })")
+        #expect(segments.filter { $0.range != tables }.count == 14, "\(segments.map { "\($0.path) \($0.range ?? "-")" })")
+        #expect(during.filter { $0.path == "/small/iframes.m3u8" }.count == 1)
+
+        // Forward play resumes from where time stood, with the segments read again.
+        let stood = item.currentTime()
+        #expect(abs(stood.seconds - 10.5) < 0.1, "\(stood.seconds)")
+        sink.reset()
+        let forward = server.requests.count
+        player.rate = 1
+        await waitUntil("the picture where time stood") { sink.count >= 1 }
+        await advance(clock, by: 0.2)
+        await waitUntil("frames after where time stood") { sink.count >= 4 }
+        let resumed = sink.frames.map { millis($0.pts) }
+        let first = try #require(resumed.first)
+        #expect(first <= millis(stood) && millis(stood) - first < 40, "\(resumed)")
+        #expect(resumed == resumed.sorted() && Set(resumed).count == resumed.count, "\(resumed)")
+        for entry in sink.frames {
+            #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+        }
+        #expect(server.requests.dropFirst(forward).contains { $0.path == "/small/seg2.ts" && $0.range == nil }, "the segment read whole")
+        player.pause()
+    }
+
+    @Test func withoutAnIFramePlaylistEachStepShowsTheFirstKeyframeOfTheSegmentBefore() async throws {
+        // The same stream's media playlist on its own: no I-frame playlist to take keyframes from.
+        let folder = try IFramePlaylistMedia.folder(duration: 24)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let url = server.url(for: "small/index.m3u8")
+        let reference = await linearChecksums(of: url)
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: url)
+        item.preferredForwardBufferDuration = 3
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(await player.seek(to: CMTime(value: 235, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        sink.reset()
+        player.rate = -1
+        await advance(clock, by: 0.1)
+        await waitUntil("the first keyframe of the segment shows") { sink.count == 1 }
+        let offset = try #require(sink.last.map { millis($0.pts) - 20_000 })
+        #expect((0..<100).contains(offset), "\(offset)")
+        // Each step below a picture reads the segment before (the picture shows a little past
+        // its segment's start: the step asks for a time inside the same segment). At 10.5 s
+        // the picture is the first keyframe of the segment from 8 s.
+        await advance(clock, by: 12.9, thenUpTo: 0.3) { sink.last.map { millis($0.pts) } == 8_000 + offset }
+        await waitUntil("the keyframe at 8 s shows") { sink.last.map { millis($0.pts) } == 8_000 + offset }
+        player.pause()
+        let shown = sink.frames.map { millis($0.pts) }
+        #expect(shown == [20_000, 16_000, 12_000, 8_000].map { $0 + offset }, "\(shown)")
+        for entry in sink.frames {
+            #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+        }
+        #expect(abs(item.currentTime().seconds - 10.5) < 0.1, "time ran on: \(item.currentTime().seconds)")
+    }
+}
