@@ -173,6 +173,19 @@ extension Demuxer {
         return resumed
     }
 
+    /// Stops every companion's loader until the next seek restarts it, and forgets the packets
+    /// read ahead (a step of backward play, which plays no sound: its audio renditions fetch
+    /// nothing).
+    func parkCompanions() {
+        guard var state = companions else { return }
+        for demuxer in state.demuxers where demuxer.activeStreams?.isEmpty != true {
+            demuxer.streamingInput?.park()
+        }
+        state.pending = Array(repeating: nil, count: state.pending.count)
+        state.ended = Array(repeating: false, count: state.ended.count)
+        companions = state
+    }
+
     /// Restarts every companion at `target` (after the main container's seek) and forgets the
     /// packets read ahead.
     func seekCompanions(to target: CMTime) {

@@ -429,7 +429,8 @@ package final class Demuxer: @unchecked Sendable {
         if restart != nil { return restartSeek(to: target) }
         if streamed != nil {
             let moved = streamedSeek(to: target, keyframeOnly: keyframeOnly)
-            seekCompanions(to: target)
+            // A step of backward play reads no sound.
+            if keyframeOnly { parkCompanions() } else { seekCompanions(to: target) }
             return moved
         }
         let timeBase = CFFmpeg_AV_TIME_BASE_Q()

@@ -120,4 +120,48 @@ import Testing
         }
         #expect(abs(item.currentTime().seconds - 10.5) < 0.1, "time ran on: \(item.currentTime().seconds)")
     }
+
+    @Test func playingBackwardFetchesNoAudioRenditionAndForwardPlayLoadsItAgain() async throws {
+        // 20 s, 2 s segments (a keyframe each), the sound in audio renditions of their own.
+        let playlist = try SelectionMedia.hlsLongAudioRenditions.url()
+        let folder = playlist.deletingLastPathComponent()
+        let sound = try ["out_1.m3u8", "out_2.m3u8"].flatMap { name in
+            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                .split(whereSeparator: \.isNewline).map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        }
+        try #require(sound.count >= 20)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        func soundRequests(from start: Int) -> [String] {
+            server.requests.dropFirst(start).map(\.path).filter { path in sound.contains { path == "/" + $0 } }
+        }
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: playlist.lastPathComponent))
+        item.preferredForwardBufferDuration = 3
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(await player.seek(to: CMTime(value: 195, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        await waitUntil("the sound at the target read") { !soundRequests(from: 0).isEmpty }
+        sink.reset()
+        let before = server.requests.count
+        player.rate = -1
+        await advance(clock, by: 0.1)
+        await waitUntil("the first step shows") { sink.count == 1 }
+        await advance(clock, by: 7.9, thenUpTo: 2.1) { sink.count >= 5 }
+        await waitUntil("five steps show") { sink.count >= 5 }
+        player.pause()
+        let shown = sink.frames.map { millis($0.pts) / 1000 }
+        #expect(shown.count >= 5 && shown == shown.sorted(by: >) && Set(shown).count == shown.count, "\(shown)")
+        #expect(soundRequests(from: before).isEmpty, "no sound fetched backward: \(soundRequests(from: before))")
+        #expect(server.requests.dropFirst(before).contains { $0.path.hasPrefix("/out_0") && $0.path.hasSuffix(".ts") })
+
+        // Forward play reads the rendition again from where time stood.
+        let forward = server.requests.count
+        player.rate = 1
+        await waitUntil("the picture where time stood") { sink.count >= shown.count + 1 }
+        await waitUntil("the sound read again") { !soundRequests(from: forward).isEmpty }
+        player.pause()
+    }
 }
+
