@@ -163,5 +163,32 @@ import Testing
         await waitUntil("the sound read again") { !soundRequests(from: forward).isEmpty }
         player.pause()
     }
+
+    @Test func anIFramePlaylistThatCannotBeReadLeavesTheStepsToTheSegmentsWithAnErrorLogEvent() async throws {
+        let folder = try IFramePlaylistMedia.folder(duration: 24)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        server.setRule(LoopbackHTTPServer.Rule(status: 404), for: "/small/iframes.m3u8")
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: server.url(for: "master.m3u8"))
+        item.preferredMaximumResolution = CGSize(width: 320, height: 180)
+        item.preferredForwardBufferDuration = 3
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(await player.seek(to: CMTime(value: 235, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        sink.reset()
+        player.rate = -1
+        await advance(clock, by: 0.1)
+        await waitUntil("the first step shows") { sink.count == 1 }
+        let offset = try #require(sink.last.map { millis($0.pts) - 20_000 })
+        await advance(clock, by: 8.9, thenUpTo: 0.3) { sink.last.map { millis($0.pts) } == 12_000 + offset }
+        await waitUntil("the keyframe at 12 s shows") { sink.last.map { millis($0.pts) } == 12_000 + offset }
+        player.pause()
+        #expect(sink.frames.map { millis($0.pts) } == [20_000, 16_000, 12_000].map { $0 + offset })
+        #expect(server.requests.filter { $0.path == "/small/iframes.m3u8" }.count == 1, "asked once")
+        let events = item.errorLog()?.events ?? []
+        #expect(events.contains { $0.uri?.hasSuffix("/small/iframes.m3u8") == true && $0.errorStatusCode == 404 }, "\(events.map { ($0.uri, $0.errorStatusCode) })")
+    }
 }
 
