@@ -19,4 +19,14 @@ public enum ProtectedMedia {
                 "-encryption_key", key, "-encryption_kid", key,
             ])
     }
+
+    /// 3 s of AAC alone in M4A, every sample encrypted (`cenc-aes-ctr`).
+    public static func audioOnlyM4A() throws -> URL {
+        try GeneratedMedia.url(
+            named: "protected-cenc-audio", fileExtension: "m4a",
+            ffmpeg: [
+                "-f", "lavfi", "-i", "sine=f=440:d=3", "-c:a", "aac", "-encryption_scheme", "cenc-aes-ctr",
+                "-encryption_key", key, "-encryption_kid", key,
+            ])
+    }
 }

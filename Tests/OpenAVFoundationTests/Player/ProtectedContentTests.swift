@@ -43,6 +43,13 @@ import Testing
         let clear = AVURLAsset(url: try Fixture.url(.mp4))
         #expect(try await clear.load(.hasProtectedContent) == false)
         #expect(try await clear.load(.isPlayable))
+        // Sound alone: its first samples tell.
+        let audio = AVURLAsset(url: try ProtectedMedia.audioOnlyM4A())
+        #expect(try await audio.load(.hasProtectedContent))
+        #expect(try await audio.load(.isPlayable) == false)
+        let clearAudio = AVURLAsset(url: try Fixture.url(.audioOnlyM4A))
+        #expect(try await clearAudio.load(.hasProtectedContent) == false)
+        #expect(try await clearAudio.load(.isPlayable))
     }
 
     @Test func keysFromADRMSystemAreTold() {
