@@ -63,8 +63,7 @@ final class HLSIFramePictures {
         }
         // On the pathway the stream starts on, when content steering lists several.
         let pathway = master.steering?.pathway ?? master.variants.first?.pathway
-        let onPathway = master.iFrameVariants.filter { $0.pathway == pathway }
-        guard let chosen = HLSIFrameVariant.best(of: onPathway.isEmpty ? master.iFrameVariants : onPathway, forAtMost: maximum),
+        guard let chosen = HLSIFrameVariant.best(of: master.iFrameVariants, on: pathway, forAtMost: maximum),
             case .media(let list)? = playlist(chosen.url, imports: master.definitions),
             list.isIFramesOnly, !list.isEncrypted
         else {

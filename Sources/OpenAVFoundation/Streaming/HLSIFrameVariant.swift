@@ -49,6 +49,15 @@ struct HLSIFrameVariant: Equatable, Sendable {
         return covering ?? ordered.last
     }
 
+    /// `best(of:forAtMost:)` among those of `candidates` on `pathway` (all of them when none
+    /// is on it).
+    static func best(
+        of candidates: [HLSIFrameVariant], on pathway: String?, forAtMost maximum: (width: Int, height: Int)?
+    ) -> HLSIFrameVariant? {
+        let onPathway = candidates.filter { $0.pathway == pathway }
+        return best(of: onPathway.isEmpty ? candidates : onPathway, forAtMost: maximum)
+    }
+
     /// Width times height (0 when not given).
     private var pixels: Int { (width ?? 0) * (height ?? 0) }
 }

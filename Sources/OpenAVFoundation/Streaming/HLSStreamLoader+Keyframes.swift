@@ -33,10 +33,9 @@ extension HLSStreamLoader {
     func loadKeyframes(for variant: Int) {
         guard keyframeSource.keyframes == nil else { return }
         let playing = variants[variant]
-        let onPathway = keyframeSource.variants.filter { $0.pathway == playing.pathway }
         let size = (playing.width ?? 0, playing.height ?? 0)
         var found: [HLSSegment] = []
-        if let chosen = HLSIFrameVariant.best(of: onPathway.isEmpty ? keyframeSource.variants : onPathway, forAtMost: size) {
+        if let chosen = HLSIFrameVariant.best(of: keyframeSource.variants, on: playing.pathway, forAtMost: size) {
             switch fetcher.fetch(chosen.url, secure: secure, limit: limits.playlist, timeout: timeout) {
             case .success(let resource):
                 if let text = String(data: resource.data, encoding: .utf8),

@@ -12,6 +12,23 @@ import Testing
 
 @MainActor
 @Suite struct HLSTrickPlayTests {
+    /// A player of `url` on a manual clock, its sink emptied after an exact seek to 23.5 s.
+    /// The small variant plays (and so its I-frame playlist, the playing variant's size), and
+    /// little is read ahead at the open: nothing from 10 s to 23.5 s is read before the steps.
+    private func pausedAt23s(_ url: URL) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: url)
+        item.preferredMaximumResolution = CGSize(width: 320, height: 180)
+        item.preferredForwardBufferDuration = 3
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(item.canPlayReverse)
+        #expect(await player.seek(to: CMTime(value: 235, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        sink.reset()
+        return (item, player, sink, clock)
+    }
+
     @Test func playingBackwardTakesEachKeyframeFromTheIFramePlaylistAlone() async throws {
         // 24 s, 4 s segments, a keyframe every second; two variants with an I-frame playlist each.
         let folder = try IFramePlaylistMedia.folder(duration: 24)
@@ -27,18 +44,7 @@ import Testing
         let keyframeRanges = Set(iFrames.segments.compactMap(\.byteRange).map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" })
         let tables = iFrames.segments.first?.map?.byteRange.map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" }
 
-        let clock = ManualClock()
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "master.m3u8"))
-        // The small variant, and so its I-frame playlist (the playing variant's size).
-        item.preferredMaximumResolution = CGSize(width: 320, height: 180)
-        // Little read ahead at the open: nothing from 10 s to 23.5 s is read before the steps.
-        item.preferredForwardBufferDuration = 3
-        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)
-        await waitUntil("ready") { item.status == .readyToPlay }
-        #expect(item.canPlayReverse)
-        #expect(await player.seek(to: CMTime(value: 235, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
-        sink.reset()
+        let (item, player, sink, clock) = await pausedAt23s(server.url(for: "master.m3u8"))
         let before = server.requests.count
         // The I-frame playlist comes slowly: the first step waits for it (and fetches nothing else).
         server.setRule(LoopbackHTTPServer.Rule(headerDelay: 0.3), for: "/small/iframes.m3u8")
@@ -98,14 +104,7 @@ import Testing
         defer { server.stop() }
         let url = server.url(for: "small/index.m3u8")
         let reference = await linearChecksums(of: url)
-        let clock = ManualClock()
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: url)
-        item.preferredForwardBufferDuration = 3
-        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)
-        await waitUntil("ready") { item.status == .readyToPlay }
-        #expect(await player.seek(to: CMTime(value: 235, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
-        sink.reset()
+        let (item, player, sink, clock) = await pausedAt23s(url)
         player.rate = -1
         await advance(clock, by: 0.1)
         await waitUntil("the first keyframe of the segment shows") { sink.count == 1 }
@@ -178,15 +177,7 @@ import Testing
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         server.setRule(LoopbackHTTPServer.Rule(status: 404), for: "/small/iframes.m3u8")
-        let clock = ManualClock()
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "master.m3u8"))
-        item.preferredMaximumResolution = CGSize(width: 320, height: 180)
-        item.preferredForwardBufferDuration = 3
-        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)
-        await waitUntil("ready") { item.status == .readyToPlay }
-        #expect(await player.seek(to: CMTime(value: 235, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
-        sink.reset()
+        let (item, player, sink, clock) = await pausedAt23s(server.url(for: "master.m3u8"))
         player.rate = -1
         await advance(clock, by: 0.1)
         await waitUntil("the first step shows") { sink.count == 1 }
