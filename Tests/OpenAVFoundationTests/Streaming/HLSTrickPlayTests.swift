@@ -12,10 +12,10 @@ import Testing
 
 @MainActor
 @Suite struct HLSTrickPlayTests {
-    /// A player of `url` on a manual clock, its sink emptied after an exact seek to 23.5 s.
+    /// A player of `url` on a manual clock, its sink emptied after an exact seek to `seconds`.
     /// The small variant plays (and so its I-frame playlist, the playing variant's size), and
     /// little is read ahead at the open: nothing from 10 s to 23.5 s is read before the steps.
-    private func pausedAt23s(_ url: URL) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
+    private func pausedAt(_ url: URL, seconds: Double = 23.5) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
         let clock = ManualClock()
         let sink = RecordingVideoSink()
         let item = AVPlayerItem(url: url)
@@ -24,7 +24,7 @@ import Testing
         let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)
         await waitUntil("ready") { item.status == .readyToPlay }
         #expect(item.canPlayReverse)
-        #expect(await player.seek(to: CMTime(value: 235, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(await player.seek(to: CMTime(seconds: seconds, preferredTimescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
         sink.reset()
         return (item, player, sink, clock)
     }
@@ -44,7 +44,7 @@ import Testing
         let keyframeRanges = Set(iFrames.segments.compactMap(\.byteRange).map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" })
         let tables = iFrames.segments.first?.map?.byteRange.map { "bytes=\($0.lowerBound)-\($0.upperBound - 1)" }
 
-        let (item, player, sink, clock) = await pausedAt23s(server.url(for: "master.m3u8"))
+        let (item, player, sink, clock) = await pausedAt(server.url(for: "master.m3u8"))
         let before = server.requests.count
         // The I-frame playlist comes slowly: the first step waits for it (and fetches nothing else).
         server.setRule(LoopbackHTTPServer.Rule(headerDelay: 0.3), for: "/small/iframes.m3u8")
@@ -104,7 +104,7 @@ import Testing
         defer { server.stop() }
         let url = server.url(for: "small/index.m3u8")
         let reference = await linearChecksums(of: url)
-        let (item, player, sink, clock) = await pausedAt23s(url)
+        let (item, player, sink, clock) = await pausedAt(url)
         player.rate = -1
         await advance(clock, by: 0.1)
         await waitUntil("the first keyframe of the segment shows") { sink.count == 1 }
@@ -177,7 +177,7 @@ import Testing
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         server.setRule(LoopbackHTTPServer.Rule(status: 404), for: "/small/iframes.m3u8")
-        let (item, player, sink, clock) = await pausedAt23s(server.url(for: "master.m3u8"))
+        let (item, player, sink, clock) = await pausedAt(server.url(for: "master.m3u8"))
         player.rate = -1
         await advance(clock, by: 0.1)
         await waitUntil("the first step shows") { sink.count == 1 }
@@ -191,6 +191,26 @@ import Testing
         #expect(server.requests.filter { $0.path == "/small/iframes.m3u8" }.count == 1, "asked once")
         let events = item.errorLog()?.events ?? []
         #expect(events.contains { $0.uri?.hasSuffix("/small/iframes.m3u8") == true && $0.errorStatusCode == 404 }, "\(events.map { ($0.uri, $0.errorStatusCode) })")
+    }
+
+    @Test func aDASHStreamPlaysBackwardASegmentAtATime() async throws {
+        // 6 s in 1 s segments, a keyframe each, streamed by the same loader.
+        let server = try LoopbackHTTPServer(root: try DASHMedia.folder())
+        defer { server.stop() }
+        let (item, player, sink, clock) = await pausedAt(server.url(for: "template/manifest.mpd"), seconds: 5.5)
+        let before = server.requests.count
+        player.rate = -1
+        await advance(clock, by: 0.1)
+        await waitUntil("the first step shows") { sink.count == 1 }
+        for count in 2...5 {
+            await advance(clock, by: 1)
+            await waitUntil("step \(count) shows") { sink.count == count }
+        }
+        player.pause()
+        let shown = sink.frames.map { Double(millis($0.pts)) / 1000 }
+        #expect(shown.map { $0.rounded(.down) } == [5, 4, 3, 2, 1], "each segment's keyframe, once: \(shown)")
+        #expect(abs(item.currentTime().seconds - 1.4) < 0.05, "\(item.currentTime().seconds)")
+        #expect(server.requests.dropFirst(before).contains { $0.path.hasSuffix(".m4s") })
     }
 }
 
