@@ -175,6 +175,7 @@ struct PacketCache {
             closedRuns.append(current)
         }
         current = run
+        keepsCurrent = true
         return Self.resumption(after: run.packets, end: run.range.end)
     }
 

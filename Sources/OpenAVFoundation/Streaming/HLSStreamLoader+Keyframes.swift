@@ -53,6 +53,7 @@ extension HLSStreamLoader {
         keyframeSource.keyframes = found
         condition.lock()
         state.keyframeStarts = found.map(\.start)
+        state.keyframeTimelines = found.map(\.discontinuitySequence)
         condition.broadcast()
         condition.unlock()
     }
@@ -83,15 +84,12 @@ extension HLSStreamLoader {
         log.renditionSegmentFetched(keyframe.url, bytes: resource.data.count, seconds: resource.seconds)
         guard let bytes = decrypted(resource.data, of: keyframe) else { return false }
         condition.lock()
-        let timeline = state.timeline.segmentIndex(at: keyframe.start).map {
-            state.timeline.segments[$0].discontinuitySequence
-        } ?? keyframe.discontinuitySequence
         sections += 1
         if state.generation == job.generation, !state.closed {
             state.chunks.append(
                 Chunk(
                     data: header + bytes, start: keyframe.start, duration: keyframe.duration, variant: variant,
-                    section: sections, timeline: timeline))
+                    section: sections, timeline: keyframe.discontinuitySequence))
             state.delivered = true
             state.keyframeServed = true
             state.fetchedEnd = keyframe.start + keyframe.duration
@@ -103,34 +101,48 @@ extension HLSStreamLoader {
 }
 
 extension HLSStreamLoader.State {
-    /// The place on the playlist of the keyframe a restart for one keyframe at `seconds` takes
-    /// from the I-frame playlist (read: `keyframeStarts` holds its times), noted as the last
-    /// step: the keyframe at or before it, unless that is the one the last step came to from
-    /// above, then the one before. The item time a keyframe shows at can lie a little past its
-    /// place on the playlist (the timeline is anchored on the earliest packet of any stream),
-    /// so a step just below that picture comes to the same keyframe.
-    mutating func announceKeyframe(at seconds: Double) -> Double {
+    /// Within this many seconds after a keyframe's (or segment's) place, a step with no step
+    /// of its kind before it to go by takes the one before: the picture it steps down from
+    /// may be that keyframe, shown a little past its place (the steps before came from the
+    /// packets the engine kept, or from forward play).
+    static let firstStepMargin = 0.2
+
+    /// The keyframe of the I-frame playlist (read: `keyframeStarts` holds its places) a
+    /// restart for one keyframe at `seconds` takes, as an index: the keyframe at or before it,
+    /// unless the picture stepped down from is likely that keyframe, then the one before.
+    /// The item time a keyframe shows at can lie a little past its place on the playlist (the
+    /// timeline is anchored on the earliest packet of any stream), so a step just below that
+    /// picture comes to the same keyframe: the one the last step came to (from above), or,
+    /// with no last step, one within `firstStepMargin` of `seconds`.
+    func keyframeIndex(at seconds: Double) -> Int {
         let starts = keyframeStarts ?? [0]
-        let index = steppedBack(starts.lastIndex { $0 <= seconds + 1e-6 } ?? 0, asked: seconds, iFrames: true)
-        return starts[index]
+        let index = starts.lastIndex { $0 <= seconds + 1e-6 } ?? 0
+        return steppedBack(index, asked: seconds, iFrames: true, places: starts)
+    }
+
+    /// Notes the keyframe (`iFrames`) or segment a restart for one keyframe at `seconds` came
+    /// to as the last step.
+    mutating func noteStep(_ index: Int, asked seconds: Double, iFrames: Bool) {
+        lastStep = (index, seconds, iFrames)
     }
 
     /// The segment a restart for one keyframe at `seconds` reads when no I-frame playlist
-    /// serves it: `index` (the one holding it), unless that is the one the last step came to
-    /// from above, then the one before (its picture is the segment's first keyframe, which
-    /// shows a little past the segment's start).
+    /// serves it: `index` (the one holding it), or the one before by the rule of
+    /// `keyframeIndex(at:)` (a segment's picture is its first keyframe, which shows a little
+    /// past the segment's start); noted as the last step.
     mutating func stepSegment(_ index: Int, asked seconds: Double) -> Int {
-        steppedBack(index, asked: seconds, iFrames: false)
+        let stepped = steppedBack(index, asked: seconds, iFrames: false, places: timeline.segments.map(\.start))
+        noteStep(stepped, asked: seconds, iFrames: false)
+        return stepped
     }
 
-    /// `index` (of a keyframe or a segment), or the one before when the last step of the same
-    /// kind came to it (or past it) from above `asked`; noted as the last step.
-    private mutating func steppedBack(_ index: Int, asked: Double, iFrames: Bool) -> Int {
-        var index = index
-        if let last = lastStep, last.iFrames == iFrames, asked < last.asked, index >= last.index {
-            index = max(last.index - 1, 0)
+    /// `index` (into `places`, of keyframes or segments), or the one before when the picture
+    /// stepped down from is likely the one at `index` (see `keyframeIndex(at:)`).
+    private func steppedBack(_ index: Int, asked: Double, iFrames: Bool, places: [Double]) -> Int {
+        guard index > 0 else { return index }
+        if let last = lastStep, last.iFrames == iFrames {
+            return asked < last.asked && index >= last.index ? last.index - 1 : index
         }
-        lastStep = (index, asked, iFrames)
-        return index
+        return places.indices.contains(index) && asked - places[index] < Self.firstStepMargin ? index - 1 : index
     }
 }

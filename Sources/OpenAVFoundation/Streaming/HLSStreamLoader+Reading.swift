@@ -132,13 +132,20 @@ extension HLSStreamLoader {
         // Backward play's step (HLSStreamLoader+Keyframes.swift): the variants' loader of a VOD
         // stream serves the keyframe alone from an I-frame playlist, else the segment path
         // serves it from the segment before the last step's when it comes to the same one.
-        var announced: Double?
+        // A keyframe on a timeline the demuxer has not anchored yet is read from its segment,
+        // whose start anchors it (a keyframe's place would, and the segment path may serve it).
+        var keyframe: (start: Double, timeline: Int)?
         if keyframeOnly, rendition == nil, !isLive {
-            if !keyframeSource.variants.isEmpty, awaitKeyframeTimes() {
-                let keyframe = state.announceKeyframe(at: seconds)
-                announced = keyframe
-                state.keyframeRestart = keyframe
-                index = state.timeline.segmentIndex(at: keyframe) ?? index
+            if !keyframeSource.variants.isEmpty, awaitKeyframeTimes(),
+                case let found = state.keyframeIndex(at: seconds), let starts = state.keyframeStarts,
+                timelineOffsets?.origin(of: state.keyframeTimelines[found]) != nil
+            {
+                state.noteStep(found, asked: seconds, iFrames: true)
+                keyframe = (starts[found], state.keyframeTimelines[found])
+                state.keyframeRestart = starts[found]
+                // (Its segment, should the keyframe not be had: a hair past its place, which
+                // the playlists' rounding may put before the segment's start.)
+                index = state.timeline.segmentIndex(at: starts[found] + 0.01) ?? index
             } else {
                 index = state.stepSegment(index, asked: seconds)
             }
@@ -148,8 +155,8 @@ extension HLSStreamLoader {
         moveNextSegment(to: index)
         let segment = state.timeline.segments[index]
         return StreamingSection(
-            timeline: segment.discontinuitySequence, start: announced ?? segment.start, mediaStart: segment.mediaStart,
-            end: segment.sectionEnd, timesFromZero: packedAudio != nil)
+            timeline: keyframe?.timeline ?? segment.discontinuitySequence, start: keyframe?.start ?? segment.start,
+            mediaStart: keyframe == nil ? segment.mediaStart : nil, end: segment.sectionEnd, timesFromZero: packedAudio != nil)
     }
 
     /// Makes segment `index` the next to fetch and read (under `condition`).

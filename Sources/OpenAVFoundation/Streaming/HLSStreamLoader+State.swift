@@ -95,6 +95,8 @@ extension HLSStreamLoader {
         /// restart for one keyframe announced until the loader thread takes it, and whether
         /// that keyframe was delivered (nothing more is fetched or read until a restart).
         var keyframeStarts: [Double]?
+        /// The discontinuity sequence of each of those keyframes.
+        var keyframeTimelines: [Int] = []
         var keyframeRestart: Double?
         var keyframeServed = false
         /// True while a restart for one keyframe waits for the I-frame playlist to be read.

@@ -79,4 +79,32 @@ import Testing
         let resume = try #require(resumeStep(&cache))
         #expect(abs(resume.point - 2) < 0.001, "\(resume.point)")
     }
+
+    @Test func aRunThatKeepsNothingKeepsNothingUntilAKeptRunIsReopened() throws {
+        var cache = filledCache()
+        // A step of backward play read from 10 s: its packets are not kept.
+        cache.startRun(at: CMTime(seconds: 10, preferredTimescale: 1000), closingAt: CMTime(seconds: 3, preferredTimescale: 1000), keeping: false)
+        _ = cache.append(packet(Self.video, 10, key: true))
+        #expect(cache.closedRun(containing: CMTime(seconds: 10, preferredTimescale: 1000)) == nil)
+        let fromStep = cache.beginReplay(
+            of: nil, target: CMTime(seconds: 10, preferredTimescale: 1000), earliest: .negativeInfinity,
+            latest: .positiveInfinity, currentEnd: CMTime(seconds: 10.04, preferredTimescale: 1000))
+        #expect(!fromStep)
+        // The run from 0 s reopened: what is read after its end is kept again.
+        let run = try #require(cache.closedRun(containing: CMTime(seconds: 1, preferredTimescale: 1000)))
+        let reopened = cache.beginReplay(
+            of: run, target: CMTime(seconds: 1, preferredTimescale: 1000), earliest: .negativeInfinity,
+            latest: .positiveInfinity, currentEnd: CMTime(seconds: 10.04, preferredTimescale: 1000))
+        #expect(reopened)
+        _ = resumeStep(&cache)
+        _ = cache.append(packet(Self.video, 3, key: true))
+        let fromReopened = cache.beginReplay(
+            of: nil, target: CMTime(seconds: 3.01, preferredTimescale: 1000), earliest: .negativeInfinity,
+            latest: CMTime(seconds: 3.01, preferredTimescale: 1000), currentEnd: CMTime(seconds: 3.04, preferredTimescale: 1000))
+        #expect(fromReopened, "the keyframe read after the reopened run's end is kept")
+        var first: Double?
+        if case .packet(let packet)? = cache.nextReplayed() { first = packet.pts.seconds }
+        #expect(first == 3)
+    }
 }
+

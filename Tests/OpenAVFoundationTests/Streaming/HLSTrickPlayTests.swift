@@ -212,5 +212,29 @@ import Testing
         #expect(abs(item.currentTime().seconds - 1.4) < 0.05, "\(item.currentTime().seconds)")
         #expect(server.requests.dropFirst(before).contains { $0.path.hasSuffix(".m4s") })
     }
+
+    @Test func stepsFromTheKeptPacketsThenFromTheIFramePlaylistGoOnDown() async throws {
+        let folder = try IFramePlaylistMedia.folder(duration: 24)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let (_, player, sink, clock) = await pausedAt(server.url(for: "master.m3u8"), seconds: 21.5)
+        // Forward play from 21.5 s to 22.5 s: the steps to 22 s and 21 s come from the packets
+        // that play read (the segment from 20 s), those below 21.5 s from the I-frame playlist.
+        player.rate = 1
+        await advance(clock, by: 1)
+        await waitUntil("a second played") { sink.last.map { millis($0.pts) } ?? 0 >= 22_300 }
+        sink.reset()
+        player.rate = -1
+        await advance(clock, by: 0.1)
+        await waitUntil("the keyframe at 22 s shows") { sink.count == 1 }
+        let offset = try #require(sink.last.map { millis($0.pts) - 22_000 })
+        for keyframe in stride(from: 21, through: 16, by: -1) {
+            await advance(clock, by: 1)
+            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
+        }
+        player.pause()
+        let shown = sink.frames.map { millis($0.pts) }
+        #expect(shown == stride(from: 22_000, through: 16_000, by: -1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
+    }
 }
 
