@@ -29,6 +29,31 @@ import Testing
         return (item, player, sink, clock)
     }
 
+    /// Moves the clock `seconds` at a time, waiting after each move for the picture of the next
+    /// of `keyframes` (seconds on the playlist, shown `offset` milliseconds past): no step can
+    /// be skipped however long a fetch takes.
+    private func stepDown(
+        through keyframes: some Sequence<Int>, every seconds: Double, offset: Int, _ clock: ManualClock, _ sink: RecordingVideoSink
+    ) async {
+        for keyframe in keyframes {
+            await advance(clock, by: seconds)
+            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
+        }
+    }
+
+    /// Plays backward until `steps` pictures showed: the first a tenth of a second in, then
+    /// one each `seconds` of the clock (which waits for each), then pauses.
+    private func playBackward(_ player: AVPlayer, _ clock: ManualClock, _ sink: RecordingVideoSink, steps: Int, every seconds: Double) async {
+        player.rate = -1
+        await advance(clock, by: 0.1)
+        await waitUntil("the first step shows") { sink.count == 1 }
+        for count in 2...steps {
+            await advance(clock, by: seconds)
+            await waitUntil("step \(count) shows") { sink.count == count }
+        }
+        player.pause()
+    }
+
     @Test func playingBackwardTakesEachKeyframeFromTheIFramePlaylistAlone() async throws {
         // 24 s, 4 s segments, a keyframe every second; two variants with an I-frame playlist each.
         let folder = try IFramePlaylistMedia.folder(duration: 24)
@@ -59,10 +84,7 @@ import Testing
         #expect((0..<100).contains(offset), "\(offset)")
         // A second at a time, each crossing one keyframe (the clock waits for its picture, so
         // no step is skipped however long a fetch takes).
-        for keyframe in stride(from: 22, through: 10, by: -1) {
-            await advance(clock, by: 1)
-            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
-        }
+        await stepDown(through: stride(from: 22, through: 10, by: -1), every: 1, offset: offset, clock, sink)
         player.pause()
         let shown = sink.frames.map { millis($0.pts) }
         #expect(shown == stride(from: 23_000, through: 10_000, by: -1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
@@ -113,10 +135,7 @@ import Testing
         // Each step below a picture reads the segment before (the picture shows a little past
         // its segment's start: the step asks for a time inside the same segment). Four seconds
         // at a time, each crossing one segment's first keyframe.
-        for keyframe in [16, 12, 8] {
-            await advance(clock, by: 4)
-            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
-        }
+        await stepDown(through: [16, 12, 8], every: 4, offset: offset, clock, sink)
         player.pause()
         let shown = sink.frames.map { millis($0.pts) }
         #expect(shown == [20_000, 16_000, 12_000, 8_000].map { $0 + offset }, "\(shown)")
@@ -150,15 +169,8 @@ import Testing
         await waitUntil("the sound at the target read") { !soundRequests(from: 0).isEmpty }
         sink.reset()
         let before = server.requests.count
-        player.rate = -1
-        await advance(clock, by: 0.1)
-        await waitUntil("the first step shows") { sink.count == 1 }
         // Two seconds at a time, each crossing one segment's keyframe.
-        for count in 2...5 {
-            await advance(clock, by: 2)
-            await waitUntil("step \(count) shows") { sink.count == count }
-        }
-        player.pause()
+        await playBackward(player, clock, sink, steps: 5, every: 2)
         let shown = sink.frames.map { millis($0.pts) / 1000 }
         #expect(shown.count >= 5 && shown == shown.sorted(by: >) && Set(shown).count == shown.count, "\(shown)")
         #expect(soundRequests(from: before).isEmpty, "no sound fetched backward: \(soundRequests(from: before))")
@@ -182,10 +194,7 @@ import Testing
         await advance(clock, by: 0.1)
         await waitUntil("the first step shows") { sink.count == 1 }
         let offset = try #require(sink.last.map { millis($0.pts) - 20_000 })
-        for keyframe in [16, 12] {
-            await advance(clock, by: 4)
-            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
-        }
+        await stepDown(through: [16, 12], every: 4, offset: offset, clock, sink)
         player.pause()
         #expect(sink.frames.map { millis($0.pts) } == [20_000, 16_000, 12_000].map { $0 + offset })
         #expect(server.requests.filter { $0.path == "/small/iframes.m3u8" }.count == 1, "asked once")
@@ -199,14 +208,7 @@ import Testing
         defer { server.stop() }
         let (item, player, sink, clock) = await pausedAt(server.url(for: "template/manifest.mpd"), seconds: 5.5)
         let before = server.requests.count
-        player.rate = -1
-        await advance(clock, by: 0.1)
-        await waitUntil("the first step shows") { sink.count == 1 }
-        for count in 2...5 {
-            await advance(clock, by: 1)
-            await waitUntil("step \(count) shows") { sink.count == count }
-        }
-        player.pause()
+        await playBackward(player, clock, sink, steps: 5, every: 1)
         let shown = sink.frames.map { Double(millis($0.pts)) / 1000 }
         #expect(shown.map { $0.rounded(.down) } == [5, 4, 3, 2, 1], "each segment's keyframe, once: \(shown)")
         #expect(abs(item.currentTime().seconds - 1.4) < 0.05, "\(item.currentTime().seconds)")
@@ -228,10 +230,7 @@ import Testing
         await advance(clock, by: 0.1)
         await waitUntil("the keyframe at 22 s shows") { sink.count == 1 }
         let offset = try #require(sink.last.map { millis($0.pts) - 22_000 })
-        for keyframe in stride(from: 21, through: 16, by: -1) {
-            await advance(clock, by: 1)
-            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
-        }
+        await stepDown(through: stride(from: 21, through: 16, by: -1), every: 1, offset: offset, clock, sink)
         player.pause()
         let shown = sink.frames.map { millis($0.pts) }
         #expect(shown == stride(from: 22_000, through: 16_000, by: -1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
