@@ -58,15 +58,14 @@ extension HLSStreamLoader {
         condition.unlock()
     }
 
-    /// Serves the keyframe restart `job` carries with variant `variant` playing: the last
-    /// keyframe at or before the start the restart announced, fetched and delivered as a section
-    /// of its own (numbered from `sections`), after which the loader fetches nothing until the
-    /// next restart. False when the stream has no usable I-frame playlist or the keyframe could
-    /// not be fetched: the segment path serves the restart.
-    func serveKeyframe(_ job: Job, announced: Double, variant: Int, sections: inout Int) -> Bool {
-        loadKeyframes(for: variant)
-        guard let keyframes = keyframeSource.keyframes, !keyframes.isEmpty else { return false }
-        let keyframe = keyframes.last { $0.start <= announced + 1e-3 } ?? keyframes[0]
+    /// Serves keyframe `index` (of the I-frame playlist read), which the restart `job` follows
+    /// announced, with variant `variant` playing: fetched and delivered as a section of its own
+    /// (numbered from `sections`), after which the loader fetches nothing until the next
+    /// restart. False when the keyframe could not be fetched: the segment path serves the
+    /// restart.
+    func serveKeyframe(_ index: Int, for job: Job, variant: Int, sections: inout Int) -> Bool {
+        guard let keyframes = keyframeSource.keyframes, keyframes.indices.contains(index) else { return false }
+        let keyframe = keyframes[index]
         guard let map = keyframe.map, let header = initialisation(map, variant: variant) else { return false }
         let result = fetcher.fetch(
             keyframe.url, range: keyframe.byteRange, secure: secure, limit: limits.segment, timeout: timeout

@@ -142,7 +142,7 @@ extension HLSStreamLoader {
             {
                 state.noteStep(found, asked: seconds, iFrames: true)
                 keyframe = (starts[found], state.keyframeTimelines[found])
-                state.keyframeRestart = starts[found]
+                state.keyframeRestart = found
                 // (Its segment, should the keyframe not be had: a hair past its place, which
                 // the playlists' rounding may put before the segment's start.)
                 index = state.timeline.segmentIndex(at: starts[found] + 0.01) ?? index

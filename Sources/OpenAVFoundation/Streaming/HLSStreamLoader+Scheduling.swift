@@ -35,9 +35,9 @@ extension HLSStreamLoader {
         let activated: Bool
         /// The rate of play to choose the variant for (`VariantAdaptation.playbackRate`).
         var rate = 1.0
-        /// For the first job after a restart for one keyframe: the start it announced (the
-        /// keyframe to serve is the last at or before it).
-        var keyframeRestart: Double?
+        /// For the first job after a restart for one keyframe: the keyframe it announced (an
+        /// index into the I-frame playlist's keyframes).
+        var keyframeRestart: Int?
         /// True for a job that only reads the I-frame playlist (the rate turned negative).
         var readsKeyframes = false
     }

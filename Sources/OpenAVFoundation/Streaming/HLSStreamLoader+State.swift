@@ -91,13 +91,14 @@ extension HLSStreamLoader {
         var delivered = false
         var skipReason: String?
         /// Backward play's keyframe restarts (HLSStreamLoader+Keyframes.swift): the keyframe
-        /// times of the I-frame playlist once read (empty: none to use), the start the last
-        /// restart for one keyframe announced until the loader thread takes it, and whether
+        /// times of the I-frame playlist once read (empty: none to use), the keyframe (an
+        /// index into them) the last restart for one keyframe announced until the loader
+        /// thread takes it, and whether
         /// that keyframe was delivered (nothing more is fetched or read until a restart).
         var keyframeStarts: [Double]?
         /// The discontinuity sequence of each of those keyframes.
         var keyframeTimelines: [Int] = []
-        var keyframeRestart: Double?
+        var keyframeRestart: Int?
         var keyframeServed = false
         /// True while a restart for one keyframe waits for the I-frame playlist to be read.
         var keyframeRestartPending = false

@@ -231,7 +231,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
                 continue
             }
             if let announced = job.keyframeRestart,
-                serveKeyframe(job, announced: announced, variant: current, sections: &sections)
+                serveKeyframe(announced, for: job, variant: current, sections: &sections)
             {
                 last = nil
                 continue
