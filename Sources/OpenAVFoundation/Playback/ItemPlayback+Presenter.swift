@@ -52,13 +52,15 @@ extension ItemPlayback {
                     _ = pipeline.videoFrames.tryTake()
                     shownGeneration = generation
                     let time = state.landing(of: generation) ?? (frame.pts.isNumeric ? frame.pts : .zero)
+                    // Time restarts when this frame is handed over, not when the loop began:
+                    // the frame may have arrived long after `now` was read (a slow thread, a
+                    // seek that landed meanwhile), and an older anchor would run time ahead.
+                    // The clock is read before the sinks see the frame: whoever reacts to the
+                    // picture (a test moving a manual clock) finds time already restarted.
+                    let shownAt = clock.now
                     present(frame, at: time, pipeline)
                     shownTime = time
                     reverse.noteShown(time)
-                    // Time restarts when this frame is shown, not when the loop began: the
-                    // frame may have arrived long after `now` was read (a slow thread, a
-                    // seek that landed meanwhile), and an older anchor would run time ahead.
-                    let shownAt = clock.now
                     lastPresentHost = shownAt
                     post(.firstFrameShown(generation: generation, time: time, host: shownAt))
                     continue
