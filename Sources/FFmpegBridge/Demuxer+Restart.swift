@@ -71,13 +71,13 @@ extension Demuxer {
 
 extension Demuxer {
     /// Seeks a streamed input: its loader starts again at the segment holding `target` (every
-    /// segment starts with a keyframe), or with the keyframe at or before it alone when
-    /// `keyframeOnly` (a step of backward play) and the loader can, and a fresh container reads
-    /// from there with the same streams. False when the loader cannot or the new container does
-    /// not match.
-    func streamedSeek(to target: CMTime, keyframeOnly: Bool = false) -> Bool {
+    /// segment starts with a keyframe), or with the keyframe a `keyframe` step names alone (a step of backward play or fast forward) when
+    /// the loader can, and a fresh container reads from there with the same streams. False when
+    /// the loader cannot or the new container does not match.
+    func streamedSeek(to target: CMTime, keyframe step: KeyframeStep? = nil) -> Bool {
         guard let location = streamed, let input = location.streaming, target.isNumeric,
-            let section = input.restart(at: max(0, target.seconds), keyframeOnly: keyframeOnly)
+            let section = step.map({ input.restart(at: max(0, target.seconds), keyframe: $0) })
+                ?? input.restart(at: max(0, target.seconds))
         else { return false }
         sections?.audioEnds = [:]
         return openSection(section)

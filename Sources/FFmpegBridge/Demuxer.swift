@@ -417,20 +417,20 @@ package final class Demuxer: @unchecked Sendable {
     ///   - latest: the latest acceptable keyframe (`.positiveInfinity` for any).
     /// - Returns: true when the read position moved.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool {
-        seek(to: target, earliest: earliest, latest: latest, keyframeOnly: false)
+        seek(to: target, earliest: earliest, latest: latest, keyframe: nil)
     }
 
-    /// As `seek(to:earliest:latest:)`; with `keyframeOnly`, only the keyframe at or before
-    /// `target` is wanted (a step of backward play), and a streamed input that can fetch it
-    /// alone ends after it.
-    package func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframeOnly: Bool) -> Bool {
+    /// As `seek(to:earliest:latest:)`; with a `keyframe` step, only the keyframe it names from
+    /// `target` is wanted (a step of backward play or fast forward), and a streamed input that
+    /// can fetch it alone ends after it.
+    package func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframe step: KeyframeStep?) -> Bool {
         dropHeldPackets()
         recoverFromCutRead()
         if restart != nil { return restartSeek(to: target) }
         if streamed != nil {
-            let moved = streamedSeek(to: target, keyframeOnly: keyframeOnly)
-            // A step of backward play reads no sound.
-            if keyframeOnly { parkCompanions() } else { seekCompanions(to: target) }
+            let moved = streamedSeek(to: target, keyframe: step)
+            // A step of trick play reads no sound.
+            if step != nil { parkCompanions() } else { seekCompanions(to: target) }
             return moved
         }
         let timeBase = CFFmpeg_AV_TIME_BASE_Q()

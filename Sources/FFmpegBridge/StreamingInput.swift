@@ -62,6 +62,15 @@ package struct StreamingSection: Sendable, Equatable {
     }
 }
 
+/// Which keyframe a restart for one keyframe alone wants (a step of trick play).
+package enum KeyframeStep: Sendable, Equatable {
+    /// The keyframe at or before the time (a step of backward play).
+    case atOrBefore
+    /// The first keyframe after the time, or the last one when none follows (a step of fast
+    /// forward).
+    case after
+}
+
 /// A byte stream made of segments that a loader fetches, which can start again at a time.
 ///
 /// Implemented above the bridge (the HLS loader); the bridge only reads it. The bytes come in
@@ -82,11 +91,15 @@ package protocol StreamingInput: AnyObject, Sendable {
     /// Starts the bytes again at the segment holding `seconds` (item time): the section they
     /// start with, or nil when it cannot.
     func restart(at seconds: Double) -> StreamingSection?
-    /// Starts the bytes again for a reader that wants only a keyframe at or before `seconds` (a
-    /// step of backward play). An input that can fetch a keyframe alone (an HLS I-frame
-    /// playlist's byte range) gives it as a section of its own, whose start it returns, and
-    /// then ends until the next restart; any other starts again as `restart(at:)` does.
-    func restart(at seconds: Double, keyframeOnly: Bool) -> StreamingSection?
+    /// Starts the bytes again for a reader that wants only the keyframe `step` names from
+    /// `seconds` (a step of backward play or fast forward). An input that can fetch a keyframe
+    /// alone (an HLS I-frame playlist's byte range) gives it as a section of its own, whose
+    /// start it returns, and then ends until the next restart; any other starts again as
+    /// `restart(at:)` does.
+    func restart(at seconds: Double, keyframe step: KeyframeStep) -> StreamingSection?
+    /// True when the input can fetch keyframes alone (a VOD HLS stream with I-frame playlists):
+    /// fast forward can then step through them.
+    var servesKeyframesAlone: Bool { get }
     /// Where the section being read starts when its bytes placed it elsewhere than it was
     /// announced (packed audio's timestamp, known only once its segment came: the section of
     /// a restart is announced before); nil otherwise.
@@ -257,7 +270,9 @@ extension StreamingInput {
     /// None, unless the input says otherwise.
     package var declaredRenditions: DeclaredRenditions { DeclaredRenditions() }
     /// As `restart(at:)`: no keyframe is fetched alone.
-    package func restart(at seconds: Double, keyframeOnly: Bool) -> StreamingSection? { restart(at: seconds) }
+    package func restart(at seconds: Double, keyframe step: KeyframeStep) -> StreamingSection? { restart(at: seconds) }
+    /// None is.
+    package var servesKeyframesAlone: Bool { false }
     /// None, unless the input keeps a table.
     package var timelineOffsets: TimelineOffsets? { nil }
     /// Where it was announced.

@@ -117,7 +117,8 @@ open class AVPlayer: NSObject, _KeyValueObservable {
     /// rate playback will start at. Rates from 0.25 to 4 keep the audio's pitch (depending on
     /// the item's `audioTimePitchAlgorithm`). A negative rate plays backward, silently, when
     /// the item `canPlayReverse` (the picture steps from keyframe to keyframe), and pauses
-    /// otherwise. Observable.
+    /// otherwise. Above 2, an HLS stream with I-frame playlists steps forward through its
+    /// keyframes, silently, as Apple's players do. Observable.
     nonisolated open var rate: Float {
         get { read(\AVPlayer.rate) { $0.machine.rate } }
         set { let player = self; MainQueue.perform { player.applyRate(newValue, immediately: false) } }

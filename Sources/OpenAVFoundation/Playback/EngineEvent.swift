@@ -115,6 +115,12 @@ enum EngineEvent: Sendable {
     case reverseStepDue(to: CMTime)
     /// Playing backward, time reached the reverse end at `host`.
     case reverseEndDue(host: Double)
+    /// Stepping forward through keyframes, the picture at `time` (or time itself, if later)
+    /// is up: the first keyframe after it is to be fetched and shown when time reaches it.
+    case forwardStepDue(after: CMTime)
+    /// The source turned out not to fetch keyframes alone (its I-frame playlist is unusable),
+    /// found at `host`: fast forward plays every frame, with sound.
+    case keyframesUnavailable(host: Double)
 }
 
 /// What the open work learned and made.
@@ -124,6 +130,8 @@ struct OpenedParts: Sendable {
     let forwardEndTime: CMTime
     let reverseEndTime: CMTime
     let audioStream: Int?
+    /// True when the source fetches keyframes alone (fast forward can step through them).
+    var servesKeyframesAlone = false
 }
 
 /// The engine's threads the coordinator can wake.

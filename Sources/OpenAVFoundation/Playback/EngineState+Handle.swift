@@ -27,9 +27,14 @@ extension EngineState {
             clock.setRate(newRate, host: anchor)
             audioClockTrustedAfter = anchor
             if newRate > 0 { reverseEndReported = false }
-            if newRate > 0, let resumed = beginForwardAfterReverse(at: current) {
-                // The queues and the ring hold what follows the last keyframe shown backward:
-                // forward play resumes from an exact seek to where time stands.
+            if playsSound, let resumed = beginPlayAfterSteps(at: current) {
+                // The queues and the ring hold what follows the last keyframe a step showed:
+                // play with sound resumes from an exact seek to where time stands.
+                return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
+            }
+            if let resumed = abandonStep(at: current) {
+                // A step's keyframe of the other direction was still to come: time stands (or
+                // runs on) where it is, so the picture is the one there.
                 return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
             }
             // Cue and metadata waits follow the rate too.
@@ -94,6 +99,7 @@ extension EngineState {
             reverseEndTime = parts.reverseEndTime
             hasVideo = parts.pipeline.videoStream != nil
             hasAudio = parts.pipeline.audioStream != nil
+            canStepForward = parts.servesKeyframesAlone && hasVideo
             selection.audioStream = parts.audioStream
             clock.set(media: .zero, host: host, generation: generation)
             // Stopped while opening: what was just made is released at once.
@@ -220,12 +226,34 @@ extension EngineState {
         case .reverseStepDue(let time):
             guard let started = beginReverseStep(to: time) else { return [] }
             return [.flushQueues(generation: started), .wake(.all)]
+        case .forwardStepDue(let time):
+            guard let started = beginForwardStep(after: time) else { return [] }
+            return [.flushQueues(generation: started), .wake(.all)]
+        case .keyframesUnavailable(let host):
+            return stopSteppingForward(host: host)
         case .reverseEndDue(let host):
             guard reachReverseEnd(host: host) else { return [] }
             return [.report(.reachedReverseEnd)]
         default:
             return []
         }
+    }
+
+    /// Fast forward no longer steps (the source cannot fetch keyframes alone): at a rate above
+    /// 2, an exact seek of the engine's own where time stands (at `host`) replaces the step,
+    /// and play goes on with sound from there.
+    private mutating func stopSteppingForward(host: Double) -> [EngineAction] {
+        guard canStepForward else { return [] }
+        let (wasStepping, current) = (stepsForward, time(atHost: host))
+        canStepForward = false
+        guard wasStepping else { return [] }
+        // Time runs on from where the steps took it, the sound's clock trusted from now on.
+        if current.isNumeric { clock.set(media: current, host: host, generation: generation) }
+        audioClockTrustedAfter = host
+        guard let resumed = abandonStep(at: current) ?? beginPlayAfterSteps(at: current) else {
+            return [.applyAudioOutput, .wake(.all)]
+        }
+        return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
     }
 
     /// Lands the seek of `generation` at `time` (shown at `host`), if it waits to.
@@ -247,11 +275,12 @@ extension EngineState {
 
     /// The buffer's report at `host`, if one is due.
     private mutating func bufferReport(endOfStream: Bool, force: Bool, host: Double) -> [EngineAction] {
-        // The engine's own seeks empty the queues on purpose: that is no stall. Playing
-        // backward needs one picture per step, not the forward buffer the flags measure (the
-        // tracker keeps its last report, so forward play reports afresh).
+        // The engine's own seeks empty the queues on purpose: that is no stall. Stepping
+        // through keyframes (backward, or fast forward) needs one picture per step, not the
+        // buffer the flags measure (the tracker keeps its last report, so play with sound
+        // reports afresh).
         if let seek, seek.isEngineOwn, !seek.landed { return [] }
-        if rate < 0 { return [] }
+        if stepsThroughKeyframes { return [] }
         let position = itemTime(atHost: host)
         guard let report = buffer?.update(position: position, endOfStream: endOfStream, force: force, now: host)
         else { return [] }

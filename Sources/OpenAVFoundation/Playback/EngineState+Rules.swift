@@ -25,7 +25,7 @@ extension EngineState {
     /// audio clock when trusted), kept within the item; the last time shown when the clock has
     /// no reading.
     func itemTime(atHost host: Double) -> CMTime {
-        if let seek, !seek.landed, !seek.isReverseStep { return seek.request.target }
+        if let seek, !seek.landed, !seek.isKeyframeStep { return seek.request.target }
         // Once the end is reached the item is at its end, whatever an audio clock still says
         // while the player has not paused yet (one that lags after the sound server came back).
         // (Where a read failure cut it short: where its data ran out, `reachEnd`.)
@@ -36,6 +36,15 @@ extension EngineState {
     }
 
     /// True when `generation` is current and its seek (if any) has landed.
+    /// True when a time report of `generation` is current: settled, or made during the steps
+    /// of trick play that followed it (time runs on through a step in flight: fast forward's
+    /// keyframe waits for time to reach it), with no seek of the player's since.
+    func acceptsTimeReport(of generation: Int) -> Bool {
+        if isSettled(generation: generation) { return true }
+        guard let seek, seek.isKeyframeStep, generation <= self.generation else { return false }
+        return generation >= keyframeRunSince
+    }
+
     func isSettled(generation: Int) -> Bool {
         guard self.generation == generation else { return false }
         if let seek, !seek.landed { return false }
@@ -94,8 +103,8 @@ extension EngineState {
     /// restarts time, which must not jump back once it runs). Returns the finished request.
     mutating func finishSeek(generation: Int, at time: CMTime, host: Double) -> SeekRequest? {
         let landing = seek.map { $0.generation == generation && !$0.landed } ?? false
-        // A reverse step's picture shows while the clock runs on backward: no new anchor.
-        let stepsBack = seek?.isReverseStep == true && rate < 0
+        // A step's picture shows while the clock runs on (backward, or fast): no new anchor.
+        let stepsBack = (seek?.isReverseStep == true && rate < 0) || (seek?.isForwardStep == true && stepsForward)
         if (landing && !stepsBack) || rate == 0 {
             // A scheduled start keeps its host time: the landing is where time starts then.
             let anchor = scheduledStart ?? host
@@ -130,20 +139,26 @@ extension EngineState {
     }
 
     /// The time to report to the player's observers for `time` of `generation`, or nil when
-    /// it is stale or a seek is in flight (crossing toward the target is a jump, not play).
+    /// it is stale or a seek is in flight (crossing toward the target is a jump, not play);
+    /// trick play's steps are no such seek (`acceptsTimeReport(of:)`).
     mutating func timeReport(_ time: CMTime, generation: Int) -> CMTime? {
-        guard isSettled(generation: generation) else { return nil }
+        guard acceptsTimeReport(of: generation) else { return nil }
         statistics.timeReports += 1
         return clamped(time)
     }
 
     /// Reaches the end of `generation` while playing, once: the playhead moves to the end
     /// time. False when it was reported already, is stale, paused, stopped, or a seek is in
-    /// flight.
+    /// flight (other than fast forward's step, whose keyframe is then never shown).
     mutating func reachEnd(generation: Int, host: Double) -> Bool {
         // The end is reached by playing into it, never while paused.
         guard !endReported, !stopped, self.generation == generation, rate > 0 else { return false }
-        if let pending = seek, pending.generation == generation, !pending.landed { return false }
+        if let pending = seek, pending.generation == generation, !pending.landed {
+            // Fast forward's step in flight when time reaches the end: its keyframe (if any)
+            // lies at or past the end and is never shown.
+            guard pending.isForwardStep, stepsForward else { return false }
+            seek?.landed = true
+        }
         endReported = true
         // A network stream cut short by a read failure stops where its data ran out (the item
         // fails there); time does not jump to the end it never reached.
@@ -163,6 +178,7 @@ extension EngineState {
         guard rate < 0, !stopped, isSettled(generation: generation), time.isNumeric, time > reverseEnd else {
             return nil
         }
+        if seek?.isKeyframeStep != true { keyframeRunSince = generation }
         let request = SeekRequest(
             id: generation + 1, target: time, toleranceBefore: .positiveInfinity, toleranceAfter: .zero,
             completion: nil)
@@ -172,11 +188,38 @@ extension EngineState {
         return started
     }
 
-    /// Starts the exact seek of the engine's own to `time` that forward play needs after
-    /// reverse steps (their queues hold what follows a keyframe behind `time`); nil when the
-    /// last seek was no reverse step.
-    mutating func beginForwardAfterReverse(at time: CMTime) -> Int? {
-        guard let last = seek, last.isReverseStep, !stopped, time.isNumeric else { return nil }
+    /// Starts a step of fast forward: a keyframe seek of the engine's own to the first
+    /// keyframe after `time`, as a new generation, shown when time reaches it. Nil (nothing
+    /// starts) unless stepping forward and settled (a seek of the player's in flight comes
+    /// first).
+    mutating func beginForwardStep(after time: CMTime) -> Int? {
+        guard stepsForward, !stopped, isSettled(generation: generation), time.isNumeric else { return nil }
+        if seek?.isKeyframeStep != true { keyframeRunSince = generation }
+        let request = SeekRequest(
+            id: generation + 1, target: time, toleranceBefore: .zero, toleranceAfter: .positiveInfinity,
+            completion: nil)
+        let started = beginSeek(request)
+        seek?.isForwardStep = true
+        seek?.isEngineOwn = true
+        return started
+    }
+
+    /// Starts an exact seek of the engine's own to `time` in place of a step still in flight
+    /// whose direction the rate left: fast forward's (paused, slower, backward: its keyframe
+    /// lies ahead of where time now stands or runs from), or backward play's once fast forward
+    /// steps (its keyframe lies behind). Nil without such a step.
+    mutating func abandonStep(at time: CMTime) -> Int? {
+        guard let pending = seek, !pending.landed, !stopped, time.isNumeric,
+            (pending.isForwardStep && !stepsForward) || (pending.isReverseStep && stepsForward)
+        else { return nil }
+        return startOwnExactSeek(at: time)
+    }
+
+    /// Starts the exact seek of the engine's own to `time` that play with sound needs after
+    /// steps through keyframes (their queues hold what follows a keyframe, not `time`); nil
+    /// when the last seek was no step.
+    mutating func beginPlayAfterSteps(at time: CMTime) -> Int? {
+        guard let last = seek, last.isKeyframeStep, !stopped, time.isNumeric else { return nil }
         return startOwnExactSeek(at: time)
     }
 

@@ -20,7 +20,12 @@ struct PendingSeek: Sendable {
     /// True for a step of reverse playback: a keyframe seek of the engine's own, which lands
     /// without re-anchoring the running clock.
     var isReverseStep = false
-    /// True for a seek the engine made itself (reverse steps, the exact seek that resumes
+    /// True for a step of fast forward through keyframes: the first keyframe after the
+    /// target, shown when time reaches it, without re-anchoring the running clock.
+    var isForwardStep = false
+    /// True for a step of either direction.
+    var isKeyframeStep: Bool { isReverseStep || isForwardStep }
+    /// True for a seek the engine made itself (trick play's steps, the exact seek that resumes
     /// forward play after them): the player hears nothing of it, and the queues it empties
     /// are no stall.
     var isEngineOwn = false
@@ -47,6 +52,23 @@ struct EngineState: Sendable {
     var audioDelay: Double = 0
     /// The rate play will run at while `rate` is 0: the tempo audio is prepared at.
     var upcomingRate: Double = 1
+    /// True when the item's video can step forward through keyframes fetched alone (a VOD HLS
+    /// stream with I-frame playlists): rates above `keyframeFastForwardRate` then do.
+    var canStepForward = false
+    /// The generation whose picture the current run of trick play's steps began from (time
+    /// reports made since then stay current through the steps).
+    var keyframeRunSince = Int.max
+    /// Rates above this step through keyframes where the item can (`canStepForward`), as
+    /// AVPlayer plays HLS fast from its I-frame playlists: each keyframe shows when time
+    /// reaches it, and no sound plays.
+    static let keyframeFastForwardRate = 2.0
+
+    /// True while fast forward steps through keyframes.
+    var stepsForward: Bool { canStepForward && rate > Self.keyframeFastForwardRate }
+    /// True while the picture steps from keyframe to keyframe (backward, or fast forward).
+    var stepsThroughKeyframes: Bool { rate < 0 || stepsForward }
+    /// True while time runs forward with the sound playing (not stepping through keyframes).
+    var playsSound: Bool { rate > 0 && !stepsForward }
 
     /// The tempo the audio thread converts at: the rate, or the upcoming one while paused,
     /// within what the converter's tempo stage does (faster rates play audio at its limit).
@@ -156,14 +178,14 @@ struct EngineState: Sendable {
     /// True while playing forward with audio selected that has not ended and whose clock is not
     /// trusted yet for this run.
     private var awaitsFirstAudio: Bool {
-        guard rate > 0, selection.audioStream != nil, let ring = pipeline?.ring else { return false }
+        guard playsSound, selection.audioStream != nil, let ring = pipeline?.ring else { return false }
         return !ring.isAtEnd
     }
 
     /// The audio clock at `host` when it reflects the current rate and generation; nil while
     /// paused, before audio of this generation was heard, or without audio.
     func trustedAudioClock(atHost host: Double) -> CMTime? {
-        guard rate > 0, let ring = pipeline?.ring, let snapshot = ring.clockSnapshot,
+        guard playsSound, let ring = pipeline?.ring, let snapshot = ring.clockSnapshot,
             snapshot.host >= audioClockTrustedAfter, snapshot.generation == generation
         else { return nil }
         let audio = snapshot.time(atHost: host)
@@ -180,13 +202,15 @@ struct EngineState: Sendable {
     /// Where playback stops: the forward end time when set, else the duration.
     var endTime: CMTime { forwardEndTime.isNumeric ? forwardEndTime : duration }
 
-    /// True while paused at `generation` with nothing pending: the video decode thread may
-    /// rest once that generation's first frame is out. A held engine (prerolled for a queue or
+    /// True while paused (or stepping through keyframes: one picture a step) at `generation`
+    /// with nothing pending: the video decode thread may rest once that generation's first
+    /// frame is out. A held engine (prerolled for a queue or
     /// a looper) is not paused in this sense: its frames should be ready the moment it takes
     /// over.
     func isPaused(at generation: Int) -> Bool {
-        // Playing backward shows one picture per generation too (ItemPlayback+Reverse.swift).
-        rate <= 0 && !isHeld && self.generation == generation
+        // Stepping through keyframes shows one picture per generation too
+        // (ItemPlayback+Reverse.swift, ItemPlayback+FastForward.swift).
+        (rate <= 0 || stepsForward) && !isHeld && self.generation == generation
     }
 
     /// Where reverse playback stops: the reverse end time when set, else zero.

@@ -148,8 +148,8 @@ extension ItemPlayback {
                     ring.write($0, mediaTime: part.mediaTime, mediaDuration: part.mediaDuration, generation: generation)
                 }
                 if written { break }
-                let (current, wanted, rate, tempo) = coordinator.read {
-                    ($0.generation, $0.selection.audioStream, $0.rate, $0.audioTempo)
+                let (current, wanted, playsSound, tempo) = coordinator.read {
+                    ($0.generation, $0.selection.audioStream, $0.playsSound, $0.audioTempo)
                 }
                 if current != generation { return false }
                 // Another track was selected (and can take over): stop waiting to write this
@@ -172,7 +172,7 @@ extension ItemPlayback {
                 // Paused, nothing drains the ring: sleep until play, a seek, a switch or stop
                 // wakes the thread. A held item the shared device already plays (it follows
                 // the current one) is drained although its rate is still 0.
-                let drained = rate > 0 || self.pipeline?.audioOutput?.isRenderingWhileStopped == true
+                let drained = playsSound || self.pipeline?.audioOutput?.isRenderingWhileStopped == true
                 let until = drained ? checked + pause : .infinity
                 sleep(until: until, on: audioWake)
             }

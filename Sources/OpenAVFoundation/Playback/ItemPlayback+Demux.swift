@@ -87,7 +87,9 @@ extension ItemPlayback {
                 // Served from memory even after a cut read (a seek back into what a stalled
                 // stream already delivered): the demuxer then reopens just before the run's
                 // last packets (`PacketCache.resumption`), as it does after a reopened run.
-                if replayFromCache(&cache, for: seek.request, afterCutRead: readInterrupted) {
+                // (Kept packets start at a keyframe at or before a time: never a fast forward
+                // step's keyframe after it.)
+                if !seek.isForwardStep, replayFromCache(&cache, for: seek.request, afterCutRead: readInterrupted) {
                     readInterrupted = false
                     router.seeked(pipeline)
                     continue
@@ -98,15 +100,19 @@ extension ItemPlayback {
                 let earliest = request.toleranceBefore.isNumeric ? request.target - request.toleranceBefore : .negativeInfinity
                 let latest = request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
                 // Exact seeks start from the keyframe at or before the target. A step of
-                // backward play wants that keyframe alone (a stream with I-frame playlists
-                // fetches just its bytes), and what a streamed input then reads is not kept
-                // for later seeks.
+                // backward play wants that keyframe alone, one of fast forward the first
+                // keyframe after the target (a stream with I-frame playlists fetches just its
+                // bytes), and what a streamed input then reads is not kept for later seeks.
+                let step: KeyframeStep? = seek.isReverseStep ? .atOrBefore : seek.isForwardStep ? .after : nil
                 _ = demuxer.seek(
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
-                    latest: request.isExact ? request.target : latest, keyframeOnly: seek.isReverseStep)
+                    latest: request.isExact ? request.target : latest, keyframe: step)
                 router.seeked(pipeline)
+                // An I-frame playlist found unusable (the restart read it): fast forward plays
+                // every frame instead, with sound.
+                if step == .after, !demuxer.servesKeyframesAlone { post(.keyframesUnavailable(host: environment.hostClock.now)) }
                 let closedEnd = coordinator.read { $0.buffer?.currentEnd } ?? .zero
-                cache?.startRun(at: request.target, closingAt: closedEnd, keeping: !(seek.isReverseStep && demuxer.isStreamed))
+                cache?.startRun(at: request.target, closingAt: closedEnd, keeping: !(step != nil && demuxer.isStreamed))
                 publishKeptRanges(cache)
                 skipThrough = [:]
                 demuxerAtEnd = false

@@ -55,7 +55,7 @@ extension ItemPlayback {
             OpenedParts(
                 pipeline: pipeline, duration: parts.description.duration, forwardEndTime: settings.forwardEndTime,
                 reverseEndTime: settings.reverseEndTime,
-                audioStream: audioStream),
+                audioStream: audioStream, servesKeyframesAlone: parts.source.servesKeyframesAlone),
             host: environment.hostClock.now))
         guard !isStopped else { return nil }
         startThreads(demuxer: parts.source, video: parts.video?.decoder, audio: audio, pipeline: pipeline)

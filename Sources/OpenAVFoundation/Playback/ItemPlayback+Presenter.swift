@@ -24,6 +24,7 @@ extension ItemPlayback {
         // The item time of the picture up, and what reverse play remembers.
         var shownTime = CMTime.invalid
         var reverse = ReverseProgress()
+        var forward = ForwardStepProgress()
         var lead = DisplayLead()
         let clock = environment.hostClock
         while !isStopped {
@@ -45,10 +46,20 @@ extension ItemPlayback {
                 reverseTurn(state, now: now, shown: shownTime, &reverse, lastTick: &lastTickHost)
                 continue
             }
+            if state.stepsForward, pipeline.videoStream != nil, shownGeneration == generation, state.hasLanded(generation) {
+                forwardStepTurn(state, now: now, shown: shownTime, &forward, lastTick: &lastTickHost)
+                continue
+            }
             if pipeline.videoStream != nil, let item = pipeline.videoFrames.peek(), item.generation == generation {
                 let frame = item.element
                 if shownGeneration != generation {
-                    // The first frame after opening or seeking shows at once, even when paused.
+                    // The first frame after opening or seeking shows at once, even when paused;
+                    // fast forward's step shows its keyframe when time reaches it.
+                    if let wake = forwardStepWait(for: frame, state, now: now, lastTick: &lastTickHost) {
+                        nap(until: wake, state)
+                        continue
+                    }
+                    let isForwardStep = state.seek.map { $0.generation == generation && $0.isForwardStep } ?? false
                     _ = pipeline.videoFrames.tryTake()
                     shownGeneration = generation
                     let time = state.landing(of: generation) ?? (frame.pts.isNumeric ? frame.pts : .zero)
@@ -58,9 +69,10 @@ extension ItemPlayback {
                     // The clock is read before the sinks see the frame: whoever reacts to the
                     // picture (a test moving a manual clock) finds time already restarted.
                     let shownAt = clock.now
-                    present(frame, at: time, pipeline)
+                    if !(isForwardStep && forward.repeatsPicture(at: time)) { present(frame, at: time, pipeline) }
                     shownTime = time
                     reverse.noteShown(time)
+                    forward.noteShown(time, isStep: isForwardStep)
                     lastPresentHost = shownAt
                     post(.firstFrameShown(generation: generation, time: time, host: shownAt))
                     continue
@@ -117,6 +129,13 @@ extension ItemPlayback {
             // No frame to show now: audio-only, decoding behind, or the end.
             let videoEnded = pipeline.videoStream != nil && pipeline.videoFrames.statistics.endOfStreamReached
             post(.noFrameWaiting(generation: generation, host: clock.now, videoEnded: videoEnded))
+            if forwardStepEndCheck(coordinator.state, now: clock.now) {
+                // (Fast forward's step in flight or empty: the end comes with time.)
+                let current = coordinator.state.time(atHost: clock.now)
+                tick(current, generation: generation, host: now, last: &lastTickHost, force: false)
+                nap(until: now + Self.idleRecheckInterval / 5, state)
+                continue
+            }
             if rate > 0 && checkEnd(generation: generation, pipeline) { continue }
             if rate > 0 {
                 let current = currentTime()
@@ -173,10 +192,11 @@ extension ItemPlayback {
 
     /// Reports the end once both streams are exhausted; true when it did.
     private func checkEnd(generation: Int, _ pipeline: Pipeline) -> Bool {
-        let (videoEOS, audioEOS) = coordinator.read { ($0.eosGeneration, $0.audioEOSGeneration) }
+        let (videoEOS, audioEOS, playsSound) = coordinator.read { ($0.eosGeneration, $0.audioEOSGeneration, $0.playsSound) }
         let videoDone = pipeline.videoStream == nil
             || (videoEOS == generation && pipeline.videoFrames.statistics.endOfStreamReached)
-        let audioDone = pipeline.audioStream == nil
+        // (Fast forward through keyframes plays no sound: none is waited for.)
+        let audioDone = pipeline.audioStream == nil || !playsSound
             || (audioEOS == generation && (pipeline.ring?.bufferedFrames ?? 0) == 0)
         guard videoDone && audioDone else { return false }
         return post(.endDue(generation: generation, host: environment.hostClock.now)) == .ended(true)

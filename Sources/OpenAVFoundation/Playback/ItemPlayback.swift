@@ -201,8 +201,8 @@ final class ItemPlayback: Sendable {
 
     /// Brings the output to the phase the rate and stop ask for (`outputQueue` only).
     private func applyAudioOutputPhase() {
-        let (output, rate, stopped, ended) = coordinator.read {
-            ($0.pipeline?.audioOutput, $0.rate, $0.stopped, $0.endReported)
+        let (output, playsSound, stopped, ended) = coordinator.read {
+            ($0.pipeline?.audioOutput, $0.playsSound, $0.stopped, $0.endReported)
         }
         guard let output else { return }
         outputPhase.withLock { phase in
@@ -224,7 +224,7 @@ final class ItemPlayback: Sendable {
                 phase = .closed
                 return
             }
-            let wanted: AudioOutputPhase = rate > 0 ? .running : .idle
+            let wanted: AudioOutputPhase = playsSound ? .running : .idle
             guard wanted != phase else { return }
             if wanted == .running { output.start() } else { output.stop() }
             phase = wanted
@@ -339,6 +339,11 @@ final class ItemPlayback: Sendable {
     /// True when `generation` is the current one and its seek (if any) has landed.
     func isSettled(generation: Int) -> Bool {
         coordinator.read { $0.isSettled(generation: generation) }
+    }
+
+    /// True when a time report of `generation` is still current (`EngineState.acceptsTimeReport`).
+    func acceptsTimeReport(of generation: Int) -> Bool {
+        coordinator.read { $0.acceptsTimeReport(of: generation) }
     }
 
     /// Counters of what playback did so far.

@@ -19,11 +19,14 @@ package protocol PacketSource: AnyObject {
     /// Moves reading to a keyframe between `earliest` and `latest`, as near `target` as it
     /// can; false when it could not.
     func seek(to target: CMTime, earliest: CMTime, latest: CMTime) -> Bool
-    /// As `seek(to:earliest:latest:)`; with `keyframeOnly` (a step of backward play) a
-    /// streamed input that can fetch the keyframe alone gives just it, then ends.
-    func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframeOnly: Bool) -> Bool
+    /// As `seek(to:earliest:latest:)`; with a `keyframe` step (of backward play or fast
+    /// forward) a streamed input that can fetch the keyframe alone gives just it, then ends.
+    func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframe step: KeyframeStep?) -> Bool
     /// True when a loader of Playhead's streams the input (Playhead's HLS and DASH loader).
     var isStreamed: Bool { get }
+    /// True when the input fetches keyframes alone (a VOD HLS stream with I-frame playlists):
+    /// fast forward steps through them.
+    var servesKeyframesAlone: Bool { get }
     /// The last Shoutcast/Icecast title the input carried (nil: none).
     var icyMetadataPacket: String? { get }
     /// A decoder for the subtitle stream `streamIndex`, or nil when it cannot be decoded.
@@ -39,11 +42,13 @@ package protocol PacketSource: AnyObject {
 
 extension PacketSource {
     /// As `seek(to:earliest:latest:)`: no keyframe is fetched alone.
-    package func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframeOnly: Bool) -> Bool {
+    package func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframe step: KeyframeStep?) -> Bool {
         seek(to: target, earliest: earliest, latest: latest)
     }
     /// Not streamed.
     package var isStreamed: Bool { false }
+    /// Not streamed: no keyframe is fetched alone.
+    package var servesKeyframesAlone: Bool { false }
     /// None: every stream comes from one input.
     package var companionInputs: [Int: any StreamingInput] { [:] }
     /// Nothing to load.
@@ -85,6 +90,8 @@ package protocol AudioDecoding: AnyObject {
 extension Demuxer: PacketSource {
     /// True when a `StreamingInput` feeds it.
     package var isStreamed: Bool { streamingInput != nil }
+    /// The streamed input's answer (false for any other).
+    package var servesKeyframesAlone: Bool { streamingInput?.servesKeyframesAlone ?? false }
 
     /// A subtitle decoder on this demuxer's stream `streamIndex`.
     package func makeSubtitleDecoder(streamIndex: Int) -> SubtitleDecoder? {

@@ -122,8 +122,9 @@ extension AVPlayer {
         case .seekFinished(let id, let time):
             finishSeek(id: id, at: time, item: item)
         case .timeAdvanced(let time, let generation):
-            // Ticks sent before a seek that has been issued since are stale.
-            guard engine.isSettled(generation: generation) else { return }
+            // Ticks sent before a seek that has been issued since are stale (trick play's steps
+            // are no such seek).
+            guard engine.acceptsTimeReport(of: generation) else { return }
             timeObserversNoteTime(time, continuous: true)
         case .reachedEnd:
             handle(.reachedEnd)

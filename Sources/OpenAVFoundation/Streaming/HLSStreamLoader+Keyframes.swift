@@ -1,12 +1,12 @@
-// Playhead: steps of backward play served from an HLS stream's I-frame playlist
-// (`EXT-X-I-FRAME-STREAM-INF`), as AVPlayer plays HLS backward. A restart for one keyframe
-// (`restart(at:keyframeOnly:)`, which the demuxer makes for a reverse step) fetches that
+// Playhead: steps of backward play and fast forward served from an HLS stream's I-frame
+// playlist (`EXT-X-I-FRAME-STREAM-INF`), as AVPlayer plays HLS backward and fast. A restart
+// for one keyframe (`restart(at:keyframe:)`, which the demuxer makes for a step) fetches that
 // keyframe's byte range alone behind its initialisation section, hands it to the demuxer as a
 // section of its own, and fetches nothing more until the next restart. The segment path would
 // fetch the whole segment of the variant playing, read on ahead of it, and show only the
 // segment's first keyframe. The I-frame playlist read is the one for the playing variant's
-// size (`HLSIFrameVariant.best`) on its pathway, once, as soon as the rate turns negative (a
-// restart waits for it a moment). One that cannot be read, is encrypted, or lists a keyframe
+// size (`HLSIFrameVariant.best`) on its pathway, once, as soon as the rate turns negative or
+// above `EngineState.keyframeFastForwardRate` (a restart waits for it a moment). One that cannot be read, is encrypted, or lists a keyframe
 // without an initialisation section (an MPEG-TS range alone has no tables) leaves the steps
 // to the segment path. The restart announces the keyframe's place on the playlist as its
 // section's start (the demuxer may anchor a timeline on it).
@@ -14,6 +14,7 @@
 // Concurrency: `HLSKeyframeSource` is the loader thread's alone; the keyframe times the demux
 // thread's restarts read are copied into `state` under `condition`. `loadKeyframes` and
 // `serveKeyframe` run on the loader thread and hand what they found over under `condition`.
+import FFmpegBridge
 import Foundation
 
 /// The I-frame playlists of a stream and the keyframes of the one read (loader thread only).
@@ -105,38 +106,50 @@ extension HLSStreamLoader.State {
     /// may be that keyframe, shown a little past its place (the steps before came from the
     /// packets the engine kept, or from forward play).
     static let firstStepMargin = 0.2
+    /// How far a keyframe's picture may show before its place on the playlist (rounded
+    /// durations) and still be taken as that keyframe by a forward step.
+    static let keyframePlaceTolerance = 0.05
 
     /// The keyframe of the I-frame playlist (read: `keyframeStarts` holds its places) a
-    /// restart for one keyframe at `seconds` takes, as an index: the keyframe at or before it,
-    /// unless the picture stepped down from is likely that keyframe, then the one before.
-    /// The item time a keyframe shows at can lie a little past its place on the playlist (the
-    /// timeline is anchored on the earliest packet of any stream), so a step just below that
-    /// picture comes to the same keyframe: the one the last step came to (from above), or,
-    /// with no last step, one within `firstStepMargin` of `seconds`.
-    func keyframeIndex(at seconds: Double) -> Int {
+    /// restart for one keyframe `step` from `seconds` takes, as an index.
+    ///
+    /// Forward (`.after`): the first keyframe placed after `seconds`, or the last one. Backward
+    /// (`.atOrBefore`): the keyframe at or before it, unless the picture stepped down from is
+    /// likely that keyframe, then the one before. The item time a keyframe shows at can lie a
+    /// little past its place on the playlist (the timeline is anchored on the earliest packet
+    /// of any stream), so a step just below that picture comes to the same keyframe: the one
+    /// the last step came to (from above, or forward), or, with no last step, one within
+    /// `firstStepMargin` of `seconds`.
+    func keyframeIndex(_ step: KeyframeStep, from seconds: Double) -> Int {
         let starts = keyframeStarts ?? [0]
+        // (Forward: a keyframe whose picture shows a hair before its place is still the one up.)
+        if step == .after { return starts.firstIndex { $0 > seconds + Self.keyframePlaceTolerance } ?? max(starts.count - 1, 0) }
         let index = starts.lastIndex { $0 <= seconds + 1e-6 } ?? 0
         return steppedBack(index, asked: seconds, iFrames: true, places: starts)
     }
 
-    /// Notes the keyframe (`iFrames`) or segment a restart for one keyframe at `seconds` came
-    /// to as the last step.
-    mutating func noteStep(_ index: Int, asked seconds: Double, iFrames: Bool) {
-        lastStep = (index, seconds, iFrames)
+    /// Notes the keyframe (`iFrames`) or segment a restart for one keyframe `step` from
+    /// `seconds` came to as the last step. A forward step's is noted as asked from above
+    /// everything: its picture is up, and a step back from anywhere at or after it goes below.
+    mutating func noteStep(_ index: Int, _ step: KeyframeStep, asked seconds: Double, iFrames: Bool) {
+        lastStep = (index, step == .after ? .infinity : seconds, iFrames)
     }
 
-    /// The segment a restart for one keyframe at `seconds` reads when no I-frame playlist
-    /// serves it: `index` (the one holding it), or the one before by the rule of
-    /// `keyframeIndex(at:)` (a segment's picture is its first keyframe, which shows a little
-    /// past the segment's start); noted as the last step.
-    mutating func stepSegment(_ index: Int, asked seconds: Double) -> Int {
-        let stepped = steppedBack(index, asked: seconds, iFrames: false, places: timeline.segments.map(\.start))
-        noteStep(stepped, asked: seconds, iFrames: false)
+    /// The segment a restart for one keyframe `step` from `seconds` reads when no I-frame
+    /// playlist serves it, noted as the last step. Forward: the segment after `index` (the one
+    /// holding `seconds`), or `index` when it is the last. Backward: `index`, or the one
+    /// before by the rule of `keyframeIndex(_:from:)` (a segment's picture is its first
+    /// keyframe, which shows a little past the segment's start).
+    mutating func stepSegment(_ step: KeyframeStep, from index: Int, asked seconds: Double) -> Int {
+        let stepped = step == .after
+            ? min(index + 1, timeline.segments.count - 1)
+            : steppedBack(index, asked: seconds, iFrames: false, places: timeline.segments.map(\.start))
+        noteStep(stepped, step, asked: seconds, iFrames: false)
         return stepped
     }
 
     /// `index` (into `places`, of keyframes or segments), or the one before when the picture
-    /// stepped down from is likely the one at `index` (see `keyframeIndex(at:)`).
+    /// stepped down from is likely the one at `index` (see `keyframeIndex(_:from:)`).
     private func steppedBack(_ index: Int, asked: Double, iFrames: Bool, places: [Double]) -> Int {
         guard index > 0 else { return index }
         if let last = lastStep, last.iFrames == iFrames {

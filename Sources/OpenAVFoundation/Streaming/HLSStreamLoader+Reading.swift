@@ -101,13 +101,26 @@ extension HLSStreamLoader {
             end: chunk.sectionEnd, timesFromZero: packedAudio != nil)
     }
 
-    func restart(at seconds: Double) -> StreamingSection? { restart(at: seconds, keyframeOnly: false) }
+    func restart(at seconds: Double) -> StreamingSection? { restart(at: seconds, keyframe: nil) }
+
+    func restart(at seconds: Double, keyframe step: KeyframeStep) -> StreamingSection? {
+        restart(at: seconds, keyframe: Optional(step))
+    }
+
+    /// True for the variants' loader of a VOD stream with I-frame playlists, until the one read
+    /// turned out unusable (encrypted, MPEG-TS ranges without their tables, not found).
+    var servesKeyframesAlone: Bool {
+        hasKeyframeVariants && condition.withLock { state.keyframeStarts?.isEmpty != true }
+    }
+
+    /// True for the variants' loader of a VOD stream with I-frame playlists (no lock taken).
+    var hasKeyframeVariants: Bool { !keyframeSource.variants.isEmpty && rendition == nil && !isLive }
 
     /// The longest a restart for one keyframe waits for the loader thread to read the I-frame
     /// playlist (then the segment path serves it).
     static let keyframePlaylistWait = 2.0
 
-    func restart(at seconds: Double, keyframeOnly: Bool) -> StreamingSection? {
+    private func restart(at seconds: Double, keyframe step: KeyframeStep?) -> StreamingSection? {
         condition.lock()
         defer { condition.unlock() }
         // A live stream starts no earlier than its window.
@@ -129,25 +142,26 @@ extension HLSStreamLoader {
         moveNextSegment(to: index)
         leading.withLock { $0.restarted() }
         condition.broadcast()
-        // Backward play's step (HLSStreamLoader+Keyframes.swift): the variants' loader of a VOD
-        // stream serves the keyframe alone from an I-frame playlist, else the segment path
-        // serves it from the segment before the last step's when it comes to the same one.
+        // A step of backward play or fast forward (HLSStreamLoader+Keyframes.swift): the
+        // variants' loader of a VOD stream serves the keyframe alone from an I-frame playlist,
+        // else the segment path serves it from its segment (backward: the segment before the
+        // last step's when it comes to the same one; forward: the segment after `seconds`'s).
         // A keyframe on a timeline the demuxer has not anchored yet is read from its segment,
         // whose start anchors it (a keyframe's place would, and the segment path may serve it).
         var keyframe: (start: Double, timeline: Int)?
-        if keyframeOnly, rendition == nil, !isLive {
+        if let step, rendition == nil, !isLive {
             if !keyframeSource.variants.isEmpty, awaitKeyframeTimes(),
-                case let found = state.keyframeIndex(at: seconds), let starts = state.keyframeStarts,
+                case let found = state.keyframeIndex(step, from: seconds), let starts = state.keyframeStarts,
                 timelineOffsets?.origin(of: state.keyframeTimelines[found]) != nil
             {
-                state.noteStep(found, asked: seconds, iFrames: true)
+                state.noteStep(found, step, asked: seconds, iFrames: true)
                 keyframe = (starts[found], state.keyframeTimelines[found])
                 state.keyframeRestart = found
                 // (Its segment, should the keyframe not be had: a hair past its place, which
                 // the playlists' rounding may put before the segment's start.)
                 index = state.timeline.segmentIndex(at: starts[found] + 0.01) ?? index
             } else {
-                index = state.stepSegment(index, asked: seconds)
+                index = state.stepSegment(step, from: index, asked: seconds)
             }
         } else {
             state.lastStep = nil
@@ -167,7 +181,7 @@ extension HLSStreamLoader {
     }
 
     /// Waits briefly (under `condition`) for the loader thread to read the I-frame playlist,
-    /// which it starts as the rate turns negative, fetching no segment meanwhile; true when its
+    /// which it starts as the rate turns to trick play, fetching no segment meanwhile; true when its
     /// keyframes can serve the restart.
     private func awaitKeyframeTimes() -> Bool {
         state.keyframeRestartPending = true

@@ -38,7 +38,8 @@ extension HLSStreamLoader {
         /// For the first job after a restart for one keyframe: the keyframe it announced (an
         /// index into the I-frame playlist's keyframes).
         var keyframeRestart: Int?
-        /// True for a job that only reads the I-frame playlist (the rate turned negative).
+        /// True for a job that only reads the I-frame playlist (the rate turned negative, or
+        /// above `EngineState.keyframeFastForwardRate`).
         var readsKeyframes = false
     }
 
@@ -62,8 +63,11 @@ extension HLSStreamLoader {
             // The loader thread asks for a job once the last one is over.
             state.segmentRequestSince = nil
             if state.closed { return nil }
-            // Backward play steps from keyframe to keyframe: the I-frame playlist is read at once.
-            if requestedRate < 0, rendition == nil, !isLive, !keyframeSource.variants.isEmpty, state.keyframeStarts == nil {
+            // Backward play and fast forward step from keyframe to keyframe: the I-frame
+            // playlist is read at once.
+            if requestedRate < 0 || requestedRate > EngineState.keyframeFastForwardRate, hasKeyframeVariants,
+                state.keyframeStarts == nil
+            {
                 return Job(
                     segment: state.nextSegment, piece: nil, generation: state.generation, buffered: 0,
                     caps: state.caps, activated: state.activated, readsKeyframes: true)

@@ -12,7 +12,7 @@
 // Representations' segments given as media playlists (StreamedOpen+DASH.swift). Live
 // playlists and date ranges: HLSStreamLoader+Live.swift; the schedule:
 // HLSStreamLoader+Scheduling.swift; the demux thread's side: HLSStreamLoader+Reading.swift;
-// content steering's pathways: HLSStreamLoader+Pathways.swift; backward play's keyframes
+// content steering's pathways: HLSStreamLoader+Pathways.swift; trick play's keyframes
 // from I-frame playlists: HLSStreamLoader+Keyframes.swift; what an engine calls when it takes
 // the stream: HLSStreamLoader+Activation.swift. Variants are chosen for the rate of play the
 // engine reports (`playbackRate`; negative while playing backward).
@@ -227,7 +227,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         }) {
             applySteeringIfChanged()
             if job.readsKeyframes {
-                loadKeyframes(for: current)
+                // (The variant the open started on may be one the caps leave out, when no
+                // segment was fetched yet: the I-frames are for the one that will play.)
+                let allowed = adaptation.allowed(under: job.caps)
+                loadKeyframes(for: allowed.contains(current) ? current : allowed.last ?? current)
                 continue
             }
             if let announced = job.keyframeRestart,

@@ -41,6 +41,17 @@ import Testing
         }
     }
 
+    /// Once play resumed at rate 1 (25 fps): waits for the picture where time stood, then
+    /// moves the clock a frame at a time, waiting for each (none is late and dropped however
+    /// slowly the decoder runs), `frames` frames on.
+    private func playOnFrameByFrame(_ clock: ManualClock, _ sink: RecordingVideoSink, frames: Int = 4) async {
+        await waitUntil("the picture where time stood") { sink.count >= 1 }
+        for frame in 1...frames {
+            await advance(clock, by: 0.04)
+            await waitUntil("frame \(frame) after where time stood") { sink.count >= frame + 1 }
+        }
+    }
+
     /// Plays backward until `steps` pictures showed: the first a tenth of a second in, then
     /// one each `seconds` of the clock (which waits for each), then pauses.
     private func playBackward(_ player: AVPlayer, _ clock: ManualClock, _ sink: RecordingVideoSink, steps: Int, every seconds: Double) async {
@@ -105,9 +116,7 @@ import Testing
         sink.reset()
         let forward = server.requests.count
         player.rate = 1
-        await waitUntil("the picture where time stood") { sink.count >= 1 }
-        await advance(clock, by: 0.2)
-        await waitUntil("frames after where time stood") { sink.count >= 4 }
+        await playOnFrameByFrame(clock, sink)
         let resumed = sink.frames.map { millis($0.pts) }
         let first = try #require(resumed.first)
         #expect(first <= millis(stood) && millis(stood) - first < 40, "\(resumed)")
@@ -237,5 +246,105 @@ import Testing
         let shown = sink.frames.map { millis($0.pts) }
         #expect(shown == stride(from: 22_000, through: 16_000, by: -1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
     }
-}
+    @Test func fastForwardStepsThroughTheIFramePlaylistAndPlayResumesWhereTimeStood() async throws {
+        let folder = try IFramePlaylistMedia.folder(duration: 24)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let reference = await linearChecksums(of: server.url(for: "small/index.m3u8"))
+        let (item, player, sink, clock) = await pausedAt(server.url(for: "master.m3u8"), seconds: 2.5)
+        let before = server.requests.count
+        server.setRule(LoopbackHTTPServer.Rule(headerDelay: 0.3), for: "/small/iframes.m3u8")
+        // Eight times as fast: each keyframe from the I-frame playlist, shown when time reaches
+        // it (an eighth of a second of the clock apart), with no sound.
+        player.rate = 8
+        #expect(item.canPlayFastForward)
+        await advance(clock, by: 0.1)
+        await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
+        let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
+        #expect((0..<100).contains(offset), "\(offset)")
+        for keyframe in 4...20 {
+            // Not before its time: half a second of media short of it, it has not shown.
+            await advance(clock, by: 0.0625)
+            #expect(sink.last.map { millis($0.pts) } == (keyframe - 1) * 1000 + offset, "keyframe \(keyframe) early")
+            await advance(clock, by: 0.0625)
+            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
+            // (Checked as it shows: a picture's buffer may serve a later decode once let go.)
+            if let entry = sink.last {
+                #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+            }
+        }
+        #expect(abs(item.currentTime().seconds - 20.3) < 0.05, "time runs at the rate: \(item.currentTime().seconds)")
+        #expect(player.rate == 8 && player.timeControlStatus == .playing)
+        let shown = sink.frames.map { millis($0.pts) }
+        #expect(shown == stride(from: 3_000, through: 20_000, by: 1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
+        let segments = server.requests.dropFirst(before).filter { $0.path.hasSuffix(".ts") }
+        let ranged = segments.drop { $0.range == nil }
+        #expect(ranged.count >= 18 && ranged.allSatisfy { $0.path.hasPrefix("/small/") && $0.range != nil },
+            "keyframe ranges only once the steps began: \(segments.map { "\($0.path) \($0.range ?? "-")" })")
 
+        // Paused, the picture is the frame where time stands (the keyframe ahead, asked for
+        // already, is not shown), read from its segment whole.
+        let stepsShown = sink.count
+        player.pause()
+        let stood = item.currentTime()
+        await waitUntil("the picture where time stood") { sink.count > stepsShown }
+        let still = try #require(sink.last)
+        #expect(millis(still.pts) <= millis(stood) && millis(stood) - millis(still.pts) < 40, "\(millis(still.pts)) for \(stood.seconds)")
+        #expect(reference[millis(still.pts)] == still.frame.checksum())
+        #expect(server.requests.dropFirst(before).contains { $0.path == "/small/seg5.ts" && $0.range == nil }, "the segment read whole")
+
+        // Play at rate 1 goes on from there, a frame at a time.
+        sink.reset()
+        player.rate = 1
+        for frame in 1...4 {
+            await advance(clock, by: 0.04)
+            await waitUntil("frame \(frame) after where time stood") { sink.count >= frame }
+        }
+        let resumed = sink.frames.map { millis($0.pts) }
+        #expect(resumed == (1...4).map { millis(still.pts) + 40 * $0 }, "\(resumed)")
+        for entry in sink.frames {
+            #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+        }
+        player.pause()
+    }
+
+    @Test func fastForwardReachesTheEndAfterTheLastKeyframe() async throws {
+        let folder = try IFramePlaylistMedia.folder(duration: 24)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let (item, player, sink, clock) = await pausedAt(server.url(for: "master.m3u8"), seconds: 21.5)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.rate = 4
+        await advance(clock, by: 0.2)
+        await waitUntil("the keyframe at 22 s shows") { sink.count == 1 }
+        await advance(clock, by: 0.25)
+        await waitUntil("the keyframe at 23 s shows") { sink.count == 2 }
+        // The last keyframe is up: time runs on to the end with no further picture.
+        await advance(clock, by: 0.3)
+        await waitUntil("the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(sink.count == 2, "\(sink.frames.map { millis($0.pts) })")
+        #expect(abs(item.currentTime().seconds - 24) < 0.05, "\(item.currentTime().seconds)")
+        #expect(player.rate == 0)
+    }
+    @Test func fastForwardWithAnUnusableIFramePlaylistPlaysEveryFrame() async throws {
+        let folder = try IFramePlaylistMedia.folder(duration: 24)
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        server.setRule(LoopbackHTTPServer.Rule(status: 404), for: "/small/iframes.m3u8")
+        let (item, player, sink, clock) = await pausedAt(server.url(for: "master.m3u8"), seconds: 2.5)
+        player.rate = 8
+        // The first step finds no keyframes to fetch alone: play goes on with every frame.
+        for _ in 0..<20 {
+            await advance(clock, by: 0.01)
+            if sink.frames.contains(where: { millis($0.pts) % 1000 > 100 }) { break }
+            await mainQueueSleep(nanoseconds: 50_000_000)
+        }
+        let shown = sink.frames.map { millis($0.pts) }
+        #expect(shown.contains { $0 % 1000 > 100 }, "pictures between keyframes: \(shown)")
+        #expect(shown == shown.sorted(), "\(shown)")
+        #expect(player.rate == 8)
+        #expect(item.errorLog()?.events.contains { $0.errorStatusCode == 404 } == true)
+        #expect(server.requests.contains { $0.path.hasPrefix("/small/seg") && $0.range == nil })
+        player.pause()
+    }
+}

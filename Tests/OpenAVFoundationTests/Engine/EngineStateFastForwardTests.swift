@@ -1,0 +1,109 @@
+// Playhead: the engine's rules for fast forward through keyframes: above 2x on an item whose
+// source fetches keyframes alone, steps are keyframe seeks of the engine's own to the keyframe
+// after the picture, time runs on through them (and is reported), no sound plays, the end
+// comes with time, and leaving fast forward with a step in flight seeks to where time stands.
+@testable import FFmpegBridge
+import Foundation
+import Testing
+
+@testable import OpenAVFoundation
+
+extension EngineStateHandleTests {
+    /// An opened item of 10 s whose source fetches keyframes alone, at `rate` from 2 s at host 10.
+    private func fastForward(rate: Double = 8, keyframes: Bool = true) -> EngineState {
+        var state = EngineState()
+        state.isNetwork = true
+        let parts = OpenedParts(
+            pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid,
+            audioStream: 1, servesKeyframesAlone: keyframes)
+        _ = state.handle(.opened(parts, host: 0))
+        _ = state.handle(.setRate(1, host: 0))
+        _ = state.handle(.setRate(rate, host: 2))
+        return state
+    }
+
+    @Test func aForwardStepIsAKeyframeSeekOfItsOwnWhileTimeRunsOnSilently() throws {
+        var state = fastForward()
+        #expect(state.stepsForward && !state.playsSound && state.stepsThroughKeyframes)
+        #expect(state.itemTime(atHost: 2.125).seconds == 3, "time runs at the rate on the system clock")
+        #expect(names(state.handle(.forwardStepDue(after: seconds(3)))) == ["flush 1", "wake all"])
+        let step = try #require(state.seek)
+        #expect(step.isForwardStep && step.isEngineOwn && !step.isReverseStep)
+        #expect(step.request.target == seconds(3) && step.request.toleranceBefore == .zero)
+        #expect(step.request.toleranceAfter == .positiveInfinity)
+        // In flight: time runs on (not the target), time reports go up, buffer flags do not,
+        // and a second step waits.
+        #expect(state.itemTime(atHost: 2.25).seconds == 4)
+        _ = state.handle(.observersNeedTime(at: seconds(3.5)))
+        #expect(names(state.handle(.timeDue(seconds(4), generation: 1))).first == "time 4.0 of 1")
+        #expect(state.acceptsTimeReport(of: 0), "reports made before the step are still current")
+        #expect(names(state.handle(.bufferCheck(endOfStream: false, force: true, host: 2.25))) == [])
+        #expect(state.handle(.forwardStepDue(after: seconds(4))).isEmpty)
+        // The keyframe at 4 s shows when time reaches it: no new anchor, nothing to the player.
+        _ = state.handle(.videoLanding(generation: 1, at: seconds(4)))
+        #expect(names(state.handle(.firstFrameShown(generation: 1, time: seconds(4), host: 2.26))) == ["wake 1"])
+        #expect(state.itemTime(atHost: 2.375).seconds == 5)
+        #expect(state.isPaused(at: 1), "the video thread rests after each step's picture")
+    }
+
+    @Test func slowRatesAndSourcesWithoutKeyframesPlayEveryFrameWithSound() {
+        var slow = fastForward(rate: 2)
+        #expect(!slow.stepsForward && slow.playsSound)
+        #expect(slow.handle(.forwardStepDue(after: seconds(3))).isEmpty)
+        var plain = fastForward(keyframes: false)
+        #expect(!plain.stepsForward && plain.playsSound)
+        #expect(plain.handle(.forwardStepDue(after: seconds(3))).isEmpty)
+    }
+
+    @Test func leavingFastForwardWithAStepInFlightSeeksExactlyWhereTimeStands() throws {
+        var state = fastForward()
+        _ = state.handle(.forwardStepDue(after: seconds(3)))
+        // Paused at 4 s (host 2.25): the keyframe ahead is dropped for the frame at 4 s.
+        #expect(names(state.handle(.setRate(0, host: 2.25))) == ["flush 2", "output", "wake all"])
+        let seek = try #require(state.seek)
+        #expect(seek.request.target == seconds(4) && seek.request.isExact && !seek.isKeyframeStep && seek.isEngineOwn)
+        // Backward from fast forward likewise; fast forward from backward play's step too.
+        var backward = fastForward()
+        _ = backward.handle(.forwardStepDue(after: seconds(3)))
+        #expect(names(backward.handle(.setRate(-1, host: 2.25))).first == "flush 2")
+        var forward = fastForward()
+        _ = forward.handle(.setRate(-1, host: 2.25))
+        _ = forward.handle(.reverseStepDue(to: seconds(3.9)))
+        #expect(names(forward.handle(.setRate(8, host: 2.3))).first == "flush 2")
+        #expect(forward.seek?.request.isExact == true && forward.seek?.request.target == seconds(3.95))
+    }
+
+    @Test func theEndComesWithTimeEvenWithAStepInFlight() {
+        var state = fastForward()
+        _ = state.handle(.forwardStepDue(after: seconds(9.5)))
+        // Time reaches 10 s (host 3) before the step's keyframe (none follows 9.5 s).
+        #expect(names(state.handle(.endDue(generation: 1, host: 3))) == ["end", "ended true"])
+        #expect(state.itemTime(atHost: 3.5).seconds == 10)
+        #expect(state.seek?.landed == true)
+        // Play with sound after the steps resumes from an exact seek.
+        var resumed = fastForward()
+        _ = resumed.handle(.forwardStepDue(after: seconds(3)))
+        _ = resumed.handle(.videoLanding(generation: 1, at: seconds(4)))
+        _ = resumed.handle(.firstFrameShown(generation: 1, time: seconds(4), host: 2.25))
+        #expect(names(resumed.handle(.setRate(1, host: 2.3))).first == "flush 2")
+        #expect(resumed.seek?.request.isExact == true && resumed.playsSound)
+    }
+}
+
+extension EngineStateHandleTests {
+    @Test func aSourceWhoseKeyframesAreUnavailablePlaysEveryFrameWithSoundFromWhereTimeStands() throws {
+        var state = EngineState()
+        let parts = OpenedParts(
+            pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid,
+            audioStream: 1, servesKeyframesAlone: true)
+        _ = state.handle(.opened(parts, host: 0))
+        _ = state.handle(.setRate(8, host: 0))
+        _ = state.handle(.forwardStepDue(after: .zero))
+        // The step's restart found the I-frame playlist unusable (at 2 s of media).
+        #expect(names(state.handle(.keyframesUnavailable(host: 0.25))) == ["flush 2", "output", "wake all"])
+        #expect(!state.stepsForward && state.playsSound)
+        let seek = try #require(state.seek)
+        #expect(seek.request.isExact && seek.request.target == seconds(2) && !seek.isKeyframeStep)
+        #expect(state.handle(.keyframesUnavailable(host: 0.3)).isEmpty, "once")
+    }
+}
