@@ -254,6 +254,11 @@ import Testing
         let (item, player, sink, clock) = await pausedAt(server.url(for: "master.m3u8"), seconds: 2.5)
         let before = server.requests.count
         server.setRule(LoopbackHTTPServer.Rule(headerDelay: 0.3), for: "/small/iframes.m3u8")
+        let observed = Locked<[Double]>([])
+        let observer = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 4), queue: .main) {
+            time in observed.withLock { $0.append(time.seconds) }
+        }
+        defer { player.removeTimeObserver(observer) }
         // Eight times as fast: each keyframe from the I-frame playlist, shown when time reaches
         // it (an eighth of a second of the clock apart), with no sound.
         player.rate = 8
@@ -275,6 +280,10 @@ import Testing
         }
         #expect(abs(item.currentTime().seconds - 20.3) < 0.05, "time runs at the rate: \(item.currentTime().seconds)")
         #expect(player.rate == 8 && player.timeControlStatus == .playing)
+        // The periodic observer heard time run through the steps, between the keyframes too.
+        let times = observed.withLock { $0 }.filter { $0 > 3 && $0 < 20.3 }
+        #expect(times == times.sorted() && times.count >= 30, "\(times)")
+        #expect(Set(times.map { Int($0 * 2) }).count >= 30, "every half second of media: \(times)")
         let shown = sink.frames.map { millis($0.pts) }
         #expect(shown == stride(from: 3_000, through: 20_000, by: 1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
         let segments = server.requests.dropFirst(before).filter { $0.path.hasSuffix(".ts") }
