@@ -178,14 +178,7 @@ extension EngineState {
         guard rate < 0, !stopped, isSettled(generation: generation), time.isNumeric, time > reverseEnd else {
             return nil
         }
-        if seek?.isKeyframeStep != true { keyframeRunSince = generation }
-        let request = SeekRequest(
-            id: generation + 1, target: time, toleranceBefore: .positiveInfinity, toleranceAfter: .zero,
-            completion: nil)
-        let started = beginSeek(request)
-        seek?.isReverseStep = true
-        seek?.isEngineOwn = true
-        return started
+        return startKeyframeStep(.atOrBefore, from: time)
     }
 
     /// Starts a step of fast forward: a keyframe seek of the engine's own to the first
@@ -194,12 +187,20 @@ extension EngineState {
     /// first).
     mutating func beginForwardStep(after time: CMTime) -> Int? {
         guard stepsForward, !stopped, isSettled(generation: generation), time.isNumeric else { return nil }
+        return startKeyframeStep(.after, from: time)
+    }
+
+    /// Starts a step of trick play from `time` (the keyframe at or before it, or the first
+    /// after it) as a keyframe seek of the engine's own and a new generation, which it returns.
+    private mutating func startKeyframeStep(_ step: KeyframeStep, from time: CMTime) -> Int {
         if seek?.isKeyframeStep != true { keyframeRunSince = generation }
+        let forward = step == .after
         let request = SeekRequest(
-            id: generation + 1, target: time, toleranceBefore: .zero, toleranceAfter: .positiveInfinity,
-            completion: nil)
+            id: generation + 1, target: time, toleranceBefore: forward ? .zero : .positiveInfinity,
+            toleranceAfter: forward ? .positiveInfinity : .zero, completion: nil)
         let started = beginSeek(request)
-        seek?.isForwardStep = true
+        seek?.isReverseStep = !forward
+        seek?.isForwardStep = forward
         seek?.isEngineOwn = true
         return started
     }

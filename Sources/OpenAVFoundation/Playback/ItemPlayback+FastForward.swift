@@ -66,11 +66,7 @@ extension ItemPlayback {
             if post(.endDue(generation: state.generation, host: now)) == .ended(true) { return }
             return sleep(until: now + 0.005, on: presenterWake)
         }
-        if now - lastTick >= Self.tickInterval {
-            if post(.timeDue(state.clamped(current), generation: state.generation)) == .reported(true) {
-                lastTick = now
-            }
-        }
+        tickWhileStepping(state, current, now: now, lastTick: &lastTick)
         if !progress.atLastKeyframe, shown.isNumeric {
             progress.askedFrom = shown
             post(.forwardStepDue(after: max(current, shown)))
@@ -100,11 +96,7 @@ extension ItemPlayback {
             if post(.endDue(generation: state.generation, host: now)) == .ended(true) { return now }
             return now + 0.005
         }
-        if now - lastTick >= Self.tickInterval {
-            if post(.timeDue(state.clamped(current), generation: state.generation)) == .reported(true) {
-                lastTick = now
-            }
-        }
+        tickWhileStepping(state, current, now: now, lastTick: &lastTick)
         let due = end.isNumeric ? min(frame.pts, end) : frame.pts
         let wait = (due - current).seconds / state.rate
         return now + min(max(wait, 0.001), Self.idleRecheckInterval)

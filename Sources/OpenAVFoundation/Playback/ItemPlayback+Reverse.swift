@@ -41,11 +41,7 @@ extension ItemPlayback {
             post(.reverseEndDue(host: now))
             return
         }
-        if now - lastTick >= Self.tickInterval {
-            if post(.timeDue(state.clamped(current), generation: state.generation)) == .reported(true) {
-                lastTick = now
-            }
-        }
+        tickWhileStepping(state, current, now: now, lastTick: &lastTick)
         let canStep = progress.floor.map { shown > $0 } ?? true
         if canStep, shown.isNumeric, current < shown {
             progress.askedFor = current
@@ -56,5 +52,14 @@ extension ItemPlayback {
         let next = canStep && shown.isNumeric ? max(shown, end) : end
         let wait = (current - next).seconds / -state.rate
         sleep(until: now + min(max(wait, 0.001), Self.idleRecheckInterval), on: presenterWake)
+    }
+
+    /// Reports `current` to time observers while stepping through keyframes, at most once a
+    /// tick.
+    func tickWhileStepping(_ state: EngineState, _ current: CMTime, now: Double, lastTick: inout Double) {
+        guard now - lastTick >= Self.tickInterval else { return }
+        if post(.timeDue(state.clamped(current), generation: state.generation)) == .reported(true) {
+            lastTick = now
+        }
     }
 }
