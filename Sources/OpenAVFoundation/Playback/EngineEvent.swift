@@ -130,8 +130,9 @@ struct OpenedParts: Sendable {
     let forwardEndTime: CMTime
     let reverseEndTime: CMTime
     let audioStream: Int?
-    /// True when the source fetches keyframes alone (fast forward can step through them).
-    var servesKeyframesAlone = false
+    /// Rates above this step forward through the source's keyframes (nil: it cannot; see
+    /// `EngineState.forwardStepsAbove`).
+    var forwardStepsAbove: Double?
 }
 
 /// The engine's threads the coordinator can wake.

@@ -99,7 +99,7 @@ extension EngineState {
             reverseEndTime = parts.reverseEndTime
             hasVideo = parts.pipeline.videoStream != nil
             hasAudio = parts.pipeline.audioStream != nil
-            canStepForward = parts.servesKeyframesAlone && hasVideo
+            forwardStepsAbove = hasVideo ? parts.forwardStepsAbove : nil
             selection.audioStream = parts.audioStream
             clock.set(media: .zero, host: host, generation: generation)
             // Stopped while opening: what was just made is released at once.
@@ -239,13 +239,13 @@ extension EngineState {
         }
     }
 
-    /// Fast forward no longer steps (the source cannot fetch keyframes alone): at a rate above
-    /// 2, an exact seek of the engine's own where time stands (at `host`) replaces the step,
-    /// and play goes on with sound from there.
+    /// Fast forward no longer steps (the source cannot fetch keyframes alone): while stepping,
+    /// an exact seek of the engine's own where time stands (at `host`) replaces the step, and
+    /// play goes on with sound from there.
     private mutating func stopSteppingForward(host: Double) -> [EngineAction] {
         guard canStepForward else { return [] }
         let (wasStepping, current) = (stepsForward, time(atHost: host))
-        canStepForward = false
+        forwardStepsAbove = nil
         guard wasStepping else { return [] }
         // Time runs on from where the steps took it, the sound's clock trusted from now on.
         if current.isNumeric { clock.set(media: current, host: host, generation: generation) }

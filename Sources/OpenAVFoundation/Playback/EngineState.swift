@@ -52,19 +52,26 @@ struct EngineState: Sendable {
     var audioDelay: Double = 0
     /// The rate play will run at while `rate` is 0: the tempo audio is prepared at.
     var upcomingRate: Double = 1
-    /// True when the item's video can step forward through keyframes fetched alone (a VOD HLS
-    /// stream with I-frame playlists): rates above `keyframeFastForwardRate` then do.
-    var canStepForward = false
+    /// Rates above this step forward through the item's keyframes (nil: the item cannot):
+    /// `keyframeFastForwardRate` for a VOD HLS stream with I-frame playlists,
+    /// `indexedFastForwardRate` for a local file whose container indexes its keyframes.
+    var forwardStepsAbove: Double?
+    /// True when the item's video can step forward through keyframes.
+    var canStepForward: Bool { forwardStepsAbove != nil }
     /// The generation whose picture the current run of trick play's steps began from (time
     /// reports made since then stay current through the steps).
     var keyframeRunSince = Int.max
-    /// Rates above this step through keyframes where the item can (`canStepForward`), as
+    /// Rates above this step through the keyframes of a stream that fetches them alone, as
     /// AVPlayer plays HLS fast from its I-frame playlists: each keyframe shows when time
     /// reaches it, and no sound plays.
     static let keyframeFastForwardRate = 2.0
+    /// Rates above this step through a local file's indexed keyframes: slower ones play every
+    /// frame with sound at their tempo, faster ones would outrun the sound's tempo stage (and,
+    /// on a small machine, the decoder).
+    static let indexedFastForwardRate = AudioConverter.tempoRange.upperBound
 
     /// True while fast forward steps through keyframes.
-    var stepsForward: Bool { canStepForward && rate > Self.keyframeFastForwardRate }
+    var stepsForward: Bool { forwardStepsAbove.map { rate > $0 } ?? false }
     /// True while the picture steps from keyframe to keyframe (backward, or fast forward).
     var stepsThroughKeyframes: Bool { rate < 0 || stepsForward }
     /// True while time runs forward with the sound playing (not stepping through keyframes).

@@ -96,7 +96,8 @@ extension ItemPlayback {
                 }
                 readInterrupted = false
                 let request = seek.request
-                landingReadAhead.start(exactTarget: request.isExact ? request.target : nil)
+                // (A forward step needs its keyframe's first pictures, not the seconds after.)
+                landingReadAhead.start(exactTarget: request.isExact || seek.isForwardStep ? request.target : nil)
                 let earliest = request.toleranceBefore.isNumeric ? request.target - request.toleranceBefore : .negativeInfinity
                 let latest = request.toleranceAfter.isNumeric ? request.target + request.toleranceAfter : .positiveInfinity
                 // Exact seeks start from the keyframe at or before the target. A step of
@@ -110,7 +111,9 @@ extension ItemPlayback {
                 router.seeked(pipeline)
                 // An I-frame playlist found unusable (the restart read it): fast forward plays
                 // every frame instead, with sound.
-                if step == .after, !demuxer.servesKeyframesAlone { post(.keyframesUnavailable(host: environment.hostClock.now)) }
+                if step == .after, demuxer.isStreamed, !demuxer.servesKeyframesAlone {
+                    post(.keyframesUnavailable(host: environment.hostClock.now))
+                }
                 let closedEnd = coordinator.read { $0.buffer?.currentEnd } ?? .zero
                 cache?.startRun(at: request.target, closingAt: closedEnd, keeping: !(step != nil && demuxer.isStreamed))
                 publishKeptRanges(cache)

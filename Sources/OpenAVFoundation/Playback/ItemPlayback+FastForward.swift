@@ -1,6 +1,7 @@
 // Playhead: fast forward through keyframes on the presentation thread, as AVPlayer plays HLS
-// fast from its I-frame playlists: above `EngineState.keyframeFastForwardRate`, on an item
-// whose source fetches keyframes alone, time runs on the system clock with no sound, and each
+// fast from its I-frame playlists: above `EngineState.forwardStepsAbove` (2x on a stream that
+// fetches keyframes alone, 4x on a local file that indexes them), time runs on the system
+// clock with no sound, and each
 // step is a keyframe seek of the engine's own to the first keyframe after the picture up (or
 // after time, when time has passed it), shown when time reaches it (the next step is asked
 // for as soon as it shows). A source whose I-frame playlist turns out unusable stops the

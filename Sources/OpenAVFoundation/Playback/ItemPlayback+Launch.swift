@@ -37,6 +37,16 @@ extension ItemPlayback {
     /// Opens the audio output, builds the pipeline, tells the coordinator and starts the
     /// threads. Nil when playback was stopped meanwhile (the coordinator then released what
     /// was made). `silentAudio`: play the audio on a silent clock-driven output.
+    /// The rate above which fast forward steps through the item's keyframes: a stream's
+    /// loader that fetches them alone, or a local file's index (a remote file's would make a
+    /// request a step, each reading on as far as the queues hold); nil for other items.
+    static func forwardStepsAbove(_ parts: WorkerParts, isNetwork: Bool) -> Double? {
+        guard let video = parts.video?.stream else { return nil }
+        if parts.source.servesKeyframesAlone { return EngineState.keyframeFastForwardRate }
+        if !isNetwork, parts.source.seeksIndexedKeyframes(of: video) { return EngineState.indexedFastForwardRate }
+        return nil
+    }
+
     func launch(_ parts: WorkerParts, silentAudio: Bool, isNetwork: Bool) -> Pipeline? {
         var audio = parts.audio
         let (ring, output) = audio.map { openAudioOutput(parts.description, $0.streamIndex, silent: silentAudio) } ?? (nil, nil)
@@ -55,7 +65,7 @@ extension ItemPlayback {
             OpenedParts(
                 pipeline: pipeline, duration: parts.description.duration, forwardEndTime: settings.forwardEndTime,
                 reverseEndTime: settings.reverseEndTime,
-                audioStream: audioStream, servesKeyframesAlone: parts.source.servesKeyframesAlone),
+                audioStream: audioStream, forwardStepsAbove: Self.forwardStepsAbove(parts, isNetwork: isNetwork)),
             host: environment.hostClock.now))
         guard !isStopped else { return nil }
         startThreads(demuxer: parts.source, video: parts.video?.decoder, audio: audio, pipeline: pipeline)

@@ -27,6 +27,9 @@ package protocol PacketSource: AnyObject {
     /// True when the input fetches keyframes alone (a VOD HLS stream with I-frame playlists):
     /// fast forward steps through them.
     var servesKeyframesAlone: Bool { get }
+    /// True when a seek lands straight on any keyframe of stream `index` from the container's
+    /// own index (a seekable local file: MP4, Matroska): fast forward steps through them.
+    func seeksIndexedKeyframes(of index: Int) -> Bool
     /// The last Shoutcast/Icecast title the input carried (nil: none).
     var icyMetadataPacket: String? { get }
     /// A decoder for the subtitle stream `streamIndex`, or nil when it cannot be decoded.
@@ -49,6 +52,8 @@ extension PacketSource {
     package var isStreamed: Bool { false }
     /// Not streamed: no keyframe is fetched alone.
     package var servesKeyframesAlone: Bool { false }
+    /// No index to step through.
+    package func seeksIndexedKeyframes(of index: Int) -> Bool { false }
     /// None: every stream comes from one input.
     package var companionInputs: [Int: any StreamingInput] { [:] }
     /// Nothing to load.
@@ -92,6 +97,11 @@ extension Demuxer: PacketSource {
     package var isStreamed: Bool { streamingInput != nil }
     /// The streamed input's answer (false for any other).
     package var servesKeyframesAlone: Bool { streamingInput?.servesKeyframesAlone ?? false }
+    /// True for a seekable input read straight (not streamed) whose container indexes stream
+    /// `index`'s keyframes.
+    package func seeksIndexedKeyframes(of index: Int) -> Bool {
+        streamingInput == nil && isSeekable && hasKeyframeIndex(stream: index)
+    }
 
     /// A subtitle decoder on this demuxer's stream `streamIndex`.
     package func makeSubtitleDecoder(streamIndex: Int) -> SubtitleDecoder? {

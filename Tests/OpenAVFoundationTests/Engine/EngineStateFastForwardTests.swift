@@ -15,7 +15,7 @@ extension EngineStateHandleTests {
         state.isNetwork = true
         let parts = OpenedParts(
             pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid,
-            audioStream: 1, servesKeyframesAlone: keyframes)
+            audioStream: 1, forwardStepsAbove: keyframes ? EngineState.keyframeFastForwardRate : nil)
         _ = state.handle(.opened(parts, host: 0))
         _ = state.handle(.setRate(1, host: 0))
         _ = state.handle(.setRate(rate, host: 2))
@@ -95,7 +95,7 @@ extension EngineStateHandleTests {
         var state = EngineState()
         let parts = OpenedParts(
             pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid,
-            audioStream: 1, servesKeyframesAlone: true)
+            audioStream: 1, forwardStepsAbove: EngineState.keyframeFastForwardRate)
         _ = state.handle(.opened(parts, host: 0))
         _ = state.handle(.setRate(8, host: 0))
         _ = state.handle(.forwardStepDue(after: .zero))
@@ -105,5 +105,21 @@ extension EngineStateHandleTests {
         let seek = try #require(state.seek)
         #expect(seek.request.isExact && seek.request.target == seconds(2) && !seek.isKeyframeStep)
         #expect(state.handle(.keyframesUnavailable(host: 0.3)).isEmpty, "once")
+    }
+}
+
+extension EngineStateHandleTests {
+    @Test func aLocalFileStepsOnlyAboveTheSoundsTempoLimit() {
+        var state = EngineState()
+        let parts = OpenedParts(
+            pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid,
+            audioStream: 1, forwardStepsAbove: EngineState.indexedFastForwardRate)
+        _ = state.handle(.opened(parts, host: 0))
+        _ = state.handle(.setRate(4, host: 0))
+        #expect(state.canStepForward && !state.stepsForward && state.playsSound && state.audioTempo == 4)
+        _ = state.handle(.setRate(4.5, host: 0))
+        #expect(state.stepsForward && !state.playsSound)
+        #expect(names(state.handle(.forwardStepDue(after: .zero))) == ["flush 1", "wake all"])
+        #expect(state.seek?.isForwardStep == true)
     }
 }

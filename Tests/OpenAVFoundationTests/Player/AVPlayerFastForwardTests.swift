@@ -1,0 +1,129 @@
+// Playhead: fast forward on a local file: above 4x (the sound's tempo limit) the picture steps
+// through the keyframes the container indexes, each the decoder's own picture (checksums of a
+// linear decode), shown when time reaches it, time running at the rate on the system clock;
+// pausing shows the frame where time stood and play at 1x goes on from it; the end comes with
+// time after the last keyframe; 4x and slower still play every frame.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct AVPlayerFastForwardTests {
+    /// Twelve seconds at 25 fps (with B-frames) and a tone, a keyframe every second (0 … 11 s),
+    /// in an MP4 (its index holds decode times) or a Matroska file (presentation times).
+    private func media(_ container: String = "mp4") throws -> URL {
+        try GeneratedMedia.url(
+            named: "fast-forward", fileExtension: container,
+            ffmpeg: [
+                "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
+                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "25", "-keyint_min", "25",
+                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
+            ])
+    }
+
+    /// A player of `url` with sound on a manual clock, paused at `seconds` (an exact seek) with
+    /// its buffer likely to keep up, its sink emptied.
+    private func pausedAt(_ url: URL, seconds: Double) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: url)
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
+        #expect(await player.seek(to: CMTime(seconds: seconds, preferredTimescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        // Play starts at once (no wait for the buffer after the seek).
+        await waitUntil("likely to keep up") { item.isPlaybackLikelyToKeepUp }
+        sink.reset()
+        return (item, player, sink, clock)
+    }
+
+    @Test(arguments: ["mp4", "mkv"])
+    func fastForwardStepsThroughTheIndexedKeyframesAndPlayResumesWhereTimeStood(container: String) async throws {
+        let url = try media(container)
+        let reference = await linearChecksums(of: url)
+        let (item, player, sink, clock) = await pausedAt(url, seconds: 2.5)
+        let statuses = ValueLog(player, \.timeControlStatus)
+        // Eight times as fast: each keyframe shown when time reaches it (an eighth of a second
+        // of the clock apart), time on the system clock (the sound, silent, does not hold it).
+        player.rate = 8
+        #expect(item.canPlayFastForward)
+        await advance(clock, by: 0.1)
+        await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
+        let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
+        #expect((0..<40).contains(offset), "\(offset)")
+        for keyframe in 4...10 {
+            // Not before its time: half a second of media short of it, it has not shown.
+            await advance(clock, by: 0.0625)
+            #expect(sink.last.map { millis($0.pts) } == (keyframe - 1) * 1000 + offset, "keyframe \(keyframe) early")
+            await advance(clock, by: 0.0625)
+            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
+            // (Checked as it shows: a picture's buffer may serve a later decode once let go.)
+            if let entry = sink.last {
+                #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+            }
+        }
+        #expect(abs(item.currentTime().seconds - 10.3) < 0.05, "time runs at the rate: \(item.currentTime().seconds)")
+        #expect(player.rate == 8 && player.timeControlStatus == .playing)
+        #expect(statuses.values == [.paused, .playing], "no waiting between steps: \(statuses.values)")
+        let shown = sink.frames.map { millis($0.pts) }
+        #expect(shown == stride(from: 3_000, through: 10_000, by: 1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
+
+        // Paused, the picture is the frame where time stands (not the keyframe ahead).
+        let stepsShown = sink.count
+        player.pause()
+        let stood = item.currentTime()
+        await waitUntil("the picture where time stood") { sink.count > stepsShown }
+        let still = try #require(sink.last)
+        #expect(millis(still.pts) <= millis(stood) && millis(stood) - millis(still.pts) < 40, "\(millis(still.pts)) for \(stood.seconds)")
+        #expect(reference[millis(still.pts)] == still.frame.checksum())
+
+        // Play at rate 1 goes on from there, a frame at a time, with sound (time follows it).
+        sink.reset()
+        player.rate = 1
+        for frame in 1...4 {
+            await advance(clock, by: 0.04, thenUpTo: 1) { sink.count >= frame }
+            await waitUntil("frame \(frame) after where time stood") { sink.count >= frame }
+        }
+        // (The sound's clock can trail the manual clock on a loaded machine, never run ahead.)
+        let resumed = sink.frames.map { millis($0.pts) }
+        #expect(resumed.first == millis(still.pts) + 40, "\(resumed)")
+        #expect(resumed == resumed.sorted() && Set(resumed).count == resumed.count, "\(resumed)")
+        for entry in sink.frames {
+            #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+        }
+        player.pause()
+    }
+
+    @Test func fastForwardReachesTheEndAfterTheLastKeyframe() async throws {
+        let (item, player, sink, clock) = await pausedAt(try media(), seconds: 10.5)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.rate = 8
+        await advance(clock, by: 0.0625)
+        await waitUntil("the keyframe at 11 s shows") { sink.count == 1 }
+        #expect(sink.last.map { millis($0.pts) / 1000 } == 11)
+        // The last keyframe is up: time runs on to the end with no further picture.
+        await advance(clock, by: 0.1)
+        #expect(player.rate == 8)
+        await advance(clock, by: 0.05)
+        await waitUntil("the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(sink.count == 1, "\(sink.frames.map { millis($0.pts) })")
+        #expect(abs(item.currentTime().seconds - 12) < 0.05, "\(item.currentTime().seconds)")
+        #expect(player.rate == 0)
+    }
+
+    @Test func fourTimesAsFastStillPlaysEveryFrame() async throws {
+        let (_, player, sink, clock) = await pausedAt(try media(), seconds: 2.5)
+        player.rate = 4
+        // A frame falls due every hundredth of a second of the clock.
+        for frame in 1...6 {
+            await advance(clock, by: 0.01, thenUpTo: 1) { sink.count >= frame }
+            await waitUntil("frame \(frame)") { sink.count >= frame }
+        }
+        let shown = sink.frames.map { millis($0.pts) }
+        #expect(shown.contains { $0 % 1000 > 100 }, "pictures between keyframes: \(shown)")
+        #expect(shown == shown.sorted() && Set(shown).count == shown.count, "\(shown)")
+        player.pause()
+    }
+}
