@@ -48,9 +48,13 @@ static char loadError[256] = "";
         (c, cb, userdata), NULL) \
     X(pa_operation *, pa_context_get_sink_info_by_name, \
         (pa_context *c, const char *name, pa_sink_info_cb_t cb, void *userdata), (c, name, cb, userdata), NULL) \
-    X(pa_stream *, pa_stream_new, \
-        (pa_context *c, const char *name, const pa_sample_spec *ss, const pa_channel_map *map), \
-        (c, name, ss, map), NULL) \
+    X(pa_stream *, pa_stream_new_with_proplist, \
+        (pa_context *c, const char *name, const pa_sample_spec *ss, const pa_channel_map *map, pa_proplist *p), \
+        (c, name, ss, map, p), NULL) \
+    X(pa_proplist *, pa_proplist_new, (void), (), NULL) \
+    V(pa_proplist_free, (pa_proplist *p), (p)) \
+    X(int, pa_proplist_sets, (pa_proplist *p, const char *key, const char *value), (p, key, value), -1) \
+    V(pa_stream_set_event_callback, (pa_stream *p, pa_stream_event_cb_t cb, void *userdata), (p, cb, userdata)) \
     X(int, pa_stream_connect_playback, \
         (pa_stream *s, const char *dev, const pa_buffer_attr *attr, pa_stream_flags_t flags, \
             const pa_cvolume *volume, pa_stream *sync_stream), \

@@ -9,7 +9,8 @@
 // `lock`. Losing the server and reconnecting run on `recovery` and take the same lock;
 // libpulse's main loop thread never takes it (it only queues the loss on `recovery`). At most
 // one of the connection and the stand-in renders at a time: each is stopped before the other
-// starts.
+// starts. The server's requests to pause and resume go from the main loop thread to
+// `recovery`, which calls the handler (its own mutex) there.
 import Foundation
 import OpenAVFoundation
 import Synchronization
@@ -54,6 +55,8 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         (nil, nil, 0))
     /// Reconnection attempts and the hand-over to the stand-in run here, off the main loop.
     private let recovery = DispatchQueue(label: "playhead.pulse.recovery")
+    /// protected by its mutex: who hears the server's requests to pause and resume
+    private let requestHandler = Locked<(@Sendable (SoundServerRequest) -> Void)?>(nil)
     private let losses = Atomic<Int>(0)
 
     /// An output for `sinkName` (nil: the default sink) on `server` (nil: the user's);
@@ -82,6 +85,11 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     package var deviceUnderruns: Int {
         let (stream, _, past) = published.withLock { $0 }
         return past + (stream?.underruns.load(ordering: .relaxed) ?? 0)
+    }
+
+    /// Sets who hears the server's requests to pause and resume (on a background queue).
+    package func setServerRequestHandler(_ handler: (@Sendable (SoundServerRequest) -> Void)?) {
+        requestHandler.withLock { $0 = handler }
     }
 
     /// Times the connection to the server was lost since `open`.
@@ -152,7 +160,12 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     /// A new connection playing `source`, which reports its loss to this output.
     private func connect(format: AudioOutputFormat, source: any AudioRenderSource) throws -> PulseStream {
         try PulseStream(
-            format: format, source: source, server: server, sink: sinkName, buffer: Self.targetBuffer
+            format: format, source: source, server: server, sink: sinkName, buffer: Self.targetBuffer,
+            onRequest: { [weak self] request in
+                // Off the main loop's thread: the handler may call back into this output.
+                guard let output = self else { return }
+                output.recovery.async { output.requestHandler.withLock { $0 }?(request) }
+            }
         ) { [weak self] connection in
             // Not on the main loop's thread: the hand-over takes this output's lock, which
             // the commands hold while they take the main loop's.

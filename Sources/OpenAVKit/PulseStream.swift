@@ -40,6 +40,8 @@ final class PulseStream: @unchecked Sendable {
     let warmUpRequests = Atomic<Int>(0)
     /// Called once, on the main loop's thread, when the connection fails after it was ready.
     private let onLost: @Sendable (PulseStream) -> Void
+    /// Called on the main loop's thread when the server asks the stream to pause or resume.
+    private let onRequest: @Sendable (SoundServerRequest) -> Void
     private let latencyBits = Atomic<UInt64>(Double(0).bitPattern)
     /// Set once the server has played the stream (main loop thread, lock held).
     private var hasPlayed = false
@@ -50,10 +52,11 @@ final class PulseStream: @unchecked Sendable {
     var latency: Double { Double(bitPattern: latencyBits.load(ordering: .relaxed)) }
 
     /// Connects to the server and opens a corked playback stream in `format` (float samples);
-    /// `onLost` hears once if the server goes away later.
+    /// `onLost` hears once if the server goes away later, `onRequest` each time the server
+    /// asks the stream to pause or resume (both on the main loop's thread: they must not block).
     init(
         format: AudioOutputFormat, source: any AudioRenderSource, server: String?, sink: String?, buffer: Double,
-        onLost: @escaping @Sendable (PulseStream) -> Void
+        onRequest: @escaping @Sendable (SoundServerRequest) -> Void, onLost: @escaping @Sendable (PulseStream) -> Void
     ) throws {
         guard playhead_pulse_load() == 1 else {
             throw AudioOutputError(String(cString: playhead_pulse_load_error()))
@@ -68,6 +71,7 @@ final class PulseStream: @unchecked Sendable {
         self.source = source
         self.buffer = buffer
         self.onLost = onLost
+        self.onRequest = onRequest
         sampleRate = format.sampleRate
         self.format = format
         frameBytes = format.channelCount * MemoryLayout<Float>.size
@@ -115,10 +119,22 @@ final class PulseStream: @unchecked Sendable {
         frameBytes = channels * MemoryLayout<Float>.size
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(channels))
         var map = Self.channelMap(channels)
-        guard let stream = pa_stream_new(context, "Playhead", &spec, &map) else {
+        // The role desktop policies go by (as mpv's): a call corks or ducks "video" streams.
+        let properties = pa_proplist_new()
+        defer { if let properties { pa_proplist_free(properties) } }
+        if let properties { _ = pa_proplist_sets(properties, PA_PROP_MEDIA_ROLE, "video") }
+        guard let stream = pa_stream_new_with_proplist(context, "Playhead", &spec, &map, properties) else {
             throw AudioOutputError("the sound server refused the stream: \(errorText)")
         }
         self.stream = stream
+        pa_stream_set_event_callback(stream, { _, name, _, userdata in
+            guard let owner = PulseStream.from(userdata), let name else { return }
+            switch String(cString: name) {
+            case PA_STREAM_EVENT_REQUEST_CORK: owner.onRequest(.pause)
+            case PA_STREAM_EVENT_REQUEST_UNCORK: owner.onRequest(.resume)
+            default: break
+            }
+        }, opaqueSelf)
         pa_stream_set_state_callback(stream, { _, userdata in
             guard let owner = PulseStream.from(userdata) else { return }
             pa_threaded_mainloop_signal(owner.mainloop, 0)
@@ -363,6 +379,7 @@ final class PulseStream: @unchecked Sendable {
             pa_stream_set_write_callback(stream, nil, nil)
             pa_stream_set_state_callback(stream, nil, nil)
             pa_stream_set_underflow_callback(stream, nil, nil)
+            pa_stream_set_event_callback(stream, nil, nil)
             _ = pa_stream_disconnect(stream)
             pa_stream_unref(stream)
             self.stream = nil

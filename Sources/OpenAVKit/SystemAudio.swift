@@ -55,14 +55,16 @@ package enum SystemAudio {
 /// An output that opens `first`, or the output `then` makes when `first` cannot open; every
 /// other call goes to the one that opened.
 ///
-/// Concurrency: `chosen` is set once by `open` under `lock`; the output's own contract holds
-/// for the calls forwarded to it.
+/// Concurrency: `chosen` is set once by `open` under `lock`, and the request handler by its
+/// setter under the same lock; the output's own contract holds for the calls forwarded to it.
 final class FallbackAudioOutput: AudioOutput, @unchecked Sendable {
     private let first: any AudioOutput
     private let then: @Sendable () -> any AudioOutput
     private let lock = NSLock()
     /// protected by lock
     private var chosen: (any AudioOutput)?
+    /// protected by lock: handed to the fallback when it is made
+    private var requestHandler: (@Sendable (SoundServerRequest) -> Void)?
 
     /// Tries `first`, then what `then` makes.
     init(_ first: any AudioOutput, then: @escaping @Sendable () -> any AudioOutput) {
@@ -83,6 +85,7 @@ final class FallbackAudioOutput: AudioOutput, @unchecked Sendable {
             return opened
         } catch {
             let fallback = then()
+            fallback.setServerRequestHandler(lock.withLock { requestHandler })
             let opened = try fallback.open(format: format, source: source)
             lock.withLock { chosen = fallback }
             return opened
@@ -99,4 +102,11 @@ final class FallbackAudioOutput: AudioOutput, @unchecked Sendable {
     func followCurrentItem() { current.followCurrentItem() }
     var rewritesQueuedAudio: Bool { current.rewritesQueuedAudio }
     var deviceUnderruns: Int { current.deviceUnderruns }
+    func setServerRequestHandler(_ handler: (@Sendable (SoundServerRequest) -> Void)?) {
+        let output = lock.withLock { () -> any AudioOutput in
+            requestHandler = handler
+            return chosen ?? first
+        }
+        output.setServerRequestHandler(handler)
+    }
 }

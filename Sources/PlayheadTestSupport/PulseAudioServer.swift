@@ -79,6 +79,15 @@ public final class PulseAudioServer: @unchecked Sendable {
         guard answer.ending == .exited(0) else { throw TestSupportError("pactl could not load module-suspend-on-idle") }
     }
 
+    /// Loads the server module `name` with `arguments` (`key=value`), as a desktop's
+    /// configuration does (`module-role-cork`: a call pauses music and video).
+    /// - Throws: ``TestSupportError`` when the server refuses it.
+    public func loadModule(_ name: String, _ arguments: [String] = []) throws {
+        let answer = try Subprocess.run(
+            try Subprocess.tool(named: "pactl"), ["--server=\(address)", "load-module", name] + arguments, limit: 5)
+        guard answer.ending == .exited(0) else { throw TestSupportError("pactl could not load \(name)") }
+    }
+
     /// Makes `name` the default sink, as a desktop's sound settings do.
     /// - Throws: ``TestSupportError`` when the server refuses it.
     public func setDefaultSink(_ name: String) throws {

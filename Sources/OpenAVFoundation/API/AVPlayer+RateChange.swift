@@ -17,7 +17,8 @@ extension AVPlayer {
         /// The player stopped because the item failed (not produced by Playhead: a failing item
         /// leaves the rate as it is).
         public static let setRateFailed = RateDidChangeReason(rawValue: "AVPlayerRateDidChangeReasonSetRateFailed")
-        /// An audio session interruption paused playback (not produced on Linux).
+        /// An interruption paused playback: on Linux, the sound server asked the player's
+        /// stream to pause (a call, under PulseAudio's `module-role-cork`), and to play again.
         public static let audioSessionInterrupted = RateDidChangeReason(
             rawValue: "AVPlayerRateDidChangeReasonAudioSessionInterrupted")
         /// The app went to the background and playback paused (not produced on Linux yet).
@@ -25,8 +26,9 @@ extension AVPlayer {
     }
 
     /// Posted on the main queue, with the player as its object, each time `rate` changes.
-    /// `userInfo[rateDidChangeReasonKey]` holds `.setRateCalled` when the app set the rate; a
-    /// pause at the item's end or a change of item carries no reason.
+    /// `userInfo[rateDidChangeReasonKey]` holds `.setRateCalled` when the app set the rate,
+    /// `.audioSessionInterrupted` when the sound server paused or resumed it; a pause at the
+    /// item's end or a change of item carries no reason.
     nonisolated public static let rateDidChangeNotification = NSNotification.Name("AVPlayerRateDidChangeNotification")
     /// The `userInfo` key of the reason (a `RateDidChangeReason`).
     nonisolated public static let rateDidChangeReasonKey = "AVPlayerRateDidChangeReasonKey"
@@ -34,10 +36,14 @@ extension AVPlayer {
     /// (never present: there is no coordinated playback on Linux).
     nonisolated public static let rateDidChangeOriginatingParticipantKey = "AVPlayerRateDidChangeOriginatingParticipantKey"
 
-    /// The reason `event` changes the rate for, when there is one Apple names: only the app's
-    /// own changes (a failing item leaves the rate as it is, so `.setRateFailed` is not posted).
+    /// The reason `event` changes the rate for, when there is one Apple names: the app's own
+    /// changes and the sound server's (a failing item leaves the rate as it is, so
+    /// `.setRateFailed` is not posted).
     nonisolated static func rateChangeReason(for event: PlaybackStateMachine.Event) -> RateDidChangeReason? {
-        if case .setRate = event { return .setRateCalled }
-        return nil
+        switch event {
+        case .setRate: return .setRateCalled
+        case .soundServerSetRate: return .audioSessionInterrupted
+        default: return nil
+        }
     }
 }

@@ -62,6 +62,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
         environment = PlaybackEnvironment.makeDefault().withSharedAudioDevice()
         super.init()
         becomeReady()
+        followSoundServerRequests()
     }
 
     /// A player for the media at `URL`.
@@ -74,6 +75,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
         environment = PlaybackEnvironment.makeDefault().withSharedAudioDevice()
         super.init()
         becomeReady()
+        followSoundServerRequests()
         if let item { replaceCurrentItem(with: item) }
     }
 
@@ -82,6 +84,7 @@ open class AVPlayer: NSObject, _KeyValueObservable {
         self.environment = environment.withSharedAudioDevice()
         super.init()
         becomeReady()
+        followSoundServerRequests()
         if let item { replaceCurrentItem(with: item) }
     }
 

@@ -130,6 +130,19 @@ package protocol AudioOutput: AnyObject, Sendable {
     /// whose own buffer for the stream ran dry: heard as a gap even when the ring never did).
     /// Any thread.
     var deviceUnderruns: Int { get }
+
+    /// Sets who hears the sound server's own requests to pause and resume the stream (a
+    /// desktop policy such as PulseAudio's `module-role-cork` while a call plays); called on a
+    /// background queue. Outputs without a sound server never call it.
+    func setServerRequestHandler(_ handler: (@Sendable (SoundServerRequest) -> Void)?)
+}
+
+/// What a sound server asks of a playing stream on its own initiative.
+package enum SoundServerRequest: Sendable, Equatable {
+    /// Pause: something more important plays (a call); the server has muted the stream.
+    case pause
+    /// Play again: what asked for the pause has ended.
+    case resume
 }
 
 extension AudioOutput {
@@ -148,6 +161,8 @@ extension AudioOutput {
     package var rewritesQueuedAudio: Bool { false }
     /// An output that cannot tell counts none.
     package var deviceUnderruns: Int { 0 }
+    /// No sound server, no requests.
+    package func setServerRequestHandler(_ handler: (@Sendable (SoundServerRequest) -> Void)?) {}
 }
 
 /// Why an audio output could not be used.

@@ -12,6 +12,8 @@
 //   section that changes them): the getters any thread may call (the latency, the name, the
 //   counts) read it and never wait for `lock`, which a hung device call may hold for seconds.
 // - The render callback touches only the handoff (see AudioHandoff.swift).
+// - `requestHandler` (the player's, for the sound server's requests) has a mutex of its own;
+//   outputs call it on their background queues.
 // - A device left playing out an ended item's last audio is stopped by a short-lived "drain"
 //   thread, counted in `LingeringAudio` so a program about to exit lets it finish.
 import Foundation
@@ -63,6 +65,20 @@ package final class SharedAudioDevice: @unchecked Sendable {
         self.makeOutput = makeOutput
     }
 
+    /// protected by its mutex: who hears the sound server's requests to pause and resume
+    private let requestHandler = Locked<(@Sendable (SoundServerRequest) -> Void)?>(nil)
+
+    /// Sets who hears the sound server's requests to pause and resume the player's sound
+    /// (on a background queue), for every output this device opens.
+    package func setServerRequestHandler(_ handler: (@Sendable (SoundServerRequest) -> Void)?) {
+        requestHandler.withLock { $0 = handler }
+    }
+
+    /// Hands the sound server's requests to `output` on to the handler of the moment.
+    private func forwardRequests(of output: any AudioOutput) {
+        output.setServerRequestHandler { [weak self] request in self?.requestHandler.withLock { $0 }?(request) }
+    }
+
     /// A lane for one item, on `device` (nil: the default device).
     package func makeLane(device: String?) -> SharedAudioLane {
         SharedAudioLane(device: self, deviceName: device)
@@ -107,6 +123,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
             if state.output != nil, idle, state.openedFor != format { closeOutput(&state) }
             if state.output == nil {
                 let output = try makeOutput(deviceName)
+                forwardRequests(of: output)
                 var handoff = AudioHandoff(format: format)
                 let actual = try output.open(format: format, source: handoff)
                 if actual != format {
@@ -214,7 +231,9 @@ package final class SharedAudioDevice: @unchecked Sendable {
 
     /// A separate output on `deviceName`, for a lane the shared one cannot serve.
     func makeDedicatedOutput(_ deviceName: String?) throws -> any AudioOutput {
-        try makeOutput(deviceName)
+        let output = try makeOutput(deviceName)
+        forwardRequests(of: output)
+        return output
     }
 
     /// Drops the output's own queued audio when `ring` is the one rendered (after a seek).

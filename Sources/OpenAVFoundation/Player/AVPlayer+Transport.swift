@@ -9,6 +9,8 @@ extension AVPlayer {
     /// `canPlayReverse`, and pauses otherwise.
     nonisolated func applyRate(_ rate: Float, immediately: Bool) {
         var wanted = rate.isFinite ? rate : 0
+        // The app's own rate wins over a pause the sound server asked for.
+        state.withLock { $0.interruptedRate = nil }
         if wanted < 0, state.withLock({ $0.currentItem })?.canPlayReverse != true { wanted = 0 }
         if wanted != 0 { resumeLiveAtWindowStart() }
         handle(.setRate(wanted, immediately: immediately))

@@ -27,6 +27,9 @@ struct PlaybackStateMachine: Equatable {
     enum Event: Equatable {
         /// `rate` was set (0 pauses). `immediately` is `playImmediately(atRate:)`.
         case setRate(Float, immediately: Bool)
+        /// The sound server set the rate: 0 when it asked the sound to pause (a call), the
+        /// interrupted rate when it allowed it again. Otherwise as `setRate`.
+        case soundServerSetRate(Float)
         /// The current item changed state (or was replaced).
         case item(ItemState)
         /// Buffer flags changed.
@@ -96,6 +99,7 @@ struct PlaybackStateMachine: Equatable {
 
     /// Applies `event` and returns the effects to carry out.
     mutating func handle(_ event: Event) -> [Effect] {
+        if case .soundServerSetRate(let newRate) = event { return handle(.setRate(newRate, immediately: false)) }
         var effects: [Effect] = []
         switch event {
         case .setRate(let newRate, let immediately):
@@ -145,6 +149,8 @@ struct PlaybackStateMachine: Equatable {
         case .setActionAtItemEnd(let action):
             actionAtEnd = action
             if isAtEndOfDirection { effects += applyEndAction() }
+        case .soundServerSetRate:
+            break  // (handled as `setRate` above)
         }
         effects += settle()
         return effects

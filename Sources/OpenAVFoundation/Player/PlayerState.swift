@@ -13,6 +13,9 @@ struct PlayerState {
     var engine: ItemPlayback?
     var machine = PlaybackStateMachine()
     var defaultRate: Float = 1
+    /// The rate a sound server's request to pause interrupted (nil: none, or the app set the
+    /// rate since): its request to resume brings it back.
+    var interruptedRate: Float?
     var backgroundPolicy: AVPlayerAudiovisualBackgroundPlaybackPolicy = .automatic
     var preventsDisplaySleep = true
     var volume: Float = 1

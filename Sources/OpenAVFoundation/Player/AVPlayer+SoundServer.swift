@@ -1,0 +1,39 @@
+// Playhead: the sound server's own requests to pause and resume a player's sound, followed as
+// Apple's players follow an audio session interruption: a call that PulseAudio's
+// `module-role-cork` gives the speakers to pauses playback (the server has muted the stream
+// already; playing on would lose what plays meanwhile), and the end of the call resumes it at
+// the rate it had, unless the app set the rate in between. Both changes post
+// `rateDidChangeNotification` with `.audioSessionInterrupted`.
+//
+// Concurrency: the handler is set once, at creation; the outputs call it on their background
+// queues and it hops to the main queue, where the player's state machine runs.
+import Foundation
+
+extension AVPlayer {
+    /// Hears the sound server's requests for this player's shared audio device.
+    nonisolated func followSoundServerRequests() {
+        environment.sharedAudio?.setServerRequestHandler { [weak self] request in
+            guard let player = self else { return }
+            MainQueue.perform { player.handleSoundServerRequest(request) }
+        }
+    }
+
+    /// Pauses for the server (remembering the rate), or resumes the rate it interrupted.
+    /// Main queue.
+    nonisolated func handleSoundServerRequest(_ request: SoundServerRequest) {
+        switch request {
+        case .pause:
+            let rate = state.withLock { $0.machine.rate }
+            guard rate != 0 else { return }
+            state.withLock { $0.interruptedRate = rate }
+            handle(.soundServerSetRate(0))
+        case .resume:
+            let interrupted = state.withLock { state -> Float? in
+                defer { state.interruptedRate = nil }
+                return state.machine.rate == 0 ? state.interruptedRate : nil
+            }
+            guard let interrupted else { return }
+            handle(.soundServerSetRate(interrupted))
+        }
+    }
+}
