@@ -113,6 +113,8 @@ private final class RateReasons {
     @Test func aPlayerPausedByTheAppStaysPausedThroughACall() async throws {
         let (player, _, output, _) = try await playing()
         player.pause()
+        await waitUntil("paused by the app") { player.rate == 0 }
+        await mainQueueSleep(nanoseconds: 50_000_000)
         let reasons = RateReasons(player)
         #expect(output.send(.pause))
         #expect(output.send(.resume))
