@@ -39,6 +39,8 @@ final class PlaySession {
     /// Items seeked to a remembered position, not yet announced: their input and position.
     var resumedItems: [ObjectIdentifier: (String, Double)] = [:]
     private var nowPlaying: NowPlayingBridge?
+    /// Explains the sound server's pauses for a call.
+    private var interruptionNotice: InterruptionNotice?
     private let showsStatus: Bool
     /// Times the sound server went away during the run (counted on the output's thread).
     private let serverLosses = Locked(0)
@@ -78,6 +80,7 @@ final class PlaySession {
     /// Plays every input and returns one report per input played.
     func run() async -> [PlayReport] {
         installInterruptHandler()
+        interruptionNotice = InterruptionNotice(player: player, console: console)
         if !options.headless { await openWindow() }
         startMediaControls()
         if showsStatus {
@@ -92,6 +95,7 @@ final class PlaySession {
         keys?.stop()
         nowPlaying?.stop()
         nowPlaying = nil
+        interruptionNotice?.stop()
         await window?.close()
         window = nil
         currentItemObservation?.invalidate()
