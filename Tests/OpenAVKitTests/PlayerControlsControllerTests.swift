@@ -269,7 +269,8 @@ import Testing
     }
 
     @Test func speedStepsStopAtTheEnds() async {
-        #expect(PlayerControlsController.nextSpeed(from: 4, faster: true) == 4)
+        #expect(PlayerControlsController.nextSpeed(from: 4, faster: true) == 8)
+        #expect(PlayerControlsController.nextSpeed(from: 16, faster: true) == 16)
         #expect(PlayerControlsController.nextSpeed(from: 0.25, faster: false) == 0.25)
         #expect(PlayerControlsController.nextSpeed(from: 1, faster: true) == 1.25)
         #expect(PlayerControlsController.speedText(1.5) == "1.5×")

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ["--rate", "8", "a.mp4"], ["--rate", "0.1", "a.mp4"], ["--volume", "2", "a.mp4"],
+        ["--rate", "17", "a.mp4"], ["--rate", "0.1", "a.mp4"], ["--volume", "2", "a.mp4"],
         ["--frames", "0", "a.mp4"], ["--frames", "x", "a.mp4"], ["--start", "-1", "a.mp4"],
         ["--report", "xml", "a.mp4"], ["--untimed"], ["--audio-delay", "9", "a.mp4"],
     ])
@@ -133,6 +133,27 @@ import Testing
         #expect(abs(position - duration) < 0.1)
         #expect((json["audioSeconds"] as? Double ?? 0) > 1.9)
         #expect((json["items"] as? [Any])?.count == 1)
+    }
+
+    @Test func eightTimesAsFastAnMP4ShowsItsKeyframesOnly() async throws {
+        // Twelve seconds with a keyframe every second, played in a second and a half.
+        let url = try GeneratedMedia.url(
+            named: "fast-forward", fileExtension: "mp4",
+            ffmpeg: [
+                "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
+                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "25", "-keyint_min", "25",
+                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
+            ])
+        guard
+            let (result, json) = try report(["play", "--headless", "--no-audio", "--rate", "8", "--report", "json", url.path])
+        else { return }
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(json["status"] as? String == "completed")
+        // The first picture and at most one a keyframe (every frame would be 300).
+        let shown = json["videoFramesPresented"] as? Int ?? 0
+        #expect(shown >= 2 && shown <= 13, "\(shown)")
+        #expect(abs((json["position"] as? Double ?? 0) - 12) < 0.1)
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))

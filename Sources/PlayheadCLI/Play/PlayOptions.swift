@@ -73,7 +73,8 @@ public struct PlayOptions: Sendable, Equatable {
     static let startOption = CommandOption.value(
         "start", valueName: "S", help: "Start playing at S seconds (exact seek).")
     static let rateOption = CommandOption.value(
-        "rate", valueName: "R", help: "Playback rate from 0.25 to 4 (pitch is kept).")
+        "rate", valueName: "R",
+        help: "Playback rate from 0.25 to 16 (pitch is kept up to 4; faster, the picture steps through keyframes where the media allows).")
     static let volumeOption = CommandOption.value("volume", valueName: "V", help: "Volume from 0 to 1.")
     static let muteOption = CommandOption.flag("mute", help: "Start muted.")
     static let pauseOption = CommandOption.flag(
@@ -131,8 +132,8 @@ public struct PlayOptions: Sendable, Equatable {
             guard start >= 0, start.isFinite else { throw invalid(startOption, start, "a number of seconds") }
             options.start = start
         }
-        if let rate = try arguments.value(rateOption.name, as: Double.self, expected: "a rate from 0.25 to 4") {
-            guard (0.25...4).contains(rate) else { throw invalid(rateOption, rate, "a rate from 0.25 to 4") }
+        if let rate = try arguments.value(rateOption.name, as: Double.self, expected: "a rate from 0.25 to 16") {
+            guard (0.25...16).contains(rate) else { throw invalid(rateOption, rate, "a rate from 0.25 to 16") }
             options.rate = Float(rate)
         }
         if let delay = try arguments.value(audioDelayOption.name, as: Double.self, expected: "seconds from -5 to 5") {
