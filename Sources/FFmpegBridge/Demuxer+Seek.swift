@@ -54,7 +54,7 @@ extension Demuxer {
         }
         let context = container.pointer
         // A fast forward step: the first keyframe after `target` (none after: the one before).
-        if step == .after { return seekToKeyframe(after: ts) }
+        if step == .after { return seekToKeyframe(after: target) }
         let start =
             context.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : context.pointee.start_time
         // A seek to the start means the very first packet, even one stamped before zero
@@ -76,14 +76,25 @@ extension Demuxer {
         return av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0
     }
 
-    /// Seeks to the first keyframe strictly after `ts` (AV_TIME_BASE ticks with the timeline
-    /// offset applied), or, with none after, to the last at or before it.
-    private func seekToKeyframe(after ts: Int64) -> Bool {
+    /// Seeks to the first keyframe the default (video) stream's index lists strictly after
+    /// `target` (item time), at that entry's own time, so no rounding can bring back the one
+    /// at `target`; with none after, to the last at or before it again (the caller then shows
+    /// nothing new). False when a later keyframe is listed but the seek to it failed.
+    private func seekToKeyframe(after target: CMTime) -> Bool {
         let context = container.pointer
+        let index = av_find_default_stream_index(context)
+        guard index >= 0, let stream = container.stream(at: Int(index)),
+            let ticks = target.ffmpegTicks(in: stream.pointee.time_base)
+        else { return false }
+        let wanted = ticks &+ (timelineStart.ffmpegTicks(in: stream.pointee.time_base) ?? 0) &+ 1
         container.interrupt.expire(after: timeout)
         FFmpegLog.clearLastMessage()
-        if avformat_seek_file(context, -1, ts &+ 1, ts &+ 1, Int64.max, 0) >= 0 { return true }
-        container.interrupt.expire(after: timeout)
-        return av_seek_frame(context, -1, ts, AVSEEK_FLAG_BACKWARD) >= 0
+        // (Without AVSEEK_FLAG_ANY the search skips entries that are not keyframes.)
+        if let entry = avformat_index_get_entry_from_timestamp(stream, wanted, 0) {
+            let time = entry.pointee.timestamp
+            return avformat_seek_file(context, index, time, time, time, 0) >= 0
+        }
+        _ = av_seek_frame(context, index, wanted, AVSEEK_FLAG_BACKWARD)
+        return true
     }
 }

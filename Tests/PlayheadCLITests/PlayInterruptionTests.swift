@@ -18,13 +18,17 @@ import Testing
         environment["SDL_AUDIODRIVER"] = nil
         environment["PULSE_SERVER"] = server.address
         let address = server.address
-        // The call starts once playhead's stream plays, and lasts a second.
+        // The call starts once playhead's stream plays (the server asks only streams that are
+        // not corked to pause), and lasts a second.
         let caller = Task.detached { () throws -> Bool in
             let pactl = try Subprocess.tool(named: "pactl")
             let deadline = Date().addingTimeInterval(15)
             while Date() < deadline {
                 let inputs = try Subprocess.run(pactl, ["--server=\(address)", "list", "sink-inputs"], limit: 5)
-                if inputs.standardOutput.contains("media.role = \"video\"") { break }
+                let playing = inputs.standardOutput.components(separatedBy: "Sink Input #").contains {
+                    $0.contains("media.role = \"video\"") && $0.contains("Corked: no")
+                }
+                if playing { break }
                 try await Task.sleep(nanoseconds: 20_000_000)
             }
             guard Date() < deadline else { return false }

@@ -122,7 +122,8 @@ open class AVPlayer: NSObject, _KeyValueObservable {
     /// the item `canPlayReverse` (the picture steps from keyframe to keyframe), and pauses
     /// otherwise. Above 2, an HLS stream with I-frame playlists steps forward through its
     /// keyframes, silently, as Apple's players do; above 4 (the sound's tempo limit), so does a
-    /// local file whose container indexes its keyframes (MP4, Matroska). Observable.
+    /// local file whose container indexes its keyframes (MP4, MOV, Matroska, AVI and others).
+    /// Observable.
     nonisolated open var rate: Float {
         get { read(\AVPlayer.rate) { $0.machine.rate } }
         set { let player = self; MainQueue.perform { player.applyRate(newValue, immediately: false) } }

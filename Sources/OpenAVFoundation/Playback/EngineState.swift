@@ -54,7 +54,8 @@ struct EngineState: Sendable {
     var upcomingRate: Double = 1
     /// Rates above this step forward through the item's keyframes (nil: the item cannot):
     /// `keyframeFastForwardRate` for a VOD HLS stream with I-frame playlists,
-    /// `indexedFastForwardRate` for a local file whose container indexes its keyframes.
+    /// `indexedFastForwardRate` for a local file whose container indexes its keyframes (MP4,
+    /// MOV, Matroska, AVI and others).
     var forwardStepsAbove: Double?
     /// True when the item's video can step forward through keyframes.
     var canStepForward: Bool { forwardStepsAbove != nil }

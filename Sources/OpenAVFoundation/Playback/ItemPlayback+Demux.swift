@@ -52,7 +52,8 @@ extension ItemPlayback {
         // A read interrupted for a seek may have left the demuxer mid-packet: the next seek
         // goes through the demuxer, never the cache.
         var readInterrupted = false
-        // Until an exact seek lands, reading stays close to its target (`LandingReadAhead`).
+        // Until an exact seek (or a fast forward step) lands, reading stays close to its target
+        // (`LandingReadAhead`).
         var landingReadAhead = LandingReadAhead()
         // Shoutcast/Icecast titles come inside the HTTP body; libavformat keeps the last one.
         var packetsSinceICYCheck = 0
@@ -105,13 +106,14 @@ extension ItemPlayback {
                 // keyframe after the target (a stream with I-frame playlists fetches just its
                 // bytes), and what a streamed input then reads is not kept for later seeks.
                 let step: KeyframeStep? = seek.isReverseStep ? .atOrBefore : seek.isForwardStep ? .after : nil
-                _ = demuxer.seek(
+                let moved = demuxer.seek(
                     to: request.target, earliest: request.isExact ? .negativeInfinity : earliest,
                     latest: request.isExact ? request.target : latest, keyframe: step)
                 router.seeked(pipeline)
-                // An I-frame playlist found unusable (the restart read it): fast forward plays
-                // every frame instead, with sound.
-                if step == .after, demuxer.isStreamed, !demuxer.servesKeyframesAlone {
+                // An I-frame playlist found unusable (the restart read it), or a local file's
+                // listed keyframe it could not seek to: fast forward plays every frame
+                // instead, with sound.
+                if step == .after, demuxer.isStreamed ? !demuxer.servesKeyframesAlone : !moved {
                     post(.keyframesUnavailable(host: environment.hostClock.now))
                 }
                 let closedEnd = coordinator.read { $0.buffer?.currentEnd } ?? .zero

@@ -22,7 +22,8 @@ struct ForwardStepProgress {
     var atLastKeyframe = false
 
     /// True when a forward step's picture at `time` is no later than the one it stepped from
-    /// (no keyframe follows: the loader gave the last again); it is not shown twice.
+    /// (no keyframe follows: the loader or the demuxer gave the last again); it is not shown
+    /// twice.
     func repeatsPicture(at time: CMTime) -> Bool {
         askedFrom.map { time <= $0 } ?? false
     }

@@ -34,9 +34,6 @@ package struct WorkerParts: @unchecked Sendable {
 }
 
 extension ItemPlayback {
-    /// Opens the audio output, builds the pipeline, tells the coordinator and starts the
-    /// threads. Nil when playback was stopped meanwhile (the coordinator then released what
-    /// was made). `silentAudio`: play the audio on a silent clock-driven output.
     /// The rate above which fast forward steps through the item's keyframes: a stream's
     /// loader that fetches them alone, or a local file's index (a remote file's would make a
     /// request a step, each reading on as far as the queues hold); nil for other items.
@@ -47,6 +44,9 @@ extension ItemPlayback {
         return nil
     }
 
+    /// Opens the audio output, builds the pipeline, tells the coordinator and starts the
+    /// threads. Nil when playback was stopped meanwhile (the coordinator then released what
+    /// was made). `silentAudio`: play the audio on a silent clock-driven output.
     func launch(_ parts: WorkerParts, silentAudio: Bool, isNetwork: Bool) -> Pipeline? {
         var audio = parts.audio
         let (ring, output) = audio.map { openAudioOutput(parts.description, $0.streamIndex, silent: silentAudio) } ?? (nil, nil)

@@ -1,4 +1,5 @@
-// Playhead: how far the demux thread reads past an exact seek's target before the seek lands.
+// Playhead: how far the demux thread reads past an exact seek's target (or a fast forward
+// step's) before the seek lands.
 //
 // Concurrency: a value owned by the demux thread; nothing else touches it.
 import FFmpegBridge
@@ -9,7 +10,9 @@ import FFmpegBridge
 /// target (for reordered pictures and the frame threads' pipeline). Reading the usual seconds
 /// ahead meanwhile only takes a core from the decoder: on two cores, holding the read-ahead
 /// back landed 720p VP9 seeks about 6 % sooner (27.3 against 29.0 ms, Benchmarks/notes.md).
-/// Reading goes on as usual once the seek lands, and in any case after `longestHold`.
+/// Reading goes on as usual once the seek lands, and in any case after `longestHold`. A step of
+/// fast forward is held the same way: it shows one keyframe's picture, then the next step
+/// flushes whatever was read past it.
 struct LandingReadAhead {
     /// Video read ahead of the target before holding, in media time...
     static let margin = CMTime(value: 1, timescale: 2)
@@ -23,8 +26,8 @@ struct LandingReadAhead {
     private var lastVideoTime: CMTime?
     private var holdingSince: Double?
 
-    /// Starts watching a seek: `exactTarget` is its target when it is exact, else nil (other
-    /// seeks, and opening, read ahead as usual).
+    /// Starts watching a seek: `exactTarget` is its target when it is exact (or a fast forward
+    /// step), else nil (other seeks, and opening, read ahead as usual).
     mutating func start(exactTarget: CMTime?) {
         self = LandingReadAhead()
         target = exactTarget

@@ -28,7 +28,8 @@ package protocol PacketSource: AnyObject {
     /// fast forward steps through them.
     var servesKeyframesAlone: Bool { get }
     /// True when a seek lands straight on any keyframe of stream `index` from the container's
-    /// own index (a seekable local file: MP4, Matroska): fast forward steps through them.
+    /// own index (a seekable input read straight: MP4, MOV, Matroska, AVI and others that
+    /// index their keyframes); fast forward steps through them when the input is local.
     func seeksIndexedKeyframes(of index: Int) -> Bool
     /// The last Shoutcast/Icecast title the input carried (nil: none).
     var icyMetadataPacket: String? { get }

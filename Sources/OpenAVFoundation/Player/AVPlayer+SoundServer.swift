@@ -2,7 +2,8 @@
 // Apple's players follow an audio session interruption: a call that PulseAudio's
 // `module-role-cork` gives the speakers to pauses playback (the server has muted the stream
 // already; playing on would lose what plays meanwhile), and the end of the call resumes it at
-// the rate it had, unless the app set the rate in between. Both changes post
+// the rate it had, unless the app set the rate or the item changed in between (a reopened
+// output, which the server never asks to resume, leaves it paused). Both changes post
 // `rateDidChangeNotification` with `.audioSessionInterrupted`.
 //
 // Concurrency: the handler is set once, at creation; the outputs call it on their background
@@ -23,17 +24,20 @@ extension AVPlayer {
     nonisolated func handleSoundServerRequest(_ request: SoundServerRequest) {
         switch request {
         case .pause:
-            let rate = state.withLock { $0.machine.rate }
+            let (rate, item) = state.withLock { ($0.machine.rate, $0.currentItem.map(ObjectIdentifier.init)) }
             guard rate != 0 else { return }
-            state.withLock { $0.interruptedRate = rate }
+            state.withLock { $0.interruptedRate = (rate, item) }
             handle(.soundServerSetRate(0))
         case .resume:
             let interrupted = state.withLock { state -> Float? in
                 defer { state.interruptedRate = nil }
-                return state.machine.rate == 0 ? state.interruptedRate : nil
+                guard let interrupted = state.interruptedRate, state.machine.rate == 0,
+                    interrupted.item == state.currentItem.map(ObjectIdentifier.init)
+                else { return nil }
+                return interrupted.rate
             }
             guard let interrupted else { return }
-            handle(.soundServerSetRate(interrupted))
+            handle(.soundServerSetRate(playableRate(interrupted)))
         }
     }
 }

@@ -8,12 +8,19 @@ extension AVPlayer {
     /// Sets the desired rate; a negative rate plays backward when the current item
     /// `canPlayReverse`, and pauses otherwise.
     nonisolated func applyRate(_ rate: Float, immediately: Bool) {
-        var wanted = rate.isFinite ? rate : 0
         // The app's own rate wins over a pause the sound server asked for.
         state.withLock { $0.interruptedRate = nil }
+        handle(.setRate(playableRate(rate), immediately: immediately))
+    }
+
+    /// `rate` as the current item can play it now: 0 for a negative rate it cannot play
+    /// backward. A live stream about to play again after a pause longer than its window
+    /// moves to the window's start first.
+    nonisolated func playableRate(_ rate: Float) -> Float {
+        var wanted = rate.isFinite ? rate : 0
         if wanted < 0, state.withLock({ $0.currentItem })?.canPlayReverse != true { wanted = 0 }
         if wanted != 0 { resumeLiveAtWindowStart() }
-        handle(.setRate(wanted, immediately: immediately))
+        return wanted
     }
 
     /// Feeds `event` to the state machine, publishes what changed, performs its effects and

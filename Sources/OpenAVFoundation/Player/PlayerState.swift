@@ -13,9 +13,10 @@ struct PlayerState {
     var engine: ItemPlayback?
     var machine = PlaybackStateMachine()
     var defaultRate: Float = 1
-    /// The rate a sound server's request to pause interrupted (nil: none, or the app set the
-    /// rate since): its request to resume brings it back.
-    var interruptedRate: Float?
+    /// The rate a sound server's request to pause interrupted, and the item then current (nil:
+    /// none, or the app set the rate since): its request to resume brings the rate back if
+    /// that item is still current.
+    var interruptedRate: (rate: Float, item: ObjectIdentifier?)?
     var backgroundPolicy: AVPlayerAudiovisualBackgroundPlaybackPolicy = .automatic
     var preventsDisplaySleep = true
     var volume: Float = 1

@@ -27,16 +27,28 @@ import Testing
     /// A player of `url` with sound on a manual clock, paused at `seconds` (an exact seek) with
     /// its buffer likely to keep up, its sink emptied.
     private func pausedAt(_ url: URL, seconds: Double) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
+        await pausedAt(url, time: CMTime(seconds: seconds, preferredTimescale: 10))
+    }
+
+    private func pausedAt(_ url: URL, time: CMTime) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
         let clock = ManualClock()
         let sink = RecordingVideoSink()
         let item = AVPlayerItem(url: url)
         let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
         await waitUntil("ready") { item.status == .readyToPlay }
-        #expect(await player.seek(to: CMTime(seconds: seconds, preferredTimescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(await player.seek(to: time, toleranceBefore: .zero, toleranceAfter: .zero))
         // Play starts at once (no wait for the buffer after the seek).
         await waitUntil("likely to keep up") { item.isPlaybackLikelyToKeepUp }
         sink.reset()
         return (item, player, sink, clock)
+    }
+
+    /// Waits until the engine has asked for the next step (its keyframe seek is in flight), so
+    /// the clock moves only once the step's target is set, however slowly the threads run.
+    private func stepAsked(_ player: AVPlayer) async {
+        await waitUntil("the next step is asked for") {
+            engine(of: player)?.coordinator.read { $0.seek.map { $0.isForwardStep && !$0.landed } ?? false } ?? false
+        }
     }
 
     @Test(arguments: ["mp4", "mkv"])
@@ -49,11 +61,13 @@ import Testing
         // of the clock apart), time on the system clock (the sound, silent, does not hold it).
         player.rate = 8
         #expect(item.canPlayFastForward)
+        await stepAsked(player)
         await advance(clock, by: 0.1)
         await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
         let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
         #expect((0..<40).contains(offset), "\(offset)")
         for keyframe in 4...10 {
+            await stepAsked(player)
             // Not before its time: half a second of media short of it, it has not shown.
             await advance(clock, by: 0.0625)
             #expect(sink.last.map { millis($0.pts) } == (keyframe - 1) * 1000 + offset, "keyframe \(keyframe) early")
@@ -96,10 +110,31 @@ import Testing
         player.pause()
     }
 
+    @Test(arguments: ["mp4", "mkv"])
+    func fastForwardFromAKeyframesPictureGoesOnToTheNext(container: String) async throws {
+        // Paused on the keyframe at 3 s (Matroska's video starts 21 ms in): the first step is
+        // asked for from exactly its time (a Matroska index holds milliseconds: a step that
+        // rounded back to it would repeat it and take it for the last).
+        let url = try media(container)
+        let start = try #require(await linearChecksums(of: url).keys.min())
+        let (_, player, sink, clock) = await pausedAt(url, time: CMTime(value: Int64(3_000 + start), timescale: 1000))
+        #expect(sink.count == 0)
+        player.rate = 8
+        for keyframe in 4...5 {
+            await stepAsked(player)
+            await advance(clock, by: 0.125)
+            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) / 1000 } == keyframe }
+        }
+        let shown = sink.frames.map { millis($0.pts) / 1000 }
+        #expect(shown == [4, 5], "\(sink.frames.map { millis($0.pts) })")
+        player.pause()
+    }
+
     @Test func fastForwardReachesTheEndAfterTheLastKeyframe() async throws {
         let (item, player, sink, clock) = await pausedAt(try media(), seconds: 10.5)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         player.rate = 8
+        await stepAsked(player)
         await advance(clock, by: 0.0625)
         await waitUntil("the keyframe at 11 s shows") { sink.count == 1 }
         #expect(sink.last.map { millis($0.pts) / 1000 } == 11)

@@ -110,6 +110,18 @@ private final class RateReasons {
         #expect(reasons.values == ["interrupted"])
     }
 
+    @Test func anotherItemDuringTheInterruptionIsNotStartedByItsEnd() async throws {
+        let (player, _, output, _) = try await playing()
+        #expect(output.send(.pause))
+        await waitUntil("paused for the server") { player.rate == 0 }
+        let next = AVPlayerItem(url: try Fixture.url(.mp4))
+        player.replaceCurrentItem(with: next)
+        await waitUntil("the next item is ready") { next.status == .readyToPlay }
+        #expect(output.send(.resume))
+        await mainQueueSleep(nanoseconds: 200_000_000)
+        #expect(player.rate == 0, "an item the user never played is not started")
+    }
+
     @Test func aPlayerPausedByTheAppStaysPausedThroughACall() async throws {
         let (player, _, output, _) = try await playing()
         player.pause()
