@@ -57,9 +57,14 @@ extension HLSStreamLoader {
             condition.unlock()
             let playing = playhead?()
             let requestedRate = playbackRate?() ?? 1
-            let rate = VariantAdaptation.playbackRate(requestedRate)
             condition.lock()
             defer { condition.unlock() }
+            // Fast forward through an I-frame playlist fetches keyframes alone: a segment
+            // fetched before the first step is weighed for play at 1x, not at the trick rate.
+            let stepsForward =
+                requestedRate > EngineState.keyframeFastForwardRate && hasKeyframeVariants
+                && state.keyframeStarts?.isEmpty != true
+            let rate = VariantAdaptation.playbackRate(stepsForward ? 1 : requestedRate)
             // The loader thread asks for a job once the last one is over.
             state.segmentRequestSince = nil
             if state.closed { return nil }
