@@ -43,14 +43,6 @@ import Testing
         return (item, player, sink, clock)
     }
 
-    /// Waits until the engine has asked for the next step (its keyframe seek is in flight), so
-    /// the clock moves only once the step's target is set, however slowly the threads run.
-    private func stepAsked(_ player: AVPlayer) async {
-        await waitUntil("the next step is asked for") {
-            engine(of: player)?.coordinator.read { $0.seek.map { $0.isForwardStep && !$0.landed } ?? false } ?? false
-        }
-    }
-
     @Test(arguments: ["mp4", "mkv"])
     func fastForwardStepsThroughTheIndexedKeyframesAndPlayResumesWhereTimeStood(container: String) async throws {
         let url = try media(container)
@@ -61,13 +53,13 @@ import Testing
         // of the clock apart), time on the system clock (the sound, silent, does not hold it).
         player.rate = 8
         #expect(item.canPlayFastForward)
-        await stepAsked(player)
+        await forwardStepAsked(player)
         await advance(clock, by: 0.1)
         await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
         let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
         #expect((0..<40).contains(offset), "\(offset)")
         for keyframe in 4...10 {
-            await stepAsked(player)
+            await forwardStepAsked(player)
             // Not before its time: half a second of media short of it, it has not shown.
             await advance(clock, by: 0.0625)
             #expect(sink.last.map { millis($0.pts) } == (keyframe - 1) * 1000 + offset, "keyframe \(keyframe) early")
@@ -121,7 +113,7 @@ import Testing
         #expect(sink.count == 0)
         player.rate = 8
         for keyframe in 4...5 {
-            await stepAsked(player)
+            await forwardStepAsked(player)
             await advance(clock, by: 0.125)
             await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) / 1000 } == keyframe }
         }
@@ -134,7 +126,7 @@ import Testing
         let (item, player, sink, clock) = await pausedAt(try media(), seconds: 10.5)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         player.rate = 8
-        await stepAsked(player)
+        await forwardStepAsked(player)
         await advance(clock, by: 0.0625)
         await waitUntil("the keyframe at 11 s shows") { sink.count == 1 }
         #expect(sink.last.map { millis($0.pts) / 1000 } == 11)

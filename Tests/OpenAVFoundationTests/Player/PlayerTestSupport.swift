@@ -226,6 +226,15 @@ func engine(of player: AVPlayer) -> ItemPlayback? {
     player.state.withLock { $0.engine }
 }
 
+/// Waits until fast forward's engine has asked for its next step (a keyframe seek in flight),
+/// so a test moves the clock only once the step's target is set, however slowly threads run.
+@MainActor
+func forwardStepAsked(_ player: AVPlayer) async {
+    await waitUntil("the next fast forward step is asked for") {
+        engine(of: player)?.coordinator.read { $0.seek.map { $0.isForwardStep && !$0.landed } ?? false } ?? false
+    }
+}
+
 /// Names of this process's threads that belong to the playback engine ("playhead.*").
 func playheadThreadNames() -> [String] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []

@@ -263,11 +263,13 @@ import Testing
         // it (an eighth of a second of the clock apart), with no sound.
         player.rate = 8
         #expect(item.canPlayFastForward)
+        await forwardStepAsked(player)
         await advance(clock, by: 0.1)
         await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
         let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
         #expect((0..<100).contains(offset), "\(offset)")
         for keyframe in 4...20 {
+            await forwardStepAsked(player)
             // Not before its time: half a second of media short of it, it has not shown.
             await advance(clock, by: 0.0625)
             #expect(sink.last.map { millis($0.pts) } == (keyframe - 1) * 1000 + offset, "keyframe \(keyframe) early")
