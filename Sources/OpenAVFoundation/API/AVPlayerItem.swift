@@ -119,7 +119,10 @@ open class AVPlayerItem: NSObject, _KeyValueObservable {
         set { state.withLock { $0.audioTimePitchAlgorithm = newValue } }
     }
 
-    /// Whether fast forward (rates above 1) is available: true once ready.
+    /// Whether rates above 2 play: true once ready. An HLS stream with I-frame playlists (above
+    /// 2) and a local file whose container indexes its keyframes (above 4) step through their
+    /// keyframes, silently; other items play every frame (Apple reports false for HLS streams
+    /// without I-frame playlists, which still play at 1 to 2).
     nonisolated open var canPlayFastForward: Bool { status == .readyToPlay }
     /// Whether slow forward (rates between 0 and 1) is available: true once ready.
     nonisolated open var canPlaySlowForward: Bool { status == .readyToPlay }
