@@ -48,7 +48,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
     }
 
     private let makeOutput: OutputFactory
-    private let clock: any HostClock
+    let clock: any HostClock
     /// Seconds an output with no lane stays open before it closes.
     private let idleCloseDelay: Double
     private let lock = NSLock()
@@ -66,18 +66,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
     }
 
     /// protected by its mutex: who hears the sound server's requests to pause and resume
-    private let requestHandler = Locked<(@Sendable (SoundServerRequest) -> Void)?>(nil)
-
-    /// Sets who hears the sound server's requests to pause and resume the player's sound
-    /// (on a background queue), for every output this device opens.
-    package func setServerRequestHandler(_ handler: (@Sendable (SoundServerRequest) -> Void)?) {
-        requestHandler.withLock { $0 = handler }
-    }
-
-    /// Hands the sound server's requests to `output` on to the handler of the moment.
-    private func forwardRequests(of output: any AudioOutput) {
-        output.setServerRequestHandler { [weak self] request in self?.requestHandler.withLock { $0 }?(request) }
-    }
+    let requestHandler = Locked<(@Sendable (SoundServerRequest) -> Void)?>(nil)
 
     /// A lane for one item, on `device` (nil: the default device).
     package func makeLane(device: String?) -> SharedAudioLane {
@@ -267,7 +256,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
 
     // MARK: - Inside the lock
 
-    private func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)
@@ -326,7 +315,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
     /// ring ahead plays its last frame; a callback held up past the end of the play-out (a
     /// loaded machine) had not yet, and with nothing current the device would stop with the
     /// playing item's sound never heard, and its time waiting for it.
-    private func promotePlaying(_ state: inout State) {
+    func promotePlaying(_ state: inout State) {
         guard let handoff = state.handoff, let playing = state.playing, handoff.current == nil,
             handoff.next === playing, handoff.promoteNext()
         else { return }
@@ -340,7 +329,7 @@ package final class SharedAudioDevice: @unchecked Sendable {
     }
 
     /// Stops the output when nothing is rendered and closes it when no lane is left.
-    private func settle(_ state: inout State) {
+    func settle(_ state: inout State) {
         guard let handoff = state.handoff else { return }
         if handoff.current == nil, state.running, !state.draining {
             state.output?.stop()
@@ -373,48 +362,5 @@ package final class SharedAudioDevice: @unchecked Sendable {
         state.retained = []
         state.lanes = []
         state.follower = nil
-    }
-
-    // MARK: - Playing out the end
-
-    /// On a thread of its own: waits until `ring` has played its last frame and the device's
-    /// latency has passed (or another ring took over), then lets the device stop or close.
-    private func drain(_ ring: AudioRingBuffer) {
-        LingeringAudio.begin()
-        let clock = self.clock
-        NamedThread.start("drain") { [self] in
-            let signal = WakeupSignal()
-            var heardEnd: Double?
-            while true {
-                let (stillCurrent, latency) = withLock { ($0.handoff?.current === ring, $0.output?.outputLatency ?? 0) }
-                guard stillCurrent else { break }
-                let now = clock.now
-                if heardEnd == nil, ring.hasPlayedToEnd {
-                    // The last frame is heard where the ring's clock says its last audio ends
-                    // (the latency measured when it was written: a sound server's varies as
-                    // its buffer fills), and never before one latency from now.
-                    let snapshotEnd = ring.clockSnapshot.map { $0.host + $0.span } ?? now
-                    heardEnd = max(now + latency, snapshotEnd)
-                }
-                // A little more covers the time since the callback took the last frame.
-                if let heardEnd, now >= heardEnd + 0.02 { break }
-                _ = clock.wait(until: now + 0.01, on: signal)
-            }
-            withLock { state in
-                state.draining = false
-                if let handoff = state.handoff {
-                    handoff.clearCurrent(ifItIs: ring)
-                    handoff.waitUntilReleased()
-                    promotePlaying(&state)
-                    // Nothing follows: the device plays out what it holds before it stops.
-                    if handoff.current == nil, state.running {
-                        state.output?.stopAfterPlayingOut(timeout: 0.5)
-                        state.running = false
-                    }
-                }
-                settle(&state)
-            }
-            LingeringAudio.end()
-        }
     }
 }

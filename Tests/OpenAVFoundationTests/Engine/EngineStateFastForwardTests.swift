@@ -91,12 +91,18 @@ extension EngineStateHandleTests {
 }
 
 extension EngineStateHandleTests {
-    @Test func aSourceWhoseKeyframesAreUnavailablePlaysEveryFrameWithSoundFromWhereTimeStands() throws {
+    /// An opened item of 10 s with sound whose keyframes fast forward steps through above `rate`.
+    func openedToStepForward(above rate: Double) -> EngineState {
         var state = EngineState()
         let parts = OpenedParts(
             pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid,
-            audioStream: 1, forwardStepsAbove: EngineState.keyframeFastForwardRate)
+            audioStream: 1, forwardStepsAbove: rate)
         _ = state.handle(.opened(parts, host: 0))
+        return state
+    }
+
+    @Test func aSourceWhoseKeyframesAreUnavailablePlaysEveryFrameWithSoundFromWhereTimeStands() throws {
+        var state = openedToStepForward(above: EngineState.keyframeFastForwardRate)
         _ = state.handle(.setRate(8, host: 0))
         _ = state.handle(.forwardStepDue(after: .zero))
         // The step's restart found the I-frame playlist unusable (at 2 s of media).
@@ -110,11 +116,7 @@ extension EngineStateHandleTests {
 
 extension EngineStateHandleTests {
     @Test func aLocalFileStepsOnlyAboveTheSoundsTempoLimit() {
-        var state = EngineState()
-        let parts = OpenedParts(
-            pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid,
-            audioStream: 1, forwardStepsAbove: EngineState.indexedFastForwardRate)
-        _ = state.handle(.opened(parts, host: 0))
+        var state = openedToStepForward(above: EngineState.indexedFastForwardRate)
         _ = state.handle(.setRate(4, host: 0))
         #expect(state.canStepForward && !state.stepsForward && state.playsSound && state.audioTempo == 4)
         _ = state.handle(.setRate(4.5, host: 0))

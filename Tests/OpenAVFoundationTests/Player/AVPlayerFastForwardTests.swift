@@ -58,18 +58,7 @@ import Testing
         await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
         let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
         #expect((0..<40).contains(offset), "\(offset)")
-        for keyframe in 4...10 {
-            await forwardStepAsked(player)
-            // Not before its time: half a second of media short of it, it has not shown.
-            await advance(clock, by: 0.0625)
-            #expect(sink.last.map { millis($0.pts) } == (keyframe - 1) * 1000 + offset, "keyframe \(keyframe) early")
-            await advance(clock, by: 0.0625)
-            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
-            // (Checked as it shows: a picture's buffer may serve a later decode once let go.)
-            if let entry = sink.last {
-                #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
-            }
-        }
+        await stepThroughKeyframes(4...10, offset: offset, player, clock, sink, reference: reference)
         #expect(abs(item.currentTime().seconds - 10.3) < 0.05, "time runs at the rate: \(item.currentTime().seconds)")
         #expect(player.rate == 8 && player.timeControlStatus == .playing)
         #expect(statuses.values == [.paused, .playing], "no waiting between steps: \(statuses.values)")

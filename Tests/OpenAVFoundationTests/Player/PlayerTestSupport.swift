@@ -226,6 +226,27 @@ func engine(of player: AVPlayer) -> ItemPlayback? {
     player.state.withLock { $0.engine }
 }
 
+/// At 8x with a keyframe every second, from the picture of the one before `keyframes` (shown
+/// `offset` ms past its second): for each, once its step was asked for, checks it has not
+/// shown half a second of media short of it, then that it shows at its time with the picture
+/// of a linear decode (`reference`, checked as it shows: its buffer may serve a later decode).
+@MainActor
+func stepThroughKeyframes(
+    _ keyframes: ClosedRange<Int>, offset: Int, _ player: AVPlayer, _ clock: ManualClock, _ sink: RecordingVideoSink,
+    reference: [Int: UInt64]
+) async {
+    for keyframe in keyframes {
+        await forwardStepAsked(player)
+        await advance(clock, by: 0.0625)
+        #expect(sink.last.map { millis($0.pts) } == (keyframe - 1) * 1000 + offset, "keyframe \(keyframe) early")
+        await advance(clock, by: 0.0625)
+        await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) } == keyframe * 1000 + offset }
+        if let entry = sink.last {
+            #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+        }
+    }
+}
+
 /// Waits until fast forward's engine has asked for its next step (a keyframe seek in flight),
 /// so a test moves the clock only once the step's target is set, however slowly threads run.
 @MainActor
