@@ -51,13 +51,7 @@ import Testing
         let statuses = ValueLog(player, \.timeControlStatus)
         // Eight times as fast: each keyframe shown when time reaches it (an eighth of a second
         // of the clock apart), time on the system clock (the sound, silent, does not hold it).
-        player.rate = 8
-        #expect(item.canPlayFastForward)
-        await forwardStepAsked(player)
-        await advance(clock, by: 0.1)
-        await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
-        let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
-        #expect((0..<40).contains(offset), "\(offset)")
+        let offset = try await fastForwardToTheKeyframeAt3(item, player, clock, sink, offsetBelow: 40)
         await stepThroughKeyframes(4...10, offset: offset, player, clock, sink, reference: reference)
         #expect(abs(item.currentTime().seconds - 10.3) < 0.05, "time runs at the rate: \(item.currentTime().seconds)")
         #expect(player.rate == 8 && player.timeControlStatus == .playing)
@@ -66,13 +60,7 @@ import Testing
         #expect(shown == stride(from: 3_000, through: 10_000, by: 1000).map { $0 + offset }, "every keyframe, each once: \(shown)")
 
         // Paused, the picture is the frame where time stands (not the keyframe ahead).
-        let stepsShown = sink.count
-        player.pause()
-        let stood = item.currentTime()
-        await waitUntil("the picture where time stood") { sink.count > stepsShown }
-        let still = try #require(sink.last)
-        #expect(millis(still.pts) <= millis(stood) && millis(stood) - millis(still.pts) < 40, "\(millis(still.pts)) for \(stood.seconds)")
-        #expect(reference[millis(still.pts)] == still.frame.checksum())
+        let still = try await pauseShowsThePictureWhereTimeStands(item, player, sink, reference: reference)
 
         // Play at rate 1 goes on from there, a frame at a time, with sound (time follows it).
         sink.reset()
@@ -122,11 +110,7 @@ import Testing
         // The last keyframe is up: time runs on to the end with no further picture.
         await advance(clock, by: 0.1)
         #expect(player.rate == 8)
-        await advance(clock, by: 0.05)
-        await waitUntil("the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
-        #expect(sink.count == 1, "\(sink.frames.map { millis($0.pts) })")
-        #expect(abs(item.currentTime().seconds - 12) < 0.05, "\(item.currentTime().seconds)")
-        #expect(player.rate == 0)
+        await expectTheEnd(at: 12, after: 0.05, showing: 1, item, player, clock, sink, log)
     }
 
     @Test func fourTimesAsFastStillPlaysEveryFrame() async throws {

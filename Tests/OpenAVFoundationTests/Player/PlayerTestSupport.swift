@@ -226,6 +226,54 @@ func engine(of player: AVPlayer) -> ItemPlayback? {
     player.state.withLock { $0.engine }
 }
 
+/// Plays `item` at 8x from the picture at 2.5 s (with a keyframe every second) until the
+/// keyframe at 3 s shows, once its step was asked for; returns how many milliseconds past 3 s
+/// it shows (fewer than `limit`).
+@MainActor
+func fastForwardToTheKeyframeAt3(
+    _ item: AVPlayerItem, _ player: AVPlayer, _ clock: ManualClock, _ sink: RecordingVideoSink, offsetBelow limit: Int
+) async throws -> Int {
+    player.rate = 8
+    #expect(item.canPlayFastForward)
+    await forwardStepAsked(player)
+    await advance(clock, by: 0.1)
+    await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
+    let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
+    #expect((0..<limit).contains(offset), "\(offset)")
+    return offset
+}
+
+/// Pauses and returns the picture that then shows, checking it is the frame where time stood
+/// (the decoder's own, by `reference`), not a keyframe ahead.
+@MainActor
+func pauseShowsThePictureWhereTimeStands(
+    _ item: AVPlayerItem, _ player: AVPlayer, _ sink: RecordingVideoSink, reference: [Int: UInt64]
+) async throws -> RecordingVideoSink.Entry {
+    let stepsShown = sink.count
+    player.pause()
+    let stood = item.currentTime()
+    await waitUntil("the picture where time stood") { sink.count > stepsShown }
+    let still = try #require(sink.last)
+    #expect(millis(still.pts) <= millis(stood) && millis(stood) - millis(still.pts) < 40, "\(millis(still.pts)) for \(stood.seconds)")
+    #expect(reference[millis(still.pts)] == still.frame.checksum())
+    return still
+}
+
+/// With fast forward's last keyframe up: moves the clock `seconds` on, waits for the end (in
+/// `log`) and checks that no picture came after the `shown` ones, that time stands at `end`
+/// and that the player paused.
+@MainActor
+func expectTheEnd(
+    at end: Double, after seconds: Double, showing shown: Int, _ item: AVPlayerItem, _ player: AVPlayer,
+    _ clock: ManualClock, _ sink: RecordingVideoSink, _ log: NotificationLog
+) async {
+    await advance(clock, by: seconds)
+    await waitUntil("the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+    #expect(sink.count == shown, "\(sink.frames.map { millis($0.pts) })")
+    #expect(abs(item.currentTime().seconds - end) < 0.05, "\(item.currentTime().seconds)")
+    #expect(player.rate == 0)
+}
+
 /// At 8x with a keyframe every second, from the picture of the one before `keyframes` (shown
 /// `offset` ms past its second): for each, once its step was asked for, checks it has not
 /// shown half a second of media short of it, then that it shows at its time with the picture

@@ -261,13 +261,7 @@ import Testing
         defer { player.removeTimeObserver(observer) }
         // Eight times as fast: each keyframe from the I-frame playlist, shown when time reaches
         // it (an eighth of a second of the clock apart), with no sound.
-        player.rate = 8
-        #expect(item.canPlayFastForward)
-        await forwardStepAsked(player)
-        await advance(clock, by: 0.1)
-        await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
-        let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
-        #expect((0..<100).contains(offset), "\(offset)")
+        let offset = try await fastForwardToTheKeyframeAt3(item, player, clock, sink, offsetBelow: 100)
         await stepThroughKeyframes(4...20, offset: offset, player, clock, sink, reference: reference)
         #expect(abs(item.currentTime().seconds - 20.3) < 0.05, "time runs at the rate: \(item.currentTime().seconds)")
         #expect(player.rate == 8 && player.timeControlStatus == .playing)
@@ -284,13 +278,7 @@ import Testing
 
         // Paused, the picture is the frame where time stands (the keyframe ahead, asked for
         // already, is not shown), read from its segment whole.
-        let stepsShown = sink.count
-        player.pause()
-        let stood = item.currentTime()
-        await waitUntil("the picture where time stood") { sink.count > stepsShown }
-        let still = try #require(sink.last)
-        #expect(millis(still.pts) <= millis(stood) && millis(stood) - millis(still.pts) < 40, "\(millis(still.pts)) for \(stood.seconds)")
-        #expect(reference[millis(still.pts)] == still.frame.checksum())
+        let still = try await pauseShowsThePictureWhereTimeStands(item, player, sink, reference: reference)
         #expect(server.requests.dropFirst(before).contains { $0.path == "/small/seg5.ts" && $0.range == nil }, "the segment read whole")
 
         // Play at rate 1 goes on from there, a frame at a time.
@@ -320,11 +308,7 @@ import Testing
         await advance(clock, by: 0.25)
         await waitUntil("the keyframe at 23 s shows") { sink.count == 2 }
         // The last keyframe is up: time runs on to the end with no further picture.
-        await advance(clock, by: 0.3)
-        await waitUntil("the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
-        #expect(sink.count == 2, "\(sink.frames.map { millis($0.pts) })")
-        #expect(abs(item.currentTime().seconds - 24) < 0.05, "\(item.currentTime().seconds)")
-        #expect(player.rate == 0)
+        await expectTheEnd(at: 24, after: 0.3, showing: 2, item, player, clock, sink, log)
     }
     @Test func fastForwardWithAnUnusableIFramePlaylistPlaysEveryFrame() async throws {
         let folder = try IFramePlaylistMedia.folder(duration: 24)
