@@ -13,7 +13,7 @@ import Testing
 @MainActor
 @Suite struct PulseCorkRequestTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
-    func aCallPausesThePlayerAndItsEndResumesIt() async throws {
+    func aCallPausesThePlayerAndItsEndResumesItOnASoundServer() async throws {
         let clip = try GeneratedMedia.url(
             named: "tone-20s", fileExtension: "mkv",
             ffmpeg: ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=20", "-c:a", "pcm_s16le"])

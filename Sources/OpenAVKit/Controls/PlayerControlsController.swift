@@ -12,10 +12,7 @@ final class PlayerControlsController: PlaybackStateObserving {
     /// Seconds without input after which the bars hide while playing.
     static let hideDelay = 3.0
     /// The speeds the speed button cycles through.
-    static let speeds: [Float] = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4]
-    /// The speeds `[` and `]` step through: the button's, then scanning speeds (the picture
-    /// steps through keyframes where the media allows, silently).
-    static let keySpeeds: [Float] = speeds + [8, 16]
+    static let speeds = SpeedLadder.button
 
     private struct Scrub {
         var wasPlaying: Bool
@@ -222,8 +219,7 @@ final class PlayerControlsController: PlaybackStateObserving {
 
     /// The next speed up or down the ladder from `speed`, staying at the ends.
     static func nextSpeed(from speed: Float, faster: Bool) -> Float {
-        if faster { return keySpeeds.first { $0 > speed + 0.001 } ?? keySpeeds[keySpeeds.count - 1] }
-        return keySpeeds.last { $0 < speed - 0.001 } ?? keySpeeds[0]
+        SpeedLadder.next(from: speed, faster: faster)
     }
 
     /// "1×", "1.5×", "0.25×".

@@ -325,6 +325,11 @@ final class PlaySession {
             let offset = key == .seekForward ? 5.0 : -5.0
             let target = max(0, player.currentTime().seconds + offset)
             player.seek(to: CMTime(seconds: target, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        case .slower, .faster:
+            // As the window's [ and ]: the speed play resumes at too, while paused.
+            let speed = SpeedLadder.next(from: player.defaultRate, faster: key == .faster)
+            player.defaultRate = speed
+            if player.rate != 0 { player.rate = speed }
         case .quit:
             userQuit = true
             finishCurrent?(.stopped, nil)

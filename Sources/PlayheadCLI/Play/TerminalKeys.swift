@@ -11,7 +11,7 @@ import Foundation
 
 /// A key the headless player understands.
 public enum PlayerKey: Equatable, Sendable {
-    case togglePause, seekBackward, seekForward, quit
+    case togglePause, seekBackward, seekForward, slower, faster, quit
     case other(UInt8)
 
     /// Decodes the bytes of one key press (an escape sequence for arrows).
@@ -21,6 +21,8 @@ public enum PlayerKey: Equatable, Sendable {
         case [UInt8(ascii: "q")], [UInt8(ascii: "Q")], [0x03], [0x1B]: return .quit
         case [0x1B, 0x5B, 0x44], [0x1B, 0x4F, 0x44], [UInt8(ascii: "j")]: return .seekBackward
         case [0x1B, 0x5B, 0x43], [0x1B, 0x4F, 0x43], [UInt8(ascii: "l")]: return .seekForward
+        case [UInt8(ascii: "[")]: return .slower
+        case [UInt8(ascii: "]")]: return .faster
         case let single where single.count == 1: return .other(single[0])
         default: return nil
         }
