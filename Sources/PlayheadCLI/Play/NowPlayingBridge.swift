@@ -7,6 +7,7 @@
 // thread without waiting on it.
 import Foundation
 import OpenAVFoundation
+import OpenAVKit
 import OpenMediaPlayer
 
 /// Wires one queue player to the process's now-playing and remote command centers.
@@ -27,8 +28,9 @@ final class NowPlayingBridge {
     /// The skip interval offered, in seconds (MPRIS Seek names its own offset; this is what
     /// an app on Apple platforms would show).
     static let skipInterval = 10.0
-    /// The rates offered to the desktop (MinimumRate and MaximumRate are their ends).
-    static let rates: [Double] = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4]
+    /// The rates offered to the desktop (MinimumRate and MaximumRate are their ends): the
+    /// window's key ladder, scanning speeds included.
+    static let rates: [Double] = SpeedLadder.keys.map(Double.init)
 
     init(player: AVQueuePlayer, onStop: @escaping () -> Void) {
         self.player = player
