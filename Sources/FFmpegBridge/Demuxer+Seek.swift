@@ -76,10 +76,13 @@ extension Demuxer {
         return av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0
     }
 
-    /// Seeks to the first keyframe the default (video) stream's index lists strictly after
-    /// `target` (item time), at that entry's own time, so no rounding can bring back the one
-    /// at `target`; with none after, to the last at or before it again (the caller then shows
-    /// nothing new). False when a later keyframe is listed but the seek to it failed.
+    /// Seeks to the first keyframe of the default (video) stream strictly after `target` (item
+    /// time), counted in the stream's own ticks so no rounding can bring back the one at
+    /// `target`: the entry its index lists, else the demuxer's own forward search (an index
+    /// still incomplete: Matroska's cues at the end are read on the first seek, a fragmented
+    /// MP4's entries as its fragments are); with none after, to the last at or before it again
+    /// (the caller then shows nothing new). False when a later keyframe is listed but the
+    /// seek to it failed.
     private func seekToKeyframe(after target: CMTime) -> Bool {
         let context = container.pointer
         let index = av_find_default_stream_index(context)
@@ -94,6 +97,8 @@ extension Demuxer {
             let time = entry.pointee.timestamp
             return avformat_seek_file(context, index, time, time, time, 0) >= 0
         }
+        if avformat_seek_file(context, index, wanted, wanted, Int64.max, 0) >= 0 { return true }
+        container.interrupt.expire(after: timeout)
         _ = av_seek_frame(context, index, wanted, AVSEEK_FLAG_BACKWARD)
         return true
     }

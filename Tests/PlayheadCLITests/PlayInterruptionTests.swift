@@ -24,7 +24,9 @@ import Testing
             let pactl = try Subprocess.tool(named: "pactl")
             let deadline = Date().addingTimeInterval(15)
             while Date() < deadline {
-                let inputs = try Subprocess.run(pactl, ["--server=\(address)", "list", "sink-inputs"], limit: 5)
+                let inputs = try Subprocess.run(
+                    pactl, ["--server=\(address)", "list", "sink-inputs"], limit: 5,
+                    environment: ProcessInfo.processInfo.environment.merging(["LC_ALL": "C"]) { $1 })
                 let playing = inputs.standardOutput.components(separatedBy: "Sink Input #").contains {
                     $0.contains("media.role = \"video\"") && $0.contains("Corked: no")
                 }

@@ -36,9 +36,10 @@ package struct WorkerParts: @unchecked Sendable {
 extension ItemPlayback {
     /// The rate above which fast forward steps through the item's keyframes: a stream's
     /// loader that fetches them alone, or a local file's index (a remote file's would make a
-    /// request a step, each reading on as far as the queues hold); nil for other items.
-    static func forwardStepsAbove(_ parts: WorkerParts, isNetwork: Bool) -> Double? {
-        guard let video = parts.video?.stream else { return nil }
+    /// request a step, each reading on as far as the queues hold); nil for other items, and
+    /// when frames are shown as fast as they decode (untimed: every frame, no clock to step on).
+    static func forwardStepsAbove(_ parts: WorkerParts, isNetwork: Bool, untimed: Bool) -> Double? {
+        guard let video = parts.video?.stream, !untimed else { return nil }
         if parts.source.servesKeyframesAlone { return EngineState.keyframeFastForwardRate }
         if !isNetwork, parts.source.seeksIndexedKeyframes(of: video) { return EngineState.indexedFastForwardRate }
         return nil
@@ -65,7 +66,7 @@ extension ItemPlayback {
             OpenedParts(
                 pipeline: pipeline, duration: parts.description.duration, forwardEndTime: settings.forwardEndTime,
                 reverseEndTime: settings.reverseEndTime,
-                audioStream: audioStream, forwardStepsAbove: Self.forwardStepsAbove(parts, isNetwork: isNetwork)),
+                audioStream: audioStream, forwardStepsAbove: Self.forwardStepsAbove(parts, isNetwork: isNetwork, untimed: environment.untimed)),
             host: environment.hostClock.now))
         guard !isStopped else { return nil }
         startThreads(demuxer: parts.source, video: parts.video?.decoder, audio: audio, pipeline: pipeline)

@@ -24,15 +24,15 @@ extension AVPlayer {
     nonisolated func handleSoundServerRequest(_ request: SoundServerRequest) {
         switch request {
         case .pause:
-            let (rate, item) = state.withLock { ($0.machine.rate, $0.currentItem.map(ObjectIdentifier.init)) }
+            let (rate, item) = state.withLock { ($0.machine.rate, $0.currentItem) }
             guard rate != 0 else { return }
-            state.withLock { $0.interruptedRate = (rate, item) }
+            state.withLock { $0.interruptedRate = InterruptedRate(rate: rate, item: item) }
             handle(.soundServerSetRate(0))
         case .resume:
             let interrupted = state.withLock { state -> Float? in
                 defer { state.interruptedRate = nil }
                 guard let interrupted = state.interruptedRate, state.machine.rate == 0,
-                    interrupted.item == state.currentItem.map(ObjectIdentifier.init)
+                    interrupted.item === state.currentItem
                 else { return nil }
                 return interrupted.rate
             }

@@ -16,7 +16,7 @@ struct PlayerState {
     /// The rate a sound server's request to pause interrupted, and the item then current (nil:
     /// none, or the app set the rate since): its request to resume brings the rate back if
     /// that item is still current.
-    var interruptedRate: (rate: Float, item: ObjectIdentifier?)?
+    var interruptedRate: InterruptedRate?
     var backgroundPolicy: AVPlayerAudiovisualBackgroundPlaybackPolicy = .automatic
     var preventsDisplaySleep = true
     var volume: Float = 1
@@ -81,4 +81,11 @@ final class TimeObserver: @unchecked Sendable {
         self.kind = kind
         self.queue = queue
     }
+}
+
+/// The rate a sound server's request to pause interrupted, and the item it interrupted (held
+/// weakly: an item let go of is never the current one again).
+struct InterruptedRate {
+    let rate: Float
+    weak var item: AVPlayerItem?
 }

@@ -10,8 +10,9 @@ import OpenAVFoundation
 final class InterruptionNotice {
     private var token: (any NSObjectProtocol)?
 
-    /// Starts listening to `player`'s rate changes, printing to `console`.
-    init(player: AVPlayer, console: Console) {
+    /// Starts listening to `player`'s rate changes, printing to `console` (on a line of its
+    /// own when `endsStatusLine`: a status line is being drawn).
+    init(player: AVPlayer, console: Console, endsStatusLine: Bool) {
         token = NotificationCenter.default.addObserver(
             forName: AVPlayer.rateDidChangeNotification, object: player, queue: .main
         ) { [weak player] note in
@@ -19,6 +20,7 @@ final class InterruptionNotice {
                 reason == .audioSessionInterrupted
             else { return }
             let paused = MainActor.assumeIsolated { player?.rate == 0 }
+            if endsStatusLine { console.writeOutput("\n") }
             console.printError(
                 paused
                     ? "playhead: paused: the sound server gave the speakers to another stream (a call)"

@@ -68,7 +68,9 @@ final class NowPlayingBridge {
             bridge.seek(to: bridge.player.currentTime().seconds - ((event as? MPSkipIntervalCommandEvent)?.interval ?? 0))
         }
         handle(center.changePlaybackRateCommand) { bridge, event in
-            guard let rate = (event as? MPChangePlaybackRateCommandEvent)?.playbackRate, (0.25...4).contains(rate) else {
+            guard let rate = (event as? MPChangePlaybackRateCommandEvent)?.playbackRate,
+                (SpeedLadder.keys[0]...SpeedLadder.keys[SpeedLadder.keys.count - 1]).contains(Float(rate))
+            else {
                 return .commandFailed
             }
             bridge.player.defaultRate = rate

@@ -80,7 +80,7 @@ final class PlaySession {
     /// Plays every input and returns one report per input played.
     func run() async -> [PlayReport] {
         installInterruptHandler()
-        interruptionNotice = InterruptionNotice(player: player, console: console)
+        interruptionNotice = InterruptionNotice(player: player, console: console, endsStatusLine: showsStatus)
         if !options.headless { await openWindow() }
         startMediaControls()
         if showsStatus {

@@ -1,4 +1,4 @@
-// Playhead: single-key input from a terminal for headless playback (space, arrows, q).
+// Playhead: single-key input from a terminal for headless playback (space, arrows, [ and ], q).
 //
 // Concurrency: `TerminalKeys` owns one reader thread that blocks in read(2) on stdin and hands
 // each key to the handler on the main queue. `start` and `stop` are called on the main queue.

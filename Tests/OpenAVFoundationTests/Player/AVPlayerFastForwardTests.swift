@@ -90,7 +90,7 @@ import Testing
         #expect(sink.count == 0)
         player.rate = 8
         for keyframe in 4...5 {
-            await forwardStepAsked(player)
+            await forwardStepAsked(player, after: sink)
             await advance(clock, by: 0.125)
             await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) / 1000 } == keyframe }
         }
@@ -99,11 +99,44 @@ import Testing
         player.pause()
     }
 
+    /// Twelve seconds with a keyframe every 3 s, in a file whose index is not all known at the
+    /// open: a Matroska file with its cues at the end (read on the first seek) or a fragmented
+    /// MP4 (its entries known as its fragments are read).
+    private func longGOPMedia(_ container: String) throws -> URL {
+        try GeneratedMedia.url(
+            named: "fast-forward-long-gop", fileExtension: container,
+            ffmpeg: [
+                "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
+                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "75", "-keyint_min", "75",
+                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
+            ] + (container == "mp4" ? ["-movflags", "frag_keyframe+empty_moov+default_base_moof"] : []))
+    }
+
+    @Test(arguments: ["mkv", "mp4"])
+    func fastForwardFromTheOpenFindsKeyframesTheIndexDoesNotListYet(container: String) async throws {
+        // No seek first: the keyframe at 3 s is past what the open read.
+        let clock = ManualClock()
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(url: try longGOPMedia(container))
+        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
+        await waitUntil("ready and likely to keep up") { item.status == .readyToPlay && item.isPlaybackLikelyToKeepUp }
+        await waitUntil("the first picture") { sink.count == 1 }
+        player.rate = 8
+        for keyframe in [3, 6, 9] {
+            await forwardStepAsked(player, after: sink)
+            await advance(clock, by: 0.375, thenUpTo: 0.1) { sink.last.map { millis($0.pts) / 1000 } == keyframe }
+            await waitUntil("the keyframe at \(keyframe) s shows") { sink.last.map { millis($0.pts) / 1000 } == keyframe }
+        }
+        #expect(sink.frames.map { millis($0.pts) / 1000 } == [0, 3, 6, 9], "\(sink.frames.map { millis($0.pts) })")
+        player.pause()
+    }
+
     @Test func fastForwardReachesTheEndAfterTheLastKeyframe() async throws {
         let (item, player, sink, clock) = await pausedAt(try media(), seconds: 10.5)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         player.rate = 8
-        await forwardStepAsked(player)
+        await forwardStepAsked(player, after: sink)
         await advance(clock, by: 0.0625)
         await waitUntil("the keyframe at 11 s shows") { sink.count == 1 }
         #expect(sink.last.map { millis($0.pts) / 1000 } == 11)

@@ -235,7 +235,7 @@ func fastForwardToTheKeyframeAt3(
 ) async throws -> Int {
     player.rate = 8
     #expect(item.canPlayFastForward)
-    await forwardStepAsked(player)
+    await forwardStepAsked(player, after: sink)
     await advance(clock, by: 0.1)
     await waitUntil("the keyframe at 3 s shows") { sink.count == 1 }
     let offset = try #require(sink.last.map { millis($0.pts) - 3_000 })
@@ -284,7 +284,7 @@ func stepThroughKeyframes(
     reference: [Int: UInt64]
 ) async {
     for keyframe in keyframes {
-        await forwardStepAsked(player)
+        await forwardStepAsked(player, after: sink)
         await advance(clock, by: 0.0625)
         #expect(sink.last.map { millis($0.pts) } == (keyframe - 1) * 1000 + offset, "keyframe \(keyframe) early")
         await advance(clock, by: 0.0625)
@@ -295,12 +295,17 @@ func stepThroughKeyframes(
     }
 }
 
-/// Waits until fast forward's engine has asked for its next step (a keyframe seek in flight),
-/// so a test moves the clock only once the step's target is set, however slowly threads run.
+/// Waits until fast forward's engine has asked for its next step (a keyframe seek in flight
+/// from no earlier than the last picture `sink` got: not the step whose picture just showed,
+/// which lands a moment after the sink has it), so a test moves the clock only once the
+/// step's target is set, however slowly threads run.
 @MainActor
-func forwardStepAsked(_ player: AVPlayer) async {
+func forwardStepAsked(_ player: AVPlayer, after sink: RecordingVideoSink) async {
+    let shown = sink.last?.pts ?? .negativeInfinity
     await waitUntil("the next fast forward step is asked for") {
-        engine(of: player)?.coordinator.read { $0.seek.map { $0.isForwardStep && !$0.landed } ?? false } ?? false
+        engine(of: player)?.coordinator.read {
+            $0.seek.map { $0.isForwardStep && !$0.landed && $0.request.target >= shown } ?? false
+        } ?? false
     }
 }
 
