@@ -48,13 +48,13 @@ extension Demuxer {
             if step != nil { parkCompanions() } else { seekCompanions(to: target) }
             return moved
         }
+        // A fast forward step: the first keyframe after `target` (none after: the one before).
+        if step == .after { return seekToKeyframe(after: target) }
         let timeBase = CFFmpeg_AV_TIME_BASE_Q()
         guard var ts = target.ffmpegTicks(in: timeBase).map({ $0 + timelineOffset }) else {
             return false
         }
         let context = container.pointer
-        // A fast forward step: the first keyframe after `target` (none after: the one before).
-        if step == .after { return seekToKeyframe(after: target) }
         let start =
             context.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : context.pointee.start_time
         // A seek to the start means the very first packet, even one stamped before zero

@@ -12,16 +12,20 @@ import Testing
 @MainActor
 @Suite struct AVPlayerFastForwardTests {
     /// Twelve seconds at 25 fps (with B-frames) and a tone, a keyframe every second (0 … 11 s),
-    /// in an MP4 (its index holds decode times) or a Matroska file (presentation times).
-    private func media(_ container: String = "mp4") throws -> URL {
-        try GeneratedMedia.url(
-            named: "fast-forward", fileExtension: container,
+    /// in an MP4 (its index holds decode times) or a Matroska file (presentation times); with
+    /// `longGOP`, a keyframe every 3 s in a file whose index is not all known at the open (a
+    /// Matroska file's cues at the end, read on the first seek; a fragmented MP4's entries,
+    /// known as its fragments are read).
+    private func media(_ container: String = "mp4", longGOP: Bool = false) throws -> URL {
+        let gop = longGOP ? "75" : "25"
+        return try GeneratedMedia.url(
+            named: longGOP ? "fast-forward-long-gop" : "fast-forward", fileExtension: container,
             ffmpeg: [
                 "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
                 "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
-                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "25", "-keyint_min", "25",
+                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", gop, "-keyint_min", gop,
                 "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
-            ])
+            ] + (longGOP && container == "mp4" ? ["-movflags", "frag_keyframe+empty_moov+default_base_moof"] : []))
     }
 
     /// A player of `url` with sound on a manual clock, paused at `seconds` (an exact seek) with
@@ -99,26 +103,12 @@ import Testing
         player.pause()
     }
 
-    /// Twelve seconds with a keyframe every 3 s, in a file whose index is not all known at the
-    /// open: a Matroska file with its cues at the end (read on the first seek) or a fragmented
-    /// MP4 (its entries known as its fragments are read).
-    private func longGOPMedia(_ container: String) throws -> URL {
-        try GeneratedMedia.url(
-            named: "fast-forward-long-gop", fileExtension: container,
-            ffmpeg: [
-                "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
-                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "75", "-keyint_min", "75",
-                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
-            ] + (container == "mp4" ? ["-movflags", "frag_keyframe+empty_moov+default_base_moof"] : []))
-    }
-
     @Test(arguments: ["mkv", "mp4"])
     func fastForwardFromTheOpenFindsKeyframesTheIndexDoesNotListYet(container: String) async throws {
         // No seek first: the keyframe at 3 s is past what the open read.
         let clock = ManualClock()
         let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: try longGOPMedia(container))
+        let item = AVPlayerItem(url: try media(container, longGOP: true))
         let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
         await waitUntil("ready and likely to keep up") { item.status == .readyToPlay && item.isPlaybackLikelyToKeepUp }
         await waitUntil("the first picture") { sink.count == 1 }
