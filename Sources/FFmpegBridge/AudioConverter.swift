@@ -14,8 +14,9 @@ import OpenCoreMedia
 /// with `mediaDuration = frameCount / sampleRate × tempo`. A jump of more than
 /// `discontinuityThreshold` in the input timestamps drains what is buffered and re-anchors.
 package final class AudioConverter: @unchecked Sendable {
-    /// The slowest and fastest tempo the converter accepts; requests are clamped to it.
-    package static let tempoRange: ClosedRange<Double> = 0.25...4.0
+    /// The slowest and fastest tempo the converter accepts; requests are clamped to it. The
+    /// top is Apple's own time-pitch limit (32x), five atempo stages of 2x.
+    package static let tempoRange: ClosedRange<Double> = 0.25...32.0
     /// Input timestamp jumps larger than this re-anchor the timeline (seconds).
     package static let discontinuityThreshold = 0.1
 

@@ -68,9 +68,18 @@ extension Demuxer {
             ? Int64.max : max((latest.ffmpegTicks(in: timeBase) ?? (Int64.max - timelineOffset)) + timelineOffset, ts)
         container.interrupt.expire(after: timeout)
         FFmpegLog.clearLastMessage()
-        if avformat_seek_file(context, -1, minimum, ts, maximum, 0) >= 0 { return true }
-        container.interrupt.expire(after: timeout)
-        if av_seek_frame(context, -1, ts, AVSEEK_FLAG_BACKWARD) >= 0 { return true }
+        let moved =
+            avformat_seek_file(context, -1, minimum, ts, maximum, 0) >= 0
+            || {
+                container.interrupt.expire(after: timeout)
+                return av_seek_frame(context, -1, ts, AVSEEK_FLAG_BACKWARD) >= 0
+            }()
+        if moved {
+            // A keyframe at or before the latest acceptable time, where the container's
+            // seeks land on any packet.
+            if maximum != Int64.max, seeksByTimestampSearch { settleOnKeyframe(target: ts, latest: maximum) }
+            return true
+        }
         guard ts <= start, isSeekable else { return false }
         container.interrupt.expire(after: timeout)
         return av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0

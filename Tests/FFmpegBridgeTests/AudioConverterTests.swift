@@ -81,7 +81,7 @@ import Testing
         #expect(abs(Self.frequency(chunks) - 440) < 440 * 0.03)
     }
 
-    @Test(arguments: [0.25, 4.0])
+    @Test(arguments: [0.25, 4.0, 16.0])
     func extremeTemposChainStagesAndKeepPitch(tempo: Double) async throws {
         let chunks = Self.convertAll(tempo: tempo)
         Self.expectContinuous(chunks)
@@ -92,7 +92,9 @@ import Testing
     @Test func tempoIsClampedToTheSupportedRange() async {
         let converter = AudioConverter(sampleRate: 48_000, channels: 2)
         converter.setTempo(10)
-        #expect(converter.tempo == 4)
+        #expect(converter.tempo == 10)
+        converter.setTempo(64)
+        #expect(converter.tempo == 32)
         converter.setTempo(0.01)
         #expect(converter.tempo == 0.25)
         converter.setTempo(1)

@@ -117,13 +117,13 @@ open class AVPlayer: NSObject, _KeyValueObservable {
     }
 
     /// The desired playback rate: 0 pauses, 1 is normal speed. While waiting for data it is the
-    /// rate playback will start at. Rates from 0.25 to 4 keep the audio's pitch (depending on
+    /// rate playback will start at. Rates from 0.25 to 32 keep the audio's pitch (depending on
     /// the item's `audioTimePitchAlgorithm`). A negative rate plays backward, silently, when
     /// the item `canPlayReverse` (the picture steps from keyframe to keyframe), and pauses
     /// otherwise. Above 2, an HLS stream with I-frame playlists steps forward through its
-    /// keyframes, silently, as Apple's players do; above 4 (the sound's tempo limit), so does a
-    /// local file whose container indexes its keyframes (MP4, MOV, Matroska, AVI and others).
-    /// Observable.
+    /// keyframes, silently, as Apple's players do; above 4 so does a local file whose container
+    /// indexes its keyframes (MP4, MOV, Matroska, AVI and others), and other video shows only
+    /// its keyframes while its sound plays at the rate. Observable.
     nonisolated open var rate: Float {
         get { read(\AVPlayer.rate) { $0.machine.rate } }
         set { let player = self; MainQueue.perform { player.applyRate(newValue, immediately: false) } }

@@ -19,6 +19,7 @@ extension EngineState {
         case .setRate(let newRate, let host):
             guard rate != newRate || scheduledStart != nil else { return [] }
             let current = time(atHost: host)
+            let wasKeyframesOnly = decodesKeyframesOnly
             rate = newRate
             if newRate != 0 { isOpening = false }
             // Time runs from now, or from the scheduled start where it will stand then.
@@ -35,6 +36,11 @@ extension EngineState {
             if let resumed = abandonStep(at: current) {
                 // A step's keyframe of the other direction was still to come: time stands (or
                 // runs on) where it is, so the picture is the one there.
+                return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
+            }
+            if wasKeyframesOnly, !decodesKeyframesOnly, newRate >= 0, let resumed = beginOwnSeek(at: current) {
+                // Only keyframes were decoded: the queues hold pictures that refer to ones
+                // never decoded, so the picture where time stands needs an exact seek.
                 return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
             }
             // Cue and metadata waits follow the rate too.

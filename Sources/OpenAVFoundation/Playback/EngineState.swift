@@ -66,10 +66,12 @@ struct EngineState: Sendable {
     /// AVPlayer plays HLS fast from its I-frame playlists: each keyframe shows when time
     /// reaches it, and no sound plays.
     static let keyframeFastForwardRate = 2.0
-    /// Rates above this step through a local file's indexed keyframes: slower ones play every
-    /// frame with sound at their tempo, faster ones would outrun the sound's tempo stage (and,
-    /// on a small machine, the decoder).
-    static let indexedFastForwardRate = AudioConverter.tempoRange.upperBound
+    /// The fastest rate at which every video frame is decoded: faster, decoding every frame
+    /// would outrun a small machine's decoder (8x a 30 fps stream is 240 pictures a second).
+    static let everyFrameRateLimit = 4.0
+    /// Rates above this step through a local file's indexed keyframes, silently (slower ones
+    /// play every frame with sound at their tempo).
+    static let indexedFastForwardRate = everyFrameRateLimit
 
     /// True while fast forward steps through keyframes.
     var stepsForward: Bool { forwardStepsAbove.map { rate > $0 } ?? false }
@@ -77,6 +79,11 @@ struct EngineState: Sendable {
     var stepsThroughKeyframes: Bool { rate < 0 || stepsForward }
     /// True while time runs forward with the sound playing (not stepping through keyframes).
     var playsSound: Bool { rate > 0 && !stepsForward }
+    /// True while the video thread decodes keyframes only: faster than `everyFrameRateLimit`
+    /// on an item that cannot step through keyframes (DASH, HLS without I-frame playlists,
+    /// MPEG-TS and remote files), which reads on through everything with the sound at the
+    /// rate's tempo.
+    var decodesKeyframesOnly: Bool { hasVideo && rate > Self.everyFrameRateLimit && !stepsThroughKeyframes }
 
     /// The tempo the audio thread converts at: the rate, or the upcoming one while paused,
     /// within what the converter's tempo stage does (faster rates play audio at its limit).

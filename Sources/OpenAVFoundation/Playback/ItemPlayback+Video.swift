@@ -1,7 +1,8 @@
 // Playhead: the video decode thread: packets in, frames out, exact seeks resolved here.
 //
 // Concurrency: runs on its own thread, which owns the VideoDecoder, its run since the last
-// flush (`DecoderRun`) and its per-generation state, and the caption feed (captions carried in the pictures, decoded here into the
+// flush (`DecoderRun`), the keyframe-only gate of fast playback (`KeyframeOnlyGate`) and its
+// per-generation state, and the caption feed (captions carried in the pictures, decoded here into the
 // switchboard's caption backlog, which locks). Reads the exact target of a new generation and
 // the rate from the coordinator's state and posts the landing and the end. Sleeps on `videoWake` while paused with the current generation's
 // first frame delivered.
@@ -45,6 +46,7 @@ private struct VideoSeekState {
 extension ItemPlayback {
     func runVideoDecode(_ decoder: any VideoDecoding, _ pipeline: Pipeline) {
         var run = DecoderRun()
+        var gate = KeyframeOnlyGate()
         var state = VideoSeekState(
             captions: pipeline.videoStream.map {
                 CaptionFeed(videoStream: $0, backlog: pipeline.switchboard.captions)
@@ -69,6 +71,7 @@ extension ItemPlayback {
                 waitForNewGeneration(after: ended, on: videoWake)
                 decoder.flush()
                 run.flushed()
+                gate.decoderFlushed()
                 state = VideoSeekState(captions: state.captions)
                 continue
             }
@@ -83,6 +86,7 @@ extension ItemPlayback {
                     decoder.flush()
                     run.flushed()
                 }
+                gate.decoderFlushed()
                 state = VideoSeekState(
                     generation: item.generation,
                     exactSeek: target.map { ExactSeekFilter(target: $0, end: end) },
@@ -98,6 +102,11 @@ extension ItemPlayback {
                 if !packet.dts.isNumeric || packet.dts <= through { continue }
                 state.takenThrough = nil
             }
+            // Fast playback decodes keyframes only once this generation's first picture is out
+            // (an exact seek's target is decoded as usual).
+            let keyframesOnly = state.delivered && !environment.untimed && coordinator.read { $0.decodesKeyframesOnly }
+            let verdict = gate.verdict(for: packet, keyframesOnly: keyframesOnly)
+            if verdict == .skip { continue }
             if !state.delivered, state.exactTarget == nil, let first = decoder.previewFrame(of: packet) {
                 // The first picture after opening shows without waiting for the decoder's
                 // threads to fill up and its reordering to let it out.
@@ -129,6 +138,13 @@ extension ItemPlayback {
                 break  // not taken: superseded first
             }
             drainFrames(decoder, pipeline, &state, &run)
+            if verdict == .decodeAlone, status != .outputFull {
+                // Nothing follows the keyframe into the decoder: let it out now.
+                _ = decoder.sendEndOfStream()
+                drainFrames(decoder, pipeline, &state, &run)
+                decoder.flush()
+                run.flushed()
+            }
         }
     }
 

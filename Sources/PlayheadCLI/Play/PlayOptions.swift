@@ -74,7 +74,7 @@ public struct PlayOptions: Sendable, Equatable {
         "start", valueName: "S", help: "Start playing at S seconds (exact seek).")
     static let rateOption = CommandOption.value(
         "rate", valueName: "R",
-        help: "Playback rate from 0.25 to 16 (pitch is kept up to 4; faster, the picture steps through keyframes where the media allows).")
+        help: "Playback rate from 0.25 to 16, pitch kept (faster than 4, only keyframes show, silently where the file indexes them).")
     static let volumeOption = CommandOption.value("volume", valueName: "V", help: "Volume from 0 to 1.")
     static let muteOption = CommandOption.flag("mute", help: "Start muted.")
     static let pauseOption = CommandOption.flag(

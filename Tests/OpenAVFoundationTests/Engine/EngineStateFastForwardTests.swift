@@ -125,3 +125,34 @@ extension EngineStateHandleTests {
         #expect(state.seek?.isForwardStep == true)
     }
 }
+
+extension EngineStateHandleTests {
+    @Test func fastPlaybackThatCannotStepDecodesKeyframesOnlyWithSoundAndLeavesThroughAnExactSeek() throws {
+        var state = fastForward(rate: 8, keyframes: false)
+        #expect(state.decodesKeyframesOnly && state.playsSound && !state.stepsForward)
+        #expect(state.audioTempo == 8, "the sound keeps up with time")
+        #expect(state.itemTime(atHost: 2.125).seconds == 3)
+        #expect(!fastForward(rate: 4, keyframes: false).decodesKeyframesOnly, "4x decodes every frame")
+        #expect(!fastForward(rate: 8).decodesKeyframesOnly, "a source that can step steps")
+        // Faster still: nothing to redo.
+        #expect(names(state.handle(.setRate(16, host: 2.125))) == ["output", "wake 30"])
+        #expect(state.seek == nil)
+        // Back to every frame: an exact seek of the engine's own where time stands (3 s).
+        #expect(names(state.handle(.setRate(1, host: 2.125))) == ["flush 1", "output", "wake all"])
+        let seek = try #require(state.seek)
+        #expect(seek.isEngineOwn && seek.request.isExact && seek.request.target == seconds(3))
+        #expect(!state.decodesKeyframesOnly)
+    }
+
+    @Test func anAudioOnlyItemPlaysFastWithItsSoundAndNeverSeeksToLeave() {
+        var state = EngineState()
+        let parts = OpenedParts(
+            pipeline: pipeline(video: false), duration: seconds(10), forwardEndTime: .invalid,
+            reverseEndTime: .invalid, audioStream: 1, forwardStepsAbove: nil)
+        _ = state.handle(.opened(parts, host: 0))
+        _ = state.handle(.setRate(16, host: 0))
+        #expect(state.playsSound && state.audioTempo == 16 && !state.decodesKeyframesOnly)
+        _ = state.handle(.setRate(1, host: 0.25))
+        #expect(state.seek == nil)
+    }
+}

@@ -69,6 +69,8 @@ import Testing
     @Test func theAudioTempoStaysWithinWhatTheConverterDoes() {
         var state = EngineState()
         state.rate = 8
+        #expect(state.audioTempo == 8, "Apple's time-pitch range reaches 32x")
+        state.rate = 64
         #expect(state.audioTempo == AudioConverter.tempoRange.upperBound)
         state.rate = 0.1
         #expect(state.audioTempo == AudioConverter.tempoRange.lowerBound)
@@ -88,11 +90,11 @@ import Testing
         player.play()
         await advance(clock, by: 0.3, step: 0.005, thenUpTo: 5) { item.currentTime().seconds > 0.3 }
         let ring = try #require(engine(of: player)?.pipeline?.ring)
-        player.rate = 8
+        player.rate = 64
         await waitUntil("re-made at the fastest tempo") { ring.currentEpoch.load(ordering: .relaxed) > 0 }
         let written = ring.framesWrittenSinceSplice
         await advance(clock, by: 0.1, step: 0.005)
-        // As the output plays, the audio thread writes on at tempo 4 instead of giving up on
+        // As the output plays, the audio thread writes on at tempo 32 instead of giving up on
         // every chunk for a tempo it can never reach.
         await waitUntil("the audio thread writes on") { ring.framesWrittenSinceSplice > written }
         // Read before pausing: paused, the audio is re-made at the rate play resumes at (a
