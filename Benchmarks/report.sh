@@ -146,6 +146,11 @@ TABLE
   (mpv's always do) decodes at least these frames. The player goes on from where its decoder
   stands when a seek moves forward inside the group of pictures it is decoding, so it can come
   out below that row (most on `bbb-720p25`, one group of pictures for the whole clip).
+- **Fast forward 8x**: `playhead play --headless --no-audio --rate 8 F` against
+  `mpv --vo=null --no-audio --speed=8 F`, three interleaved rounds, median wall and CPU
+  seconds, on `h264-1080p30` as it is (MP4: Playhead steps through the keyframes its index
+  lists) and remuxed to MPEG-TS (no index: Playhead reads on and decodes only the keyframes).
+  mpv decodes every frame at any speed. The ideal wall time is 2.5 s plus the start.
 - **A/V sync**: `playhead bench sync --json F` when that benchmark exists.
 - **Window lip-sync**: a clip with a white frame and a 1 kHz beep at each whole second,
   played fullscreen on Xvfb by `playhead play --fullscreen F` and by `mpv --no-config --fs

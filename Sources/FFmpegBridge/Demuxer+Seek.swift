@@ -39,6 +39,20 @@ extension Demuxer {
     /// `target` is wanted (a step of backward play or fast forward), and a streamed input that
     /// can fetch it alone ends after it.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframe step: KeyframeStep?) -> Bool {
+        seek(to: target, earliest: earliest, latest: latest, keyframe: step, checksKeyframe: true)
+    }
+
+    /// Moves the read position to just before `point` to read on from there after a cut read
+    /// (the caller drops what it read before): as `seek(to:earliest:latest:)` with `point` the
+    /// latest, but where the container's seeks land on any packet no keyframe is looked for
+    /// (the decoder goes on with what it holds).
+    package func seekToResume(at point: CMTime) -> Bool {
+        seek(to: point, earliest: .negativeInfinity, latest: point, keyframe: nil, checksKeyframe: false)
+    }
+
+    private func seek(
+        to target: CMTime, earliest: CMTime, latest: CMTime, keyframe step: KeyframeStep?, checksKeyframe: Bool
+    ) -> Bool {
         dropHeldPackets()
         recoverFromCutRead()
         if restart != nil { return restartSeek(to: target) }
@@ -77,7 +91,9 @@ extension Demuxer {
         if moved {
             // A keyframe at or before the latest acceptable time, where the container's
             // seeks land on any packet.
-            if maximum != Int64.max, seeksByTimestampSearch { settleOnKeyframe(target: ts, latest: maximum) }
+            if checksKeyframe, maximum != Int64.max, seeksByTimestampSearch {
+                settleOnKeyframe(target: ts, earliest: minimum, latest: maximum)
+            }
             return true
         }
         guard ts <= start, isSeekable else { return false }

@@ -1,5 +1,5 @@
 // Playhead: seeks in containers whose seeks land on any packet near a time rather than on a
-// keyframe (MPEG-TS, MPEG-PS): libavformat finds the time by searching the file's timestamps
+// keyframe (MPEG-TS, MPEG-PS, RealMedia and a few others): libavformat finds the time by searching the file's timestamps
 // and takes every packet it meets for a keyframe, so the first keyframe read after the seek
 // can come after the time asked for, and an exact seek would land on it instead of the frame
 // asked for. After such a seek the first video keyframe is looked for (the packets read are
@@ -28,8 +28,9 @@ extension Demuxer {
 
     /// After a seek towards `target` (AV_TIME_BASE ticks, container timeline): goes further
     /// back until the video's first keyframe read is at or before `latest`, or nothing better
-    /// can be done (the start, no keyframe flagged within the search, the retries spent).
-    func settleOnKeyframe(target: Int64, latest: Int64) {
+    /// can be done (the start, `earliest`, no keyframe flagged within the search, a read cut
+    /// short, the retries spent).
+    func settleOnKeyframe(target: Int64, earliest: Int64, latest: Int64) {
         let context = container.pointer
         let index = av_find_default_stream_index(context)
         guard index >= 0, let stream = container.stream(at: Int(index)),
@@ -45,12 +46,18 @@ extension Demuxer {
             case .at, .end: break
             }
             let earlier = target - back
+            if earlier < earliest { return }
             dropHeldPackets()
             container.interrupt.expire(after: timeout)
             // Back to the start: its very first byte (a search for the start time can land
             // past the first keyframe, whose decode time comes before it).
             if earlier <= start, av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0 { return }
-            guard avformat_seek_file(context, -1, Int64.min, earlier, earlier, 0) >= 0 else {
+            let moved = avformat_seek_file(context, -1, Int64.min, earlier, earlier, 0) >= 0
+            if container.interrupt.kickCutRead {
+                readWasCut = true
+                return
+            }
+            guard moved else {
                 // (The search may have left the input anywhere: back to where it was.)
                 container.interrupt.expire(after: timeout)
                 _ = avformat_seek_file(context, -1, Int64.min, target, latest, 0)
@@ -78,6 +85,14 @@ extension Demuxer {
         container.interrupt.expire(after: timeout)
         while heldPackets.count < Self.keyframeSearchPacketLimit, let packet = av_packet_alloc() {
             let status = av_read_frame(container.pointer, packet)
+            if container.interrupt.kickCutRead {
+                // A newer seek cut the read: the input's position is not trusted (the next
+                // seek recovers it).
+                readWasCut = true
+                var owned: UnsafeMutablePointer<AVPacket>? = packet
+                av_packet_free(&owned)
+                return .notFound
+            }
             guard status >= 0 else {
                 var owned: UnsafeMutablePointer<AVPacket>? = packet
                 av_packet_free(&owned)

@@ -9,8 +9,9 @@ import Foundation
 /// one of the engine's workers (open work, demux, video, audio, presentation).
 enum EngineEvent: Sendable {
     // MARK: Commands
-    /// Time runs at `rate` from host time `host` (0 pauses).
-    case setRate(Double, host: Double)
+    /// Time runs at `rate` from host time `host` (0 pauses; with `waiting`, time stands while
+    /// the player waits for data to play on at its rate).
+    case setRate(Double, host: Double, waiting: Bool = false)
     /// The audio gain (volume × mute).
     case setGain(Float)
     /// The user's audio delay changed (seconds; positive: sound after picture).

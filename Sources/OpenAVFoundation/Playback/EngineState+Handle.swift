@@ -16,7 +16,7 @@ extension EngineState {
 
     private mutating func decide(_ event: EngineEvent) -> [EngineAction] {
         switch event {
-        case .setRate(let newRate, let host):
+        case .setRate(let newRate, let host, let waiting):
             guard rate != newRate || scheduledStart != nil else { return [] }
             let current = time(atHost: host)
             let wasKeyframesOnly = decodesKeyframesOnly
@@ -38,7 +38,10 @@ extension EngineState {
                 // runs on) where it is, so the picture is the one there.
                 return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
             }
-            if wasKeyframesOnly, !decodesKeyframesOnly, newRate >= 0, let resumed = beginOwnSeek(at: current) {
+            if wasKeyframesOnly, !decodesKeyframesOnly { owesPictureSeek = true }
+            if owesPictureSeek, !waiting, !decodesKeyframesOnly, !endReported, newRate >= 0,
+                let resumed = beginOwnSeek(at: current)
+            {
                 // Only keyframes were decoded: the queues hold pictures that refer to ones
                 // never decoded, so the picture where time stands needs an exact seek.
                 return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]

@@ -14,6 +14,7 @@ extension EngineState {
     mutating func beginSeek(_ request: SeekRequest) -> Int {
         generation = max(generation + 1, request.id)
         seek = PendingSeek(request: request, generation: generation)
+        owesPictureSeek = false
         isOpening = false
         endReported = false
         reverseEndReported = false

@@ -83,7 +83,14 @@ struct EngineState: Sendable {
     /// on an item that cannot step through keyframes (DASH, HLS without I-frame playlists,
     /// MPEG-TS and remote files), which reads on through everything with the sound at the
     /// rate's tempo.
-    var decodesKeyframesOnly: Bool { hasVideo && rate > Self.everyFrameRateLimit && !stepsThroughKeyframes }
+    var decodesKeyframesOnly: Bool {
+        hasVideo && !isUntimed && rate > Self.everyFrameRateLimit && !stepsThroughKeyframes
+    }
+    /// Set when keyframes only were decoded since the last seek and the rate fell to 4x or
+    /// less: the picture where time stands was never decoded. The next rate change that is not
+    /// a wait for data (play at 4x or slower, pause) makes an exact seek of the engine's own
+    /// there; a stall does not (play at the fast rate goes on from the keyframes).
+    var owesPictureSeek = false
 
     /// The tempo the audio thread converts at: the rate, or the upcoming one while paused,
     /// within what the converter's tempo stage does (faster rates play audio at its limit).
@@ -130,6 +137,9 @@ struct EngineState: Sendable {
     var isHeld = false
     /// True for network media: a seek may have to cut a read stuck on a stalled connection.
     var isNetwork = false
+    /// True when frames are presented as fast as decoding allows (`--untimed`): fast rates
+    /// change nothing in what is decoded.
+    var isUntimed = false
     /// The queues and outputs, once the media is open.
     var pipeline: Pipeline?
     /// The buffer flags and ranges; nil until the demux thread starts reading.

@@ -130,7 +130,7 @@ extension ItemPlayback {
                 case .packet(let packet):
                     put(packet, pipeline, router: &router, generation: generation, notes: false, awaited: awaited)
                 case .resume(let point, let lastDecodeTimes):
-                    _ = demuxer.seek(to: point, earliest: .negativeInfinity, latest: point)
+                    _ = demuxer.seekToResume(at: point)
                     skipThrough = lastDecodeTimes
                     demuxerAtEnd = false
                     post(.readResumed)

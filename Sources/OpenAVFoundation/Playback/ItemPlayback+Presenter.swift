@@ -192,9 +192,14 @@ extension ItemPlayback {
 
     /// Reports the end once both streams are exhausted; true when it did.
     private func checkEnd(generation: Int, _ pipeline: Pipeline) -> Bool {
-        let (videoEOS, audioEOS, playsSound) = coordinator.read { ($0.eosGeneration, $0.audioEOSGeneration, $0.playsSound) }
+        let (videoEOS, audioEOS, playsSound, keyframesOnly, current, end) = coordinator.read {
+            ($0.eosGeneration, $0.audioEOSGeneration, $0.playsSound, $0.decodesKeyframesOnly,
+                $0.time(atHost: environment.hostClock.now), $0.endTime)
+        }
+        // (Showing keyframes only, the last picture is no sign of the end: time is.)
         let videoDone = pipeline.videoStream == nil
-            || (videoEOS == generation && pipeline.videoFrames.statistics.endOfStreamReached)
+            || (videoEOS == generation && pipeline.videoFrames.statistics.endOfStreamReached
+                && (!keyframesOnly || !end.isNumeric || !current.isNumeric || current >= end))
         // (Fast forward through keyframes plays no sound: none is waited for.)
         let audioDone = pipeline.audioStream == nil || !playsSound
             || (audioEOS == generation && (pipeline.ring?.bufferedFrames ?? 0) == 0)

@@ -104,9 +104,18 @@ extension ItemPlayback {
             }
             // Fast playback decodes keyframes only once this generation's first picture is out
             // (an exact seek's target is decoded as usual).
-            let keyframesOnly = state.delivered && !environment.untimed && coordinator.read { $0.decodesKeyframesOnly }
-            let verdict = gate.verdict(for: packet, keyframesOnly: keyframesOnly)
-            if verdict == .skip { continue }
+            let keyframesOnly = state.delivered && coordinator.read { $0.decodesKeyframesOnly }
+            switch gate.verdict(for: packet, keyframesOnly: keyframesOnly) {
+            case .decode: break
+            case .skip: continue
+            case .skipAfterDraining:
+                // Nothing follows the keyframe into the decoder: let its picture out now.
+                _ = decoder.sendEndOfStream()
+                gate.drained(letOut: drainFrames(decoder, pipeline, &state, &run))
+                decoder.flush()
+                run.flushed()
+                continue
+            }
             if !state.delivered, state.exactTarget == nil, let first = decoder.previewFrame(of: packet) {
                 // The first picture after opening shows without waiting for the decoder's
                 // threads to fill up and its reordering to let it out.
@@ -138,13 +147,6 @@ extension ItemPlayback {
                 break  // not taken: superseded first
             }
             drainFrames(decoder, pipeline, &state, &run)
-            if verdict == .decodeAlone, status != .outputFull {
-                // Nothing follows the keyframe into the decoder: let it out now.
-                _ = decoder.sendEndOfStream()
-                drainFrames(decoder, pipeline, &state, &run)
-                decoder.flush()
-                run.flushed()
-            }
         }
     }
 
@@ -160,18 +162,23 @@ extension ItemPlayback {
         coordinator.read { $0.generation } != state.generation
     }
 
+    /// Passes on every picture the decoder lets out now; returns how many it let out.
+    @discardableResult
     private func drainFrames(
         _ decoder: any VideoDecoding, _ pipeline: Pipeline, _ state: inout VideoSeekState, _ run: inout DecoderRun
-    ) {
+    ) -> Int {
+        var count = 0
         while !isStopped, !isSuperseded(state) {
             switch decoder.receiveFrame() {
             case .frame(let frame):
+                count += 1
                 run.letOut(frame)
                 deliver(frame, pipeline, &state, force: false)
             case .needsInput, .endOfStream, .failure:
-                return
+                return count
             }
         }
+        return count
     }
 
     private func deliver(

@@ -110,6 +110,7 @@ final class ItemPlayback: Sendable {
         var initial = EngineState()
         initial.selection = settings.selection
         initial.isNetwork = !asset.sourceURL.isFileURL
+        initial.isUntimed = environment.untimed
         coordinator = EngineCoordinator(initial)
     }
 
@@ -181,9 +182,9 @@ final class ItemPlayback: Sendable {
         }
     }
 
-    /// Sets how fast time runs: 0 pauses.
-    func setRate(_ rate: Double) {
-        post(.setRate(rate, host: environment.hostClock.now))
+    /// Sets how fast time runs: 0 pauses (`waiting`: stands while the player waits for data).
+    func setRate(_ rate: Double, waiting: Bool = false) {
+        post(.setRate(rate, host: environment.hostClock.now, waiting: waiting))
     }
 
     /// Starts or stops the audio output to match the rate (and stops it for good once stopped),

@@ -22,6 +22,9 @@ package protocol PacketSource: AnyObject {
     /// As `seek(to:earliest:latest:)`; with a `keyframe` step (of backward play or fast
     /// forward) a streamed input that can fetch the keyframe alone gives just it, then ends.
     func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframe step: KeyframeStep?) -> Bool
+    /// Moves reading to just before `point` to read on after a cut read (what was read
+    /// before is dropped by the caller): no keyframe needs to come first.
+    func seekToResume(at point: CMTime) -> Bool
     /// True when a loader of Playhead's streams the input (Playhead's HLS and DASH loader).
     var isStreamed: Bool { get }
     /// True when the input fetches keyframes alone (a VOD HLS stream with I-frame playlists):
@@ -45,6 +48,10 @@ package protocol PacketSource: AnyObject {
 }
 
 extension PacketSource {
+    /// As `seek(to:earliest:latest:)` with `point` the latest.
+    package func seekToResume(at point: CMTime) -> Bool {
+        seek(to: point, earliest: .negativeInfinity, latest: point)
+    }
     /// As `seek(to:earliest:latest:)`: no keyframe is fetched alone.
     package func seek(to target: CMTime, earliest: CMTime, latest: CMTime, keyframe step: KeyframeStep?) -> Bool {
         seek(to: target, earliest: earliest, latest: latest)

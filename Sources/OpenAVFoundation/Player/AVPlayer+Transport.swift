@@ -94,7 +94,7 @@ extension AVPlayer {
         let upcoming = Double(machine.rate > 0 ? machine.rate : defaultRate)
         engine?.setUpcomingRate(upcoming)
         upcomingEngine?.setUpcomingRate(upcoming)
-        engine?.setRate(machine.isAdvancing ? Double(machine.rate) : 0)
+        engine?.setRate(machine.isAdvancing ? Double(machine.rate) : 0, waiting: !machine.isAdvancing && machine.rate != 0)
     }
 
     /// Sends volume × mute and the audio delay to the engine's audio output.

@@ -115,7 +115,7 @@ extension EngineStateHandleTests {
 }
 
 extension EngineStateHandleTests {
-    @Test func aLocalFileStepsOnlyAboveTheSoundsTempoLimit() {
+    @Test func aLocalFileStepsOnlyAboveFourTimes() {
         var state = openedToStepForward(above: EngineState.indexedFastForwardRate)
         _ = state.handle(.setRate(4, host: 0))
         #expect(state.canStepForward && !state.stepsForward && state.playsSound && state.audioTempo == 4)
@@ -154,5 +154,35 @@ extension EngineStateHandleTests {
         #expect(state.playsSound && state.audioTempo == 16 && !state.decodesKeyframesOnly)
         _ = state.handle(.setRate(1, host: 0.25))
         #expect(state.seek == nil)
+    }
+}
+
+extension EngineStateHandleTests {
+    @Test func aStallWhileShowingKeyframesOnlySeeksNothingAndOneXAfterItDoes() throws {
+        var state = fastForward(rate: 8, keyframes: false)
+        // Waiting for data: time stands at 3 s, the picture stays the keyframe shown.
+        #expect(names(state.handle(.setRate(0, host: 2.125, waiting: true))) == ["output", "wake 30"])
+        #expect(state.seek == nil && state.owesPictureSeek)
+        // The data came: 8x goes on from the keyframes.
+        _ = state.handle(.setRate(8, host: 2.5))
+        #expect(state.seek == nil && state.decodesKeyframesOnly)
+        _ = state.handle(.setRate(0, host: 2.5, waiting: true))
+        // Play at 1x (not a wait): the picture where time stands, 3 s.
+        #expect(names(state.handle(.setRate(1, host: 3))) == ["flush 1", "output", "wake all"])
+        let seek = try #require(state.seek)
+        #expect(seek.isEngineOwn && seek.request.target == seconds(3) && !state.owesPictureSeek)
+    }
+
+    @Test func untimedPlaybackDecodesEveryFrameAtAnyRate() {
+        var state = EngineState()
+        state.isUntimed = true
+        let parts = OpenedParts(
+            pipeline: pipeline(), duration: seconds(10), forwardEndTime: .invalid, reverseEndTime: .invalid,
+            audioStream: 1, forwardStepsAbove: nil)
+        _ = state.handle(.opened(parts, host: 0))
+        _ = state.handle(.setRate(8, host: 0))
+        #expect(!state.decodesKeyframesOnly)
+        _ = state.handle(.setRate(1, host: 1))
+        #expect(state.seek == nil && !state.owesPictureSeek)
     }
 }

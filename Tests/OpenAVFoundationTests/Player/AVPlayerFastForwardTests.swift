@@ -1,4 +1,4 @@
-// Playhead: fast forward on a local file: above 4x (the sound's tempo limit) the picture steps
+// Playhead: fast forward on a local file: above 4x (`EngineState.everyFrameRateLimit`) the picture steps
 // through the keyframes the container indexes, each the decoder's own picture (checksums of a
 // linear decode), shown when time reaches it, time running at the rate on the system clock;
 // pausing shows the frame where time stood and play at 1x goes on from it; the end comes with

@@ -64,6 +64,10 @@ import Testing
             // the sound's clock as a step begins, so it may take the next step), never before.
             while sink.last.map({ millis($0.pts) }) != due, millis(item.currentTime()) < due + 800 {
                 #expect(sink.frames.allSatisfy { millis($0.pts) < due }, "keyframe \(keyframe) early")
+                // (The clock waits for a picture to be decoded ahead, however slowly threads run.)
+                await waitUntil("a picture decoded ahead of \(keyframe) s") {
+                    sink.last.map { millis($0.pts) } == due || engine(of: player)?.pipeline?.videoFrames.peek() != nil
+                }
                 await advanceFed(clock, by: 0.02, playing: player, output: output)
                 elapsed += 0.02
                 for _ in 0..<50 where millis(item.currentTime()) >= due && sink.last.map({ millis($0.pts) }) != due {
@@ -108,6 +112,8 @@ import Testing
         while item.currentTime().seconds < 4.7 {
             await advanceFed(clock, by: 0.02, playing: player, output: output)
         }
+        // (The keyframe at 4 s is up before the rate changes.)
+        await waitUntil("the keyframe at 4 s") { sink.last.map { millis($0.pts) / 1000 } == 4 }
         sink.reset()
         let stood = item.currentTime()
         player.rate = 1

@@ -80,7 +80,11 @@ import Testing
     }
 
     @Test func aRateBeyondTheTempoRangeStillPlaysAudioAndSplicesOnce() async throws {
-        let tone = try Self.tone()
+        // Long enough that at 32x the ring fills before the tone is all written.
+        let tone = try GeneratedMedia.url(
+            named: "tone-1khz-60s", fileExtension: "wav",
+            ffmpeg: ["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=60", "-af", "volume=4",
+                "-c:a", "pcm_s16le"])
         let clock = ManualClock()
         let output = TimelineAudioOutput(clock: clock)
         let item = AVPlayerItem(url: tone)
