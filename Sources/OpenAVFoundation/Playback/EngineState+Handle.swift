@@ -19,7 +19,7 @@ extension EngineState {
         case .setRate(let newRate, let host, let waiting):
             guard rate != newRate || scheduledStart != nil else { return [] }
             let current = time(atHost: host)
-            let wasKeyframesOnly = decodesKeyframesOnly
+            let (wasKeyframesOnly, wasSteppingForward) = (decodesKeyframesOnly, stepsForward)
             rate = newRate
             if newRate != 0 { isOpening = false }
             // Time runs from now, or from the scheduled start where it will stand then.
@@ -36,6 +36,12 @@ extension EngineState {
             if let resumed = abandonStep(at: current) {
                 // A step's keyframe of the other direction was still to come: time stands (or
                 // runs on) where it is, so the picture is the one there.
+                return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
+            }
+            if newRate == 0, wasSteppingForward, !waiting, !endReported, let resumed = beginPlayAfterSteps(at: current) {
+                // Paused between fast forward's steps (the last one landed, the next not asked
+                // for yet): the picture is the frame where time stands, not the keyframe
+                // behind it.
                 return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
             }
             if wasKeyframesOnly, !decodesKeyframesOnly { owesPictureSeek = true }

@@ -73,6 +73,20 @@ extension EngineStateHandleTests {
         #expect(forward.seek?.request.isExact == true && forward.seek?.request.target == seconds(3.95))
     }
 
+    @Test func pausedBetweenStepsThePictureIsTheFrameWhereTimeStands() throws {
+        var state = fastForward()
+        _ = state.handle(.forwardStepDue(after: seconds(3)))
+        _ = state.handle(.videoLanding(generation: 1, at: seconds(4)))
+        _ = state.handle(.firstFrameShown(generation: 1, time: seconds(4), host: 2.25))
+        #expect(state.seek?.landed == true)
+        // Paused at 4.5 s before the next step was asked for: not the keyframe at 4 s.
+        #expect(names(state.handle(.setRate(0, host: 2.3125))) == ["flush 2", "output", "wake all"])
+        let seek = try #require(state.seek)
+        #expect(seek.request.target == seconds(4.5) && seek.request.isExact && seek.isEngineOwn)
+        // Play at 1x from there needs no second seek.
+        #expect(state.handle(.setRate(1, host: 3)).first.map { if case .flushQueues = $0 { true } else { false } } == false)
+    }
+
     @Test func theEndComesWithTimeEvenWithAStepInFlight() {
         var state = fastForward()
         _ = state.handle(.forwardStepDue(after: seconds(9.5)))

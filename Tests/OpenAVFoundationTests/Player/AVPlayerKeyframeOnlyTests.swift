@@ -76,7 +76,7 @@ import Testing
             }
         }
         let reached = item.currentTime().seconds
-        #expect(abs(reached - from - 8 * elapsed) < 0.1, "time runs at the rate: \(from) → \(reached) in \(elapsed) s")
+        #expect(abs(reached - from - 8 * elapsed) < 0.5, "time runs at the rate (4x would be far behind): \(from) → \(reached) in \(elapsed) s")
         let shown = sink.frames.map { millis($0.pts) }
         #expect(shown.filter { $0 >= 4000 } == (4...9).map { $0 * 1000 + start }, "the keyframes, each once, nothing between: \(shown)")
         #expect(shown == shown.sorted() && Set(shown).count == shown.count, "\(shown)")
@@ -149,7 +149,7 @@ import Testing
         let from = item.currentTime().seconds
         await advanceFed(clock, by: 0.5, playing: player, output: output)
         let reached = item.currentTime().seconds
-        #expect(abs(reached - from - 4) < 0.1, "half a second at 8x is 4 s: \(from) → \(reached)")
+        #expect(abs(reached - from - 4) < 0.5, "half a second at 8x is 4 s (2 s at 4x): \(from) → \(reached)")
         player.pause()
     }
 }
