@@ -38,6 +38,7 @@ extension Demuxer {
         else { return }
         let start = context.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : context.pointee.start_time
         var back: Int64 = 1_000_000
+        var tried: Int64?
         for _ in 0..<Self.keyframeSearchRetries {
             // (No keyframe before the end: the one wanted is further back too.)
             switch heldFirstKeyframe(of: Int(index)) {
@@ -45,8 +46,10 @@ extension Demuxer {
             case .notFound: return
             case .at, .end: break
             }
-            let earlier = target - back
-            if earlier < earliest { return }
+            // Never before the earliest acceptable time (tried once).
+            let earlier = max(target - back, earliest)
+            if earlier == tried { return }
+            tried = earlier
             dropHeldPackets()
             container.interrupt.expire(after: timeout)
             // Back to the start: its very first byte (a search for the start time can land

@@ -17,9 +17,11 @@ extension EngineState {
     private mutating func decide(_ event: EngineEvent) -> [EngineAction] {
         switch event {
         case .setRate(let newRate, let host, let waiting):
-            guard rate != newRate || scheduledStart != nil else { return [] }
+            // (A pause during a wait for data changes no rate but may owe the picture a seek.)
+            guard rate != newRate || scheduledStart != nil || waiting != isWaitingForData else { return [] }
+            isWaitingForData = waiting
             let current = time(atHost: host)
-            let (wasKeyframesOnly, wasSteppingForward) = (decodesKeyframesOnly, stepsForward)
+            let wasKeyframesOnly = decodesKeyframesOnly
             rate = newRate
             if newRate != 0 { isOpening = false }
             // Time runs from now, or from the scheduled start where it will stand then.
@@ -38,13 +40,16 @@ extension EngineState {
                 // runs on) where it is, so the picture is the one there.
                 return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
             }
-            if newRate == 0, wasSteppingForward, !waiting, !endReported, let resumed = beginPlayAfterSteps(at: current) {
+            if newRate == 0, !waiting, !endReported, seek?.isForwardStep == true,
+                let resumed = beginPlayAfterSteps(at: current)
+            {
                 // Paused between fast forward's steps (the last one landed, the next not asked
                 // for yet): the picture is the frame where time stands, not the keyframe
                 // behind it.
                 return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
             }
-            if wasKeyframesOnly, !decodesKeyframesOnly { owesPictureSeek = true }
+            // (Left during a seek, the seek's own pictures decode as usual until it lands.)
+            if wasKeyframesOnly, !decodesKeyframesOnly, isSettled(generation: generation) { owesPictureSeek = true }
             if owesPictureSeek, !waiting, !decodesKeyframesOnly, !endReported, newRate >= 0,
                 let resumed = beginOwnSeek(at: current)
             {

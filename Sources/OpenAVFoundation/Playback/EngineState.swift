@@ -86,11 +86,14 @@ struct EngineState: Sendable {
     var decodesKeyframesOnly: Bool {
         hasVideo && !isUntimed && rate > Self.everyFrameRateLimit && !stepsThroughKeyframes
     }
-    /// Set when keyframes only were decoded since the last seek and the rate fell to 4x or
-    /// less: the picture where time stands was never decoded. The next rate change that is not
-    /// a wait for data (play at 4x or slower, pause) makes an exact seek of the engine's own
-    /// there; a stall does not (play at the fast rate goes on from the keyframes).
+    /// Set when keyframes-only decoding ended (a rate of 4 or less, a pause, a wait) with no
+    /// seek in flight: the picture where time stands was never decoded. The next rate change
+    /// that is not a wait for data (play at 4x or slower, pause) makes an exact seek of the
+    /// engine's own there; a wait does not (play at the fast rate goes on from the keyframes).
+    /// Any seek clears it.
     var owesPictureSeek = false
+    /// True while the player waits for data with a rate set (time stands, rate 0 here).
+    var isWaitingForData = false
 
     /// The tempo the audio thread converts at: the rate, or the upcoming one while paused,
     /// within what the converter's tempo stage does (faster rates play audio at its limit).

@@ -190,16 +190,19 @@ extension ItemPlayback {
         if post(.timeDue(time, generation: generation)) == .reported(true) { last = host }
     }
 
-    /// Reports the end once both streams are exhausted; true when it did.
+    /// Reports the end once both streams are exhausted (and, showing keyframes only without
+    /// sound, once time reached the end); true when it did.
     private func checkEnd(generation: Int, _ pipeline: Pipeline) -> Bool {
         let (videoEOS, audioEOS, playsSound, keyframesOnly, current, end) = coordinator.read {
             ($0.eosGeneration, $0.audioEOSGeneration, $0.playsSound, $0.decodesKeyframesOnly,
                 $0.time(atHost: environment.hostClock.now), $0.endTime)
         }
-        // (Showing keyframes only, the last picture is no sign of the end: time is.)
+        // (Showing keyframes only without sound, the last picture is no sign of the end: time
+        // is. With sound, the sound's end is; its clock stops where the sound does.)
+        let silent = pipeline.audioStream == nil || !playsSound
         let videoDone = pipeline.videoStream == nil
             || (videoEOS == generation && pipeline.videoFrames.statistics.endOfStreamReached
-                && (!keyframesOnly || !end.isNumeric || !current.isNumeric || current >= end))
+                && (!keyframesOnly || !silent || !end.isNumeric || !current.isNumeric || current >= end))
         // (Fast forward through keyframes plays no sound: none is waited for.)
         let audioDone = pipeline.audioStream == nil || !playsSound
             || (audioEOS == generation && (pipeline.ring?.bufferedFrames ?? 0) == 0)

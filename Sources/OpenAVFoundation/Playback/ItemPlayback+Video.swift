@@ -111,7 +111,9 @@ extension ItemPlayback {
             case .skipAfterDraining:
                 // Nothing follows the keyframe into the decoder: let its picture out now.
                 _ = decoder.sendEndOfStream()
-                gate.drained(letOut: drainFrames(decoder, pipeline, &state, &run))
+                let pictures = drainFrames(decoder, pipeline, &state, &run)
+                // (A drain a newer seek cut short says nothing of the stream.)
+                if !isSuperseded(state) { gate.drained(letOut: pictures) }
                 decoder.flush()
                 run.flushed()
                 continue
@@ -131,7 +133,7 @@ extension ItemPlayback {
             }
             var status = decoder.send(packet)
             while status == .outputFull {
-                drainFrames(decoder, pipeline, &state, &run)
+                gate.noteLetOut(drainFrames(decoder, pipeline, &state, &run))
                 // After a seek, frames of this generation are worthless: go flush for the new
                 // one instead of waiting for the decoder to finish them one by one. A stopped
                 // item takes no more frames (its decoder would stay full).
@@ -146,7 +148,7 @@ extension ItemPlayback {
             case .outputFull:
                 break  // not taken: superseded first
             }
-            drainFrames(decoder, pipeline, &state, &run)
+            gate.noteLetOut(drainFrames(decoder, pipeline, &state, &run))
         }
     }
 

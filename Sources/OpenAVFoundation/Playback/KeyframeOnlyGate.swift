@@ -35,6 +35,8 @@ struct KeyframeOnlyGate {
     private var undrained = false
     /// Drains in a row that let no picture out.
     private var fruitlessDrains = 0
+    /// Pictures the decoder let out since the last keyframe went in.
+    private var picturesSinceKeyframe = 0
     /// True once keyframes alone gave no picture: every frame is decoded.
     private(set) var gaveUp = false
 
@@ -43,6 +45,7 @@ struct KeyframeOnlyGate {
         let keyframesOnly = keyframesOnly && !gaveUp
         if packet.isKeyframe {
             awaitsKeyframe = false
+            picturesSinceKeyframe = 0
             undrained = keyframesOnly
             return .decode
         }
@@ -55,9 +58,13 @@ struct KeyframeOnlyGate {
         return .decode
     }
 
-    /// Notes how many pictures a drain let out.
+    /// Notes pictures the decoder let out as packets went in (a decoder with no delay lets a
+    /// keyframe's picture out before any drain).
+    mutating func noteLetOut(_ pictures: Int) { picturesSinceKeyframe += pictures }
+
+    /// Notes how many pictures a drain let out after the keyframe before it.
     mutating func drained(letOut pictures: Int) {
-        fruitlessDrains = pictures > 0 ? 0 : fruitlessDrains + 1
+        fruitlessDrains = picturesSinceKeyframe + pictures > 0 ? 0 : fruitlessDrains + 1
         if fruitlessDrains >= Self.fruitlessDrainLimit { gaveUp = true }
     }
 
@@ -65,5 +72,6 @@ struct KeyframeOnlyGate {
     mutating func decoderFlushed() {
         awaitsKeyframe = false
         undrained = false
+        fruitlessDrains = 0
     }
 }

@@ -181,6 +181,15 @@ extension EngineStateHandleTests {
         _ = state.handle(.setRate(8, host: 2.5))
         #expect(state.seek == nil && state.decodesKeyframesOnly)
         _ = state.handle(.setRate(0, host: 2.5, waiting: true))
+        // Paused during the wait: the picture where time stands, 3 s.
+        #expect(names(state.handle(.setRate(0, host: 2.75))) == ["flush 1", "output", "wake all"])
+        #expect(state.seek?.request.target == seconds(3))
+        #expect(state.handle(.setRate(0, host: 2.8)).isEmpty)
+    }
+
+    @Test func afterAStallOneXSeeksWhereTimeStands() throws {
+        var state = fastForward(rate: 8, keyframes: false)
+        _ = state.handle(.setRate(0, host: 2.125, waiting: true))
         // Play at 1x (not a wait): the picture where time stands, 3 s.
         #expect(names(state.handle(.setRate(1, host: 3))) == ["flush 1", "output", "wake all"])
         let seek = try #require(state.seek)

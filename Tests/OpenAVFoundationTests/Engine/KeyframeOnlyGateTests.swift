@@ -51,6 +51,15 @@ import Testing
             gate.drained(letOut: 0)
         }
         #expect(gate.gaveUp)
+        // A decoder with no delay lets the keyframe's picture out before the drain.
+        var prompt = KeyframeOnlyGate()
+        for _ in 0..<3 {
+            _ = try verdicts(&prompt, "K", keyframesOnly: true)
+            prompt.noteLetOut(1)
+            _ = try verdicts(&prompt, "p", keyframesOnly: true)
+            prompt.drained(letOut: 0)
+        }
+        #expect(!prompt.gaveUp)
         #expect(try verdicts(&gate, "KppK", keyframesOnly: true) == [.decode, .decode, .decode, .decode])
     }
 }

@@ -132,6 +132,19 @@ import Testing
         player.pause()
     }
 
+    @Test func eightTimesAsFastWithSoundTheEndComes() async throws {
+        let (item, player, sink, clock, output) = await pausedAt(try media(), seconds: 10)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.rate = 8
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        for _ in 0..<40 where log.count(AVPlayerItem.didPlayToEndTimeNotification) == 0 {
+            await advanceFed(clock, by: 0.02, playing: player, output: output)
+        }
+        await waitUntil("the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        #expect(player.rate == 0 && abs(item.currentTime().seconds - 12) < 0.1, "\(item.currentTime().seconds)")
+        #expect(sink.frames.map { millis($0.pts) / 1000 }.contains(11), "the last keyframe showed")
+    }
+
     @Test func anAudioOnlyItemPlaysEightTimesAsFast() async throws {
         let url = try GeneratedMedia.url(
             named: "tone-12s", fileExtension: "m4a",
