@@ -17,15 +17,9 @@ import Testing
     /// Matroska file's cues at the end, read on the first seek; a fragmented MP4's entries,
     /// known as its fragments are read).
     private func media(_ container: String = "mp4", longGOP: Bool = false) throws -> URL {
-        let gop = longGOP ? "75" : "25"
-        return try GeneratedMedia.url(
-            named: longGOP ? "fast-forward-long-gop" : "fast-forward", fileExtension: container,
-            ffmpeg: [
-                "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
-                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", gop, "-keyint_min", gop,
-                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
-            ] + (longGOP && container == "mp4" ? ["-movflags", "frag_keyframe+empty_moov+default_base_moof"] : []))
+        try twelveSecondClip(
+            named: longGOP ? "fast-forward-long-gop" : "fast-forward", container: container, gop: longGOP ? 75 : 25,
+            extra: longGOP && container == "mp4" ? ["-movflags", "frag_keyframe+empty_moov+default_base_moof"] : [])
     }
 
     /// A player of `url` with sound on a manual clock, paused at `seconds` (an exact seek) with
@@ -67,19 +61,7 @@ import Testing
         let still = try await pauseShowsThePictureWhereTimeStands(item, player, sink, reference: reference)
 
         // Play at rate 1 goes on from there, a frame at a time, with sound (time follows it).
-        sink.reset()
-        player.rate = 1
-        for frame in 1...4 {
-            await advance(clock, by: 0.04, thenUpTo: 1) { sink.count >= frame }
-            await waitUntil("frame \(frame) after where time stood") { sink.count >= frame }
-        }
-        // (The sound's clock can trail the manual clock on a loaded machine, never run ahead.)
-        let resumed = sink.frames.map { millis($0.pts) }
-        #expect(resumed.first == millis(still.pts) + 40, "\(resumed)")
-        #expect(resumed == resumed.sorted() && Set(resumed).count == resumed.count, "\(resumed)")
-        for entry in sink.frames {
-            #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
-        }
+        await onePlaysOnFrameByFrame(from: still, player, clock, sink, reference: reference)
         player.pause()
     }
 

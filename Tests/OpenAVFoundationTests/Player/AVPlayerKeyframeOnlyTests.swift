@@ -14,14 +14,7 @@ import Testing
     /// Twelve seconds at 25 fps (with B-frames) and a tone, a keyframe every second, in
     /// MPEG-TS.
     private func media() throws -> URL {
-        try GeneratedMedia.url(
-            named: "keyframes-only", fileExtension: "ts",
-            ffmpeg: [
-                "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
-                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "25", "-keyint_min", "25",
-                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
-            ])
+        try twelveSecondClip(named: "keyframes-only", container: "ts")
     }
 
     /// A player of `url` on a manual clock with a clock-driven audio output, paused at
@@ -89,17 +82,7 @@ import Testing
         // goes on from it a frame at a time, each the decoder's own (no picture built on ones
         // never decoded).
         let still = try await pauseShowsThePictureWhereTimeStands(item, player, sink, reference: reference)
-        sink.reset()
-        player.rate = 1
-        for frame in 1...4 {
-            await advance(clock, by: 0.04, thenUpTo: 1) { sink.count >= frame }
-            await waitUntil("frame \(frame) after where time stood") { sink.count >= frame }
-        }
-        let resumed = sink.frames.map { millis($0.pts) }
-        #expect(resumed.first == millis(still.pts) + 40, "\(resumed)")
-        for entry in sink.frames {
-            #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
-        }
+        await onePlaysOnFrameByFrame(from: still, player, clock, sink, reference: reference)
         player.pause()
     }
 

@@ -13,14 +13,7 @@ import Testing
     /// Twelve seconds at 25 fps with B-frames and a tone in MPEG-TS, a keyframe every `gop`
     /// frames.
     private func media(gop: Int) throws -> URL {
-        try GeneratedMedia.url(
-            named: "exact-seek-gop\(gop)", fileExtension: "ts",
-            ffmpeg: [
-                "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
-                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "\(gop)", "-keyint_min", "\(gop)",
-                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
-            ])
+        try twelveSecondClip(named: "exact-seek-gop\(gop)", container: "ts", gop: gop)
     }
 
     @Test(arguments: [25, 125])

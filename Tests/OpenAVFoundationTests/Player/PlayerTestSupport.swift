@@ -243,6 +243,41 @@ func fastForwardToTheKeyframeAt3(
     return offset
 }
 
+/// After a pause showed `still`: plays at 1x and checks the picture goes on from it a frame at
+/// a time (four frames of 25 fps), each the decoder's own by `reference`.
+@MainActor
+func onePlaysOnFrameByFrame(
+    from still: RecordingVideoSink.Entry, _ player: AVPlayer, _ clock: ManualClock, _ sink: RecordingVideoSink,
+    reference: [Int: UInt64]
+) async {
+    sink.reset()
+    player.rate = 1
+    for frame in 1...4 {
+        await advance(clock, by: 0.04, thenUpTo: 1) { sink.count >= frame }
+        await waitUntil("frame \(frame) after where time stood") { sink.count >= frame }
+    }
+    // (The sound's clock can trail the manual clock on a loaded machine, never run ahead.)
+    let resumed = sink.frames.map { millis($0.pts) }
+    #expect(resumed.first == millis(still.pts) + 40, "\(resumed)")
+    #expect(resumed == resumed.sorted() && Set(resumed).count == resumed.count, "\(resumed)")
+    for entry in sink.frames {
+        #expect(reference[millis(entry.pts)] == entry.frame.checksum(), "picture at \(millis(entry.pts))")
+    }
+}
+
+/// Twelve seconds at 25 fps (x264 with B-frames, a keyframe every `gop` frames) and a 440 Hz
+/// tone, in `container`, made once per name.
+func twelveSecondClip(named name: String, container: String, gop: Int = 25, extra: [String] = []) throws -> URL {
+    try GeneratedMedia.url(
+        named: name, fileExtension: container,
+        ffmpeg: [
+            "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=25:duration=12",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
+            "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "\(gop)", "-keyint_min", "\(gop)",
+            "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k",
+        ] + extra)
+}
+
 /// Pauses and returns the picture that then shows, checking it is the frame where time stood
 /// (the decoder's own, by `reference`), not a keyframe ahead.
 @MainActor
