@@ -19,8 +19,14 @@ package struct SubtitleRendition: Sendable, Equatable {
     package var isDefault: Bool
     /// FORCED=YES.
     package var isForced: Bool
+    /// What the rendition's cues are written in: "webvtt" (HLS, and DASH's WebVTT files) or
+    /// "ttml" (a DASH TTML file).
+    package var codecName: String
 
-    package init(name: String, language: String?, url: String, isDefault: Bool, isForced: Bool) {
+    package init(
+        name: String, language: String?, url: String, isDefault: Bool, isForced: Bool, codecName: String = "webvtt"
+    ) {
+        self.codecName = codecName
         self.name = name
         self.language = language
         self.url = url

@@ -20,6 +20,12 @@ package enum SubtitleFileReader {
         package var events: [SubtitleEvent]
         /// True for ASS/SSA files, which style themselves.
         package var isStyled = false
+
+        /// Contents read by a reader other than FFmpeg's (TTML): unstyled events and no header.
+        package init(codecName: String, events: [SubtitleEvent]) {
+            self.codecName = codecName
+            self.events = events
+        }
     }
 
     /// The most events read from one file, so a huge or hostile file cannot exhaust memory.
@@ -64,9 +70,9 @@ package enum SubtitleFileReader {
                 events[index].end = events[index].end.map { $0 + shift }
             }
         }
-        var contents = Contents(
-            codecName: stream.codecName, language: stream.language, assHeader: decoder.assHeader,
-            events: events)
+        var contents = Contents(codecName: stream.codecName, events: events)
+        contents.language = stream.language
+        contents.assHeader = decoder.assHeader
         contents.isStyled = decoder.isStyled
         return contents
     }

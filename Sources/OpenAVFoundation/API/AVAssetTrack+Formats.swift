@@ -80,7 +80,7 @@ enum FormatCodes {
         "pcm_alaw": "alaw", "pcm_mulaw": "ulaw",
         "webvtt": "wvtt", "mov_text": "tx3g", "eia_608": "c608", "subrip": "srt ",
         "ass": "ass ", "ssa": "ssa ", "hdmv_pgs_subtitle": "pgs ", "dvd_subtitle": "vobs",
-        "dvb_subtitle": "dvbs", "timed_id3": "id3 ",
+        "dvb_subtitle": "dvbs", "timed_id3": "id3 ", "ttml": "stpp",
     ]
     /// Sample tags that name the codec more exactly than its FFmpeg name ('hev1' HEVC,
     /// 'avc3' H.264, the ProRes flavours).

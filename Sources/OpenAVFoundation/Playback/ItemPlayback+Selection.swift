@@ -95,10 +95,11 @@ extension ItemPlayback {
             loadSubtitleRendition(url, version: version, origin: pipeline.description.timestampOrigin, into: store)
             return
         }
+        let location = try? asset.inspection.location.get()
+        let network = location?.network ?? NetworkOptions(), secure = location?.requiresTLS ?? false
         DispatchQueue.global(qos: .userInitiated).async {
             do throws(MediaFailure) {
-                let contents = try SubtitleFileReader.read(
-                    try MediaLocation(url: url), timeout: timeout)
+                let contents = try SubtitleFileLoading.read(url, network: network, timeout: timeout, secure: secure)
                 store.setHeader(contents.assHeader, isStyled: contents.isStyled, version: version)
                 store.add(contents.events, version: version)
             } catch {

@@ -132,14 +132,14 @@ enum SelectionGroups {
                 characteristics: traits, isFlaggedDefault: stream.isDefault)
         }
         legible += captionsInVideo(description)
-        // HLS subtitle renditions: WebVTT media playlists, read like subtitle files.
+        // HLS subtitle renditions: WebVTT media playlists (and DASH text files), read like subtitle files.
         legible += description.subtitleRenditions.compactMap { rendition in
             guard let url = URL(string: rendition.url) else { return nil }
             var traits: Set<AVMediaCharacteristic> = [.legible]
             if rendition.isForced { traits.insert(.containsOnlyForcedSubtitles) }
             return AVMediaSelectionOption(
                 mediaType: .subtitle, source: .sidecar(url), languageCode: rendition.language,
-                title: rendition.name, codecName: "webvtt", isPlayable: true,
+                title: rendition.name, codecName: rendition.codecName, isPlayable: true,
                 characteristics: traits, isFlaggedDefault: rendition.isDefault)
         }
         legible += sidecars.map { file in
@@ -219,6 +219,7 @@ enum SelectionGroups {
         case "vtt", "webvtt": return "webvtt"
         case "ass", "ssa": return "ass"
         case "sup": return "hdmv_pgs_subtitle"
+        case "ttml", "dfxp", "xml": return "ttml"
         default: return url.pathExtension.lowercased()
         }
     }

@@ -5,7 +5,8 @@ import Foundation
 
 /// How an asset finds subtitle files that are not inside the media.
 struct SidecarSubtitleSettings: Sendable {
-    /// Look beside a local media file for `name.srt`, `name.vtt`, `name.ass`, `name.ssa`, with
+    /// Look beside a local media file for `name.srt`, `name.vtt`, `name.ass`, `name.ssa`,
+    /// `name.ttml`, `name.dfxp` (and the other extensions of `SidecarSubtitles.extensions`), with
     /// an optional language part (`name.eng.srt`, `name.fr.vtt`).
     var discoversBesideMedia = true
     /// Files given explicitly, listed after the discovered ones.
@@ -26,7 +27,7 @@ struct SidecarSubtitle: Sendable, Equatable {
 /// Concurrency: pure functions.
 enum SidecarSubtitles {
     static let extensions: Set<String> = [
-        "srt", "vtt", "webvtt", "ass", "ssa", "sub", "smi", "sami", "sup",
+        "srt", "vtt", "webvtt", "ass", "ssa", "sub", "smi", "sami", "sup", "ttml", "dfxp",
     ]
 
     /// The subtitle files for the media at `mediaURL` under `settings`, among `neighbours`

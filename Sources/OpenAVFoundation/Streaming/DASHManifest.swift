@@ -5,7 +5,7 @@
 // variant (AudioTiers.swift). Segment addressing: `SegmentTemplate` with `$Number$` or
 // `$Time$` (with a `SegmentTimeline` or a fixed `duration`), `SegmentList`, and `SegmentBase`
 // (a single file indexed by its `sidx` box, read once at open); a text AdaptationSet that is
-// one WebVTT file is a subtitle rendition read as a file. Several Periods are joined into
+// one WebVTT or TTML file is a subtitle rendition read as a file. Several Periods are joined into
 // one timeline (DASHPeriods.swift); a dynamic MPD is read as live playlists (DASHLive.swift).
 // What it does not model (content protection, segments other than fragmented MP4) is left
 // to libavformat's DASH demuxer. A manifest with sound only adapts over the Representations
@@ -70,8 +70,10 @@ struct DASHManifest: Equatable, Sendable {
         }
     }
 
-    /// A text AdaptationSet whose Representation is one WebVTT file.
+    /// A text AdaptationSet whose Representation is one WebVTT or TTML file.
     struct TextTrack: Equatable, Sendable {
+        /// "webvtt" or "ttml".
+        let codecName: String
         let name: String
         let language: String?
         let url: URL
@@ -84,7 +86,8 @@ struct DASHManifest: Equatable, Sendable {
     var variants: [Representation]
     /// The audio AdaptationSets in manifest order.
     var audio: [AudioSet]
-    /// The text AdaptationSets read as subtitle files (one WebVTT file each), in manifest order.
+    /// The text AdaptationSets read as subtitle files (one WebVTT or TTML file each), in
+    /// manifest order.
     var subtitles: [TextTrack] = []
     /// For a manifest with sound only in several AdaptationSets: the default one, whose
     /// Representations are the variants (its name and language name their sound); the others
@@ -169,10 +172,10 @@ struct DASHManifest: Equatable, Sendable {
     }
 
     /// A text AdaptationSet as a subtitle file: its first Representation, when that is one
-    /// WebVTT file named by a `BaseURL` (no segment addressing); nil otherwise.
+    /// WebVTT or TTML file named by a `BaseURL` (no segment addressing); nil otherwise.
     private static func textTrack(_ set: XMLTree, base: URL, period: XMLTree, count: Int) -> TextTrack? {
         guard let node = set.child("Representation"),
-            (node.attributes["mimeType"] ?? set.attributes["mimeType"]) == "text/vtt",
+            let codecName = textCodecs[node.attributes["mimeType"] ?? set.attributes["mimeType"] ?? ""],
             node.child("BaseURL") != nil || set.child("BaseURL") != nil,
             [node, set, period].allSatisfy({ level in
                 ["SegmentTemplate", "SegmentList", "SegmentBase"].allSatisfy { level.child($0) == nil }
@@ -182,10 +185,13 @@ struct DASHManifest: Equatable, Sendable {
         let label = set.child("Label")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let roles = set.children("Role").compactMap { $0.attributes["value"] }
         return TextTrack(
-            name: label.flatMap { $0.isEmpty ? nil : $0 } ?? language ?? "Subtitles \(count + 1)", language: language,
+            codecName: codecName, name: label.flatMap { $0.isEmpty ? nil : $0 } ?? language ?? "Subtitles \(count + 1)", language: language,
             url: baseURL(of: node, under: base), isDefault: roles.contains("main"),
             isForced: roles.contains("forced-subtitle"))
     }
+
+    /// The MIME types of whole-file text Representations, and the codec each is.
+    private static let textCodecs = ["text/vtt": "webvtt", "application/ttml+xml": "ttml"]
 
     /// "video", "audio" or "text" from `contentType`, else from the MIME type of the set or of
     /// its first Representation.

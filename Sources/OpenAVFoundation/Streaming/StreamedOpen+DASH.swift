@@ -2,7 +2,7 @@
 // loader: its video Representations are the variants the loader adapts over (the same
 // throughput estimate, switching rule, abandonment, access and error logs as HLS), each audio
 // AdaptationSet an audio rendition read beside them (its Representations following the
-// video's by rank), each WebVTT text AdaptationSet a subtitle rendition. A live manifest is
+// video's by rank), each WebVTT or TTML text AdaptationSet a subtitle rendition. A live manifest is
 // read again for every reload of a loader. A manifest `DASHManifest` does not model goes to
 // libavformat.
 //
@@ -112,14 +112,14 @@ extension StreamedOpen {
             uniqueKeysWithValues: playlists.indices.map { index in
                 (index, copies.map { isLive ? numbering.numbered($0.variants[index].playlist) : $0.variants[index].playlist })
             })
-        // WebVTT text sets are subtitle renditions read as files; one a remote manifest may
+        // WebVTT and TTML text sets are subtitle renditions read as files; one a remote manifest may
         // not name (a local file, an https to http downgrade) is left out.
         var renditions = DeclaredRenditions()
         renditions.subtitles = manifest.subtitles.compactMap { track in
             guard HTTPFetcher.refusal(of: track.url, secure: location.requiresTLS) == nil else { return nil }
             return SubtitleRendition(
                 name: track.name, language: track.language, url: track.url.absoluteString,
-                isDefault: track.isDefault, isForced: track.isForced)
+                isDefault: track.isDefault, isForced: track.isForced, codecName: track.codecName)
         }
         let loader = HLSStreamLoader(
             variants: variants, startVariant: start, startPlaylist: playlists[start], fetcher: fetcher,

@@ -130,6 +130,12 @@ enum ASSEventParser {
                     index = text.index(index, offsetBy: 2)
                     continue
                 }
+                // Escaped braces are text, as libass reads them.
+                if next == "{" || next == "}" {
+                    current.text.append(next)
+                    index = text.index(index, offsetBy: 2)
+                    continue
+                }
             }
             current.text.append(character)
             index = text.index(after: index)
