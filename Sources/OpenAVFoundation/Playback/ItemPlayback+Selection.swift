@@ -91,8 +91,11 @@ extension ItemPlayback {
         }
         captions.feed(version: nil)
         let timeout = asset.inspection.limits.timeout
-        if url.pathExtension.lowercased() == "m3u8" {
-            loadSubtitleRendition(url, version: version, origin: pipeline.description.timestampOrigin, into: store)
+        let knownPlaylist = streamLoader.withLock { $0?.subtitlePlaylists[url.absoluteString] }
+        if url.pathExtension.lowercased() == "m3u8" || knownPlaylist != nil {
+            loadSubtitleRendition(
+                url, knownPlaylist: knownPlaylist, version: version, origin: pipeline.description.timestampOrigin,
+                into: store)
             return
         }
         let location = try? asset.inspection.location.get()
@@ -108,9 +111,12 @@ extension ItemPlayback {
         }
     }
 
-    /// Reads an HLS WebVTT rendition segment by segment on a thread of its own, following a
-    /// live playlist for as long as the rendition stays selected and the item plays.
-    private func loadSubtitleRendition(_ url: URL, version: Int, origin: Double, into store: SubtitleCueStore) {
+    /// Reads an HLS WebVTT rendition (or a DASH text set of segments, whose playlist is
+    /// `knownPlaylist`) segment by segment on a thread of its own, following a live playlist
+    /// for as long as the rendition stays selected and the item plays.
+    private func loadSubtitleRendition(
+        _ url: URL, knownPlaylist: HLSMediaPlaylist?, version: Int, origin: Double, into store: SubtitleCueStore
+    ) {
         let location = try? asset.inspection.location.get()
         let network = location?.network ?? NetworkOptions()
         let remote = location?.isNetwork ?? true, secure = location?.requiresTLS ?? true
@@ -120,7 +126,7 @@ extension ItemPlayback {
         NamedThread.start("vtt") { [self] in
             let reader = HLSSubtitleReader(
                 playlist: url, network: network, timeout: timeout, origin: origin, remote: remote, secure: secure,
-                log: log, timelineOffsets: offsets, imports: imports ?? [:])
+                log: log, timelineOffsets: offsets, imports: imports ?? [:], knownPlaylist: knownPlaylist)
             reader.run(
                 deliver: { store.add($0, version: version) },
                 isWanted: { !self.isStopped && self.coordinator.read { $0.selection.legibleVersion } == version })

@@ -70,7 +70,8 @@ struct DASHManifest: Equatable, Sendable {
         }
     }
 
-    /// A text AdaptationSet whose Representation is one WebVTT or TTML file.
+    /// A text AdaptationSet whose Representation is one WebVTT or TTML file, or segments of
+    /// fragmented MP4 holding TTML (`stpp`) or WebVTT (`wvtt`).
     struct TextTrack: Equatable, Sendable {
         /// "webvtt" or "ttml".
         let codecName: String
@@ -79,6 +80,8 @@ struct DASHManifest: Equatable, Sendable {
         let url: URL
         let isDefault: Bool
         let isForced: Bool
+        /// The segments, for a segmented Representation (`url` then only names it).
+        var playlist: HLSMediaPlaylist? = nil
     }
 
     /// The Representations the loader adapts over, ascending by bandwidth: the video ones, or
@@ -124,7 +127,9 @@ struct DASHManifest: Equatable, Sendable {
             let kind = contentType(of: set)
             if kind == "video", !ladder.contains(position) { continue }
             let setBase = baseURL(of: set, under: periodBase)
-            if kind == "text", let track = textTrack(set, base: setBase, period: period, count: subtitles.count) {
+            if kind == "text",
+                let track = textTrack(set, base: setBase, period: period, count: subtitles.count, length: length, live: available != nil)
+            {
                 subtitles.append(track)
             }
             guard kind == "video" || kind == "audio" else { continue }
@@ -171,23 +176,40 @@ struct DASHManifest: Equatable, Sendable {
         return DASHManifest(variants: video.sorted { $0.bandwidth < $1.bandwidth }, audio: audio, subtitles: subtitles)
     }
 
-    /// A text AdaptationSet as a subtitle file: its first Representation, when that is one
-    /// WebVTT or TTML file named by a `BaseURL` (no segment addressing); nil otherwise.
-    private static func textTrack(_ set: XMLTree, base: URL, period: XMLTree, count: Int) -> TextTrack? {
-        guard let node = set.child("Representation"),
-            let codecName = textCodecs[node.attributes["mimeType"] ?? set.attributes["mimeType"] ?? ""],
-            node.child("BaseURL") != nil || set.child("BaseURL") != nil,
+    /// A text AdaptationSet as a subtitle rendition: its first Representation, when that is
+    /// one WebVTT or TTML file named by a `BaseURL` (no segment addressing), or, in an on-demand
+    /// manifest, segments of fragmented MP4 holding TTML or WebVTT; nil otherwise.
+    private static func textTrack(
+        _ set: XMLTree, base: URL, period: XMLTree, count: Int, length: Double, live: Bool
+    ) -> TextTrack? {
+        guard let node = set.child("Representation") else { return nil }
+        let mime = node.attributes["mimeType"] ?? set.attributes["mimeType"] ?? ""
+        let codecs = node.attributes["codecs"] ?? set.attributes["codecs"] ?? ""
+        let codecName: String
+        var playlist: HLSMediaPlaylist?
+        if let named = textCodecs[mime], node.child("BaseURL") != nil || set.child("BaseURL") != nil,
             [node, set, period].allSatisfy({ level in
                 ["SegmentTemplate", "SegmentList", "SegmentBase"].allSatisfy { level.child($0) == nil }
             })
-        else { return nil }
+        {
+            codecName = named
+        } else if mime == "application/mp4", !live, codecs.hasPrefix("stpp") || codecs.hasPrefix("wvtt"),
+            let segmented = representation(
+                node, in: set, period: period, base: baseURL(of: node, under: base), length: length, available: nil),
+            !segmented.playlist.segments.isEmpty
+        {
+            codecName = codecs.hasPrefix("stpp") ? "ttml" : "webvtt"
+            playlist = segmented.playlist
+        } else {
+            return nil
+        }
         let language = set.attributes["lang"]
         let label = set.child("Label")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let roles = set.children("Role").compactMap { $0.attributes["value"] }
         return TextTrack(
             codecName: codecName, name: label.flatMap { $0.isEmpty ? nil : $0 } ?? language ?? "Subtitles \(count + 1)", language: language,
-            url: baseURL(of: node, under: base), isDefault: roles.contains("main"),
-            isForced: roles.contains("forced-subtitle"))
+            url: playlist?.segments.first?.url ?? baseURL(of: node, under: base), isDefault: roles.contains("main"),
+            isForced: roles.contains("forced-subtitle"), playlist: playlist)
     }
 
     /// The MIME types of whole-file text Representations, and the codec each is.

@@ -108,6 +108,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let log: StreamingLog
     /// The subtitle and caption renditions the multivariant playlist declares.
     let declaredRenditions: DeclaredRenditions
+    /// The playlists of subtitle renditions known at open (a DASH manifest's segmented text
+    /// AdaptationSets), by the rendition's URL.
+    let subtitlePlaylists: [String: HLSMediaPlaylist]
     /// The variables of the multivariant playlist its media playlists may import
     /// (`EXT-X-DEFINE:IMPORT`), for every reload.
     let playlistImports: [String: String]
@@ -151,8 +154,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         carrying carriedRenditions: [CompanionRendition] = [], startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], knownBackupPlaylists: [Int: [HLSMediaPlaylist]] = [:],
         formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil,
-        iFrameVariants: [HLSIFrameVariant] = []
+        iFrameVariants: [HLSIFrameVariant] = [], subtitlePlaylists: [String: HLSMediaPlaylist] = [:]
     ) {
+        self.subtitlePlaylists = subtitlePlaylists
         keyframeSource = HLSKeyframeSource(variants: iFrameVariants)
         self.knownBackupPlaylists = knownBackupPlaylists
         knownOwnPlaylists = knownPlaylists

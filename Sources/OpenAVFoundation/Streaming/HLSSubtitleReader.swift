@@ -1,6 +1,9 @@
 // Playhead: an HLS subtitle rendition (a WebVTT media playlist) read segment by segment. Each
 // segment's cues are decoded by FFmpeg's WebVTT reader and placed on the item timeline by the
-// segment's `X-TIMESTAMP-MAP` (RFC 8216 §3.5); a live playlist is reloaded as it grows (at
+// segment's `X-TIMESTAMP-MAP` (RFC 8216 §3.5). Segments in fragmented MP4 (IMSC1 TTML or
+// WebVTT boxes, `FragmentedTextTrack`, with their `EXT-X-MAP`) are timed on the media's own
+// timeline, as the media's timestamps are. A DASH text AdaptationSet of such segments is read
+// the same way from the playlist its manifest gave (no playlist is fetched); a live playlist is reloaded as it grows (at
 // its target duration, half that while it has not changed), until the rendition is no longer
 // wanted. After an `EXT-X-DISCONTINUITY` the timestamps start again: a segment's timeline
 // (discontinuity sequence) is placed where Playhead's loader's demuxer anchored the media's
@@ -99,6 +102,14 @@ final class HLSSubtitleReader {
     private let timelineOffsets: TimelineOffsets?
     /// The multivariant playlist's variables the rendition's playlist may import.
     private let imports: [String: String]
+    /// The playlist when it is known already (a DASH text AdaptationSet's segments): read
+    /// instead of fetching `playlistURL`.
+    private let knownPlaylist: HLSMediaPlaylist?
+    /// The fragmented MP4 tracks of the initialisation sections read so far.
+    private var tracks: [HLSMap: FragmentedTextTrack] = [:]
+    /// Per discontinuity sequence, the shift that puts a fragmented segment's track time on
+    /// its playlist start (an ended playlist's later timelines, before the demuxer got there).
+    private var trackAnchors: [Int: Double] = [:]
 
     /// How a segment's mapped cue times reach item time.
     private enum Placement {
@@ -120,10 +131,13 @@ final class HLSSubtitleReader {
     /// http(s), and https throughout when the media was (`secure`).
     /// `timelineOffsets`: where the demuxer anchored each discontinuity sequence, when
     /// Playhead's loader streams the media. `imports`: the multivariant playlist's variables.
+    /// `knownPlaylist`: the playlist itself, when it is not to be fetched (DASH).
     init(
         playlist: URL, network: NetworkOptions, timeout: Double, origin: Double, remote: Bool, secure: Bool = false,
-        log: StreamingLog? = nil, timelineOffsets: TimelineOffsets? = nil, imports: [String: String] = [:]
+        log: StreamingLog? = nil, timelineOffsets: TimelineOffsets? = nil, imports: [String: String] = [:],
+        knownPlaylist: HLSMediaPlaylist? = nil
     ) {
+        self.knownPlaylist = knownPlaylist
         self.log = log
         self.imports = imports
         self.timelineOffsets = timelineOffsets
@@ -147,8 +161,10 @@ final class HLSSubtitleReader {
         }
         var lastText: String?
         while isWanted() {
-            guard let text = fetchText(playlistURL, limit: network.maximumPlaylistBytes),
-                case .media(let playlist)? = try? HLSPlaylist.parse(text, base: playlistURL, imports: imports)
+            let text = knownPlaylist == nil ? fetchText(playlistURL, limit: network.maximumPlaylistBytes) : ""
+            guard let text,
+                case .media(let playlist)? = knownPlaylist.map({ HLSPlaylist.media($0) })
+                    ?? (try? HLSPlaylist.parse(text, base: playlistURL, imports: imports))
             else { return }
             for segment in playlist.segments where !read.contains(segment.sequence) && read.count < Self.maximumSegments {
                 guard isWanted() else { return }
@@ -182,9 +198,14 @@ final class HLSSubtitleReader {
 
     /// The cues of `segment`, on the item timeline; nil when it could not be read.
     private func events(of segment: HLSSegment, _ placement: Placement) -> [SubtitleEvent]? {
-        guard let text = fetchText(segment.url, limit: Self.maximumSegmentBytes, range: segment.byteRange) else {
+        guard let data = fetchData(segment.url, limit: Self.maximumSegmentBytes, range: segment.byteRange) else {
             return nil
         }
+        let bytes = [UInt8](data)
+        if segment.map != nil || FragmentedTextTrack.looksLikeMP4(bytes) {
+            return fragmentedEvents(bytes, of: segment, placement)
+        }
+        let text = String(decoding: data, as: UTF8.self)
         let memory = MemoryInput(bytes: Data(text.utf8), name: "segment.vtt")
         guard let contents = try? SubtitleFileReader.read(MediaLocation(memory: memory), timeout: timeout) else {
             return nil
@@ -210,23 +231,67 @@ final class HLSSubtitleReader {
         }
     }
 
-    /// The text at `url`: over http(s) with the stream's safety rules (a remote playlist can
-    /// reach neither `file:` nor, from https, http), or from a file when the playlist is one.
+    /// The cues of a fragmented MP4 segment, on the item timeline; nil when its
+    /// initialisation section cannot be read or holds no subtitle track.
+    private func fragmentedEvents(_ bytes: [UInt8], of segment: HLSSegment, _ placement: Placement) -> [SubtitleEvent]? {
+        let track: FragmentedTextTrack
+        if let map = segment.map {
+            if let known = tracks[map] {
+                track = known
+            } else {
+                guard let data = fetchData(map.url, limit: Self.maximumSegmentBytes, range: map.byteRange),
+                    let read = FragmentedTextTrack(initialisation: [UInt8](data))
+                else { return nil }
+                tracks[map] = read
+                track = read
+            }
+        } else {
+            // A segment that carries its own initialisation.
+            guard let read = FragmentedTextTrack(initialisation: bytes) else { return nil }
+            track = read
+        }
+        let events = track.events(in: bytes)
+        let shift: Double
+        switch placement {
+        case .origin(let origin):
+            shift = -origin
+        case .anchoredAtPlaylistStart:
+            guard let first = track.samples(in: bytes).first else { return events }
+            let anchor = trackAnchors[segment.discontinuitySequence] ?? (segment.start - first.start)
+            trackAnchors[segment.discontinuitySequence] = anchor
+            shift = anchor
+        }
+        guard shift != 0 else { return events }
+        let delta = CMTime(seconds: shift, preferredTimescale: 90_000)
+        return events.map { event in
+            var moved = event
+            moved.start = event.start + delta
+            moved.end = event.end.map { $0 + delta }
+            return moved
+        }
+    }
+
+    /// The text at `url` (see `fetchData`).
     private func fetchText(_ url: URL, limit: Int, range: Range<Int>? = nil) -> String? {
+        fetchData(url, limit: limit, range: range).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes at `url`: over http(s) with the stream's safety rules (a remote playlist can
+    /// reach neither `file:` nor, from https, http), or from a file when the playlist is one.
+    private func fetchData(_ url: URL, limit: Int, range: Range<Int>? = nil) -> Data? {
         if playlistURL.isFileURL {
             guard url.isFileURL, let handle = try? FileHandle(forReadingFrom: url) else { return nil }
             defer { try? handle.close() }
             if let range { try? handle.seek(toOffset: UInt64(range.lowerBound)) }
             let count = min(limit, range?.count ?? limit)
-            guard let data = try? handle.read(upToCount: count) else { return nil }
-            return String(decoding: data, as: UTF8.self)
+            return try? handle.read(upToCount: count)
         }
         let fetcher =
             self.fetcher
             ?? HTTPFetcher(headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         self.fetcher = fetcher
         switch fetcher.fetch(url, range: range, secure: secure, limit: limit, timeout: timeout) {
-        case .success(let resource): return String(decoding: resource.data, as: UTF8.self)
+        case .success(let resource): return resource.data
         case .failure(let failure):
             log?.error(uri: url, failure: failure)
             return nil

@@ -121,6 +121,10 @@ extension StreamedOpen {
                 name: track.name, language: track.language, url: track.url.absoluteString,
                 isDefault: track.isDefault, isForced: track.isForced, codecName: track.codecName)
         }
+        // A segmented text set's segments are read from the manifest's playlist, by its URL.
+        let subtitlePlaylists = Dictionary(
+            manifest.subtitles.compactMap { track in track.playlist.map { (track.url.absoluteString, $0) } },
+            uniquingKeysWith: { first, _ in first })
         let loader = HLSStreamLoader(
             variants: variants, startVariant: start, startPlaylist: playlists[start], fetcher: fetcher,
             secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
@@ -130,7 +134,7 @@ extension StreamedOpen {
             playlistReader: isLive
                 ? liveReader(opened: variants.count, numbering: numbering, clock: sync, preferring: steering.preferring) {
                     $0.variants
-                } : nil)
+                } : nil, subtitlePlaylists: subtitlePlaylists)
         // An audio set of several Representations follows the video variant chosen (held
         // weakly: the variants' loader holds its renditions' loaders).
         loader.addRenditionLoaders(

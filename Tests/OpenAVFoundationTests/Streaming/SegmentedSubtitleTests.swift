@@ -1,0 +1,91 @@
+// Playhead: subtitles in fragmented MP4 segments during playback: a DASH text AdaptationSet of
+// IMSC1 (TTML) segments and an HLS subtitle rendition of IMSC1 segments with an `EXT-X-MAP`,
+// each showing its cues at their times on a manual clock, over loopback HTTP.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct SegmentedSubtitleTests {
+    private typealias Segments = FragmentedTextSegments
+
+    /// Serves, under `/<folder>/`, an initialisation section and three 2 s IMSC1 segments
+    /// holding the SubRip cues (1–2 s "Hello world", 3–4 s "Second line") moved by `origin`
+    /// seconds, on a 1 kHz timescale.
+    private func serveSegments(under folder: String, origin: Double, on server: LoopbackHTTPServer) {
+        server.setRule(.content(Segments.initialisation(.ttml, timescale: 1000), contentType: "video/mp4"), for: "/\(folder)/init.mp4")
+        let cues: [[(begin: Double, end: Double, text: String)]] = [
+            [(origin + 1, origin + 2, "Hello world")], [(origin + 3, origin + 4, "Second line")], [],
+        ]
+        for (index, documentCues) in cues.enumerated() {
+            let segment = Segments.segment(
+                sequence: UInt32(index + 1), startTicks: UInt64(((origin + Double(2 * index)) * 1000).rounded()),
+                samples: [(2000, Segments.ttml(documentCues))])
+            server.setRule(.content(segment, contentType: "video/mp4"), for: "/\(folder)/seg-\(index + 1).m4s")
+        }
+    }
+
+    @Test func aDASHTextSetOfIMSC1SegmentsShowsItsCuesOnTime() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let text = try String(contentsOf: folder.appendingPathComponent("template/manifest.mpd"), encoding: .utf8)
+        let set = """
+            <AdaptationSet contentType="text" mimeType="application/mp4" codecs="stpp.ttml.im1t" lang="en">
+            <Label>English</Label>
+            <SegmentTemplate timescale="1000" duration="2000" startNumber="1" initialization="imsc/init.mp4"
+              media="imsc/seg-$Number$.m4s"/>
+            <Representation id="imsc" bandwidth="2000"/></AdaptationSet>
+            </Period>
+            """
+        let manifest = text.replacingOccurrences(of: "</Period>", with: set)
+        #expect(manifest != text)
+        server.setRule(.content(Data(manifest.utf8), contentType: "application/dash+xml"), for: "/template/imsc.mpd")
+        serveSegments(under: "template/imsc", origin: 0, on: server)
+        let url = server.url(for: "template/imsc.mpd")
+        let group = try #require(try await AVURLAsset(url: url).loadMediaSelectionGroup(for: .legible))
+        #expect(group.options.map(\.extendedLanguageTag) == ["en"])
+        #expect(group.options.first?.codecName == "ttml")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(url, clock: clock) {
+            $0.options.first
+        }
+        await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
+        #expect(server.requests.filter { $0.path == "/template/imsc/init.mp4" }.count == 1)
+        #expect(server.requests.contains { $0.path == "/template/imsc/seg-2.m4s" })
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func anHLSRenditionOfIMSC1SegmentsShowsItsCuesOnTheMediasTimeline() async throws {
+        let master = try SelectionMedia.hlsWithSubtitles.url()
+        let root = master.deletingLastPathComponent().deletingLastPathComponent()
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        // The MPEG-TS video's timestamps start where FFmpeg's muxer put them; the IMSC1 track's
+        // are on the same timeline.
+        let origin = try FFprobe.startTime(of: master.deletingLastPathComponent().appendingPathComponent("out_00.ts"))
+        let playlist = [
+            "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD",
+            #"#EXT-X-MAP:URI="init.mp4""#, "#EXTINF:2,", "seg-1.m4s", "#EXTINF:2,", "seg-2.m4s", "#EXTINF:2,", "seg-3.m4s",
+            "#EXT-X-ENDLIST",
+        ].joined(separator: "\n")
+        server.setRule(.content(Data(playlist.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/imsc/subs.m3u8")
+        let multivariant = [
+            "#EXTM3U",
+            #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",AUTOSELECT=YES,URI="imsc/subs.m3u8""#,
+            #"#EXT-X-STREAM-INF:BANDWIDTH=400000,SUBTITLES="subs""#, "hls/out_0.m3u8",
+        ].joined(separator: "\n")
+        server.setRule(.content(Data(multivariant.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/imsc.m3u8")
+        serveSegments(under: "imsc", origin: origin, on: server)
+        let url = server.url(for: "imsc.m3u8")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(url, clock: clock) {
+            $0.options.first { $0.extendedLanguageTag == "en" }
+        }
+        await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
+        #expect(server.requests.filter { $0.path == "/imsc/init.mp4" }.count == 1)
+        player.replaceCurrentItem(with: nil)
+    }
+}
