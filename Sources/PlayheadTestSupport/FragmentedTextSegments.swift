@@ -48,6 +48,23 @@ public enum FragmentedTextSegments {
         return box("styp", Data("msdh".utf8) + uint32(0) + Data("msdhmsix".utf8)) + moof(dataOffset: UInt32(size + 8)) + mdat
     }
 
+    /// One file of `initialisation`, a `sidx` box indexing `segments` (each `duration` ticks of
+    /// `timescale`, the first at time 0), then the segments: a DASH `SegmentBase`
+    /// Representation. Returns the file and the byte ranges of its initialisation and index.
+    public static func indexedFile(initialisation: Data, timescale: UInt32, segments: [(duration: UInt32, bytes: Data)])
+        -> (file: Data, initialisation: Range<Int>, index: Range<Int>)
+    {
+        var references = Data()
+        for segment in segments {
+            references += uint32(UInt32(segment.bytes.count)) + uint32(segment.duration) + uint32(0x9000_0000)
+        }
+        let sidx = fullBox(
+            "sidx", version: 0, flags: 0,
+            uint32(1) + uint32(timescale) + uint32(0) + uint32(0) + uint16(0) + uint16(UInt16(segments.count)) + references)
+        let file = initialisation + sidx + segments.reduce(Data()) { $0 + $1.bytes }
+        return (file, 0..<initialisation.count, initialisation.count..<(initialisation.count + sidx.count))
+    }
+
     /// A TTML document of `cues` (seconds on the track's timeline).
     public static func ttml(_ cues: [(begin: Double, end: Double, text: String)]) -> Data {
         let paragraphs = cues.map { #"<p begin="\#($0.begin)s" end="\#($0.end)s">\#($0.text)</p>"# }.joined()

@@ -98,11 +98,17 @@ extension ItemPlayback {
                 into: store)
             return
         }
+        // A rendition a remote stream names keeps to the stream's rules; a file the app gave
+        // is read as given.
         let location = try? asset.inspection.location.get()
-        let network = location?.network ?? NetworkOptions(), secure = location?.requiresTLS ?? false
+        let named = pipeline.description.subtitleRenditions.contains { $0.url == url.absoluteString }
+        let rules = named && (location?.isNetwork ?? true)
+            ? SubtitleFileLoading.StreamRules(
+                network: location?.network ?? NetworkOptions(), secure: location?.requiresTLS ?? true)
+            : nil
         DispatchQueue.global(qos: .userInitiated).async {
             do throws(MediaFailure) {
-                let contents = try SubtitleFileLoading.read(url, network: network, timeout: timeout, secure: secure)
+                let contents = try SubtitleFileLoading.read(url, timeout: timeout, stream: rules)
                 store.setHeader(contents.assHeader, isStyled: contents.isStyled, version: version)
                 store.add(contents.events, version: version)
             } catch {

@@ -3,7 +3,9 @@
 // which FFmpeg 5.1 cannot read; everything else (SubRip, WebVTT, ASS/SSA, SAMI, PGS, ...)
 // by FFmpeg through `SubtitleFileReader`. A remote file whose name does not say which it is
 // (a DASH text set's `BaseURL` often has no extension) is fetched with the stream's safety
-// rules and looked at.
+// rules and looked at. A file a remote stream names (a rendition) is held to the stream's rules:
+// never a local file, https throughout when the stream is, with the stream's headers; a file
+// the app gives is read as given, with no headers.
 //
 // Concurrency: `read` blocks on I/O; call it from a background thread, never the main queue.
 // It shares no state between calls.
@@ -23,15 +25,26 @@ enum SubtitleFileLoading {
         "srt", "vtt", "webvtt", "ass", "ssa", "sub", "smi", "sami", "sup", "m3u8",
     ]
 
-    /// The contents of the subtitle file at `url`. A remote one is fetched with `network`'s
-    /// headers, within `timeout`, https throughout when `secure`.
+    /// The rules of the remote stream that named a subtitle file.
+    struct StreamRules: Sendable {
+        /// The stream's headers and user agent.
+        var network: NetworkOptions
+        /// The stream began at an https URL.
+        var secure: Bool
+    }
+
+    /// The contents of the subtitle file at `url`, read within `timeout`. `stream`: the rules
+    /// of the remote stream that named it (nil for a file the app gave, or a local stream's).
     ///
     /// - Throws: `.notMediaFile` for a file that is neither TTML nor a subtitle file FFmpeg
-    ///   reads, the opening failures of `Demuxer`, or `.io` for a remote file that could
-    ///   not be fetched.
-    static func read(_ url: URL, network: NetworkOptions, timeout: Double, secure: Bool) throws(MediaFailure)
+    ///   reads, the opening failures of `Demuxer`, or `.io` for a remote file that could not
+    ///   be fetched or that the stream's rules refuse.
+    static func read(_ url: URL, timeout: Double, stream: StreamRules? = nil) throws(MediaFailure)
         -> SubtitleFileReader.Contents
     {
+        if let stream, let refusal = HTTPFetcher.refusal(of: url, secure: stream.secure) {
+            throw .io(detail: refusal)
+        }
         let ext = url.pathExtension.lowercased()
         if url.isFileURL {
             if ttmlExtensions.contains(ext) || startsAsTTML(url) {
@@ -46,14 +59,15 @@ enum SubtitleFileLoading {
             return try SubtitleFileReader.read(try MediaLocation(url: url), timeout: timeout)
         }
         let fetcher = HTTPFetcher(
-            headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
+            headers: stream?.network.headers ?? [:],
+            userAgent: stream?.network.userAgent ?? NetworkOptions.defaultUserAgent)
         defer { fetcher.close() }
         let data: Data
-        switch fetcher.fetch(url, secure: secure, limit: maximumTTMLBytes, timeout: timeout) {
+        switch fetcher.fetch(url, secure: stream?.secure ?? false, limit: maximumTTMLBytes, timeout: timeout) {
         case .success(let resource): data = resource.data
         case .failure(let failure): throw .io(detail: failure.reason)
         }
-        if TTMLDocument.looksLikeTTML(data) { return try ttml(data) }
+        if ttmlExtensions.contains(ext) || TTMLDocument.looksLikeTTML(data) { return try ttml(data) }
         let name = ext.isEmpty ? "subtitles" : url.lastPathComponent
         return try SubtitleFileReader.read(MediaLocation(memory: MemoryInput(bytes: data, name: name)), timeout: timeout)
     }

@@ -80,8 +80,11 @@ struct DASHManifest: Equatable, Sendable {
         let url: URL
         let isDefault: Bool
         let isForced: Bool
-        /// The segments, for a segmented Representation (`url` then only names it).
+        /// The segments, for a segmented Representation (`url` then only names it, or is the
+        /// indexed file).
         var playlist: HLSMediaPlaylist? = nil
+        /// A `SegmentBase` Representation's file and index, until `resolvingIndexes` reads it.
+        var index: IndexedFile? = nil
     }
 
     /// The Representations the loader adapts over, ascending by bandwidth: the video ones, or
@@ -187,6 +190,7 @@ struct DASHManifest: Equatable, Sendable {
         let codecs = node.attributes["codecs"] ?? set.attributes["codecs"] ?? ""
         let codecName: String
         var playlist: HLSMediaPlaylist?
+        var index: IndexedFile?
         if let named = textCodecs[mime], node.child("BaseURL") != nil || set.child("BaseURL") != nil,
             [node, set, period].allSatisfy({ level in
                 ["SegmentTemplate", "SegmentList", "SegmentBase"].allSatisfy { level.child($0) == nil }
@@ -196,10 +200,11 @@ struct DASHManifest: Equatable, Sendable {
         } else if mime == "application/mp4", !live, codecs.hasPrefix("stpp") || codecs.hasPrefix("wvtt"),
             let segmented = representation(
                 node, in: set, period: period, base: baseURL(of: node, under: base), length: length, available: nil),
-            !segmented.playlist.segments.isEmpty
+            !segmented.playlist.segments.isEmpty || segmented.index != nil
         {
             codecName = codecs.hasPrefix("stpp") ? "ttml" : "webvtt"
             playlist = segmented.playlist
+            index = segmented.index
         } else {
             return nil
         }
@@ -209,7 +214,7 @@ struct DASHManifest: Equatable, Sendable {
         return TextTrack(
             codecName: codecName, name: label.flatMap { $0.isEmpty ? nil : $0 } ?? language ?? "Subtitles \(count + 1)", language: language,
             url: playlist?.segments.first?.url ?? baseURL(of: node, under: base), isDefault: roles.contains("main"),
-            isForced: roles.contains("forced-subtitle"), playlist: playlist)
+            isForced: roles.contains("forced-subtitle"), playlist: playlist, index: index)
     }
 
     /// The MIME types of whole-file text Representations, and the codec each is.
@@ -219,7 +224,13 @@ struct DASHManifest: Equatable, Sendable {
     /// its first Representation.
     private static func contentType(of set: XMLTree) -> String? {
         if let type = set.attributes["contentType"] { return type }
-        let mime = set.attributes["mimeType"] ?? set.child("Representation")?.attributes["mimeType"]
+        let first = set.child("Representation")
+        let mime = set.attributes["mimeType"] ?? first?.attributes["mimeType"]
+        // TTML files, and MP4 segments of TTML or WebVTT, are text of an "application" type.
+        let codecs = set.attributes["codecs"] ?? first?.attributes["codecs"] ?? ""
+        if mime == "application/ttml+xml" || (mime == "application/mp4" && (codecs.hasPrefix("stpp") || codecs.hasPrefix("wvtt"))) {
+            return "text"
+        }
         return mime?.split(separator: "/").first.map(String.init)
     }
 
@@ -329,16 +340,15 @@ struct DASHManifest: Equatable, Sendable {
 
     /// The manifest with every `SegmentBase` Representation's segments read from its `sidx`
     /// box, which `fetch` reads (the bytes of a range of a URL); nil when one cannot be read.
+    /// A text set whose index cannot be read is left out.
     func resolvingIndexes(_ fetch: (URL, Range<Int>) -> Data?) -> DASHManifest? {
-        func resolved(_ representation: Representation) -> Representation? {
-            guard let index = representation.index else { return representation }
+        func playlist(_ index: IndexedFile) -> HLSMediaPlaylist? {
             guard let data = fetch(index.url, index.indexRange),
                 let box = SegmentIndexBox(data, offset: index.indexRange.lowerBound)
             else { return nil }
             let map = HLSMap(url: index.url, byteRange: index.initialisation.isEmpty ? nil : index.initialisation)
             let origin = box.references[0].start
-            var copy = representation
-            copy.playlist = Self.playlist(
+            return Self.playlist(
                 box.references.enumerated().map { number, reference in
                     var segment = HLSSegment(
                         url: index.url, sequence: number + 1, start: reference.start - origin,
@@ -346,6 +356,12 @@ struct DASHManifest: Equatable, Sendable {
                     segment.mediaStart = reference.start
                     return segment
                 })
+        }
+        func resolved(_ representation: Representation) -> Representation? {
+            guard let index = representation.index else { return representation }
+            guard let read = playlist(index) else { return nil }
+            var copy = representation
+            copy.playlist = read
             copy.index = nil
             return copy
         }
@@ -366,6 +382,13 @@ struct DASHManifest: Equatable, Sendable {
         var copy = self
         copy.variants = video
         copy.audio = audio
+        copy.subtitles = subtitles.compactMap { track in
+            guard let index = track.index else { return track }
+            var done = track
+            done.playlist = playlist(index)
+            done.index = nil
+            return done.playlist == nil ? nil : done
+        }
         return copy
     }
 

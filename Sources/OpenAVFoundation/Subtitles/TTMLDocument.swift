@@ -47,7 +47,9 @@ enum TTMLDocument {
         let sheet = TTMLStyleSheet(head: root.child("head"))
         guard let body = root.child("body") else { return [] }
         var reader = ParagraphReader(clock: clock, sheet: sheet, rootExtent: root.attributes["extent"])
-        reader.read(body, parent: .init(begin: 0, end: nil), specified: [:], region: nil, preserves: false)
+        reader.read(
+            body, parent: .init(begin: 0, end: nil), specified: [:], region: nil,
+            preserves: root.attributes["space"] == "preserve")
         return reader.events.map { event in
             guard offset != 0 else { return event }
             let delta = CMTime(seconds: offset, preferredTimescale: 90_000)
@@ -76,6 +78,9 @@ private struct ParagraphReader {
     let rootExtent: String?
     var events: [SubtitleEvent] = []
 
+    /// The most pieces of time one paragraph is cut into.
+    static let maximumPieces = 1000
+
     /// A run of a paragraph's content: text (or a line break) shown over `interval`.
     private struct Run {
         var text: String
@@ -85,11 +90,17 @@ private struct ParagraphReader {
         var preserves: Bool
     }
 
-    /// The interval of `element` within `parent`'s, or nil when it never shows.
+    /// The interval of `element` within `parent`'s, or nil when it never shows (or gives a
+    /// time that cannot be read). Times are kept on 90 kHz ticks, so sums that differ in the
+    /// last bit meet exactly.
     func interval(of element: TTMLElement, in parent: TTMLInterval) -> TTMLInterval? {
-        let begin = parent.begin + (element.attributes["begin"].flatMap(clock.seconds) ?? 0)
-        var end = element.attributes["end"].flatMap(clock.seconds).map { parent.begin + $0 }
-        if let duration = element.attributes["dur"].flatMap(clock.seconds) { end = min(end ?? .infinity, begin + duration) }
+        func ticks(_ seconds: Double) -> Double { (seconds * 90_000).rounded() / 90_000 }
+        for name in ["begin", "end", "dur"] {
+            if let text = element.attributes[name], clock.seconds(text) == nil { return nil }
+        }
+        let begin = ticks(parent.begin + (element.attributes["begin"].flatMap(clock.seconds) ?? 0))
+        var end = element.attributes["end"].flatMap(clock.seconds).map { ticks(parent.begin + $0) }
+        if let duration = element.attributes["dur"].flatMap(clock.seconds) { end = min(end ?? .infinity, ticks(begin + duration)) }
         if let parentEnd = parent.end { end = min(end ?? parentEnd, parentEnd) }
         if let end, end <= begin { return nil }
         return TTMLInterval(begin: begin, end: end)
@@ -133,13 +144,15 @@ private struct ParagraphReader {
         // Every time the content changes inside the paragraph starts a new event.
         var edges = Set([interval.begin] + (interval.end.map { [$0] } ?? []))
         for run in runs { edges.insert(run.interval.begin); if let end = run.interval.end { edges.insert(end) } }
-        let sorted = edges.sorted()
+        // (A paragraph of more timed pieces than this is a hostile one: the rest is left out.)
+        let sorted = edges.sorted().prefix(Self.maximumPieces)
         let row = sheet.verticalRow(ofRegion: region, extent: rootExtent)
         for (index, begin) in sorted.enumerated() where interval.end.map({ begin < $0 }) ?? true {
+            guard events.count < TTMLDocument.maximumEvents else { break }
             let end = index + 1 < sorted.count ? sorted[index + 1] : nil
             let piece = TTMLInterval(begin: begin, end: end)
             let text = Self.assText(runs.filter { $0.interval.contains(piece) })
-            guard !text.isEmpty, events.count < TTMLDocument.maximumEvents else { continue }
+            guard !text.isEmpty else { continue }
             let alignment = (row - 1) * 3 + style.horizontal
             events.append(
                 SubtitleEvent(
@@ -180,12 +193,7 @@ private struct ParagraphReader {
                     lines[lines.count - 1].append((String(part), run.style))
                 }
             } else {
-                let collapsed = run.text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
-                    .joined(separator: " ")
-                let leading = run.text.first.map { $0.isWhitespace } ?? false
-                let trailing = run.text.last.map { $0.isWhitespace } ?? false
-                let text = (leading ? " " : "") + collapsed + (trailing && !collapsed.isEmpty ? " " : "")
-                lines[lines.count - 1].append((text, run.style))
+                lines[lines.count - 1].append((collapsingWhiteSpace(run.text), run.style))
             }
         }
         var output: [String] = []
@@ -216,12 +224,35 @@ private struct ParagraphReader {
         return output.joined(separator: "\\N")
     }
 
-    /// Text with the braces ASS reads as markup escaped (`\{`, `\}`, as libass reads them).
+    /// `text` with each run of XML white space (space, tab, CR, LF; not a no-break space)
+    /// made one space.
+    private static func collapsingWhiteSpace(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var inSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                if !inSpace { scalars.append(" ") }
+                inSpace = true
+            } else {
+                scalars.append(scalar)
+                inSpace = false
+            }
+        }
+        return String(scalars)
+    }
+
+    /// Text as ASS event text: braces escaped (`\{`, `\}`, as libass reads them), and a
+    /// backslash that ASS would read with what follows it (`\N`, `\h`, `\{`) or with a tag
+    /// after it kept apart by a word joiner, as FFmpeg's WebVTT decoder does.
     private static func escaped(_ text: String) -> String {
         var result = ""
-        for character in text {
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() {
             if character == "{" || character == "}" { result.append("\\") }
             result.append(character)
+            if character == "\\", index + 1 == characters.count || "Nnh{}".contains(characters[index + 1]) {
+                result.append("\u{2060}")
+            }
         }
         return result
     }
@@ -233,17 +264,24 @@ struct TTMLClock: Sendable {
     var subFrameRate = 1.0
     var tickRate = 1.0
 
+    /// The latest time read (about 115 days): later ones are a broken or hostile document's.
+    static let latestSeconds = 1e7
+
     init(root attributes: [String: String]) {
-        let declaredRate = attributes["frameRate"].flatMap { Double($0) }.flatMap { $0 > 0 ? $0 : nil }
+        func rate(_ name: String, in range: ClosedRange<Double>) -> Double? {
+            attributes[name].flatMap { Double($0) }.flatMap { range.contains($0) ? $0 : nil }
+        }
+        let declaredRate = rate("frameRate", in: 1...1000)
         if let declaredRate { frameRate = declaredRate }
         if let multiplier = attributes["frameRateMultiplier"]?.split(separator: " ").compactMap({ Double($0) }),
-            multiplier.count == 2, multiplier[0] > 0, multiplier[1] > 0
+            multiplier.count == 2, (1...1e6).contains(multiplier[0]), (1...1e6).contains(multiplier[1]),
+            (1...1000).contains(frameRate * multiplier[0] / multiplier[1])
         {
             frameRate *= multiplier[0] / multiplier[1]
         }
-        if let rate = attributes["subFrameRate"].flatMap({ Double($0) }), rate > 0 { subFrameRate = rate }
-        if let rate = attributes["tickRate"].flatMap({ Double($0) }), rate > 0 {
-            tickRate = rate
+        if let declared = rate("subFrameRate", in: 1...1000) { subFrameRate = declared }
+        if let declared = rate("tickRate", in: 1...1e10) {
+            tickRate = declared
         } else if declaredRate != nil {
             tickRate = frameRate * subFrameRate
         }
@@ -253,6 +291,11 @@ struct TTMLClock: Sendable {
     /// `hh:mm:ss:frames[.subframes]`) or an offset (`<number>h|m|s|ms|f|t`); nil when
     /// unreadable.
     func seconds(_ text: String) -> Double? {
+        guard let seconds = unboundedSeconds(text), seconds.isFinite, seconds <= Self.latestSeconds else { return nil }
+        return seconds
+    }
+
+    private func unboundedSeconds(_ text: String) -> Double? {
         let value = text.trimmingCharacters(in: .whitespaces)
         if value.contains(":") {
             let parts = value.split(separator: ":", omittingEmptySubsequences: false)

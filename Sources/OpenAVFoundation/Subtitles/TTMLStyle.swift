@@ -39,11 +39,16 @@ struct TTMLStyle: Sendable, Equatable {
 
     /// The override tags that turn `previous` into this style (empty when they are alike).
     func tags(from previous: TTMLStyle) -> String {
+        // Back to the default colour: a reset to the event's style (whose colour the viewer's
+        // appearance may set), then what stays on.
+        if assColour == nil, previous.assColour != nil {
+            return "{\\r" + (isItalic ? "\\i1" : "") + (isBold ? "\\b1" : "") + (isUnderlined ? "\\u1" : "") + "}"
+        }
         var tags = ""
         if isItalic != previous.isItalic { tags += isItalic ? "\\i1" : "\\i0" }
         if isBold != previous.isBold { tags += isBold ? "\\b1" : "\\b0" }
         if isUnderlined != previous.isUnderlined { tags += isUnderlined ? "\\u1" : "\\u0" }
-        if assColour != previous.assColour { tags += "\\c" + (assColour ?? "&HFFFFFF&") }
+        if assColour != previous.assColour, let assColour { tags += "\\c" + assColour }
         return tags.isEmpty ? "" : "{" + tags + "}"
     }
 
@@ -55,7 +60,7 @@ struct TTMLStyle: Sendable, Equatable {
         if value.hasPrefix("#"), value.count == 7 || value.count == 9 {
             let digits = Array(value.dropFirst())
             components = stride(from: 0, to: 6, by: 2).compactMap { Int(String(digits[$0...$0 + 1]), radix: 16) }
-        } else if value.hasPrefix("rgb"), let open = value.firstIndex(of: "("), let close = value.firstIndex(of: ")") {
+        } else if value.hasPrefix("rgb"), let open = value.firstIndex(of: "("), let close = value[open...].firstIndex(of: ")") {
             components = value[value.index(after: open)..<close].split(separator: ",").prefix(3).compactMap {
                 Int($0.trimmingCharacters(in: .whitespaces))
             }
@@ -85,7 +90,7 @@ struct TTMLStyleSheet: Sendable {
     init(head: TTMLElement?) {
         let definitions = head?.descendants("style").filter { $0.attributes["id"] != nil } ?? []
         let byID = Dictionary(definitions.map { ($0.attributes["id"]!, $0.attributes) }, uniquingKeysWith: { a, _ in a })
-        for id in byID.keys { styles[id] = Self.flatten(id, in: byID, depth: 0) }
+        for id in byID.keys { _ = Self.flatten(id, in: byID, into: &styles, visiting: []) }
         for region in head?.descendants("region") ?? [] {
             guard let id = region.attributes["id"] else { continue }
             var attributes = referenced(region.attributes)
@@ -107,13 +112,20 @@ struct TTMLStyleSheet: Sendable {
         return merged
     }
 
-    private static func flatten(_ id: String, in byID: [String: [String: String]], depth: Int) -> [String: String] {
-        guard depth < 8, let own = byID[id] else { return [:] }
+    /// Style `id` with the styles it references folded in, each flattened once (`done`); a
+    /// reference back into the chain being flattened (`visiting`) is ignored.
+    private static func flatten(
+        _ id: String, in byID: [String: [String: String]], into done: inout [String: [String: String]],
+        visiting: Set<String>
+    ) -> [String: String] {
+        if let flat = done[id] { return flat }
+        guard let own = byID[id], !visiting.contains(id), visiting.count < 64 else { return [:] }
         var merged: [String: String] = [:]
-        for reference in (own["style"] ?? "").split(separator: " ").map(String.init) where reference != id {
-            merged.merge(flatten(reference, in: byID, depth: depth + 1)) { _, new in new }
+        for reference in (own["style"] ?? "").split(separator: " ").map(String.init) {
+            merged.merge(flatten(reference, in: byID, into: &done, visiting: visiting.union([id]))) { _, new in new }
         }
         merged.merge(own) { _, new in new }
+        done[id] = merged
         return merged
     }
 

@@ -35,6 +35,9 @@ struct TTMLElement: Sendable, Equatable {
 
     /// The most elements read from one document, so a hostile file cannot exhaust memory.
     static let maximumElements = 500_000
+    /// The deepest nesting read (real documents nest fewer than ten deep), so a hostile file
+    /// cannot exhaust the stack of the recursive walks.
+    static let maximumDepth = 64
 
     /// The document's root element; nil when `data` is not well-formed XML or is too large.
     /// External entities are never resolved.
@@ -57,13 +60,23 @@ struct TTMLElement: Sendable, Equatable {
         var stack = [TTMLElement(name: "", attributes: [:])]
         var count = 0
         var overflowed = false
+        /// Text not yet added to the innermost element (added whole at its next child or end,
+        /// not piece by piece: libxml2 hands text over in small pieces).
+        var pending = ""
+
+        func flushText() {
+            guard !pending.isEmpty else { return }
+            if stack.count > 1 { stack[stack.count - 1].content.append(.text(pending)) }
+            pending = ""
+        }
 
         func parser(
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
             qualifiedName: String?, attributes: [String: String] = [:]
         ) {
             count += 1
-            if count > TTMLElement.maximumElements {
+            flushText()
+            if count > TTMLElement.maximumElements || stack.count > TTMLElement.maximumDepth {
                 overflowed = true
                 parser.abortParsing()
                 return
@@ -79,17 +92,17 @@ struct TTMLElement: Sendable, Equatable {
             _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
             guard stack.count > 1 else { return }
+            flushText()
             let done = stack.removeLast()
             stack[stack.count - 1].content.append(.element(done))
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard stack.count > 1 else { return }
-            if case .text(let previous)? = stack[stack.count - 1].content.last {
-                stack[stack.count - 1].content[stack[stack.count - 1].content.count - 1] = .text(previous + string)
-            } else {
-                stack[stack.count - 1].content.append(.text(string))
-            }
+            if stack.count > 1 { pending += string }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            if stack.count > 1 { pending += String(decoding: block, as: UTF8.self) }
         }
     }
 }

@@ -187,6 +187,9 @@ final class LibassRenderer {
     }
 
     private func add(_ dialogue: SubtitleDialogue, to track: UnsafeMutablePointer<ASS_Track>) {
+        // Times libass cannot hold (a hostile subtitle file's) are left out.
+        let bound = 1e12
+        guard abs(dialogue.start.seconds) < bound, abs(dialogue.end.seconds) < bound else { return }
         let start = Int64((dialogue.start.seconds * 1000).rounded())
         let duration = max(1, Int64((dialogue.end.seconds * 1000).rounded()) - start)
         var bytes = Array(dialogue.line.utf8)

@@ -36,7 +36,7 @@ import Testing
         let source = folder.appendingPathComponent("cues.srt"), output = folder.appendingPathComponent("cues.ttml")
         try Data(SelectionMedia.subRip.utf8).write(to: source)
         try GeneratedMedia.runFFmpeg(["-i", source.path, "-f", "ttml", output.path])
-        let contents = try SubtitleFileLoading.read(output, network: NetworkOptions(), timeout: 5, secure: false)
+        let contents = try SubtitleFileLoading.read(output, timeout: 5)
         #expect(contents.codecName == "ttml")
         let store = SubtitleCueStore()
         store.reset(version: 1, header: contents.assHeader)
@@ -153,5 +153,54 @@ import Testing
         #expect(!TTMLDocument.looksLikeTTML(Data("<ttx></ttx>".utf8)))
         #expect(TTMLDocument.events(Data("<tt><body><p begin=\"1s\">".utf8)) == nil, "not well-formed")
         #expect(TTMLDocument.events(Data("<MPD/>".utf8)) == nil)
+    }
+
+    @Test func slivererOfTimeNoBreakSpacesAndBackslashesComeOutRight() throws {
+        // 10.2 + 2.2 is 12.399999999999999 in binary: the span's end meets the paragraph's.
+        let cues = try cues(
+            document(
+                """
+                <p begin="10.2s" end="12.4s">Hi <span end="2.2s">there</span></p>
+                <p begin="20s" end="21s">Hello\u{A0}<span>World</span></p>
+                <p begin="22s" end="23s">C:\\Nope \\h <span tts:fontStyle="italic">end\\</span></p>
+                """))
+        #expect(cues.map(\.text) == ["Hi there", "Hello\u{A0}World", "C:\\\u{2060}Nope \\\u{2060}h end\\\u{2060}"])
+        #expect(cues.first.map { [$0.timeRange.start.seconds, $0.timeRange.end.seconds] } == [10.2, 12.4])
+        #expect(cues.last?.runs.last?.isItalic == true)
+    }
+
+    @Test func hostileDocumentsEndQuicklyWithoutCrashing() throws {
+        // Times that are not finite or far too late, and rates out of range.
+        let times = try cues(
+            document(
+                """
+                <p begin="inf:00:00" end="1s">A</p><p begin="00:00:01:00.nan" end="2s">B</p>
+                <p begin="1e16s" end="1e17s">C</p><p begin="1s" end="2s">Fine</p>
+                """, root: #"ttp:tickRate="1e-300" ttp:frameRate="1e-300""#))
+        #expect(times.map(\.text) == ["Fine"], "an element whose time cannot be read is not shown")
+        #expect(times.allSatisfy { $0.timeRange.start.seconds.isFinite && $0.timeRange.start.seconds < 10 })
+        #expect(TTMLClock(root: ["tickRate": "1e-300"]).seconds("1t") == 1)
+        // A colour whose parenthesis closes before it opens.
+        #expect(TTMLStyle.colour("rgb)(") == nil && TTMLStyle.colour("rgb(1,2,3)") == "&H030201&")
+        // Nesting far deeper than any real document.
+        let deep = String(repeating: "<span>", count: 100_000) + "x" + String(repeating: "</span>", count: 100_000)
+        #expect(TTMLDocument.events(Data(document("<p begin=\"1s\" end=\"2s\">\(deep)</p>").utf8)) == nil)
+        // Styles that all reference each other.
+        let ids = (0..<20).map { "s\($0)" }
+        let styles = ids.map { #"<style xml:id="\#($0)" style="\#(ids.joined(separator: " "))" tts:color="red"/>"# }
+        let started = Date()
+        let cyclic = try cues(
+            document(#"<p begin="1s" end="2s" style="s0">Red</p>"#, head: "<styling>\(styles.joined())</styling>"))
+        #expect(cyclic.first?.runs.first?.color == AVSubtitleColor(red: 1, green: 0, blue: 0))
+        #expect(Date().timeIntervalSince(started) < 5, "each style is flattened once")
+    }
+
+    @Test func aRenditionARemoteStreamNamesKeepsToTheStreamsRules() throws {
+        let rules = SubtitleFileLoading.StreamRules(network: NetworkOptions(), secure: true)
+        for url in ["file:///etc/passwd", "http://127.0.0.1:1/subs.ttml"] {
+            #expect(throws: MediaFailure.self) {
+                try SubtitleFileLoading.read(URL(string: url)!, timeout: 1, stream: rules)
+            }
+        }
     }
 }

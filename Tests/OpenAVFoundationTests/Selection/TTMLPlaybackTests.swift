@@ -37,13 +37,14 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    /// The set names no `contentType`: its MIME type says it is text.
     @Test func aDASHTextSetOfOneTTMLDocumentShowsItsCuesOnTime() async throws {
         let folder = try DASHMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         let text = try String(contentsOf: folder.appendingPathComponent("template/manifest.mpd"), encoding: .utf8)
         let set = """
-            <AdaptationSet contentType="text" mimeType="application/ttml+xml" lang="de"><Label>Deutsch</Label>
+            <AdaptationSet mimeType="application/ttml+xml" lang="de"><Label>Deutsch</Label>
             <Role schemeIdUri="urn:mpeg:dash:role:2011" value="subtitle"/>
             <Representation id="ttml" bandwidth="1000"><BaseURL>subtitles/de</BaseURL></Representation></AdaptationSet>
             </Period>

@@ -58,6 +58,50 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test func aDASHTextSetOfOneIndexedWebVTTFileShowsItsCuesOnTime() async throws {
+        let folder = try DASHMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        // WebVTT boxes in one file indexed by its sidx: 2 s segments, each a sample of nothing
+        // before the cue, the cue, and nothing after it.
+        let samples: [[(duration: UInt32, bytes: Data)]] = [
+            [(1000, Segments.emptyWebVTTSample), (1000, Segments.webVTTCue("Hello world"))],
+            [(1000, Segments.emptyWebVTTSample), (1000, Segments.webVTTCue("Second line"))],
+            [(2000, Segments.emptyWebVTTSample)],
+        ]
+        var ticks: UInt64 = 0
+        var segments: [(duration: UInt32, bytes: Data)] = []
+        for (index, segmentSamples) in samples.enumerated() {
+            segments.append((2000, Segments.segment(sequence: UInt32(index + 1), startTicks: ticks, samples: segmentSamples)))
+            ticks += 2000
+        }
+        let indexed = Segments.indexedFile(
+            initialisation: Segments.initialisation(.webVTT, timescale: 1000), timescale: 1000, segments: segments)
+        server.setRule(.content(indexed.file, contentType: "video/mp4"), for: "/template/vtt/subs.mp4")
+        let text = try String(contentsOf: folder.appendingPathComponent("template/manifest.mpd"), encoding: .utf8)
+        let set = """
+            <AdaptationSet contentType="text" mimeType="application/mp4" codecs="wvtt" lang="en">
+            <Representation id="vtt" bandwidth="2000"><BaseURL>vtt/subs.mp4</BaseURL>
+            <SegmentBase indexRange="\(indexed.index.lowerBound)-\(indexed.index.upperBound - 1)">
+            <Initialization range="0-\(indexed.initialisation.upperBound - 1)"/></SegmentBase>
+            </Representation></AdaptationSet>
+            </Period>
+            """
+        let manifest = text.replacingOccurrences(of: "</Period>", with: set)
+        #expect(manifest != text)
+        server.setRule(.content(Data(manifest.utf8), contentType: "application/dash+xml"), for: "/template/indexed-vtt.mpd")
+        let url = server.url(for: "template/indexed-vtt.mpd")
+        let group = try #require(try await AVURLAsset(url: url).loadMediaSelectionGroup(for: .legible))
+        #expect(group.options.map(\.codecName) == ["webvtt"])
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(url, clock: clock) {
+            $0.options.first
+        }
+        await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
+        #expect(server.requests.contains { $0.path == "/template/vtt/subs.mp4" })
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func anHLSRenditionOfIMSC1SegmentsShowsItsCuesOnTheMediasTimeline() async throws {
         let master = try SelectionMedia.hlsWithSubtitles.url()
         let root = master.deletingLastPathComponent().deletingLastPathComponent()
