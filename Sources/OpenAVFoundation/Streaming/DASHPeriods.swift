@@ -6,8 +6,9 @@
 // so the demuxer reads each Period with a fresh container anchored at its start (as after
 // an HLS `EXT-X-DISCONTINUITY`), its container times mapped by the segments' own presentation
 // times; a Period's segments stop at its end (their media past it is not shown: the
-// segments' `sectionEnd`). libavformat's DASH demuxer plays one Period only (the one stating
-// the longest duration).
+// segments' `sectionEnd`). Text sets of segments join as audio sets do (by language and
+// name); one some Period lacks, or holds as a single file, is left out. libavformat's DASH
+// demuxer plays one Period only (the one stating the longest duration).
 //
 // Concurrency: pure functions; used on the thread that opens an input.
 import Foundation
@@ -74,7 +75,7 @@ extension DASHManifest {
                 timelines: timelines, ended: ended,
                 periods.map { period in
                     let count = period.variants.count
-                    return (start: period.periodStart, representation: period.variants[matching(rank, of: main.variants.count, in: count)])
+                    return (start: period.periodStart, playlist: period.variants[matching(rank, of: main.variants.count, in: count)].playlist)
                 })
             return variant
         }
@@ -95,14 +96,28 @@ extension DASHManifest {
                             zip(periods, matched).map { period, match in
                                 let count = match.representations.count
                                 let index = matching(rank, of: set.representations.count, in: count)
-                                return (start: period.periodStart, representation: match.representations[index])
+                                return (start: period.periodStart, playlist: match.representations[index].playlist)
                             })
                         return version
                     }))
         }
         joined.audio = audio
-        // Text sets are files of one Period's cues each: not offered for several Periods.
-        joined.subtitles = []
+        joined.subtitles = main.subtitles.compactMap { track -> TextTrack? in
+            guard track.playlist != nil else { return nil }
+            var parts: [(start: Double, playlist: HLSMediaPlaylist)] = []
+            for period in periods {
+                let segmented = period.subtitles.filter { $0.playlist != nil && $0.codecName == track.codecName }
+                guard
+                    let match = segmented.first(where: { $0.language == track.language && $0.name == track.name })
+                        ?? segmented.first(where: { $0.language == track.language }),
+                    let playlist = match.playlist
+                else { return nil }
+                parts.append((period.periodStart, playlist))
+            }
+            var joinedTrack = track
+            joinedTrack.playlist = joinedPlaylist(timelines: timelines, ended: ended, parts)
+            return joinedTrack
+        }
         return joined
     }
 
@@ -123,11 +138,11 @@ extension DASHManifest {
         return Int((Double(rank * (count - 1)) / Double(ladder - 1)).rounded())
     }
 
-    /// The segments of `parts` (one Representation a Period, with the Period's manifest
-    /// giving its start), one after the other: numbered on from 1, each Period's placed at its
-    /// start and opening a discontinuity sequence of its own (`timelines`, one a Period).
+    /// The segments of `parts` (one Representation's playlist a Period, with the Period's
+    /// start), one after the other: numbered on from 1, each Period's placed at its start and
+    /// opening a discontinuity sequence of its own (`timelines`, one a Period).
     private static func joinedPlaylist(
-        timelines: [Int], ended: Bool, _ parts: [(start: Double, representation: Representation)]
+        timelines: [Int], ended: Bool, _ parts: [(start: Double, playlist: HLSMediaPlaylist)]
     ) -> HLSMediaPlaylist {
         var segments: [HLSSegment] = []
         for (position, part) in parts.enumerated() {
@@ -135,7 +150,7 @@ extension DASHManifest {
             // Media a Period's segments hold past its end (where the next begins) is not shown,
             // and a segment that begins there is not fetched.
             let end = position + 1 < parts.count ? parts[position + 1].start : nil
-            for (index, segment) in part.representation.playlist.segments.enumerated() {
+            for (index, segment) in part.playlist.segments.enumerated() {
                 let start = part.start + segment.start
                 if let end, start >= end - 1e-6 { break }
                 var placed = HLSSegment(

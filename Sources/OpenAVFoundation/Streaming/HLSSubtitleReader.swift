@@ -261,12 +261,17 @@ final class HLSSubtitleReader {
             trackAnchors[segment.discontinuitySequence] = anchor
             shift = anchor
         }
-        guard shift != 0 else { return events }
         let delta = CMTime(seconds: shift, preferredTimescale: 90_000)
-        return events.map { event in
+        // A DASH Period's cues stop where the next Period begins.
+        let sectionEnd = segment.sectionEnd.map { CMTime(seconds: $0, preferredTimescale: 90_000) }
+        return events.compactMap { event in
             var moved = event
             moved.start = event.start + delta
             moved.end = event.end.map { $0 + delta }
+            if let sectionEnd {
+                guard moved.start < sectionEnd else { return nil }
+                moved.end = min(moved.end ?? sectionEnd, sectionEnd)
+            }
             return moved
         }
     }

@@ -58,6 +58,56 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test func textSetsOfSeveralPeriodsJoinEachPeriodsCuesAtItsStartAndEnd() async throws {
+        let folder = try DASHMedia.periodsFolder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        // Each Period's text set counts from the Period's start; "Late" runs past the
+        // introduction's end (4 s) in its document.
+        let set = """
+            <AdaptationSet mimeType="application/mp4" codecs="stpp" lang="en">
+            <SegmentTemplate timescale="1000" duration="2000" startNumber="1" initialization="text-init.mp4"
+              media="text-$Number$.m4s"/>
+            <Representation id="text" bandwidth="2000"/></AdaptationSet>
+            </Period>
+            """
+        let manifest = try DASHMedia.periodsManifest(introductionEndingAt: 4).replacingOccurrences(of: "</Period>", with: set)
+        server.setRule(.content(Data(manifest.utf8), contentType: "application/dash+xml"), for: "/periods/text.mpd")
+        let parts: [(folder: String, segments: [[(begin: Double, end: Double, text: String)]])] = [
+            ("intro", [[(1, 2, "Intro")], [(3.5, 4.5, "Late")]]),
+            ("programme", [[(1, 2, "Programme")], [], [], []]),
+        ]
+        for part in parts {
+            server.setRule(
+                .content(Segments.initialisation(.ttml, timescale: 1000), contentType: "video/mp4"),
+                for: "/periods/\(part.folder)/text-init.mp4")
+            for (index, cues) in part.segments.enumerated() {
+                // The introduction's last sample claims a second past the Period's end.
+                let duration: UInt32 = part.folder == "intro" && index == 1 ? 3000 : 2000
+                let segment = Segments.segment(
+                    sequence: UInt32(index + 1), startTicks: UInt64(2000 * index), samples: [(duration, Segments.ttml(cues))])
+                server.setRule(.content(segment, contentType: "video/mp4"), for: "/periods/\(part.folder)/text-\(index + 1).m4s")
+            }
+        }
+        let url = server.url(for: "periods/text.mpd")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(url, clock: clock) {
+            $0.options.first
+        }
+        func reach(_ seconds: Double) async {
+            for _ in 0..<2_000 where player.currentTime().seconds < seconds { await advance(clock, by: 0.01) }
+        }
+        for (time, strings, shownAt) in [
+            (1.1, ["Intro"], 1.0), (2.1, [], 2.0), (3.6, ["Late"], 3.5), (4.1, [], 4.0), (5.1, ["Programme"], 5.0),
+            (6.1, [], 6.0),
+        ] {
+            await reach(time)
+            await waitUntil("\(strings) at \(time) s") { recorder.last?.strings == strings }
+            if let last = recorder.last { #expect(abs(last.time - shownAt) < 0.035, "\(strings): \(last.time) s") }
+        }
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func aDASHTextSetOfOneIndexedWebVTTFileShowsItsCuesOnTime() async throws {
         let folder = try DASHMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
