@@ -16,18 +16,22 @@ enum StreamDescriber {
         let language = tags.first { $0.key == "language" }?.value
         var matrix = [Int32](repeating: 0, count: 9)
         let hasMatrix = CFFmpeg_stream_display_matrix(stream, &matrix) != 0
+        // An MP4 track of TTML documents ('stpp'), which FFmpeg 5.1 demuxes as data with no
+        // codec: a subtitle track Playhead decodes itself (TTMLPacketDecoder).
+        let isTTML = parameters.codec_type == AVMEDIA_TYPE_DATA && codecID == AV_CODEC_ID_NONE
+            && fourCC(parameters.codec_tag) == "stpp"
 
         return StreamDescription(
             index: index,
             trackID: st.id,
-            kind: kind(of: parameters.codec_type),
-            codecName: codecName(codecID, tag: parameters.codec_tag),
+            kind: isTTML ? .subtitle : kind(of: parameters.codec_type),
+            codecName: isTTML ? "ttml" : codecName(codecID, tag: parameters.codec_tag),
             codecLongName: avcodec_descriptor_get(codecID).flatMap { $0.pointee.long_name }.map {
                 String(cString: $0)
             },
             profileName: avcodec_profile_name(codecID, parameters.profile).map { String(cString: $0) },
             codecTag: fourCC(parameters.codec_tag),
-            decoderAvailable: avcodec_find_decoder(codecID) != nil,
+            decoderAvailable: isTTML || avcodec_find_decoder(codecID) != nil,
             timeBase: CMTime(tickOf: st.time_base),
             startTime: CMTime(ffmpegTicks: st.start_time, timeBase: st.time_base),
             duration: CMTime(ffmpegTicks: st.duration, timeBase: st.time_base),

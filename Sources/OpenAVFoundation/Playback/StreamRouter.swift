@@ -26,7 +26,9 @@ struct StreamRouter {
     /// The last ICY metadata packet seen (Shoutcast titles arrive inside the HTTP body).
     private var icyPacket: String?
     private var legibleVersion = -1
-    private var subtitleDecoder: SubtitleDecoder?
+    private var subtitleDecoder: (any SubtitlePacketDecoding)?
+    /// Subtitle streams of TTML documents, which the engine decodes itself.
+    private let ttmlStreams: Set<Int>
     private var backlog: [Int: RecentPackets<Packet>] = [:]
 
     init(description: MediaDescription, audioStream: Int?) {
@@ -34,6 +36,7 @@ struct StreamRouter {
         audioStreams =
             audioStream == nil ? [] : Set(tracks.filter { $0.kind == .audio }.map(\.index))
         subtitleStreams = Set(tracks.filter { $0.kind == .subtitle }.map(\.index))
+        ttmlStreams = Set(tracks.filter { $0.kind == .subtitle && $0.codecName == "ttml" }.map(\.index))
         metadataStreams = Set(
             description.tracks.filter { $0.kind == .data && $0.codecName == "timed_id3" }.map(\.index))
         var boxed: [Int: [UInt32: BoxedMetadataKey]] = [:]
@@ -61,9 +64,10 @@ struct StreamRouter {
         subtitleDecoder = nil
         // Subtitles off, or a file: the engine fills the store itself.
         guard let stream = selection.legible?.streamIndex else { return }
-        let decoder =
-            subtitleStreams.contains(stream)
-            ? demuxer.makeSubtitleDecoder(streamIndex: stream) : nil
+        let decoder: (any SubtitlePacketDecoding)? =
+            ttmlStreams.contains(stream)
+            ? TTMLPacketDecoder(streamIndex: stream)
+            : subtitleStreams.contains(stream) ? demuxer.makeSubtitleDecoder(streamIndex: stream) : nil
         pipeline.switchboard.cues.reset(
             version: legibleVersion, header: decoder?.assHeader, isStyled: decoder?.isStyled ?? false,
             fonts: decoder?.fonts ?? [])

@@ -164,7 +164,7 @@ struct FragmentedTextTrack: Sendable, Equatable {
     }
 
     /// A TTML sample's cues, cut to the sample's span when it has one.
-    private static func ttmlEvents(_ sample: Sample) -> [SubtitleEvent] {
+    static func ttmlEvents(_ sample: Sample) -> [SubtitleEvent] {
         guard var events = TTMLDocument.events(Data(sample.bytes)), !events.isEmpty else { return [] }
         let tolerance = 0.5
         let latest = events.map { ($0.end ?? $0.start).seconds }.max() ?? 0

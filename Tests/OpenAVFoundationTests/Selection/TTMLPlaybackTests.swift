@@ -37,6 +37,31 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    @Test func anMP4TrackOfTTMLDocumentsIsALegibleOptionWhoseCuesShowOnTime() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-ttml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("cues.srt"), movie = folder.appendingPathComponent("film.mp4")
+        try Data(SelectionMedia.subRip.utf8).write(to: source)
+        // FFmpeg's own TTML in MP4: one 'stpp' sample holding the whole document.
+        try GeneratedMedia.runFFmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=5", "-i", source.path, "-c:v", "libx264",
+            "-pix_fmt", "yuv420p", "-c:s", "ttml", "-metadata:s:s:0", "language=deu", movie.path,
+        ])
+        let asset = AVURLAsset(url: movie)
+        let tracks = try await asset.loadTracks(withMediaType: .subtitle)
+        #expect(tracks.count == 1)
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        let option = try #require(group.options.first { $0.codecName == "ttml" })
+        #expect(option.isPlayable && option.extendedLanguageTag == "de")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(movie, clock: clock) {
+            $0.options.first { $0.codecName == "ttml" }
+        }
+        await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
+        player.replaceCurrentItem(with: nil)
+    }
+
     /// The set names no `contentType`: its MIME type says it is text.
     @Test func aDASHTextSetOfOneTTMLDocumentShowsItsCuesOnTime() async throws {
         let folder = try DASHMedia.folder()
