@@ -11,6 +11,9 @@ package struct ISOBox: Sendable, Equatable {
     package var type: UInt32
     /// The bytes after the box's header.
     package var payload: ArraySlice<UInt8>
+    /// The header's length: 8, or 16 with a 64-bit size (the box starts this far before its
+    /// payload).
+    package var headerSize = 8
 
     /// The type as four characters when they are printable ASCII, else its number.
     package var typeName: String { ISOBoxes.fourCC(type) }
@@ -40,7 +43,7 @@ package enum ISOBoxes {
             }
             guard size >= UInt64(header), size <= UInt64(bytes.endIndex - offset) else { break }
             let end = offset + Int(size)
-            boxes.append(ISOBox(type: type, payload: bytes[(offset + header)..<end]))
+            boxes.append(ISOBox(type: type, payload: bytes[(offset + header)..<end], headerSize: header))
             offset = end
         }
         return boxes

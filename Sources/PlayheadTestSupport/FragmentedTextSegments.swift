@@ -15,8 +15,9 @@ public enum FragmentedTextSegments {
     }
 
     /// An initialisation section: `ftyp`, then `moov` with one text track of `format` on
-    /// `timescale` and a `trex` with no defaults.
-    public static func initialisation(_ format: Format, timescale: UInt32) -> Data {
+    /// `timescale` and a `trex` with no defaults. With `afterVideoTrack`, a video track (ID 1,
+    /// its `trex` defaults 512-tick samples of 9 bytes) comes first and the text track is ID 2.
+    public static func initialisation(_ format: Format, timescale: UInt32, afterVideoTrack: Bool = false) -> Data {
         let entry: Data
         switch format {
         case .ttml:
@@ -27,9 +28,18 @@ public enum FragmentedTextSegments {
         let mdhd = fullBox("mdhd", version: 0, flags: 0, uint32(0) + uint32(0) + uint32(timescale) + uint32(0) + uint16(0x55C4) + uint16(0))
         let hdlr = fullBox("hdlr", version: 0, flags: 0, uint32(0) + Data("subt".utf8) + Data(count: 12) + Data("Text\0".utf8))
         let stbl = box("stbl", fullBox("stsd", version: 0, flags: 0, uint32(1) + entry))
-        let trak = box("trak", box("mdia", mdhd + hdlr + box("minf", stbl)))
-        let trex = fullBox("trex", version: 0, flags: 0, uint32(1) + uint32(1) + uint32(0) + uint32(0) + uint32(0))
-        return box("ftyp", Data("iso6".utf8) + uint32(0) + Data("iso6dash".utf8)) + box("moov", trak + box("mvex", trex))
+        let id: UInt32 = afterVideoTrack ? 2 : 1
+        func tkhd(_ id: UInt32) -> Data { fullBox("tkhd", version: 0, flags: 3, uint32(0) + uint32(0) + uint32(id) + Data(count: 68)) }
+        let trak = box("trak", tkhd(id) + box("mdia", mdhd + hdlr + box("minf", stbl)))
+        var traks = trak
+        var extends = fullBox("trex", version: 0, flags: 0, uint32(id) + uint32(1) + uint32(0) + uint32(0) + uint32(0))
+        if afterVideoTrack {
+            let video = box(
+                "stbl", fullBox("stsd", version: 0, flags: 0, uint32(1) + box("avc1", Data(count: 78))))
+            traks = box("trak", tkhd(1) + box("mdia", mdhd + box("minf", video))) + trak
+            extends = fullBox("trex", version: 0, flags: 0, uint32(1) + uint32(1) + uint32(512) + uint32(9) + uint32(0)) + extends
+        }
+        return box("ftyp", Data("iso6".utf8) + uint32(0) + Data("iso6dash".utf8)) + box("moov", traks + box("mvex", extends))
     }
 
     /// A media segment: `styp`, one `moof` (decode time `startTicks`, sample durations and
@@ -86,13 +96,15 @@ public enum FragmentedTextSegments {
         uint32(UInt32(8 + payload.count)) + Data(type.utf8) + payload
     }
 
-    private static func fullBox(_ type: String, version: UInt8, flags: UInt32, _ payload: Data) -> Data {
+    /// A full box (version and 24-bit flags) of `type` around `payload`.
+    public static func fullBox(_ type: String, version: UInt8, flags: UInt32, _ payload: Data) -> Data {
         box(type, Data([version]) + uint32(flags).suffix(3) + payload)
     }
 
-    private static func uint16(_ value: UInt16) -> Data { Data([UInt8(value >> 8), UInt8(value & 0xFF)]) }
+    /// Big-endian numbers.
+    public static func uint16(_ value: UInt16) -> Data { Data([UInt8(value >> 8), UInt8(value & 0xFF)]) }
 
-    private static func uint32(_ value: UInt32) -> Data { Data((0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) }) }
+    public static func uint32(_ value: UInt32) -> Data { Data((0..<4).map { UInt8((value >> (24 - 8 * $0)) & 0xFF) }) }
 
-    private static func uint64(_ value: UInt64) -> Data { Data((0..<8).map { UInt8((value >> (56 - 8 * $0)) & 0xFF) }) }
+    public static func uint64(_ value: UInt64) -> Data { Data((0..<8).map { UInt8((value >> (56 - 8 * $0)) & 0xFF) }) }
 }

@@ -121,7 +121,7 @@ extension ItemPlayback {
     /// `knownPlaylist`) segment by segment on a thread of its own, following a live playlist
     /// for as long as the rendition stays selected and the item plays.
     private func loadSubtitleRendition(
-        _ url: URL, knownPlaylist: HLSMediaPlaylist?, version: Int, origin: Double, into store: SubtitleCueStore
+        _ url: URL, knownPlaylist: KnownSubtitleSegments?, version: Int, origin: Double, into store: SubtitleCueStore
     ) {
         let location = try? asset.inspection.location.get()
         let network = location?.network ?? NetworkOptions()

@@ -83,7 +83,7 @@ struct DASHManifest: Equatable, Sendable {
         /// The segments, for a segmented Representation (`url` then only names it, or is the
         /// indexed file).
         var playlist: HLSMediaPlaylist? = nil
-        /// A `SegmentBase` Representation's file and index, until `resolvingIndexes` reads it.
+        /// A `SegmentBase` Representation's file and index, read when the set is chosen.
         var index: IndexedFile? = nil
     }
 
@@ -203,7 +203,8 @@ struct DASHManifest: Equatable, Sendable {
             !segmented.playlist.segments.isEmpty || segmented.index != nil
         {
             codecName = codecs.hasPrefix("stpp") ? "ttml" : "webvtt"
-            playlist = segmented.playlist
+            // An indexed file's segments are read from its index when the set is chosen.
+            playlist = segmented.index == nil ? segmented.playlist : nil
             index = segmented.index
         } else {
             return nil
@@ -338,28 +339,32 @@ struct DASHManifest: Equatable, Sendable {
             isEncrypted: false, initialisation: segments.first?.map?.url, mediaSequence: segments.first?.sequence ?? 0)
     }
 
-    /// The manifest with every `SegmentBase` Representation's segments read from its `sidx`
-    /// box, which `fetch` reads (the bytes of a range of a URL); nil when one cannot be read.
-    /// A text set whose index cannot be read is left out.
+    /// The segments of an indexed file, from its `sidx` box (`data`, read from the index
+    /// range); nil when the box cannot be read.
+    static func indexedPlaylist(_ index: IndexedFile, sidx data: Data) -> HLSMediaPlaylist? {
+        guard let box = SegmentIndexBox(data, offset: index.indexRange.lowerBound) else { return nil }
+        let map = HLSMap(url: index.url, byteRange: index.initialisation.isEmpty ? nil : index.initialisation)
+        let origin = box.references[0].start
+        return playlist(
+            box.references.enumerated().map { number, reference in
+                var segment = HLSSegment(
+                    url: index.url, sequence: number + 1, start: reference.start - origin,
+                    duration: reference.duration, byteRange: reference.bytes, discontinuity: false, map: map)
+                segment.mediaStart = reference.start
+                return segment
+            })
+    }
+
+    /// The manifest with every video and audio `SegmentBase` Representation's segments read
+    /// from its `sidx` box, which `fetch` reads (the bytes of a range of a URL); nil when one
+    /// cannot be read. A text set's index is read only when the set is chosen (by
+    /// `HLSSubtitleReader`), so an unreachable one never holds up the open.
     func resolvingIndexes(_ fetch: (URL, Range<Int>) -> Data?) -> DASHManifest? {
-        func playlist(_ index: IndexedFile) -> HLSMediaPlaylist? {
-            guard let data = fetch(index.url, index.indexRange),
-                let box = SegmentIndexBox(data, offset: index.indexRange.lowerBound)
-            else { return nil }
-            let map = HLSMap(url: index.url, byteRange: index.initialisation.isEmpty ? nil : index.initialisation)
-            let origin = box.references[0].start
-            return Self.playlist(
-                box.references.enumerated().map { number, reference in
-                    var segment = HLSSegment(
-                        url: index.url, sequence: number + 1, start: reference.start - origin,
-                        duration: reference.duration, byteRange: reference.bytes, discontinuity: false, map: map)
-                    segment.mediaStart = reference.start
-                    return segment
-                })
-        }
         func resolved(_ representation: Representation) -> Representation? {
             guard let index = representation.index else { return representation }
-            guard let read = playlist(index) else { return nil }
+            guard let data = fetch(index.url, index.indexRange), let read = Self.indexedPlaylist(index, sidx: data) else {
+                return nil
+            }
             var copy = representation
             copy.playlist = read
             copy.index = nil
@@ -382,13 +387,6 @@ struct DASHManifest: Equatable, Sendable {
         var copy = self
         copy.variants = video
         copy.audio = audio
-        copy.subtitles = subtitles.compactMap { track in
-            guard let index = track.index else { return track }
-            var done = track
-            done.playlist = playlist(index)
-            done.index = nil
-            return done.playlist == nil ? nil : done
-        }
         return copy
     }
 

@@ -108,9 +108,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let log: StreamingLog
     /// The subtitle and caption renditions the multivariant playlist declares.
     let declaredRenditions: DeclaredRenditions
-    /// The playlists of subtitle renditions known at open (a DASH manifest's segmented text
+    /// The segments of subtitle renditions known at open (a DASH manifest's segmented text
     /// AdaptationSets), by the rendition's URL.
-    let subtitlePlaylists: [String: HLSMediaPlaylist]
+    let subtitlePlaylists: [String: KnownSubtitleSegments]
     /// The variables of the multivariant playlist its media playlists may import
     /// (`EXT-X-DEFINE:IMPORT`), for every reload.
     let playlistImports: [String: String]
@@ -154,7 +154,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         carrying carriedRenditions: [CompanionRendition] = [], startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], knownBackupPlaylists: [Int: [HLSMediaPlaylist]] = [:],
         formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil,
-        iFrameVariants: [HLSIFrameVariant] = [], subtitlePlaylists: [String: HLSMediaPlaylist] = [:]
+        iFrameVariants: [HLSIFrameVariant] = [], subtitlePlaylists: [String: KnownSubtitleSegments] = [:]
     ) {
         self.subtitlePlaylists = subtitlePlaylists
         keyframeSource = HLSKeyframeSource(variants: iFrameVariants)

@@ -80,11 +80,21 @@ struct WebVTTTimestampMap: Equatable, Sendable {
     }
 }
 
+/// A subtitle rendition's segments known without a playlist to fetch (a DASH text set).
+enum KnownSubtitleSegments: Sendable, Equatable {
+    /// Listed by the manifest.
+    case listed(HLSMediaPlaylist)
+    /// One file indexed by its `sidx` box (`SegmentBase`), read when the rendition is chosen.
+    case indexed(DASHManifest.IndexedFile)
+}
+
 /// Reads one WebVTT media playlist into timed subtitle events; see the file comment.
 final class HLSSubtitleReader {
-    /// The most segments read from one playlist, and the most bytes in one segment.
+    /// The most segments read from one playlist, and the most bytes in one WebVTT segment
+    /// and in one fragmented MP4 one (a whole film's text may be one subsegment).
     static let maximumSegments = 20_000
     static let maximumSegmentBytes = 1 << 20
+    static let maximumFragmentedSegmentBytes = 16 << 20
 
     private let playlistURL: URL
     private let network: NetworkOptions
@@ -102,11 +112,12 @@ final class HLSSubtitleReader {
     private let timelineOffsets: TimelineOffsets?
     /// The multivariant playlist's variables the rendition's playlist may import.
     private let imports: [String: String]
-    /// The playlist when it is known already (a DASH text AdaptationSet's segments): read
-    /// instead of fetching `playlistURL`.
-    private let knownPlaylist: HLSMediaPlaylist?
-    /// The fragmented MP4 tracks of the initialisation sections read so far.
-    private var tracks: [HLSMap: FragmentedTextTrack] = [:]
+    /// The segments when they are known already (a DASH text AdaptationSet's): read instead
+    /// of fetching `playlistURL`.
+    private var knownPlaylist: KnownSubtitleSegments?
+    /// The fragmented MP4 tracks of the initialisation sections read so far (nil: the section
+    /// could not be read or holds no subtitle track, not asked for again).
+    private var tracks: [HLSMap: FragmentedTextTrack?] = [:]
     /// Per discontinuity sequence, the shift that puts a fragmented segment's track time on
     /// its playlist start (an ended playlist's later timelines, before the demuxer got there).
     private var trackAnchors: [Int: Double] = [:]
@@ -131,11 +142,11 @@ final class HLSSubtitleReader {
     /// http(s), and https throughout when the media was (`secure`).
     /// `timelineOffsets`: where the demuxer anchored each discontinuity sequence, when
     /// Playhead's loader streams the media. `imports`: the multivariant playlist's variables.
-    /// `knownPlaylist`: the playlist itself, when it is not to be fetched (DASH).
+    /// `knownPlaylist`: the segments, when no playlist is to be fetched (DASH).
     init(
         playlist: URL, network: NetworkOptions, timeout: Double, origin: Double, remote: Bool, secure: Bool = false,
         log: StreamingLog? = nil, timelineOffsets: TimelineOffsets? = nil, imports: [String: String] = [:],
-        knownPlaylist: HLSMediaPlaylist? = nil
+        knownPlaylist: KnownSubtitleSegments? = nil
     ) {
         self.knownPlaylist = knownPlaylist
         self.log = log
@@ -161,9 +172,18 @@ final class HLSSubtitleReader {
         }
         var lastText: String?
         while isWanted() {
-            let text = knownPlaylist == nil ? fetchText(playlistURL, limit: network.maximumPlaylistBytes) : ""
+            if case .indexed(let file)? = knownPlaylist {
+                // A DASH file's index, read now that the rendition is chosen.
+                guard let data = fetchData(file.url, limit: network.maximumPlaylistBytes, range: file.indexRange),
+                    let listed = DASHManifest.indexedPlaylist(file, sidx: data)
+                else { return }
+                knownPlaylist = .listed(listed)
+            }
+            var known: HLSMediaPlaylist?
+            if case .listed(let listed)? = knownPlaylist { known = listed }
+            let text = known == nil ? fetchText(playlistURL, limit: network.maximumPlaylistBytes) : ""
             guard let text,
-                case .media(let playlist)? = knownPlaylist.map({ HLSPlaylist.media($0) })
+                case .media(let playlist)? = known.map({ HLSPlaylist.media($0) })
                     ?? (try? HLSPlaylist.parse(text, base: playlistURL, imports: imports))
             else { return }
             for segment in playlist.segments where !read.contains(segment.sequence) && read.count < Self.maximumSegments {
@@ -198,9 +218,8 @@ final class HLSSubtitleReader {
 
     /// The cues of `segment`, on the item timeline; nil when it could not be read.
     private func events(of segment: HLSSegment, _ placement: Placement) -> [SubtitleEvent]? {
-        guard let data = fetchData(segment.url, limit: Self.maximumSegmentBytes, range: segment.byteRange) else {
-            return nil
-        }
+        let limit = segment.map == nil ? Self.maximumSegmentBytes : Self.maximumFragmentedSegmentBytes
+        guard let data = fetchData(segment.url, limit: limit, range: segment.byteRange) else { return nil }
         let bytes = [UInt8](data)
         if segment.map != nil || FragmentedTextTrack.looksLikeMP4(bytes) {
             return fragmentedEvents(bytes, of: segment, placement)
@@ -237,12 +256,14 @@ final class HLSSubtitleReader {
         let track: FragmentedTextTrack
         if let map = segment.map {
             if let known = tracks[map] {
+                guard let known else { return nil }
                 track = known
             } else {
-                guard let data = fetchData(map.url, limit: Self.maximumSegmentBytes, range: map.byteRange),
-                    let read = FragmentedTextTrack(initialisation: [UInt8](data))
-                else { return nil }
+                let read = fetchData(map.url, limit: Self.maximumSegmentBytes, range: map.byteRange).flatMap {
+                    FragmentedTextTrack(initialisation: [UInt8]($0))
+                }
                 tracks[map] = read
+                guard let read else { return nil }
                 track = read
             }
         } else {
@@ -250,17 +271,26 @@ final class HLSSubtitleReader {
             guard let read = FragmentedTextTrack(initialisation: bytes) else { return nil }
             track = read
         }
-        let events = track.events(in: bytes)
+        let fileOffset = segment.byteRange?.lowerBound ?? 0
         let shift: Double
-        switch placement {
-        case .origin(let origin):
-            shift = -origin
-        case .anchoredAtPlaylistStart:
-            guard let first = track.samples(in: bytes).first else { return events }
-            let anchor = trackAnchors[segment.discontinuitySequence] ?? (segment.start - first.start)
-            trackAnchors[segment.discontinuitySequence] = anchor
-            shift = anchor
+        var fallbackStart = segment.mediaStart ?? 0
+        if let mediaStart = segment.mediaStart {
+            // A DASH segment says where its track time falls (each Representation's own
+            // presentationTimeOffset).
+            shift = segment.start - mediaStart
+        } else {
+            switch placement {
+            case .origin(let origin):
+                shift = -origin
+                fallbackStart = segment.start + origin
+            case .anchoredAtPlaylistStart:
+                let first = track.samples(in: bytes, fileOffset: fileOffset).first?.start ?? 0
+                let anchor = trackAnchors[segment.discontinuitySequence] ?? (segment.start - first)
+                trackAnchors[segment.discontinuitySequence] = anchor
+                shift = anchor
+            }
         }
+        let events = track.events(in: bytes, fileOffset: fileOffset, fallbackStart: fallbackStart)
         let delta = CMTime(seconds: shift, preferredTimescale: 90_000)
         // A DASH Period's cues stop where the next Period begins.
         let sectionEnd = segment.sectionEnd.map { CMTime(seconds: $0, preferredTimescale: 90_000) }

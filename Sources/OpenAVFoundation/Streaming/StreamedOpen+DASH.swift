@@ -121,10 +121,13 @@ extension StreamedOpen {
                 name: track.name, language: track.language, url: track.url.absoluteString,
                 isDefault: track.isDefault, isForced: track.isForced, codecName: track.codecName)
         }
-        // A segmented text set's segments are read from the manifest's playlist, by its URL.
+        // A segmented text set's segments are read from the manifest's playlist, or from its
+        // file's index, by its URL.
         let subtitlePlaylists = Dictionary(
-            manifest.subtitles.compactMap { track in track.playlist.map { (track.url.absoluteString, $0) } },
-            uniquingKeysWith: { first, _ in first })
+            manifest.subtitles.compactMap { track -> (String, KnownSubtitleSegments)? in
+                if let playlist = track.playlist { return (track.url.absoluteString, .listed(playlist)) }
+                return track.index.map { (track.url.absoluteString, .indexed($0)) }
+            }, uniquingKeysWith: { first, _ in first })
         let loader = HLSStreamLoader(
             variants: variants, startVariant: start, startPlaylist: playlists[start], fetcher: fetcher,
             secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,

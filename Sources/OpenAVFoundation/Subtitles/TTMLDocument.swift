@@ -264,8 +264,9 @@ struct TTMLClock: Sendable {
     var subFrameRate = 1.0
     var tickRate = 1.0
 
-    /// The latest time read (about 115 days): later ones are a broken or hostile document's.
-    static let latestSeconds = 1e7
+    /// The latest time read (about 317 years: a track timeline counted from 1970 fits; later
+    /// times are a broken or hostile document's).
+    static let latestSeconds = 1e10
 
     init(root attributes: [String: String]) {
         func rate(_ name: String, in range: ClosedRange<Double>) -> Double? {

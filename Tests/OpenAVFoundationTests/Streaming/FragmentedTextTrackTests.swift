@@ -67,4 +67,89 @@ import Testing
         #expect(track.events(in: Array(segment.prefix(segment.count - 1))).isEmpty, "a cut sample is not read")
         #expect(shown(track.events(in: segment)) == ["0.5-1.5 One"])
     }
+
+    @Test func aTrackTimelineCountedFrom1970IsRead() throws {
+        let track = try #require(FragmentedTextTrack(initialisation: [UInt8](Segments.initialisation(.ttml, timescale: 1000))))
+        let segment = Segments.segment(
+            sequence: 1, startTicks: 1_700_000_000_000,
+            samples: [(2000, Segments.ttml([(1_700_000_000.5, 1_700_000_001.5, "Now")]))])
+        #expect(shown(track.events(in: [UInt8](segment))) == ["1700000000.5-1700000001.5 Now"])
+    }
+
+    /// A moof of a video fragment then a text one, neither naming a base: the text's data
+    /// follows the video's (ISO/IEC 14496-12 §8.8.7), and only the text track's is read.
+    private func twoTrackSegment(largeHeader: Bool) -> Data {
+        let document = Segments.ttml([(1, 2, "Text")])
+        let video = Data(repeating: 0xAB, count: 18)
+        func moof(dataOffset: UInt32) -> Data {
+            let videoFragment = Segments.box(
+                "traf",
+                Segments.fullBox("tfhd", version: 0, flags: 0, Segments.uint32(1))
+                    + Segments.fullBox("tfdt", version: 1, flags: 0, Segments.uint64(0))
+                    + Segments.fullBox("trun", version: 0, flags: 0x01, Segments.uint32(2) + Segments.uint32(dataOffset)))
+            let textFragment = Segments.box(
+                "traf",
+                Segments.fullBox("tfhd", version: 0, flags: 0, Segments.uint32(2))
+                    + Segments.fullBox("tfdt", version: 1, flags: 0, Segments.uint64(0))
+                    + Segments.fullBox(
+                        "trun", version: 0, flags: 0x300,
+                        Segments.uint32(1) + Segments.uint32(2000) + Segments.uint32(UInt32(document.count))))
+            let payload = Segments.fullBox("mfhd", version: 0, flags: 0, Segments.uint32(1)) + videoFragment + textFragment
+            guard largeHeader else { return Segments.box("moof", payload) }
+            return Segments.uint32(1) + Data("moof".utf8) + Segments.uint64(UInt64(16 + payload.count)) + payload
+        }
+        let size = moof(dataOffset: 0).count
+        return moof(dataOffset: UInt32(size + 8)) + Segments.box("mdat", video + document)
+    }
+
+    @Test(arguments: [false, true])
+    func onlyTheSubtitleTracksFragmentsAreReadWhereverTheirDataLies(largeHeader: Bool) throws {
+        let initialisation = Segments.initialisation(.ttml, timescale: 1000, afterVideoTrack: true)
+        let track = try #require(FragmentedTextTrack(initialisation: [UInt8](initialisation)))
+        #expect(track.trackID == 2 && track.defaultSize == 0, "the text track's trex, not the video's")
+        #expect(shown(track.events(in: [UInt8](twoTrackSegment(largeHeader: largeHeader)))) == ["1.0-2.0 Text"])
+    }
+
+    @Test func aStatedBaseCountsFromTheFilesStartNotTheRangesStart() throws {
+        let track = try #require(FragmentedTextTrack(initialisation: [UInt8](Segments.initialisation(.ttml, timescale: 1000))))
+        let document = Segments.ttml([(1, 2, "Ranged")])
+        let rangeStart = 1000
+        func moof(base: UInt64) -> Data {
+            Segments.box(
+                "moof",
+                Segments.box(
+                    "traf",
+                    Segments.fullBox("tfhd", version: 0, flags: 0x01, Segments.uint32(1) + Segments.uint64(base))
+                        + Segments.fullBox(
+                            "trun", version: 0, flags: 0x300,
+                            Segments.uint32(1) + Segments.uint32(2000) + Segments.uint32(UInt32(document.count)))))
+        }
+        let size = moof(base: 0).count
+        let segment = moof(base: UInt64(rangeStart + size + 8)) + Segments.box("mdat", document)
+        #expect(shown(track.events(in: [UInt8](segment), fileOffset: rangeStart)) == ["1.0-2.0 Ranged"])
+        #expect(track.events(in: [UInt8](segment)).isEmpty, "read from the wrong place, the base is past the bytes")
+    }
+
+    @Test func hostileFragmentsAreBoundedAndNeverTrap() throws {
+        let track = try #require(FragmentedTextTrack(initialisation: [UInt8](Segments.initialisation(.ttml, timescale: 1))))
+        // A decode time at the end of 64 bits, four billion samples of no size, and a stated
+        // base far past the bytes.
+        let endless = Segments.box(
+            "moof",
+            Segments.box(
+                "traf",
+                Segments.fullBox("tfhd", version: 0, flags: 0x02_0000, Segments.uint32(1))
+                    + Segments.fullBox("tfdt", version: 1, flags: 0, Segments.uint64(.max))
+                    + Segments.fullBox("trun", version: 0, flags: 0, Segments.uint32(.max))))
+            + Segments.box("mdat", Data())
+        #expect(track.samples(in: [UInt8](endless)).count == FragmentedTextTrack.maximumSamples)
+        #expect(track.events(in: [UInt8](endless)).isEmpty)
+        let far = Segments.box(
+            "moof",
+            Segments.box(
+                "traf",
+                Segments.fullBox("tfhd", version: 0, flags: 0x01, Segments.uint32(1) + Segments.uint64(.max))
+                    + Segments.fullBox("trun", version: 0, flags: 0x200, Segments.uint32(1) + Segments.uint32(10))))
+        #expect(track.samples(in: [UInt8](far)).isEmpty)
+    }
 }
