@@ -75,8 +75,8 @@ extension DASHManifest {
                 periods, main: periods.count - 1, timelines: periods.map { Int(($0.periodStart * 1000).rounded()) },
                 ended: false)
         else { return nil }
-        // Text files are not followed live.
-        manifest.subtitles = []
+        // Text sets of segments are followed live, as the video (whole files are left out
+        // when the Periods are joined).
         // Where the packager suggests playing, behind the newest segment; where the manifest
         // is to be read from now on.
         let delay = mpd.attributes["suggestedPresentationDelay"].flatMap(isoDuration).flatMap { $0 >= 0 ? $0 : nil }
@@ -94,7 +94,8 @@ extension DASHManifest {
         return manifest
     }
 
-    /// The manifest with `change` made to the playlist of every video and audio Representation.
+    /// The manifest with `change` made to the playlist of every video and audio Representation
+    /// and every text set of segments.
     func changingPlaylists(_ change: (HLSMediaPlaylist) -> HLSMediaPlaylist) -> DASHManifest {
         func changed(_ representation: Representation) -> Representation {
             var copy = representation
@@ -106,6 +107,11 @@ extension DASHManifest {
         copy.audio = audio.map {
             AudioSet(
                 name: $0.name, language: $0.language, isDefault: $0.isDefault, representations: $0.representations.map(changed))
+        }
+        copy.subtitles = subtitles.map { track in
+            var changed = track
+            changed.playlist = track.playlist.map(change)
+            return changed
         }
         return copy
     }

@@ -131,7 +131,8 @@ struct DASHManifest: Equatable, Sendable {
             if kind == "video", !ladder.contains(position) { continue }
             let setBase = baseURL(of: set, under: periodBase)
             if kind == "text",
-                let track = textTrack(set, base: setBase, period: period, count: subtitles.count, length: length, live: available != nil)
+                let track = textTrack(
+                    set, base: setBase, period: period, count: subtitles.count, length: length, available: available)
             {
                 subtitles.append(track)
             }
@@ -180,10 +181,11 @@ struct DASHManifest: Equatable, Sendable {
     }
 
     /// A text AdaptationSet as a subtitle rendition: its first Representation, when that is
-    /// one WebVTT or TTML file named by a `BaseURL` (no segment addressing), or, in an on-demand
-    /// manifest, segments of fragmented MP4 holding TTML or WebVTT; nil otherwise.
+    /// one WebVTT or TTML file named by a `BaseURL` (no segment addressing), or segments of
+    /// fragmented MP4 holding TTML or WebVTT (in a live manifest, those of `available`, as
+    /// the video's); nil otherwise.
     private static func textTrack(
-        _ set: XMLTree, base: URL, period: XMLTree, count: Int, length: Double, live: Bool
+        _ set: XMLTree, base: URL, period: XMLTree, count: Int, length: Double, available: ClosedRange<Double>?
     ) -> TextTrack? {
         guard let node = set.child("Representation") else { return nil }
         let mime = node.attributes["mimeType"] ?? set.attributes["mimeType"] ?? ""
@@ -197,10 +199,10 @@ struct DASHManifest: Equatable, Sendable {
             })
         {
             codecName = named
-        } else if mime == "application/mp4", !live, codecs.hasPrefix("stpp") || codecs.hasPrefix("wvtt"),
+        } else if mime == "application/mp4", codecs.hasPrefix("stpp") || codecs.hasPrefix("wvtt"),
             let segmented = representation(
-                node, in: set, period: period, base: baseURL(of: node, under: base), length: length, available: nil),
-            !segmented.playlist.segments.isEmpty || segmented.index != nil
+                node, in: set, period: period, base: baseURL(of: node, under: base), length: length, available: available),
+            !segmented.playlist.segments.isEmpty || segmented.index != nil || available != nil
         {
             codecName = codecs.hasPrefix("stpp") ? "ttml" : "webvtt"
             // An indexed file's segments are read from its index when the set is chosen.

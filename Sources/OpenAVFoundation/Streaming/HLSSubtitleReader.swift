@@ -81,11 +81,14 @@ struct WebVTTTimestampMap: Equatable, Sendable {
 }
 
 /// A subtitle rendition's segments known without a playlist to fetch (a DASH text set).
-enum KnownSubtitleSegments: Sendable, Equatable {
+enum KnownSubtitleSegments: Sendable {
     /// Listed by the manifest.
     case listed(HLSMediaPlaylist)
     /// One file indexed by its `sidx` box (`SegmentBase`), read when the rendition is chosen.
     case indexed(DASHManifest.IndexedFile)
+    /// A live manifest's: `playlist` as the manifest stood at the open, then `read` from each
+    /// reload of the manifest at `manifest` (its bytes and URL).
+    case live(HLSMediaPlaylist, manifest: URL, read: @Sendable (Data, URL) -> HLSMediaPlaylist?)
 }
 
 /// Reads one WebVTT media playlist into timed subtitle events; see the file comment.
@@ -171,17 +174,37 @@ final class HLSSubtitleReader {
             return
         }
         var lastText: String?
+        var reloads = false
         while isWanted() {
-            if case .indexed(let file)? = knownPlaylist {
+            var known: HLSMediaPlaylist?
+            switch knownPlaylist {
+            case .indexed(let file)?:
                 // A DASH file's index, read now that the rendition is chosen.
                 guard let data = fetchData(file.url, limit: network.maximumPlaylistBytes, range: file.indexRange),
                     let listed = DASHManifest.indexedPlaylist(file, sidx: data)
                 else { return }
                 knownPlaylist = .listed(listed)
+                known = listed
+            case .listed(let listed)?:
+                known = listed
+            case .live(let opened, let manifest, let read)?:
+                // A live DASH manifest: as opened, then as each reload of it says (from where
+                // it says it moved to).
+                if reloads {
+                    guard let data = fetchData(manifest, limit: network.maximumPlaylistBytes),
+                        let reloaded = read(data, manifest)
+                    else { return }
+                    known = reloaded
+                } else {
+                    known = opened
+                }
+                reloads = true
+                if let moved = known?.relocation { knownPlaylist = .live(opened, manifest: moved, read: read) }
+            case nil:
+                break
             }
-            var known: HLSMediaPlaylist?
-            if case .listed(let listed)? = knownPlaylist { known = listed }
-            let text = known == nil ? fetchText(playlistURL, limit: network.maximumPlaylistBytes) : ""
+            // (A known live playlist's changes show in its last segment.)
+            let text = known.map { "\($0.segments.last?.sequence ?? -1)" } ?? fetchText(playlistURL, limit: network.maximumPlaylistBytes)
             guard let text,
                 case .media(let playlist)? = known.map({ HLSPlaylist.media($0) })
                     ?? (try? HLSPlaylist.parse(text, base: playlistURL, imports: imports))

@@ -122,10 +122,20 @@ extension StreamedOpen {
                 isDefault: track.isDefault, isForced: track.isForced, codecName: track.codecName)
         }
         // A segmented text set's segments are read from the manifest's playlist, or from its
-        // file's index, by its URL.
+        // file's index, by its URL; a live one's from every reload of the manifest.
         let subtitlePlaylists = Dictionary(
             manifest.subtitles.compactMap { track -> (String, KnownSubtitleSegments)? in
-                if let playlist = track.playlist { return (track.url.absoluteString, .listed(playlist)) }
+                if let playlist = track.playlist {
+                    guard isLive else { return (track.url.absoluteString, .listed(playlist)) }
+                    let textNumbering = DASHLiveNumbering()
+                    return (
+                        track.url.absoluteString,
+                        .live(
+                            textNumbering.numbered(playlist), manifest: url,
+                            read: liveTextReader(
+                                track, numbering: textNumbering, clock: sync, preferring: steering.preferring))
+                    )
+                }
                 return track.index.map { (track.url.absoluteString, .indexed($0)) }
             }, uniquingKeysWith: { first, _ in first })
         let loader = HLSStreamLoader(
@@ -319,6 +329,32 @@ extension StreamedOpen {
             guard !representations.isEmpty else { return nil }
             let count = representations.count
             return numbering.numbered(representations[DASHManifest.matching(variant, of: opened, in: count)].playlist)
+        }
+    }
+
+    /// Reads a live text set's playlist from a reload of the manifest (as it stands now by the
+    /// packager's `clock`, or complete once static), the set found again by its codec,
+    /// language and name; its segments numbered by time.
+    private static func liveTextReader(
+        _ track: DASHManifest.TextTrack, numbering: DASHLiveNumbering, clock: DASHClockSync, preferring: [String]
+    ) -> @Sendable (Data, URL) -> HLSMediaPlaylist? {
+        { data, base in
+            guard let tree = XMLTree.parse(data) else { return nil }
+            let direct = DASHManifest.clockSources(tree, base: base).first.flatMap { source -> Date? in
+                if case .direct(let date) = source { date } else { nil }
+            }
+            let mpd = DASHManifest.choosingLocation(0, of: tree, preferring: preferring)
+            guard
+                let manifest = DASHManifest.live(mpd, base: base, now: clock.now(direct: direct))
+                    ?? DASHManifest.periods(mpd, base: base).flatMap({ DASHManifest.joining($0) })
+            else { return nil }
+            let sets = manifest.subtitles.filter { $0.codecName == track.codecName && $0.playlist != nil }
+            guard
+                let match = sets.first(where: { $0.language == track.language && $0.name == track.name })
+                    ?? sets.first(where: { $0.language == track.language }),
+                let playlist = match.playlist
+            else { return nil }
+            return numbering.numbered(playlist)
         }
     }
 

@@ -133,4 +133,60 @@ import Testing
         #expect(chunks.allSatisfy { path in (1...6).contains { path.hasSuffix("0000\($0).m4s") } }, "\(chunks)")
         #expect(item.errorLog()?.events.isEmpty == true, "\(item.errorLog()?.events.map(\.errorComment) ?? [])")
     }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+    func aLiveTextSetIsFollowedAndItsCuesShowOnThePresentationsTimesInRealTime() async throws {
+        let (server, source) = try serve()
+        defer { server.stop() }
+        // An IMSC1 text set beside the video: in segment N (2 s each, from 0) the cue "Cue N"
+        // from 2N + 0.5 s to 2N + 1.5 s.
+        let set = """
+            <AdaptationSet id="9" mimeType="application/mp4" codecs="stpp" lang="en">
+            <Representation id="text" bandwidth="2000">
+            <SegmentTemplate timescale="1000" initialization="text/init.mp4" media="text/seg-$Number$.m4s" startNumber="1">
+            <SegmentTimeline><S t="0" d="2000" r="5" /></SegmentTimeline></SegmentTemplate></Representation></AdaptationSet>
+            </Period>
+            """
+        let withText = source.replacingOccurrences(of: "</Period>", with: set)
+        #expect(withText != source)
+        server.setRule(
+            .content(FragmentedTextSegments.initialisation(.ttml, timescale: 1000), contentType: "video/mp4"),
+            for: "/tiers/text/init.mp4")
+        for number in 0..<6 {
+            let begin = Double(2 * number)
+            let segment = FragmentedTextSegments.segment(
+                sequence: UInt32(number + 1), startTicks: UInt64(2000 * number),
+                samples: [(2000, FragmentedTextSegments.ttml([(begin + 0.5, begin + 1.5, "Cue \(number)")]))])
+            server.setRule(.content(segment, contentType: "video/mp4"), for: "/tiers/text/seg-\(number + 1).m4s")
+        }
+        // Begun 6 s ago: three segments whole; the rest come with the manifest's reloads.
+        let live = LiveDASHManifest(
+            server: server, source: withText, path: "/tiers/live.mpd", addressing: .timeline, startedAgo: 6, depth: 30)
+        defer { live.stop() }
+        let asset = AVURLAsset(url: server.url(for: "tiers/live.mpd"))
+        let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        #expect(group.options.map(\.codecName) == ["ttml"])
+        let item = AVPlayerItem(asset: asset)
+        item.select(group.options.first, in: group)
+        let recorder = LegibleRecorder()
+        let output = AVPlayerItemLegibleOutput()
+        output.setDelegate(recorder, queue: nil)
+        item.add(output)
+        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: SystemHostClock()), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil("playing") { player.timeControlStatus == .playing }
+        await waitUntil(timeout: 30, "the last segment") { Date().timeIntervalSince(live.availabilityStart) > 12.3 }
+        live.end()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
+        player.pause()
+        // Item time is the presentation's: cue N shows at 2N + 0.5 s.
+        let shown = recorder.all.filter { !$0.strings.isEmpty }
+        let numbers = shown.compactMap { $0.strings.first.flatMap { Int($0.dropFirst(4)) } }
+        #expect(Set(numbers).isSuperset(of: 3..<6), "the cues of segments published after the open: \(numbers)")
+        for entry in shown {
+            guard let number = entry.strings.first.flatMap({ Int($0.dropFirst(4)) }) else { continue }
+            #expect(abs(entry.time - (Double(2 * number) + 0.5)) < 0.1, "cue \(number) at \(entry.time)")
+        }
+    }
 }

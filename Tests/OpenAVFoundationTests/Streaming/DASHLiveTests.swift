@@ -161,4 +161,25 @@ import Testing
         #expect(last.isEnded && last.segments.map(\.sequence) == [1, 2, 3, 4, 5, 6])
         #expect(last.segments.map { $0.url.lastPathComponent }.last == "s6.m4s")
     }
+
+    @Test func aTextSetOfSegmentsIsFollowedLiveAsTheVideoIsAndAWholeFileIsLeftOut() throws {
+        let videoTemplate = #"<SegmentTemplate timescale="10" duration="20" media="v$Number$.m4s"/>"#
+        let periodText = """
+            <Period id="p" start="PT10S"><AdaptationSet mimeType="video/mp4">
+            <Representation id="v" bandwidth="500000">\(videoTemplate)</Representation></AdaptationSet>
+            <AdaptationSet mimeType="application/mp4" codecs="stpp" lang="en">
+            <SegmentTemplate timescale="1000" duration="2000" initialization="t-init.mp4" media="t$Number$.m4s"/>
+            <Representation id="t" bandwidth="1000"/></AdaptationSet>
+            <AdaptationSet mimeType="text/vtt" lang="fr"><Representation id="f" bandwidth="1000">
+            <BaseURL>fr.vtt</BaseURL></Representation></AdaptationSet></Period>
+            """
+        let data = mpd(periodText, extra: #"timeShiftBufferDepth="PT30S""#)
+        let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(101)))
+        #expect(manifest.subtitles.map(\.language) == ["en"], "a whole file is not followed live")
+        let text = try #require(manifest.subtitles.first?.playlist)
+        let video = manifest.variants[0].playlist
+        #expect(!text.isEnded && text.segments.map(\.start) == video.segments.map(\.start))
+        #expect(text.segments.last?.url.lastPathComponent == "t45.m4s" && text.segments.last?.map?.url.lastPathComponent == "t-init.mp4")
+        #expect(text.segments.last?.mediaStart == 88, "the Period's own time, which the track's times are on")
+    }
 }
