@@ -78,6 +78,10 @@ enum EngineEvent: Sendable {
     case videoLanding(generation: Int, at: CMTime)
     /// The video decoder drained the end of stream of `generation`.
     case videoEnded(generation: Int)
+    /// The video thread skips pictures of `generation` that refer to ones keyframes-only
+    /// decoding left out (fast play ended after the seek of `generation` showed its picture):
+    /// the picture where time stands (at `host`) needs an exact seek.
+    case videoAwaitsKeyframe(generation: Int, host: Double)
 
     // MARK: Audio thread
     /// Decoded audio of `generation` starting at `start` is about to be written.

@@ -180,6 +180,16 @@ extension EngineState {
             noteVideoLanding(generation: landed, at: time)
             // The audio of a keyframe seek waits for where the first frame is.
             return [.wake(.audio)]
+        case .videoAwaitsKeyframe(let waiting, let host):
+            guard waiting == generation, !decodesKeyframesOnly, !stopped else { return [] }
+            guard isSettled(generation: waiting) else {
+                owesPictureSeekAtLanding = true
+                return []
+            }
+            // (While waiting for data, the next change that is not a wait makes the seek.)
+            owesPictureSeek = true
+            guard !isWaitingForData, !endReported, let resumed = beginOwnSeek(at: time(atHost: host)) else { return [] }
+            return [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
         case .videoEnded(let ended):
             guard generation == ended, !stopped else { return [.wake(.presenter)] }
             eosGeneration = ended
@@ -282,8 +292,17 @@ extension EngineState {
         guard let finished = finishSeek(generation: landed, at: time, host: host) else { return [] }
         // The read-ahead waits for the landing (`LandingReadAhead`). The player hears nothing
         // of the engine's own seeks.
-        if isEngineOwn { return [.wake(.demux)] }
-        return [.wake(.demux), .report(.seekFinished(id: finished.id, time: time))]
+        var actions: [EngineAction] = [.wake(.demux)]
+        if !isEngineOwn { actions.append(.report(.seekFinished(id: finished.id, time: time))) }
+        if owesPictureSeekAtLanding {
+            // Pictures after the landing were skipped for want of their references: the
+            // picture where time stands comes from an exact seek.
+            owesPictureSeekAtLanding = false
+            if !decodesKeyframesOnly, !isWaitingForData, !endReported, let resumed = beginOwnSeek(at: time) {
+                actions += [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
+            }
+        }
+        return actions
     }
 
     /// Reaches the end of `generation` once: a read failure left behind fails the item there.

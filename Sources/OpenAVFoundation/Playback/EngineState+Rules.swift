@@ -15,6 +15,7 @@ extension EngineState {
         generation = max(generation + 1, request.id)
         seek = PendingSeek(request: request, generation: generation)
         owesPictureSeek = false
+        owesPictureSeekAtLanding = false
         isOpening = false
         endReported = false
         reverseEndReported = false

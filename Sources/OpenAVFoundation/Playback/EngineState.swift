@@ -92,6 +92,10 @@ struct EngineState: Sendable {
     /// engine's own there; a wait does not (play at the fast rate goes on from the keyframes).
     /// Any seek clears it.
     var owesPictureSeek = false
+    /// Set when the video thread skips pictures keyframes-only decoding left without
+    /// references while a seek is in flight (`videoAwaitsKeyframe`): once it lands, an exact
+    /// seek of the engine's own where time stands. Any seek clears it.
+    var owesPictureSeekAtLanding = false
     /// True while the player waits for data with a rate set (time stands, rate 0 here).
     var isWaitingForData = false
 

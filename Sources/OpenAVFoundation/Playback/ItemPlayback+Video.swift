@@ -33,6 +33,9 @@ private struct VideoSeekState {
     var takenThrough: CMTime?
     /// The thread's closed caption feed (the same object in every generation); nil without video.
     let captions: CaptionFeed?
+    /// True once this generation asked for the exact seek that ends skipping for want of
+    /// references (`videoAwaitsKeyframe`).
+    var askedForPictureSeek = false
 
     /// The state at the start of `generation` (-1: none yet), resolving `exactSeek` if given.
     init(generation: Int = -1, exactSeek: ExactSeekFilter? = nil, captions: CaptionFeed?) {
@@ -105,7 +108,14 @@ extension ItemPlayback {
             // Fast playback decodes keyframes only once this generation's first picture is out
             // (an exact seek's target is decoded as usual).
             let keyframesOnly = state.delivered && coordinator.read { $0.decodesKeyframesOnly }
-            switch gate.verdict(for: packet, keyframesOnly: keyframesOnly) {
+            let verdict = gate.verdict(for: packet, keyframesOnly: keyframesOnly)
+            if verdict != .decode, !keyframesOnly, !state.askedForPictureSeek {
+                // Fast play ended while pictures were being skipped: the engine decides on an
+                // exact seek to where time stands rather than wait for the next keyframe.
+                state.askedForPictureSeek = true
+                _ = post(.videoAwaitsKeyframe(generation: state.generation, host: environment.hostClock.now))
+            }
+            switch verdict {
             case .decode: break
             case .skip: continue
             case .skipAfterDraining:

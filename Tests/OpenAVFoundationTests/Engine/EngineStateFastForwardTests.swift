@@ -187,6 +187,40 @@ extension EngineStateHandleTests {
         #expect(state.handle(.setRate(0, host: 2.8)).isEmpty)
     }
 
+    @Test func fastPlayEndedDuringASeekSeeksWhereTimeStandsOnceItLandsIfPicturesWereSkipped() throws {
+        var state = fastForward(rate: 8, keyframes: false)
+        // A seek at 8x to 6 s; its picture is out, then 1x comes before it lands.
+        _ = state.handle(.seek(request(6, id: 5)))
+        _ = state.handle(.videoLanding(generation: 5, at: seconds(6)))
+        #expect(names(state.handle(.setRate(1, host: 3))) == ["output", "wake 30"], "no seek yet: one is in flight")
+        // The video thread skipped pictures whose references were never decoded.
+        #expect(state.handle(.videoAwaitsKeyframe(generation: 5, host: 3)).isEmpty)
+        #expect(state.owesPictureSeekAtLanding)
+        // The seek lands: the player hears of it, and the engine seeks where time stands.
+        #expect(
+            names(state.handle(.firstFrameShown(generation: 5, time: seconds(6), host: 3.1)))
+                == ["wake 1", "seek 5 at 6.0", "flush 6", "output", "wake all"])
+        let own = try #require(state.seek)
+        #expect(own.isEngineOwn && own.request.isExact && own.request.target == seconds(6) && !state.owesPictureSeekAtLanding)
+    }
+
+    @Test func aSettledSkipSeeksAtOnceAndStaleOrFastReportsAreIgnored() throws {
+        var state = fastForward(rate: 8, keyframes: false)
+        // Still fast: keyframes only is what is asked for.
+        #expect(state.handle(.videoAwaitsKeyframe(generation: 0, host: 2.125)).isEmpty)
+        // Left through its own exact seek (generation 1); a report of generation 0 is stale.
+        _ = state.handle(.setRate(1, host: 2.125))
+        #expect(state.handle(.videoAwaitsKeyframe(generation: 0, host: 2.2)).isEmpty && state.seek?.generation == 1)
+        // Settled at 1x, a skip report seeks where time stands at once.
+        _ = state.handle(.firstFrameShown(generation: 1, time: seconds(3), host: 2.3))
+        #expect(names(state.handle(.videoAwaitsKeyframe(generation: 1, host: 2.3))) == ["flush 2", "output", "wake all"])
+        #expect(state.seek?.request.target == seconds(3))
+        // While waiting for data, the seek waits for the next change that is not a wait.
+        var waiting = fastForward(rate: 8, keyframes: false)
+        _ = waiting.handle(.setRate(0, host: 2.125, waiting: true))
+        #expect(waiting.handle(.videoAwaitsKeyframe(generation: 0, host: 2.2)).isEmpty && waiting.owesPictureSeek)
+    }
+
     @Test func afterAStallOneXSeeksWhereTimeStands() throws {
         var state = fastForward(rate: 8, keyframes: false)
         _ = state.handle(.setRate(0, host: 2.125, waiting: true))
