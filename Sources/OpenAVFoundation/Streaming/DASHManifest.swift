@@ -251,8 +251,8 @@ struct DASHManifest: Equatable, Sendable {
         guard let id = node.attributes["id"], let bandwidth = node.attributes["bandwidth"].flatMap(Int.init) else {
             return nil
         }
-        // Fragmented MP4 only (WebM and MPEG-TS Representations go to libavformat).
-        if let mime = node.attributes["mimeType"] ?? set.attributes["mimeType"], !mime.hasSuffix("/mp4") { return nil }
+        // Fragmented MP4 and WebM (MPEG-TS Representations go to libavformat).
+        if let mime = node.attributes["mimeType"] ?? set.attributes["mimeType"], !mime.hasSuffix("/mp4") && !mime.hasSuffix("/webm") { return nil }
         let segments: [HLSSegment]?
         var index: IndexedFile?
         if let template = merged("SegmentTemplate", node, set, period) {

@@ -297,8 +297,11 @@ import Testing
         let two = manifest(sound + sound.replacingOccurrences(of: "id=\"0\"", with: "id=\"1\""))
         #expect(two?.variants.map(\.id) == ["0"] && two?.audio.count == 1, "two audio sets: the first adapted over")
         #expect(
-            manifest(video.replacingOccurrences(of: "<Representation", with: "<Representation mimeType=\"video/webm\"")) == nil,
-            "WebM")
+            manifest(video.replacingOccurrences(of: "<Representation", with: "<Representation mimeType=\"video/webm\"")) != nil,
+            "WebM segments are streamed by the loader")
+        #expect(
+            manifest(video.replacingOccurrences(of: "<Representation", with: "<Representation mimeType=\"video/mp2t\"")) == nil,
+            "MPEG-TS segments")
         #expect(DASHManifest.parse(Data("<MPD><Period>".utf8), base: base) == nil, "not well-formed")
     }
 }
