@@ -16,10 +16,10 @@ enum StreamDescriber {
         let language = tags.first { $0.key == "language" }?.value
         var matrix = [Int32](repeating: 0, count: 9)
         let hasMatrix = CFFmpeg_stream_display_matrix(stream, &matrix) != 0
-        // An MP4 track of TTML documents ('stpp'), which FFmpeg 5.1 demuxes as data with no
-        // codec: a subtitle track Playhead decodes itself (TTMLPacketDecoder).
+        // An MP4 track of TTML documents ('stpp', or ISMV's 'dfxp'), which FFmpeg 5.1 demuxes
+        // as data with no codec: a subtitle track Playhead decodes itself (TTMLPacketDecoder).
         let isTTML = parameters.codec_type == AVMEDIA_TYPE_DATA && codecID == AV_CODEC_ID_NONE
-            && fourCC(parameters.codec_tag) == "stpp"
+            && ["stpp", "dfxp"].contains(fourCC(parameters.codec_tag))
 
         return StreamDescription(
             index: index,

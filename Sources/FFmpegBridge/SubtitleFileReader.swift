@@ -45,7 +45,8 @@ package enum SubtitleFileReader {
     {
         let started = Date()
         let demuxer = try Demuxer(location: location, timeout: timeout)
-        guard let stream = demuxer.description.tracks.first(where: { $0.kind == .subtitle }) else {
+        // (An MP4 track of TTML documents is read by the engine's own TTML reader, not here.)
+        guard let stream = demuxer.description.tracks.first(where: { $0.kind == .subtitle && $0.codecName != "ttml" }) else {
             throw .notMediaFile
         }
         let decoder = try SubtitleDecoder(demuxer: demuxer, streamIndex: stream.index)

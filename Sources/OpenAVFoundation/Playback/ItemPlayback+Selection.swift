@@ -133,9 +133,14 @@ extension ItemPlayback {
             let reader = HLSSubtitleReader(
                 playlist: url, network: network, timeout: timeout, origin: origin, remote: remote, secure: secure,
                 log: log, timelineOffsets: offsets, imports: imports ?? [:], knownPlaylist: knownPlaylist)
+            let clock = environment.hostClock
             reader.run(
                 deliver: { store.add($0, version: version) },
-                isWanted: { !self.isStopped && self.coordinator.read { $0.selection.legibleVersion } == version })
+                isWanted: { !self.isStopped && self.coordinator.read { $0.selection.legibleVersion } == version },
+                playhead: {
+                    let time = self.coordinator.read { $0.itemTime(atHost: clock.now) }
+                    return time.isNumeric ? time.seconds : nil
+                })
         }
     }
 

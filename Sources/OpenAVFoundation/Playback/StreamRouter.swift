@@ -66,7 +66,7 @@ struct StreamRouter {
         guard let stream = selection.legible?.streamIndex else { return }
         let decoder: (any SubtitlePacketDecoding)? =
             ttmlStreams.contains(stream)
-            ? TTMLPacketDecoder(streamIndex: stream)
+            ? TTMLPacketDecoder(streamIndex: stream, timelineStart: demuxer.timelineStart)
             : subtitleStreams.contains(stream) ? demuxer.makeSubtitleDecoder(streamIndex: stream) : nil
         pipeline.switchboard.cues.reset(
             version: legibleVersion, header: decoder?.assHeader, isStyled: decoder?.isStyled ?? false,

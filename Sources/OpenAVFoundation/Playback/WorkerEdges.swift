@@ -38,6 +38,8 @@ package protocol PacketSource: AnyObject {
     var icyMetadataPacket: String? { get }
     /// A decoder for the subtitle stream `streamIndex`, or nil when it cannot be decoded.
     func makeSubtitleDecoder(streamIndex: Int) -> SubtitleDecoder?
+    /// The container time at item time zero (what is subtracted from every timestamp read).
+    var timelineStart: CMTime { get }
     /// The inputs loaded only while one of their streams plays (an HLS stream's audio
     /// renditions), by stream; none for most sources.
     var companionInputs: [Int: any StreamingInput] { get }
@@ -58,6 +60,8 @@ extension PacketSource {
     }
     /// Not streamed.
     package var isStreamed: Bool { false }
+    /// Timestamps as the container has them.
+    package var timelineStart: CMTime { .zero }
     /// Not streamed: no keyframe is fetched alone.
     package var servesKeyframesAlone: Bool { false }
     /// No index to step through.

@@ -15,8 +15,9 @@
 // sequence; the loaders find their Representations in every reload by rank, since a new
 // Period names its own.
 //
-// Concurrency: `live` is a pure function. A `DASHLiveNumbering` belongs to one loader: it is
-// used on the opening thread, then on that loader's thread, behind its own lock.
+// Concurrency: `live` is a pure function. A `DASHLiveNumbering` belongs to one loader (or one
+// live text set's reader): it is used on the opening thread, then on that loader's (reader's)
+// thread, behind its own lock.
 import Foundation
 
 extension DASHManifest {
@@ -92,6 +93,17 @@ extension DASHManifest {
             }
         }
         return manifest
+    }
+
+    /// A live manifest turned static (its event ended), on the timeline `live` gives: every
+    /// Period's segments at the Period's start, each Period a discontinuity sequence numbered
+    /// by its start in milliseconds, the last naming the variants; nil as `periods` and
+    /// `joining` say.
+    static func ended(_ mpd: XMLTree, base: URL) -> DASHManifest? {
+        guard let periods = periods(mpd, base: base), !periods.isEmpty else { return nil }
+        return joining(
+            periods, main: periods.count - 1, timelines: periods.map { Int(($0.periodStart * 1000).rounded()) },
+            ended: true)
     }
 
     /// The manifest with `change` made to the playlist of every video and audio Representation

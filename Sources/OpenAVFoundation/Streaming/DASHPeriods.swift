@@ -102,16 +102,26 @@ extension DASHManifest {
                     }))
         }
         joined.audio = audio
-        joined.subtitles = main.subtitles.compactMap { track -> TextTrack? in
-            guard track.playlist != nil else { return nil }
+        // Text sets of segments: those of the main Period, joined across the others; live, the
+        // sets of every Period, each with no segments where a Period lacks it (an advert).
+        var texts = main.subtitles.filter { $0.playlist != nil }
+        if !ended {
+            for track in periods.flatMap(\.subtitles) where track.playlist != nil {
+                if !texts.contains(where: { $0.codecName == track.codecName && $0.language == track.language && $0.name == track.name }) {
+                    texts.append(track)
+                }
+            }
+        }
+        let none = HLSMediaPlaylist(
+            targetDuration: 1, segments: [], isEnded: ended, isEncrypted: false, initialisation: nil, mediaSequence: 0)
+        joined.subtitles = texts.compactMap { track -> TextTrack? in
             var parts: [(start: Double, playlist: HLSMediaPlaylist)] = []
             for period in periods {
                 let segmented = period.subtitles.filter { $0.playlist != nil && $0.codecName == track.codecName }
-                guard
-                    let match = segmented.first(where: { $0.language == track.language && $0.name == track.name })
-                        ?? segmented.first(where: { $0.language == track.language }),
-                    let playlist = match.playlist
-                else { return nil }
+                let match =
+                    segmented.first(where: { $0.language == track.language && $0.name == track.name })
+                    ?? segmented.first(where: { $0.language == track.language })
+                guard let playlist = match?.playlist ?? (ended ? nil : none) else { return nil }
                 parts.append((period.periodStart, playlist))
             }
             var joinedTrack = track

@@ -3,9 +3,9 @@
 // segment's `X-TIMESTAMP-MAP` (RFC 8216 §3.5). Segments in fragmented MP4 (IMSC1 TTML or
 // WebVTT boxes, `FragmentedTextTrack`, with their `EXT-X-MAP`) are timed on the media's own
 // timeline, as the media's timestamps are. A DASH text AdaptationSet of such segments is read
-// the same way from the playlist its manifest gave (no playlist is fetched); a live playlist is reloaded as it grows (at
-// its target duration, half that while it has not changed), until the rendition is no longer
-// wanted. After an `EXT-X-DISCONTINUITY` the timestamps start again: a segment's timeline
+// the same way from the playlist its manifest gave (`KnownSubtitleSegments`; a live manifest
+// is read again for each reload). A live playlist is reloaded as it grows (at its target
+// duration, half that while it has not changed), until the rendition is no longer wanted. After an `EXT-X-DISCONTINUITY` the timestamps start again: a segment's timeline
 // (discontinuity sequence) is placed where Playhead's loader's demuxer anchored the media's
 // timeline of the same number (`TimelineOffsets`); a live segment of a timeline the demuxer
 // has not reached yet waits for a later reload. An ended playlist read before the demuxer got
@@ -17,79 +17,6 @@
 // are handed to `deliver` on that thread.
 import FFmpegBridge
 import Foundation
-
-/// Where a WebVTT segment's cue times sit on the media's timestamps:
-/// `X-TIMESTAMP-MAP=MPEGTS:<90 kHz ticks>,LOCAL:<cue time>`.
-struct WebVTTTimestampMap: Equatable, Sendable {
-    /// The media timestamp, in 90 kHz ticks (33 bits, as MPEG-TS carries it).
-    let mpegTicks: Int64
-    /// The cue time that falls on it, seconds.
-    let local: Double
-
-    /// The map in a WebVTT file's header (the lines before the first blank one), or nil.
-    static func parse(_ text: String) -> WebVTTTimestampMap? {
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(16) {
-            let line = line.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty { return nil }
-            guard line.hasPrefix("X-TIMESTAMP-MAP=") else { continue }
-            var ticks: Int64?
-            var local: Double?
-            for field in line.dropFirst("X-TIMESTAMP-MAP=".count).split(separator: ",") {
-                let parts = field.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                guard parts.count == 2 else { continue }
-                if parts[0] == "MPEGTS" { ticks = Int64(parts[1]) }
-                if parts[0] == "LOCAL" { local = cueSeconds(parts[1]) }
-            }
-            guard let ticks, ticks >= 0, let local else { return nil }
-            return WebVTTTimestampMap(mpegTicks: ticks, local: local)
-        }
-        return nil
-    }
-
-    /// A WebVTT timestamp (`hh:mm:ss.ttt` or `mm:ss.ttt`) in seconds.
-    static func cueSeconds(_ text: String) -> Double? {
-        let fields = text.split(separator: ":")
-        guard (2...3).contains(fields.count) else { return nil }
-        var seconds = 0.0
-        for field in fields {
-            guard let value = Double(field), value >= 0 else { return nil }
-            seconds = seconds * 60 + value
-        }
-        return seconds
-    }
-
-    /// Seconds to add to a cue time to get item time, for media whose timestamp at item time
-    /// zero is `origin` seconds. The 33-bit timestamp is taken in the wrap nearest `origin`.
-    func offset(origin: Double) -> Double {
-        let wrap = Double(Int64(1) << 33)
-        var ticks = Double(mpegTicks)
-        let target = origin * 90_000
-        ticks += (((target - ticks) / wrap).rounded()) * wrap
-        return ticks / 90_000 - local - origin
-    }
-
-    /// Seconds to add to a cue time to get item time, in a timeline (after a discontinuity)
-    /// whose first mapped segment, with map `anchor`, starts at `start` seconds of item time:
-    /// the anchor's media timestamp is taken to fall on that start. Tick differences are taken
-    /// in the 33-bit wrap nearest zero.
-    func offset(anchor: WebVTTTimestampMap, anchorStart start: Double) -> Double {
-        let wrap = Int64(1) << 33
-        var ticks = (mpegTicks - anchor.mpegTicks) % wrap
-        if ticks > wrap / 2 { ticks -= wrap } else if ticks < -wrap / 2 { ticks += wrap }
-        return start + Double(ticks) / 90_000 - local
-    }
-}
-
-/// A subtitle rendition's segments known without a playlist to fetch (a DASH text set).
-enum KnownSubtitleSegments: Sendable {
-    /// Listed by the manifest.
-    case listed(HLSMediaPlaylist)
-    /// One file indexed by its `sidx` box (`SegmentBase`), read when the rendition is chosen.
-    case indexed(DASHManifest.IndexedFile)
-    /// A live manifest's: `playlist` as the manifest stood at the open, then `read` from each
-    /// reload of the manifest at `manifest` (its bytes and URL).
-    case live(HLSMediaPlaylist, manifest: URL, read: @Sendable (Data, URL) -> HLSMediaPlaylist?)
-}
 
 /// Reads one WebVTT media playlist into timed subtitle events; see the file comment.
 final class HLSSubtitleReader {
@@ -165,8 +92,11 @@ final class HLSSubtitleReader {
 
     /// Reads the playlist's segments, handing each one's events to `deliver`, and follows a
     /// live playlist while `isWanted()` holds. A segment that cannot be read or decoded is
-    /// skipped; a playlist that cannot be read ends the reading.
-    func run(deliver: ([SubtitleEvent]) -> Void, isWanted: () -> Bool) {
+    /// tried again at the next two reloads of a live playlist, then skipped; a playlist that
+    /// cannot be read ends the reading, except a live DASH manifest's, which is tried again
+    /// (its set may be missing for a while: an advert Period). `playhead`: the item time
+    /// playback stands at; a live DASH set's segments over before it are passed.
+    func run(deliver: ([SubtitleEvent]) -> Void, isWanted: () -> Bool, playhead: () -> Double? = { nil }) {
         defer { fetcher?.close() }
         // A remote stream's rendition never reaches a local file (nor http from https).
         if let refusal {
@@ -174,9 +104,11 @@ final class HLSSubtitleReader {
             return
         }
         var lastText: String?
-        var reloads = false
+        var failures: [Int: Int] = [:]
+        var lastLive: HLSMediaPlaylist?
         while isWanted() {
             var known: HLSMediaPlaylist?
+            var isLiveDASH = false
             switch knownPlaylist {
             case .indexed(let file)?:
                 // A DASH file's index, read now that the rendition is chosen.
@@ -188,38 +120,60 @@ final class HLSSubtitleReader {
             case .listed(let listed)?:
                 known = listed
             case .live(let opened, let manifest, let read)?:
-                // A live DASH manifest: as opened, then as each reload of it says (from where
-                // it says it moved to).
-                if reloads {
-                    guard let data = fetchData(manifest, limit: network.maximumPlaylistBytes),
-                        let reloaded = read(data, manifest)
-                    else { return }
-                    known = reloaded
-                } else {
-                    known = opened
+                // A live DASH manifest, read again each time (from where it moved to, or was
+                // redirected); a reload that fails, or lists no such set, keeps the last one.
+                isLiveDASH = true
+                if let (data, finalURL) = fetchResource(manifest, limit: network.maximumPlaylistBytes),
+                    let reloaded = read(data, finalURL)
+                {
+                    lastLive = reloaded
+                    knownPlaylist = .live(opened, manifest: reloaded.relocation ?? finalURL, read: read)
                 }
-                reloads = true
-                if let moved = known?.relocation { knownPlaylist = .live(opened, manifest: moved, read: read) }
+                known =
+                    lastLive
+                    ?? HLSMediaPlaylist(
+                        targetDuration: opened.targetDuration, segments: [], isEnded: false, isEncrypted: false,
+                        initialisation: nil, mediaSequence: 0)
             case nil:
                 break
             }
-            // (A known live playlist's changes show in its last segment.)
+            // (A known playlist's changes show in its last segment.)
             let text = known.map { "\($0.segments.last?.sequence ?? -1)" } ?? fetchText(playlistURL, limit: network.maximumPlaylistBytes)
             guard let text,
                 case .media(let playlist)? = known.map({ HLSPlaylist.media($0) })
                     ?? (try? HLSPlaylist.parse(text, base: playlistURL, imports: imports))
             else { return }
-            for segment in playlist.segments where !read.contains(segment.sequence) && read.count < Self.maximumSegments {
+            let now = isLiveDASH ? playhead() : nil
+            for segment in playlist.segments where !read.contains(segment.sequence) {
                 guard isWanted() else { return }
+                guard read.count < Self.maximumSegments else { break }
+                // A live set starts where playback stands, not at its window's oldest segment.
+                if let now, segment.start + segment.duration < now - 1 {
+                    read.insert(segment.sequence)
+                    continue
+                }
                 // A timeline the demuxer has not reached: read at a later reload.
                 guard let placement = placement(of: segment, in: playlist) else { continue }
-                read.insert(segment.sequence)
-                if let events = events(of: segment, placement), !events.isEmpty { deliver(events) }
+                if let events = events(of: segment, placement) {
+                    read.insert(segment.sequence)
+                    if !events.isEmpty { deliver(events) }
+                } else {
+                    // (An edge segment may not be there yet: tried at two more reloads.)
+                    failures[segment.sequence, default: 0] += 1
+                    if failures[segment.sequence, default: 0] >= 3 { read.insert(segment.sequence) }
+                }
             }
             if playlist.isEnded { return }
+            // A live window's older segments are forgotten.
+            if let first = playlist.segments.first?.sequence {
+                read = read.filter { $0 >= first }
+                failures = failures.filter { $0.key >= first }
+            }
             let changed = text != lastText
             lastText = text
-            let wait = max(0.5, changed ? playlist.targetDuration : playlist.targetDuration / 2)
+            var wait = max(0.5, changed ? playlist.targetDuration : playlist.targetDuration / 2)
+            // (A live manifest is not read more often than every two seconds.)
+            if isLiveDASH { wait = max(2, wait) }
             let deadline = Date(timeIntervalSinceNow: wait)
             while Date() < deadline {
                 guard isWanted() else { return }
@@ -230,6 +184,8 @@ final class HLSSubtitleReader {
 
     /// How `segment` of `playlist` is placed, or nil while its timeline is not anchored yet.
     private func placement(of segment: HLSSegment, in playlist: HLSMediaPlaylist) -> Placement? {
+        // A DASH segment places itself by its own media time (`fragmentedEvents`).
+        if segment.mediaStart != nil { return .origin(origin) }
         if let known = timelineOffsets?.origin(of: segment.discontinuitySequence) { return .origin(known) }
         if playlist.isEnded {
             // Only an ended playlist's starts are item times; a live one's are its window's.
@@ -334,22 +290,28 @@ final class HLSSubtitleReader {
         fetchData(url, limit: limit, range: range).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The bytes at `url`: over http(s) with the stream's safety rules (a remote playlist can
-    /// reach neither `file:` nor, from https, http), or from a file when the playlist is one.
+    /// The bytes at `url` (see `fetchResource`).
     private func fetchData(_ url: URL, limit: Int, range: Range<Int>? = nil) -> Data? {
+        fetchResource(url, limit: limit, range: range)?.data
+    }
+
+    /// The bytes at `url` and the URL they came from after redirects: over http(s) with the
+    /// stream's safety rules (a remote playlist can reach neither `file:` nor, from https,
+    /// http), or from a file when the playlist is one.
+    private func fetchResource(_ url: URL, limit: Int, range: Range<Int>? = nil) -> (data: Data, url: URL)? {
         if playlistURL.isFileURL {
             guard url.isFileURL, let handle = try? FileHandle(forReadingFrom: url) else { return nil }
             defer { try? handle.close() }
             if let range { try? handle.seek(toOffset: UInt64(range.lowerBound)) }
             let count = min(limit, range?.count ?? limit)
-            return try? handle.read(upToCount: count)
+            return (try? handle.read(upToCount: count)).map { ($0, url) }
         }
         let fetcher =
             self.fetcher
             ?? HTTPFetcher(headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         self.fetcher = fetcher
         switch fetcher.fetch(url, range: range, secure: secure, limit: limit, timeout: timeout) {
-        case .success(let resource): return resource.data
+        case .success(let resource): return (resource.data, resource.finalURL)
         case .failure(let failure):
             log?.error(uri: url, failure: failure)
             return nil

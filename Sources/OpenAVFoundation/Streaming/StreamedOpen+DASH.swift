@@ -114,29 +114,34 @@ extension StreamedOpen {
             })
         // WebVTT and TTML text sets are subtitle renditions read as files; one a remote manifest may
         // not name (a local file, an https to http downgrade) is left out.
+        // A set of segments is named by the manifest's URL and its place (`#text=N`), which
+        // tells two sets apart even when their first segments' URLs do not.
+        let textURLs = manifest.subtitles.enumerated().map { position, track in
+            track.playlist == nil && track.index == nil ? track.url.absoluteString : textSetURL(url, position: position)
+        }
         var renditions = DeclaredRenditions()
-        renditions.subtitles = manifest.subtitles.compactMap { track in
+        renditions.subtitles = zip(manifest.subtitles, textURLs).compactMap { track, textURL in
             guard HTTPFetcher.refusal(of: track.url, secure: location.requiresTLS) == nil else { return nil }
             return SubtitleRendition(
-                name: track.name, language: track.language, url: track.url.absoluteString,
+                name: track.name, language: track.language, url: textURL,
                 isDefault: track.isDefault, isForced: track.isForced, codecName: track.codecName)
         }
         // A segmented text set's segments are read from the manifest's playlist, or from its
-        // file's index, by its URL; a live one's from every reload of the manifest.
+        // file's index; a live one's from every reload of the manifest.
         let subtitlePlaylists = Dictionary(
-            manifest.subtitles.compactMap { track -> (String, KnownSubtitleSegments)? in
+            zip(manifest.subtitles, textURLs).compactMap { track, textURL -> (String, KnownSubtitleSegments)? in
                 if let playlist = track.playlist {
-                    guard isLive else { return (track.url.absoluteString, .listed(playlist)) }
+                    guard isLive else { return (textURL, .listed(playlist)) }
                     let textNumbering = DASHLiveNumbering()
                     return (
-                        track.url.absoluteString,
+                        textURL,
                         .live(
                             textNumbering.numbered(playlist), manifest: url,
                             read: liveTextReader(
                                 track, numbering: textNumbering, clock: sync, preferring: steering.preferring))
                     )
                 }
-                return track.index.map { (track.url.absoluteString, .indexed($0)) }
+                return track.index.map { (textURL, .indexed($0)) }
             }, uniquingKeysWith: { first, _ in first })
         let loader = HLSStreamLoader(
             variants: variants, startVariant: start, startPlaylist: playlists[start], fetcher: fetcher,
@@ -323,7 +328,7 @@ extension StreamedOpen {
             let mpd = DASHManifest.choosingLocation(source, of: tree, preferring: preferring)
             guard
                 let manifest = DASHManifest.live(mpd, base: base, now: now)
-                    ?? DASHManifest.periods(mpd, base: base).flatMap({ DASHManifest.joining($0) })
+                    ?? DASHManifest.ended(mpd, base: base)
             else { return nil }
             let representations = ladder(manifest)
             guard !representations.isEmpty else { return nil }
@@ -346,7 +351,7 @@ extension StreamedOpen {
             let mpd = DASHManifest.choosingLocation(0, of: tree, preferring: preferring)
             guard
                 let manifest = DASHManifest.live(mpd, base: base, now: clock.now(direct: direct))
-                    ?? DASHManifest.periods(mpd, base: base).flatMap({ DASHManifest.joining($0) })
+                    ?? DASHManifest.ended(mpd, base: base)
             else { return nil }
             let sets = manifest.subtitles.filter { $0.codecName == track.codecName && $0.playlist != nil }
             guard
@@ -356,6 +361,13 @@ extension StreamedOpen {
             else { return nil }
             return numbering.numbered(playlist)
         }
+    }
+
+    /// The manifest's URL naming its text set at `position` (`#text=N`).
+    private static func textSetURL(_ manifest: URL, position: Int) -> String {
+        var components = URLComponents(url: manifest, resolvingAgainstBaseURL: true)
+        components?.fragment = "text=\(position)"
+        return (components?.url ?? manifest).absoluteString
     }
 
     /// The manifest's URL naming one Representation (`#representation=ID`), on the manifest's

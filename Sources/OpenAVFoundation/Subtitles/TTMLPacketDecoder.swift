@@ -2,7 +2,9 @@
 // (`SubtitleDecoder`); an MP4 track of TTML documents (`stpp`: FFmpeg's own `-c:s ttml` MP4
 // output, ISMV, IMSC1 files), which FFmpeg 5.1 only demuxes as data, is read by
 // `TTMLPacketDecoder`: each packet one document, timed as a fragmented track's sample is
-// (FragmentedTextTrack.swift): its times on the track's timeline, cut to the packet's span.
+// (FragmentedTextTrack.swift): its times on the track's timeline (the container's, which the
+// demuxer moves to start at item time zero), cut to the packet's span. ISMV's `dfxp` tracks,
+// whose documents count from their sample, are read the same way.
 //
 // Concurrency: a decoder belongs to the thread that feeds it packets (the demux thread), as
 // `SubtitleDecoder` does.
@@ -35,16 +37,30 @@ final class TTMLPacketDecoder: SubtitlePacketDecoding {
     var isStyled: Bool { false }
     var fonts: [EmbeddedFont] { [] }
 
-    init(streamIndex: Int) {
+    /// The container time at item time zero, seconds.
+    let timelineStart: Double
+
+    /// A decoder of stream `streamIndex` of a container whose time `timelineStart` is item
+    /// time zero.
+    init(streamIndex: Int, timelineStart: CMTime) {
         self.streamIndex = streamIndex
+        self.timelineStart = timelineStart.isNumeric ? timelineStart.seconds : 0
     }
 
     func decode(_ packet: Packet) -> [SubtitleEvent] {
         guard packet.byteCount > 0, packet.byteCount <= SubtitleFileLoading.maximumTTMLBytes else { return [] }
-        let start = packet.pts.isNumeric ? packet.pts.seconds : packet.dts.isNumeric ? packet.dts.seconds : 0
+        let itemStart = packet.pts.isNumeric ? packet.pts.seconds : packet.dts.isNumeric ? packet.dts.seconds : 0
         let duration = packet.duration.isNumeric ? max(0, packet.duration.seconds) : 0
-        return FragmentedTextTrack.ttmlEvents(
-            FragmentedTextTrack.Sample(start: start, duration: duration, bytes: ArraySlice(packet.bytes)))
+        let events = FragmentedTextTrack.ttmlEvents(
+            FragmentedTextTrack.Sample(start: itemStart + timelineStart, duration: duration, bytes: ArraySlice(packet.bytes)))
+        guard timelineStart != 0 else { return events }
+        let shift = CMTime(seconds: -timelineStart, preferredTimescale: 90_000)
+        return events.map { event in
+            var moved = event
+            moved.start = event.start + shift
+            moved.end = event.end.map { $0 + shift }
+            return moved
+        }
     }
 
     func flush() {}

@@ -182,4 +182,37 @@ import Testing
         #expect(text.segments.last?.url.lastPathComponent == "t45.m4s" && text.segments.last?.map?.url.lastPathComponent == "t-init.mp4")
         #expect(text.segments.last?.mediaStart == 88, "the Period's own time, which the track's times are on")
     }
+
+    /// A Period of 2 s video segments and, unless `text` is false, an IMSC1 text set.
+    private func textPeriod(_ id: String, start: Int, duration: Int, text: Bool = true) -> String {
+        let video = #"<AdaptationSet mimeType="video/mp4"><Representation id="v" bandwidth="500000">"#
+            + #"<SegmentTemplate timescale="10" duration="20" media="\#(id)-v$Number$.m4s"/></Representation></AdaptationSet>"#
+        let texts = #"<AdaptationSet mimeType="application/mp4" codecs="stpp" lang="en"><Representation id="t" bandwidth="1000">"#
+            + #"<SegmentTemplate timescale="1000" duration="2000" media="\#(id)-t$Number$.m4s"/></Representation></AdaptationSet>"#
+        return #"<Period id="\#(id)" start="PT\#(start)S" duration="PT\#(duration)S">\#(video)\#(text ? texts : "")</Period>"#
+    }
+
+    @Test func aLiveTextSetGoesOnThroughAnAdvertPeriodWithoutOne() throws {
+        // The programme (0–20 s, with text), then an advert (20–30 s, without), 25 s in.
+        let data = mpd(
+            textPeriod("show", start: 0, duration: 20) + textPeriod("ad", start: 20, duration: 10, text: false),
+            extra: #"timeShiftBufferDepth="PT30S""#)
+        let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(25)))
+        let text = try #require(manifest.subtitles.first?.playlist, "offered although the newest Period has none")
+        #expect(text.segments.map(\.start) == [0, 2, 4, 6, 8, 10, 12, 14, 16, 18])
+        #expect(text.segments.last?.sectionEnd == 20, "its cues stop where the advert begins")
+    }
+
+    @Test func anEndedLiveManifestKeepsTheTimelineItHadLive() throws {
+        // One Period from 100 s: live, its segments sit at 100 s on, timeline 100000.
+        let period = textPeriod("p", start: 100, duration: 10)
+        let live = try #require(
+            DASHManifest.live(mpd(period, extra: #"timeShiftBufferDepth="PT30S""#), base: base, now: start.addingTimeInterval(111)))
+        let tree = try #require(XMLTree.parse(mpd(period, type: "static", extra: #"mediaPresentationDuration="PT110S""#)))
+        let ended = try #require(DASHManifest.ended(tree, base: base))
+        for (was, now) in [(live.variants[0].playlist, ended.variants[0].playlist), (live.subtitles[0].playlist!, ended.subtitles[0].playlist!)] {
+            #expect(now.isEnded && now.segments.map(\.start) == was.segments.map(\.start))
+            #expect(Set(now.segments.map(\.discontinuitySequence)) == [100_000] && Set(was.segments.map(\.discontinuitySequence)) == [100_000])
+        }
+    }
 }

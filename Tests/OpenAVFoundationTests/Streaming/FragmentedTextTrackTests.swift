@@ -152,4 +152,17 @@ import Testing
                     + Segments.fullBox("trun", version: 0, flags: 0x200, Segments.uint32(1) + Segments.uint32(10))))
         #expect(track.samples(in: [UInt8](far)).isEmpty)
     }
+
+    @Test func anMP4TrackPacketIsTimedOnTheContainersTimelineMovedToItemTime() throws {
+        // A container whose timeline starts at 10 s: the packet at item time 0 lasts 4 s and its
+        // document's times are the container's (11–12 s).
+        let bytes = [UInt8](Segments.ttml([(11, 12, "Late start")]))
+        let packet = try #require(Packet(bytes: bytes, streamIndex: 1, pts: 0, timeBase: (1, 1000), duration: 4000))
+        let decoder = TTMLPacketDecoder(streamIndex: 1, timelineStart: CMTime(seconds: 10, preferredTimescale: 1000))
+        #expect(shown(decoder.decode(packet)) == ["1.0-2.0 Late start"])
+        // ISMV's sample-relative documents (0.5–1.5 s of a sample at container time 30 s).
+        let relative = try #require(
+            Packet(bytes: [UInt8](Segments.ttml([(0.5, 1.5, "Relative")])), streamIndex: 1, pts: 20_000, timeBase: (1, 1000), duration: 2000))
+        #expect(shown(decoder.decode(relative)) == ["20.5-21.5 Relative"])
+    }
 }
