@@ -1,6 +1,6 @@
 // Playhead: DASH presentations of WebM segments (VP9, Opus) streamed by Playhead's own loader
 // like fragmented MP4 ones: every picture once, the sound beside, the access log, and a switch
-// up a bitrate ladder in mid-play with no gap and no picture twice.
+// between Representations in mid-play with no gap and no picture twice.
 import Foundation
 import PlayheadTestSupport
 import Testing
@@ -35,26 +35,37 @@ import Testing
         #expect(events.reduce(0) { $0 + $1.numberOfMediaRequests } == served.count)
     }
 
-    @Test func aSwitchUpInMidPlayJoinsTheWebMRepresentationsWithEveryPictureOnce() async throws {
+    @Test func aSwitchInMidPlayJoinsTheWebMRepresentationsWithEveryPictureOnce() async throws {
         let server = try LoopbackHTTPServer(root: try DASHWebMMedia.folder())
         defer { server.stop() }
-        // A slow link, and the small Representation only until two seconds have shown.
-        server.bytesPerSecond = 400_000
+        // The process measured this server fast before: playback starts on the large
+        // Representation. The third segments are held back until a peak bit rate has asked
+        // for the small one, which plays from there on. (On a loaded machine the rule may
+        // move down on its own before: a switch all the same.)
+        let url = server.url(for: "webm/manifest.mpd")
+        ProcessThroughput.remember(20_000_000, for: HLSStreamLoader.serverKey(url))
+        for id in [0, 1] { server.setRule(.hold(atByte: 0), for: "/webm/chunk-stream\(id)-00003.webm") }
         let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "webm/manifest.mpd"))
-        item.preferredPeakBitRate = 300_000
+        let item = AVPlayerItem(url: url)
         let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         player.play()
-        await waitUntil(timeout: 30, "two seconds shown") { sink.frames.count >= 50 || item.status == .failed }
-        item.preferredPeakBitRate = 0
+        await waitUntil(timeout: 30, "a third segment asked for") {
+            server.requests.contains { $0.path.hasSuffix("-00003.webm") && !$0.path.contains("stream2") }
+                || item.status == .failed
+        }
+        item.preferredPeakBitRate = 300_000
+        server.releaseHolds()
         await waitUntil(timeout: 60, "the end") {
             log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
         }
         player.replaceCurrentItem(with: nil)
         #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
-        let widths = sink.frames.map(\.frame.width)
-        #expect(widths.first == 160 && widths.last == 320, "the ladder was climbed: \(Set(widths)) \(server.requests.map(\.path))")
+        let paths = server.requests.map(\.path)
+        let video = paths.filter { $0.hasPrefix("/webm/chunk-stream0-") || $0.hasPrefix("/webm/chunk-stream1-") }
+        #expect(video.first == "/webm/chunk-stream1-00001.webm", "started on the large one: \(paths)")
+        #expect(!video.contains { $0.hasPrefix("/webm/chunk-stream1-") && $0 >= "/webm/chunk-stream1-00004" }, "\(paths)")
+        #expect(sink.frames.last?.frame.width == 160)
         let times = sink.distinctMillis()
         #expect(times.count == Int(DASHWebMMedia.duration) * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat across the switch")
