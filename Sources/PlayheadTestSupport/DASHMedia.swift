@@ -34,13 +34,7 @@ public enum DASHMedia {
                     "-map", "0:v", "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast",
                     "-pix_fmt", "yuv420p", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
                 ]
-                for (index, representation) in representations.enumerated() {
-                    arguments += [
-                        "-b:v:\(index)", "\(representation.bitRate)", "-maxrate:v:\(index)", "\(representation.bitRate)",
-                        "-bufsize:v:\(index)", "\(representation.bitRate)",
-                        "-s:v:\(index)", "\(representation.width)x\(representation.height)",
-                    ]
-                }
+                arguments += ladderArguments(representations)
                 arguments += [
                     "-c:a", "aac", "-b:a", "64k", "-metadata:s:a:0", "language=eng", "-f", "dash",
                     "-seg_duration", "1", "-adaptation_sets", "id=0,streams=v id=1,streams=a",
@@ -170,6 +164,17 @@ public enum DASHMedia {
             .replacingOccurrences(of: "start=\"PT\(whole)S\"", with: "start=\"PT\(seconds)S\"")
             .replacingOccurrences(
                 of: "mediaPresentationDuration=\"PT12S\"", with: "mediaPresentationDuration=\"PT\(seconds + 8)S\"")
+    }
+
+    /// FFmpeg's output options giving each of `ladder`'s video streams (in order) its bit rate,
+    /// held to it, and its size.
+    static func ladderArguments(_ ladder: [(id: String, width: Int, height: Int, bitRate: Int)]) -> [String] {
+        ladder.enumerated().flatMap { index, representation in
+            [
+                "-b:v:\(index)", "\(representation.bitRate)", "-maxrate:v:\(index)", "\(representation.bitRate)",
+                "-bufsize:v:\(index)", "\(representation.bitRate)", "-s:v:\(index)", "\(representation.width)x\(representation.height)",
+            ]
+        }
     }
 
     /// Seconds of media in the long ladder.

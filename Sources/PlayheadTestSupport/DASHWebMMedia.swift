@@ -27,13 +27,7 @@ public enum DASHWebMMedia {
                 "-map", "0:v", "-map", "0:v", "-map", "1:a", "-c:v", "libvpx-vp9", "-deadline", "realtime",
                 "-cpu-used", "8", "-row-mt", "1", "-g", "25", "-keyint_min", "25",
             ]
-            for (index, representation) in representations.enumerated() {
-                arguments += [
-                    "-b:v:\(index)", "\(representation.bitRate)", "-maxrate:v:\(index)", "\(representation.bitRate)",
-                    "-bufsize:v:\(index)", "\(representation.bitRate)",
-                    "-s:v:\(index)", "\(representation.width)x\(representation.height)",
-                ]
-            }
+            arguments += DASHMedia.ladderArguments(representations)
             arguments += [
                 "-c:a", "libopus", "-b:a", "64k", "-metadata:s:a:0", "language=eng", "-f", "dash",
                 "-dash_segment_type", "webm", "-seg_duration", "2", "-use_template", "1", "-use_timeline", "1",

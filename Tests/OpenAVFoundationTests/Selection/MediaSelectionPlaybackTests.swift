@@ -43,7 +43,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
 @Suite struct MediaSelectionPlaybackTests {
     /// Plays `url` on `clock` with the legible option `pick` selected, recording deliveries.
     static func playWithSubtitles(
-        _ url: URL, clock: ManualClock, pick: (AVMediaSelectionGroup) -> AVMediaSelectionOption?
+        _ url: URL, clock: any HostClock, pick: (AVMediaSelectionGroup) -> AVMediaSelectionOption?
     ) async throws -> (AVPlayer, LegibleRecorder) {
         let asset = AVURLAsset(url: url)
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))

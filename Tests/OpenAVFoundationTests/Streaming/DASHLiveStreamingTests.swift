@@ -163,19 +163,13 @@ import Testing
         let live = LiveDASHManifest(
             server: server, source: withText, path: "/tiers/live.mpd", addressing: .timeline, startedAgo: 6, depth: 30)
         defer { live.stop() }
-        let asset = AVURLAsset(url: server.url(for: "tiers/live.mpd"))
-        let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
-        #expect(group.options.map(\.codecName) == ["ttml"])
-        let item = AVPlayerItem(asset: asset)
-        item.select(group.options.first, in: group)
-        let recorder = LegibleRecorder()
-        let output = AVPlayerItemLegibleOutput()
-        output.setDelegate(recorder, queue: nil)
-        item.add(output)
-        let player = AVPlayer(environment: timedEnvironment(RecordingVideoSink(), clock: SystemHostClock()), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil("playing") { player.timeControlStatus == .playing }
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(
+            server.url(for: "tiers/live.mpd"), clock: SystemHostClock()
+        ) { group in
+            #expect(group.options.map(\.codecName) == ["ttml"])
+            return group.options.first
+        }
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: player.currentItem)
         await waitUntil(timeout: 30, "the last segment") { Date().timeIntervalSince(live.availabilityStart) > 12.3 }
         live.end()
         await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }

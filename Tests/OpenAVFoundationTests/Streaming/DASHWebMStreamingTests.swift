@@ -12,17 +12,10 @@ import Testing
     @Test func aWebMLadderIsStreamedThroughPlayheadsLoaderWithEveryPictureOnce() async throws {
         let server = try LoopbackHTTPServer(root: try DASHWebMMedia.folder())
         defer { server.stop() }
-        let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "webm/manifest.mpd"))
-        let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
-        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
-        player.play()
-        await waitUntil(timeout: 30, "the end") {
-            log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed
-        }
-        player.replaceCurrentItem(with: nil)
-        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
-        let times = sink.distinctMillis()
+        let played = await playUntimed(AVURLAsset(url: server.url(for: "webm/manifest.mpd")), audio: true)
+        let item = played.item
+        #expect(played.reachedEnd && item.error == nil, "\(String(describing: item.error))")
+        let times = played.sink.distinctMillis()
         #expect(times.count == Int(DASHWebMMedia.duration) * 25, "\(times.count) pictures")
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat across switches")
         // Playhead's loader streamed it (libavformat's DASH demuxer keeps no access log): the
