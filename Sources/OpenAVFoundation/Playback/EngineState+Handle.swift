@@ -300,6 +300,9 @@ extension EngineState {
             owesPictureSeekAtLanding = false
             if !decodesKeyframesOnly, !isWaitingForData, !endReported, let resumed = beginOwnSeek(at: time) {
                 actions += [.flushQueues(generation: resumed), .applyAudioOutput, .wake(.all)]
+            } else if isWaitingForData {
+                // Landed during a wait for data: the next change that is not a wait seeks.
+                owesPictureSeek = true
             }
         }
         return actions

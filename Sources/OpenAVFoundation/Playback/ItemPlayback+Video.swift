@@ -4,7 +4,8 @@
 // flush (`DecoderRun`), the keyframe-only gate of fast playback (`KeyframeOnlyGate`) and its
 // per-generation state, and the caption feed (captions carried in the pictures, decoded here into the
 // switchboard's caption backlog, which locks). Reads the exact target of a new generation and
-// the rate from the coordinator's state and posts the landing and the end. Sleeps on `videoWake` while paused with the current generation's
+// the rate from the coordinator's state and posts the landing, the end, and a skip for want
+// of references after fast play (`videoAwaitsKeyframe`). Sleeps on `videoWake` while paused with the current generation's
 // first frame delivered.
 import FFmpegBridge
 import Foundation

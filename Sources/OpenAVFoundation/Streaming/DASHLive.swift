@@ -74,7 +74,7 @@ extension DASHManifest {
         guard
             var manifest = joining(
                 periods, main: periods.count - 1, timelines: periods.map { Int(($0.periodStart * 1000).rounded()) },
-                ended: false)
+                ended: false, fillsMissingText: true)
         else { return nil }
         // Text sets of segments are followed live, as the video (whole files are left out
         // when the Periods are joined).
@@ -103,7 +103,7 @@ extension DASHManifest {
         guard let periods = periods(mpd, base: base), !periods.isEmpty else { return nil }
         return joining(
             periods, main: periods.count - 1, timelines: periods.map { Int(($0.periodStart * 1000).rounded()) },
-            ended: true)
+            ended: true, fillsMissingText: true)
     }
 
     /// The manifest with `change` made to the playlist of every video and audio Representation

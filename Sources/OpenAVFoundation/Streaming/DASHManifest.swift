@@ -148,6 +148,12 @@ struct DASHManifest: Equatable, Sendable {
                 representations.append(representation)
             }
             guard !representations.isEmpty else { continue }
+            // A WebM audio set keeps its highest Representation alone: Vorbis and Opus decoders
+            // read their setup once, so a switch between versions mid-play would not decode.
+            let mime = set.attributes["mimeType"] ?? set.child("Representation")?.attributes["mimeType"] ?? ""
+            if kind == "audio", mime.hasSuffix("/webm"), let top = representations.max(by: { $0.bandwidth < $1.bandwidth }) {
+                representations = [top]
+            }
             if kind == "video" {
                 video += representations
             } else {
@@ -264,6 +270,8 @@ struct DASHManifest: Equatable, Sendable {
         } else if let list = merged("SegmentList", node, set, period) {
             segments = DASHSegments.fromList(list, base: base, length: length)
         } else if let segmentBase = merged("SegmentBase", node, set, period),
+            // (A WebM file is indexed by its Cues, not a `sidx`: libavformat reads it.)
+            !(node.attributes["mimeType"] ?? set.attributes["mimeType"] ?? "").hasSuffix("/webm"),
             let indexRange = segmentBase.attributes["indexRange"].flatMap(DASHSegments.byteRange)
         {
             // The initialisation section is named, or is everything before the index.

@@ -54,7 +54,8 @@ extension DASHManifest {
     /// longest); `timelines`: each Period's discontinuity sequence (by default its index);
     /// `ended`: whether the playlists are complete.
     static func joining(
-        _ periods: [DASHManifest], main chosen: Int? = nil, timelines: [Int]? = nil, ended: Bool = true
+        _ periods: [DASHManifest], main chosen: Int? = nil, timelines: [Int]? = nil, ended: Bool = true,
+        fillsMissingText: Bool = false
     ) -> DASHManifest? {
         guard let first = periods.first else { return nil }
         guard periods.count > 1 || timelines != nil else { return first }
@@ -102,10 +103,11 @@ extension DASHManifest {
                     }))
         }
         joined.audio = audio
-        // Text sets of segments: those of the main Period, joined across the others; live, the
-        // sets of every Period, each with no segments where a Period lacks it (an advert).
+        // Text sets of segments: those of the main Period, joined across the others; with
+        // `fillsMissingText` (a live manifest, also once it ended), the sets of every Period,
+        // each with no segments where a Period lacks it (an advert).
         var texts = main.subtitles.filter { $0.playlist != nil }
-        if !ended {
+        if fillsMissingText {
             for track in periods.flatMap(\.subtitles) where track.playlist != nil {
                 if !texts.contains(where: { $0.codecName == track.codecName && $0.language == track.language && $0.name == track.name }) {
                     texts.append(track)
@@ -121,7 +123,7 @@ extension DASHManifest {
                 let match =
                     segmented.first(where: { $0.language == track.language && $0.name == track.name })
                     ?? segmented.first(where: { $0.language == track.language })
-                guard let playlist = match?.playlist ?? (ended ? nil : none) else { return nil }
+                guard let playlist = match?.playlist ?? (fillsMissingText ? none : nil) else { return nil }
                 parts.append((period.periodStart, playlist))
             }
             var joinedTrack = track

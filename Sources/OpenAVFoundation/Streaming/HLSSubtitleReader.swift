@@ -147,11 +147,9 @@ final class HLSSubtitleReader {
             for segment in playlist.segments where !read.contains(segment.sequence) {
                 guard isWanted() else { return }
                 guard read.count < Self.maximumSegments else { break }
-                // A live set starts where playback stands, not at its window's oldest segment.
-                if let now, segment.start + segment.duration < now - 1 {
-                    read.insert(segment.sequence)
-                    continue
-                }
+                // A live set starts where playback stands, not at its window's oldest segment
+                // (a seek back in the window reads what it passed).
+                if let now, segment.start + segment.duration < now - 1 { continue }
                 // A timeline the demuxer has not reached: read at a later reload.
                 guard let placement = placement(of: segment, in: playlist) else { continue }
                 if let events = events(of: segment, placement) {

@@ -221,6 +221,21 @@ extension EngineStateHandleTests {
         #expect(waiting.handle(.videoAwaitsKeyframe(generation: 0, host: 2.2)).isEmpty && waiting.owesPictureSeek)
     }
 
+    @Test func aSeekThatLandsDuringAWaitOwesItsPictureSeekToThePlayThatFollows() throws {
+        var state = fastForward(rate: 8, keyframes: false)
+        _ = state.handle(.seek(request(6, id: 5)))
+        _ = state.handle(.videoLanding(generation: 5, at: seconds(6)))
+        _ = state.handle(.setRate(1, host: 3))
+        _ = state.handle(.videoAwaitsKeyframe(generation: 5, host: 3))
+        // The network seek waits for data; it lands meanwhile.
+        _ = state.handle(.setRate(0, host: 3, waiting: true))
+        #expect(names(state.handle(.firstFrameShown(generation: 5, time: seconds(6), host: 3.1))) == ["wake 1", "seek 5 at 6.0"])
+        #expect(state.owesPictureSeek && !state.owesPictureSeekAtLanding)
+        // The data came: play at 1x seeks where time stands.
+        #expect(names(state.handle(.setRate(1, host: 3.5))) == ["flush 6", "output", "wake all"])
+        #expect(state.seek?.request.target == seconds(6))
+    }
+
     @Test func afterAStallOneXSeeksWhereTimeStands() throws {
         var state = fastForward(rate: 8, keyframes: false)
         _ = state.handle(.setRate(0, host: 2.125, waiting: true))

@@ -215,4 +215,14 @@ import Testing
             #expect(Set(now.segments.map(\.discontinuitySequence)) == [100_000] && Set(was.segments.map(\.discontinuitySequence)) == [100_000])
         }
     }
+
+    @Test func anEndedLiveManifestKeepsATextSetAnAdvertPeriodLacks() throws {
+        let periods = textPeriod("show", start: 0, duration: 20) + textPeriod("ad", start: 20, duration: 10, text: false)
+        let tree = try #require(XMLTree.parse(mpd(periods, type: "static", extra: #"mediaPresentationDuration="PT30S""#)))
+        let ended = try #require(DASHManifest.ended(tree, base: base))
+        let text = try #require(ended.subtitles.first?.playlist)
+        #expect(text.isEnded && text.segments.count == 10 && text.segments.last?.sectionEnd == 20)
+        // A static programme of several Periods (not a live one that ended) leaves it out.
+        #expect(DASHManifest.joining(try #require(DASHManifest.periods(tree, base: base)))?.subtitles.isEmpty == true)
+    }
 }

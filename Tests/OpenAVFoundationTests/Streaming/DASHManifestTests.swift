@@ -302,6 +302,19 @@ import Testing
         #expect(
             manifest(video.replacingOccurrences(of: "<Representation", with: "<Representation mimeType=\"video/mp2t\"")) == nil,
             "MPEG-TS segments")
+        let indexedWebM = """
+            <AdaptationSet mimeType="video/webm"><Representation id="0" bandwidth="1"><BaseURL>v.webm</BaseURL>
+            <SegmentBase indexRange="100-200"/></Representation></AdaptationSet>
+            """
+        #expect(manifest(indexedWebM) == nil, "a WebM file indexed by its Cues")
+        // A WebM audio set plays its highest Representation alone (Vorbis cannot switch).
+        let webMAudio = """
+            <AdaptationSet mimeType="audio/webm" lang="en">
+            <Representation id="a" bandwidth="64000"><SegmentTemplate duration="1" media="a$Number$.webm"/></Representation>
+            <Representation id="b" bandwidth="128000"><SegmentTemplate duration="1" media="b$Number$.webm"/></Representation>
+            </AdaptationSet>
+            """
+        #expect(manifest(video + webMAudio)?.audio.first?.representations.map(\.id) == ["b"])
         #expect(DASHManifest.parse(Data("<MPD><Period>".utf8), base: base) == nil, "not well-formed")
     }
 }
