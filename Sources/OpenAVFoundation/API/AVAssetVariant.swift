@@ -140,12 +140,13 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The video codec type of an RFC 6381 codecs entry ("avc1.64001e"), when it is video.
+    /// The video codec type of an RFC 6381 codecs entry ("avc1.64001e"), when it is video
+    /// (also WebM's plain "vp9", as WebM DASH manifests often write it).
     static func videoCodec(_ entry: String) -> FourCharCode? {
         switch entry.prefix(while: { $0 != "." }) {
         case "avc1", "avc3": return kCMVideoCodecType_H264
         case "hvc1", "hev1": return kCMVideoCodecType_HEVC
-        case "vp09": return kCMVideoCodecType_VP9
+        case "vp09", "vp9": return kCMVideoCodecType_VP9
         case "av01": return kCMVideoCodecType_AV1
         case "mp4v": return kCMVideoCodecType_MPEG4Video
         default: return nil

@@ -184,6 +184,7 @@ import Testing
         #expect(AVAssetVariant.videoCodec("avc3.640028") == kCMVideoCodecType_H264)
         #expect(AVAssetVariant.videoCodec("hev1.1.6.L93.B0") == kCMVideoCodecType_HEVC)
         #expect(AVAssetVariant.videoCodec("mp4a.40.2") == nil)
+        #expect(AVAssetVariant.videoCodec("vp9") == kCMVideoCodecType_VP9, "WebM's plain name")
         #expect(AVAssetVariant.audioFormat("mp4a.40.5") == kAudioFormatMPEG4AAC)
         #expect(AVAssetVariant.audioFormat("ec-3") == kAudioFormatEnhancedAC3)
         #expect(AVAssetVariant.audioFormat("avc1.64001e") == nil)
