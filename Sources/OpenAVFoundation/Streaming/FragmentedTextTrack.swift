@@ -231,7 +231,7 @@ struct FragmentedTextTrack: Sendable, Equatable {
         let latestEnd = events.map { ($0.end ?? $0.start).seconds }.max() ?? 0
         let latestBegin = events.map(\.start.seconds).max() ?? 0
         if sample.start > tolerance, latestEnd < sample.start - tolerance, latestBegin <= sample.duration + tolerance {
-            events = TTMLDocument.events(Data(sample.bytes), offset: sample.start) ?? []
+            events = events.moved(by: sample.start)
         }
         guard sample.duration > 0 else { return events }
         let from = CMTime(seconds: sample.start, preferredTimescale: 90_000)
@@ -268,13 +268,6 @@ struct FragmentedTextTrack: Sendable, Equatable {
         }
         guard text.count > "WEBVTT\n".count else { return [] }
         let memory = MemoryInput(bytes: Data(text.utf8), name: "segment.vtt")
-        let events = (try? SubtitleFileReader.read(MediaLocation(memory: memory), timeout: 5).events) ?? []
-        let shift = CMTime(seconds: base, preferredTimescale: 90_000)
-        return events.map { event in
-            var moved = event
-            moved.start = event.start + shift
-            moved.end = event.end.map { $0 + shift }
-            return moved
-        }
+        return ((try? SubtitleFileReader.read(MediaLocation(memory: memory), timeout: 5).events) ?? []).moved(by: base)
     }
 }

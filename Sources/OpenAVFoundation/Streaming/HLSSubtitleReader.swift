@@ -217,14 +217,7 @@ final class HLSSubtitleReader {
                 return map.offset(anchor: anchor.map, anchorStart: anchor.start)
             }
         } ?? 0
-        guard shift != 0 else { return contents.events }
-        let delta = CMTime(seconds: shift, preferredTimescale: 90_000)
-        return contents.events.map { event in
-            var moved = event
-            moved.start = event.start + delta
-            moved.end = event.end.map { $0 + delta }
-            return moved
-        }
+        return contents.events.moved(by: shift)
     }
 
     /// The cues of a fragmented MP4 segment, on the item timeline; nil when its
@@ -267,14 +260,11 @@ final class HLSSubtitleReader {
                 shift = anchor
             }
         }
-        let events = track.events(in: bytes, fileOffset: fileOffset, fallbackStart: fallbackStart)
-        let delta = CMTime(seconds: shift, preferredTimescale: 90_000)
+        let events = track.events(in: bytes, fileOffset: fileOffset, fallbackStart: fallbackStart).moved(by: shift)
         // A DASH Period's cues stop where the next Period begins.
         let sectionEnd = segment.sectionEnd.map { CMTime(seconds: $0, preferredTimescale: 90_000) }
         return events.compactMap { event in
             var moved = event
-            moved.start = event.start + delta
-            moved.end = event.end.map { $0 + delta }
             if let sectionEnd {
                 guard moved.start < sectionEnd else { return nil }
                 moved.end = min(moved.end ?? sectionEnd, sectionEnd)

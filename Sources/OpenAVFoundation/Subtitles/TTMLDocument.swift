@@ -39,9 +39,8 @@ enum TTMLDocument {
         return false
     }
 
-    /// The document's paragraphs as events, each time moved by `offset` seconds; nil when
-    /// `data` is not a TTML document.
-    static func events(_ data: Data, offset: Double = 0) -> [SubtitleEvent]? {
+    /// The document's paragraphs as events; nil when `data` is not a TTML document.
+    static func events(_ data: Data) -> [SubtitleEvent]? {
         guard let root = TTMLElement.parse(data), root.name == "tt" else { return nil }
         let clock = TTMLClock(root: root.attributes)
         let sheet = TTMLStyleSheet(head: root.child("head"))
@@ -50,14 +49,7 @@ enum TTMLDocument {
         reader.read(
             body, parent: .init(begin: 0, end: nil), specified: [:], region: nil,
             preserves: root.attributes["space"] == "preserve")
-        return reader.events.map { event in
-            guard offset != 0 else { return event }
-            let delta = CMTime(seconds: offset, preferredTimescale: 90_000)
-            var moved = event
-            moved.start = event.start + delta
-            moved.end = event.end.map { $0 + delta }
-            return moved
-        }
+        return reader.events
     }
 }
 

@@ -51,16 +51,9 @@ final class TTMLPacketDecoder: SubtitlePacketDecoding {
         guard packet.byteCount > 0, packet.byteCount <= SubtitleFileLoading.maximumTTMLBytes else { return [] }
         let itemStart = packet.pts.isNumeric ? packet.pts.seconds : packet.dts.isNumeric ? packet.dts.seconds : 0
         let duration = packet.duration.isNumeric ? max(0, packet.duration.seconds) : 0
-        let events = FragmentedTextTrack.ttmlEvents(
-            FragmentedTextTrack.Sample(start: itemStart + timelineStart, duration: duration, bytes: ArraySlice(packet.bytes)))
-        guard timelineStart != 0 else { return events }
-        let shift = CMTime(seconds: -timelineStart, preferredTimescale: 90_000)
-        return events.map { event in
-            var moved = event
-            moved.start = event.start + shift
-            moved.end = event.end.map { $0 + shift }
-            return moved
-        }
+        return FragmentedTextTrack.ttmlEvents(
+            FragmentedTextTrack.Sample(start: itemStart + timelineStart, duration: duration, bytes: ArraySlice(packet.bytes))
+        ).moved(by: -timelineStart)
     }
 
     func flush() {}
