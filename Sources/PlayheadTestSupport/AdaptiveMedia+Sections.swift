@@ -45,18 +45,15 @@ extension AdaptiveMedia {
             try key.write(to: ladder.appendingPathComponent("key.bin"))
             try FileManager.default.copyItem(
                 at: clear.appendingPathComponent("ladder/master.m3u8"), to: ladder.appendingPathComponent("master.m3u8"))
-            let hex = { (bytes: Data) in bytes.map { String(format: "%02x", $0) }.joined() }
+            let hex = AES128Files.hex
             for variant in variants.prefix(2) {
                 let source = clear.appendingPathComponent("ladder/\(variant.name)")
                 let target = ladder.appendingPathComponent(variant.name)
                 try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
                 let names = ["init.mp4"] + (0..<Int(fragmentedDuration)).map { "seg\($0).m4s" }
                 for name in names {
-                    let result = try Subprocess.run(
-                        URL(fileURLWithPath: "/usr/bin/openssl"),
-                        ["enc", "-aes-128-cbc", "-K", hex(key), "-iv", hex(sectionIV),
-                         "-in", source.appendingPathComponent(name).path, "-out", target.appendingPathComponent(name).path])
-                    guard result.status == 0 else { throw TestSupportError("openssl could not encrypt \(name)") }
+                    try AES128Files.encrypt(
+                        source.appendingPathComponent(name), to: target.appendingPathComponent(name), key: key, iv: sectionIV)
                     try FileManager.default.copyItem(
                         at: source.appendingPathComponent(name), to: target.appendingPathComponent(name + ".clear"))
                 }

@@ -54,6 +54,48 @@ public enum IFramePlaylistMedia {
         }
     }
 
+    /// The IV every segment of the encrypted copy is encrypted with (stated in its playlists).
+    public static let encryptionIV = Data((0..<16).map { UInt8(0x10 + $0) })
+
+    /// ``folder(duration:)`` with every segment encrypted whole with AES-128
+    /// (`AdaptiveMedia.key`, served as `key.bin`, and ``encryptionIV``), as a packager
+    /// encrypts a stream with I-frame playlists: both playlists of each variant name the key
+    /// (the I-frame playlist before its `EXT-X-MAP`), and the I-frame playlists' byte ranges
+    /// stay those of the clear segments. The clear segments are kept as `seg<N>.ts.clear`.
+    public static func encryptedFolder(duration: Double = duration) throws -> URL {
+        let clear = try folder(duration: duration)
+        return try FixtureCache.file(named: "iframe-playlists-aes-v1-\(Int(duration))s") { folder in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try AdaptiveMedia.key.write(to: folder.appendingPathComponent("key.bin"))
+            try FileManager.default.copyItem(
+                at: clear.appendingPathComponent("master.m3u8"), to: folder.appendingPathComponent("master.m3u8"))
+            let keyLine = "#EXT-X-KEY:METHOD=AES-128,URI=\"../key.bin\",IV=0x\(AES128Files.hex(encryptionIV))"
+            for variant in variants {
+                let source = clear.appendingPathComponent(variant.name)
+                let target = folder.appendingPathComponent(variant.name)
+                try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+                for segment in 0..<Int((duration / segmentDuration).rounded(.up)) {
+                    let name = "seg\(segment).ts"
+                    try AES128Files.encrypt(
+                        source.appendingPathComponent(name), to: target.appendingPathComponent(name),
+                        key: AdaptiveMedia.key, iv: encryptionIV)
+                    try FileManager.default.copyItem(
+                        at: source.appendingPathComponent(name), to: target.appendingPathComponent(name + ".clear"))
+                }
+                for (playlist, before) in [("index.m3u8", "#EXTINF"), ("iframes.m3u8", "#EXT-X-MAP")] {
+                    var lines = try String(contentsOf: source.appendingPathComponent(playlist), encoding: .utf8)
+                        .components(separatedBy: "\n")
+                    guard let first = lines.firstIndex(where: { $0.hasPrefix(before) }) else {
+                        throw TestSupportError("\(playlist) has no \(before)")
+                    }
+                    lines.insert(keyLine, at: first)
+                    try lines.joined(separator: "\n").write(
+                        to: target.appendingPathComponent(playlist), atomically: true, encoding: .utf8)
+                }
+            }
+        }
+    }
+
     /// The keyframes of the variant's segments in `directory` as `iframes.m3u8`.
     private static func writeIFramePlaylist(in directory: URL, duration: Double) throws {
         var keyframes: [(segment: Int, time: Double, range: Range<Int>)] = []

@@ -4,9 +4,11 @@
 // PAT and PMT), fetched alone and decoded alone, where decoding the frame otherwise means a
 // whole segment of the variant (and, for a time between keyframes, every frame up to it).
 // The picture's time is the keyframe's place on the playlist, which is the item timeline.
-// Only an I-frame playlist that is there to read, clear, lists keyframes and is used for
-// requests that allow a keyframe; anything else (no I-frame playlist, encryption, a failed
-// request) leaves the request to the demuxer's path. The safety rules of the loader hold:
+// Only an I-frame playlist that is there to read, clear or under AES-128 keys (a keyframe's
+// range of a segment encrypted whole is decrypted from the block before it:
+// HLSEncryptedRange.swift), and lists keyframes is used, for requests that allow a keyframe;
+// anything else (no I-frame playlist, SAMPLE-AES or a DRM system's keys, a failed request)
+// leaves the request to the demuxer's path. The safety rules of the loader hold:
 // never a `file:` URL from a remote playlist, no https to http downgrade, size limits and a
 // deadline on every request.
 //
@@ -38,6 +40,8 @@ final class HLSIFramePictures {
     private var map: (section: HLSMap, bytes: Data)?
     /// The extension that tells the demuxer the container (`ts`, `mp4`...).
     private let containerHint: String
+    /// The AES-128 keys fetched so far, by URL.
+    private var keys: [URL: Data] = [:]
 
     /// The I-frame playlist of the stream at `location` best suited to pictures at most
     /// `maximum` pixels wide and high, read within `timeout` seconds per request; nil when
@@ -65,7 +69,7 @@ final class HLSIFramePictures {
         let pathway = master.steering?.pathway ?? master.variants.first?.pathway
         guard let chosen = HLSIFrameVariant.best(of: master.iFrameVariants, on: pathway, forAtMost: maximum),
             case .media(let list)? = playlist(chosen.url, imports: master.definitions),
-            list.isIFramesOnly, !list.isEncrypted
+            list.isIFramesOnly, !list.hasUnsupportedKey, list.drmSystem == nil
         else {
             fetcher.close()
             return nil
@@ -109,12 +113,14 @@ final class HLSIFramePictures {
         var bytes = Data()
         if let section = keyframe.map {
             if map?.section != section {
-                guard let fetched = fetch(section.url, range: section.byteRange) else { return nil }
+                guard let fetched = fetch(section.url, range: section.byteRange, key: section.key, iv: section.iv)
+                else { return nil }
                 map = (section, fetched)
             }
             bytes += map?.bytes ?? Data()
         }
-        guard let range = fetch(keyframe.url, range: keyframe.byteRange) else { return nil }
+        let iv = keyframe.key?.iv(forSequence: keyframe.sequence)
+        guard let range = fetch(keyframe.url, range: keyframe.byteRange, key: keyframe.key, iv: iv) else { return nil }
         bytes += range
         let input = MemoryInput(bytes: bytes, name: "keyframe.\(containerHint)")
         guard let grabber = try? FrameGrabber(location: MediaLocation(memory: input), timeout: timeout, threadCount: nil)
@@ -122,10 +128,17 @@ final class HLSIFramePictures {
         return grabber.frame(at: .zero, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity)
     }
 
-    private func fetch(_ url: URL, range: Range<Int>?) -> Data? {
+    /// The clear bytes of `range` of `url` (all of it when nil), decrypted with `key` and `iv`
+    /// when given (a range as one inside a segment encrypted whole).
+    private func fetch(_ url: URL, range: Range<Int>?, key: HLSKey? = nil, iv: Data? = nil) -> Data? {
+        let asked = key == nil ? range : range.map(HLSEncryptedRange.cipherRange)
         guard case .success(let resource) = fetcher.fetch(
-            url, range: range, secure: secure, limit: Self.maximumRangeBytes, timeout: timeout)
+            url, range: asked, secure: secure, limit: Self.maximumRangeBytes, timeout: timeout)
         else { return nil }
-        return resource.data
+        guard let key, let iv else { return resource.data }
+        if keys[key.url] == nil, let fetched = fetch(key.url, range: nil) { keys[key.url] = fetched }
+        guard let keyBytes = keys[key.url] else { return nil }
+        guard let range else { return SegmentDecryptor.decryptAES128CBC(resource.data, key: keyBytes, iv: iv) }
+        return HLSEncryptedRange.plain(range, from: resource.data, key: keyBytes, iv: iv)
     }
 }

@@ -113,18 +113,6 @@ extension HLSMultivariantPlaylist {
         return steered
     }
 
-    /// The playlist's `text` without the subtitle renditions of groups its (steered) variants
-    /// do not name, so a pathway's copies of them are not offered again.
-    func subtitlesOnItsPathway(_ text: String) -> String {
-        let named = Set(variants.compactMap(\.subtitleGroup))
-        guard !named.isEmpty else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
-            guard line.hasPrefix("#EXT-X-MEDIA:") else { return true }
-            let media = HLSPlaylist.attributes(line.dropFirst("#EXT-X-MEDIA:".count))
-            return media["TYPE"] != "SUBTITLES" || media["GROUP-ID"].map(named.contains) ?? true
-        }.joined(separator: "\n")
-    }
-
     private func rank(_ pathway: String, in priority: [String]) -> Int {
         priority.firstIndex(of: pathway) ?? priority.count + (pathways.firstIndex(of: pathway) ?? 0)
     }

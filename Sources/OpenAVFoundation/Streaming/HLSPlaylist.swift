@@ -20,7 +20,7 @@ struct HLSVariant: Equatable, Sendable {
     let codecs: String?
     /// `AUDIO` and `SUBTITLES` rendition groups, when given.
     var audioGroup: String?
-    let subtitleGroup: String?
+    var subtitleGroup: String?
     /// `FRAME-RATE`, frames per second, when given.
     var frameRate: Double? = nil
     /// `VIDEO-RANGE` ("SDR", "PQ", "HLG"), when given.
@@ -344,6 +344,7 @@ enum HLSPlaylist: Equatable, Sendable {
         var pending: [String: String]?
         var renditionTypes: Set<String> = []
         var audio: [HLSAudioRendition] = []
+        var subtitles: [HLSRenditionName] = []
         var startPoint: HLSStartPoint?
         var steering: HLSSteeringTag?
         var iFrames: [HLSIFrameVariant] = []
@@ -364,6 +365,12 @@ enum HLSPlaylist: Equatable, Sendable {
             } else if line.hasPrefix("#EXT-X-MEDIA:") {
                 let media = attributes(line.dropFirst("#EXT-X-MEDIA:".count))
                 renditionTypes.insert(media["TYPE"] ?? "")
+                if media["TYPE"] == "SUBTITLES", let group = media["GROUP-ID"] {
+                    subtitles.append(
+                        HLSRenditionName(
+                            group: group, name: media["NAME"] ?? group, language: media["LANGUAGE"],
+                            hasURI: media["URI"] != nil))
+                }
                 if media["TYPE"] == "AUDIO", let group = media["GROUP-ID"] {
                     var url: URL?
                     if let uri = media["URI"] { url = try resolve(uri, base) }
@@ -393,7 +400,7 @@ enum HLSPlaylist: Equatable, Sendable {
         }
         // A variant listed again with the same attributes is a backup of the first (redundant
         // streams, HLSRedundantStreams.swift).
-        (variants, audio) = HLSRedundantStreams.merged(variants, audio: audio)
+        (variants, audio) = HLSRedundantStreams.merged(variants, audio: audio, subtitles: subtitles)
         var master = HLSMultivariantPlaylist(
             variants: variants, renditionTypes: renditionTypes, audioRenditions: audio, startPoint: startPoint,
             steering: steering)

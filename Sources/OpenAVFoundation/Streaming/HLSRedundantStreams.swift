@@ -4,7 +4,10 @@
 // may name an audio group of its own, a copy of the first's group on the backup's server (the
 // same renditions by name and language, other URIs), as Apple's authoring guidance has backup
 // streams do so that the sound fails over with the pictures: each rendition of that copy
-// becomes a backup of the first group's rendition, and the copy is no group of its own.
+// becomes a backup of the first group's rendition, and the copy is no group of its own. A
+// backup's own subtitle group (the same renditions by name and language) is such a copy too:
+// the backup stays a backup, and the copy offers no choice of its own (the subtitle
+// renditions offered are those of groups the variants left name).
 //
 // Concurrency: pure functions, used while a playlist is parsed.
 import Foundation
@@ -12,14 +15,20 @@ import Foundation
 enum HLSRedundantStreams {
     /// `variants` with each backup folded into the first variant it copies, and `audio` with
     /// the renditions of the backups' own audio groups folded into the first's renditions.
-    static func merged(_ variants: [HLSVariant], audio: [HLSAudioRendition])
-        -> (variants: [HLSVariant], audio: [HLSAudioRendition])
-    {
+    /// `subtitles`: the multivariant playlist's subtitle renditions, whose copies a backup may
+    /// name.
+    static func merged(
+        _ variants: [HLSVariant], audio: [HLSAudioRendition], subtitles: [HLSRenditionName] = []
+    ) -> (variants: [HLSVariant], audio: [HLSAudioRendition]) {
         var merged: [HLSVariant] = []
         var audio = audio
         var folded: Set<String> = []
         for variant in variants {
-            guard let first = merged.firstIndex(where: { isBackup(variant, of: $0, audio: audio) }) else {
+            guard
+                let first = merged.firstIndex(where: {
+                    isBackup(variant, of: $0, audio: audio, subtitles: subtitles)
+                })
+            else {
                 merged.append(variant)
                 continue
             }
@@ -46,30 +55,72 @@ enum HLSRedundantStreams {
         return (merged, audio)
     }
 
-    /// True when `variant` differs from `first` in its URI alone, or also in an audio group
-    /// that copies `first`'s.
-    static func isBackup(_ variant: HLSVariant, of first: HLSVariant, audio: [HLSAudioRendition]) -> Bool {
+    /// True when `variant` differs from `first` in its URI alone, or also in audio and
+    /// subtitle groups that copy `first`'s.
+    static func isBackup(
+        _ variant: HLSVariant, of first: HLSVariant, audio: [HLSAudioRendition], subtitles: [HLSRenditionName] = []
+    ) -> Bool {
         var same = variant
         same.url = first.url
         same.backups = first.backups
         same.backupPathways = first.backupPathways
         if let own = first.audioGroup, let copy = variant.audioGroup, own != copy,
-            copies(copy, own, in: audio)
+            copies(copy, own, in: audio.map(HLSRenditionName.init))
         {
             same.audioGroup = own
+        }
+        if let own = first.subtitleGroup, let copy = variant.subtitleGroup, own != copy,
+            copies(copy, own, in: subtitles)
+        {
+            same.subtitleGroup = own
         }
         return same == first
     }
 
-    /// True when audio group `copy` lists the same renditions as `group` (by name and
-    /// language, in order), each with a URI of its own where `group`'s has one.
-    static func copies(_ copy: String, _ group: String, in audio: [HLSAudioRendition]) -> Bool {
-        let originals = audio.filter { $0.group == group }
-        let copies = audio.filter { $0.group == copy }
+    /// True when group `copy` lists the same renditions as `group` (by name and language, in
+    /// order), each with a URI of its own where `group`'s has one.
+    static func copies(_ copy: String, _ group: String, in renditions: [HLSRenditionName]) -> Bool {
+        let originals = renditions.filter { $0.group == group }
+        let copies = renditions.filter { $0.group == copy }
         guard !originals.isEmpty, originals.count == copies.count else { return false }
         return zip(originals, copies).allSatisfy { original, copy in
-            original.name == copy.name && original.language == copy.language
-                && (original.url == nil) == (copy.url == nil)
+            original.name == copy.name && original.language == copy.language && original.hasURI == copy.hasURI
         }
+    }
+}
+
+/// What tells one `EXT-X-MEDIA` rendition from another of its type: its group, name and
+/// language, and whether it has a playlist of its own.
+struct HLSRenditionName: Equatable, Sendable {
+    let group: String
+    let name: String
+    let language: String?
+    let hasURI: Bool
+
+    init(group: String, name: String, language: String?, hasURI: Bool) {
+        self.group = group
+        self.name = name
+        self.language = language
+        self.hasURI = hasURI
+    }
+
+    /// An audio rendition's.
+    init(_ rendition: HLSAudioRendition) {
+        self.init(group: rendition.group, name: rendition.name, language: rendition.language, hasURI: rendition.url != nil)
+    }
+}
+
+extension HLSMultivariantPlaylist {
+    /// The playlist's `text` without the subtitle renditions of groups its variants (folded,
+    /// or steered to one pathway) do not name, so a backup's or another pathway's copies of
+    /// them are not offered again.
+    func keepingSubtitleGroupsItsVariantsName(_ text: String) -> String {
+        let named = Set(variants.compactMap(\.subtitleGroup))
+        guard !named.isEmpty else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            guard line.hasPrefix("#EXT-X-MEDIA:") else { return true }
+            let media = HLSPlaylist.attributes(line.dropFirst("#EXT-X-MEDIA:".count))
+            return media["TYPE"] != "SUBTITLES" || media["GROUP-ID"].map(named.contains) ?? true
+        }.joined(separator: "\n")
     }
 }

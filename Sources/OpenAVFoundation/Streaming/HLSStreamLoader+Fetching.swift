@@ -19,22 +19,26 @@ extension HLSStreamLoader {
     /// `data` fetched from `url`, decrypted with `key` (fetched once per key URL) and `iv`; nil,
     /// with an error-log event, when the key cannot be had or does not decrypt it.
     private func decrypted(_ data: Data, at url: URL, with key: HLSKey, iv: Data) -> Data? {
-        var keyBytes = keys[key.url]
-        if keyBytes == nil {
-            switch fetcher.fetch(key.url, secure: secure, limit: 1024, timeout: timeout) {
-            case .success(let resource):
-                keyBytes = resource.data
-                keys[key.url] = resource.data
-            case .failure(let failure):
-                log.error(uri: key.url, failure: failure)
-                return nil
-            }
-        }
-        guard let keyBytes, let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: iv) else {
+        guard let keyBytes = keyBytes(key) else { return nil }
+        guard let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: iv) else {
             log.error(uri: url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
             return nil
         }
         return plain
+    }
+
+    /// The bytes of AES-128 key `key`, fetched on first use; nil, with an error-log event, when
+    /// they cannot be had.
+    func keyBytes(_ key: HLSKey) -> Data? {
+        if let known = keys[key.url] { return known }
+        switch fetcher.fetch(key.url, secure: secure, limit: 1024, timeout: timeout) {
+        case .success(let resource):
+            keys[key.url] = resource.data
+            return resource.data
+        case .failure(let failure):
+            log.error(uri: key.url, failure: failure)
+            return nil
+        }
     }
 
     /// The bytes of initialisation section `map` of variant `variant`, fetched on first use

@@ -6,9 +6,12 @@
 // fetch the whole segment of the variant playing, read on ahead of it, and show only the
 // segment's first keyframe. The I-frame playlist read is the one for the playing variant's
 // size (`HLSIFrameVariant.best`) on its pathway, once, as soon as the rate turns negative or
-// above `EngineState.keyframeFastForwardRate` (a restart waits for it a moment). One that cannot be read, is encrypted, or lists a keyframe
-// without an initialisation section (an MPEG-TS range alone has no tables) leaves the steps
-// to the segment path. The restart announces the keyframe's place on the playlist as its
+// above `EngineState.keyframeFastForwardRate` (a restart waits for it a moment). Under an
+// AES-128 key, a keyframe's range (and its tables') lies inside a segment encrypted whole:
+// it is fetched from the block before it and decrypted there (HLSEncryptedRange.swift). One
+// that cannot be read, has a key Playhead cannot use (SAMPLE-AES, a DRM system's), or lists a
+// keyframe without an initialisation section (an MPEG-TS range alone has no tables) leaves
+// the steps to the segment path. The restart announces the keyframe's place on the playlist as its
 // section's start (the demuxer may anchor a timeline on it).
 //
 // Concurrency: `HLSKeyframeSource` is the loader thread's alone; the keyframe times the demux
@@ -41,7 +44,7 @@ extension HLSStreamLoader {
             case .success(let resource):
                 if let text = String(data: resource.data, encoding: .utf8),
                     case .media(let list)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),
-                    list.isIFramesOnly, !list.isEncrypted, !list.hasUnsupportedKey
+                    list.isIFramesOnly, !list.hasUnsupportedKey, list.drmSystem == nil
                 {
                     found = list.segments.filter { !$0.isGap }
                     // An MPEG-TS range needs the tables its initialisation section holds.
@@ -67,9 +70,12 @@ extension HLSStreamLoader {
     func serveKeyframe(_ index: Int, for job: Job, variant: Int, sections: inout Int) -> Bool {
         guard let keyframes = keyframeSource.keyframes, keyframes.indices.contains(index) else { return false }
         let keyframe = keyframes[index]
-        guard let map = keyframe.map, let header = initialisation(map, variant: variant) else { return false }
+        guard let map = keyframe.map, let header = keyframeInitialisation(map, variant: variant) else { return false }
+        // (Inside a segment encrypted whole, from the block before the range.)
+        let encryptedRange = keyframe.key == nil ? nil : keyframe.byteRange
         let result = fetcher.fetch(
-            keyframe.url, range: keyframe.byteRange, secure: secure, limit: limits.segment, timeout: timeout
+            keyframe.url, range: encryptedRange.map(HLSEncryptedRange.cipherRange) ?? keyframe.byteRange, secure: secure,
+            limit: limits.segment, timeout: timeout
         ) { _, _ in self.isCurrent(job.generation) ? nil : .cancelled }
         let resource: FetchedResource
         switch result {
@@ -82,7 +88,15 @@ extension HLSStreamLoader {
             return false
         }
         log.renditionSegmentFetched(keyframe.url, bytes: resource.data.count, seconds: resource.seconds)
-        guard let bytes = decrypted(resource.data, of: keyframe) else { return false }
+        let clear: Data?
+        if let encryptedRange, let key = keyframe.key {
+            clear = rangeDecrypted(
+                resource.data, range: encryptedRange, at: keyframe.url, key: key,
+                iv: key.iv(forSequence: keyframe.sequence))
+        } else {
+            clear = decrypted(resource.data, of: keyframe)
+        }
+        guard let bytes = clear else { return false }
         condition.lock()
         sections += 1
         if state.generation == job.generation, !state.closed {
@@ -97,6 +111,38 @@ extension HLSStreamLoader {
         }
         condition.unlock()
         return true
+    }
+}
+
+extension HLSStreamLoader {
+    /// The initialisation section of an I-frame playlist's keyframes: a byte range under a
+    /// key lies inside a segment encrypted whole (fetched once, kept with the others).
+    private func keyframeInitialisation(_ map: HLSMap, variant: Int) -> Data? {
+        guard let key = map.key, let range = map.byteRange, let iv = map.iv else { return initialisation(map, variant: variant) }
+        if let bytes = initialisations[map] { return bytes }
+        let result = fetcher.fetch(
+            map.url, range: HLSEncryptedRange.cipherRange(for: range), secure: secure, limit: limits.segment,
+            timeout: timeout)
+        guard case .success(let resource) = result else {
+            if case .failure(let failure) = result { log.error(uri: map.url, failure: failure) }
+            return nil
+        }
+        log.renditionSegmentFetched(map.url, bytes: resource.data.count, seconds: resource.seconds)
+        guard let bytes = rangeDecrypted(resource.data, range: range, at: map.url, key: key, iv: iv) else { return nil }
+        if initialisations.count >= 16 { initialisations = [:] }
+        initialisations[map] = bytes
+        return bytes
+    }
+
+    /// The clear bytes of `range` of the segment at `url` encrypted whole with `key`, from
+    /// `fetched` (its cipher range); nil, with an error-log event, when they cannot be had.
+    private func rangeDecrypted(_ fetched: Data, range: Range<Int>, at url: URL, key: HLSKey, iv: Data) -> Data? {
+        guard let keyBytes = keyBytes(key) else { return nil }
+        guard let clear = HLSEncryptedRange.plain(range, from: fetched, key: keyBytes, iv: iv) else {
+            log.error(uri: url, failure: .refused("cannot decrypt the keyframe with its AES-128 key"))
+            return nil
+        }
+        return clear
     }
 }
 

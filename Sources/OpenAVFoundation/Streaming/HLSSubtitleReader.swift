@@ -2,7 +2,8 @@
 // segment's cues are decoded by FFmpeg's WebVTT reader and placed on the item timeline by the
 // segment's `X-TIMESTAMP-MAP` (RFC 8216 §3.5). Segments in fragmented MP4 (IMSC1 TTML or
 // WebVTT boxes, `FragmentedTextTrack`, with their `EXT-X-MAP`) are timed on the media's own
-// timeline, as the media's timestamps are. A DASH text AdaptationSet of such segments is read
+// timeline, as the media's timestamps are. Segments (and initialisation sections) under an
+// AES-128 `EXT-X-KEY` are decrypted with it, the key fetched once. A DASH text AdaptationSet of such segments is read
 // the same way from the playlist its manifest gave (`KnownSubtitleSegments`; a live manifest
 // is read again for each reload). A live playlist is reloaded as it grows (at its target
 // duration, half that while it has not changed), until the rendition is no longer wanted. After an `EXT-X-DISCONTINUITY` the timestamps start again: a segment's timeline
@@ -51,6 +52,8 @@ final class HLSSubtitleReader {
     /// Per discontinuity sequence, the shift that puts a fragmented segment's track time on
     /// its playlist start (an ended playlist's later timelines, before the demuxer got there).
     private var trackAnchors: [Int: Double] = [:]
+    /// The AES-128 keys fetched so far, by URL (one request per key).
+    private var keys: [URL: Data] = [:]
 
     /// How a segment's mapped cue times reach item time.
     private enum Placement {
@@ -196,7 +199,9 @@ final class HLSSubtitleReader {
     /// The cues of `segment`, on the item timeline; nil when it could not be read.
     private func events(of segment: HLSSegment, _ placement: Placement) -> [SubtitleEvent]? {
         let limit = segment.map == nil ? Self.maximumSegmentBytes : Self.maximumFragmentedSegmentBytes
-        guard let data = fetchData(segment.url, limit: limit, range: segment.byteRange) else { return nil }
+        guard let fetched = fetchData(segment.url, limit: limit, range: segment.byteRange),
+            let data = decrypted(fetched, at: segment.url, with: segment.key, iv: segment.key?.iv(forSequence: segment.sequence))
+        else { return nil }
         let bytes = [UInt8](data)
         if segment.map != nil || FragmentedTextTrack.looksLikeMP4(bytes) {
             return fragmentedEvents(bytes, of: segment, placement)
@@ -229,9 +234,10 @@ final class HLSSubtitleReader {
                 guard let known else { return nil }
                 track = known
             } else {
-                let read = fetchData(map.url, limit: Self.maximumSegmentBytes, range: map.byteRange).flatMap {
-                    FragmentedTextTrack(initialisation: [UInt8]($0))
-                }
+                // (An EXT-X-KEY before the EXT-X-MAP encrypts the section too.)
+                let read = fetchData(map.url, limit: Self.maximumSegmentBytes, range: map.byteRange)
+                    .flatMap { decrypted($0, at: map.url, with: map.key, iv: map.iv) }
+                    .flatMap { FragmentedTextTrack(initialisation: [UInt8]($0)) }
                 tracks[map] = read
                 guard let read else { return nil }
                 track = read
@@ -271,6 +277,20 @@ final class HLSSubtitleReader {
             }
             return moved
         }
+    }
+
+    /// `data` fetched from `url` as it is when `key` is nil, else decrypted with the AES-128
+    /// key (fetched once, with the stream's rules) and `iv`; nil, with an error-log event,
+    /// when the key cannot be had or does not decrypt it.
+    private func decrypted(_ data: Data, at url: URL, with key: HLSKey?, iv: Data?) -> Data? {
+        guard let key else { return data }
+        if keys[key.url] == nil, let fetched = fetchData(key.url, limit: 1024) { keys[key.url] = fetched }
+        guard let keyBytes = keys[key.url] else { return nil }
+        guard let iv, let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: iv) else {
+            log?.error(uri: url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
+            return nil
+        }
+        return plain
     }
 
     /// The text at `url` (see `fetchData`).

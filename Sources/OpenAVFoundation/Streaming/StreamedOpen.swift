@@ -112,8 +112,12 @@ enum StreamedOpen {
                     master, server: HLSStreamLoader.serverKey(finalURL), fetcher: fetcher, secure: location.requiresTLS,
                     limit: network.maximumPlaylistBytes, timeout: timeout, stop: stop)
                 let steered = master.onPathway(start.pathway, priority: start.manifest?.priority ?? [])
-                fetched = (.multivariant(steered), finalURL, steered.subtitlesOnItsPathway(text))
+                fetched = (.multivariant(steered), finalURL, text)
                 steering = start
+            }
+            // Subtitle groups a backup or another pathway copies are no choice of their own.
+            if case (.multivariant(let master), let finalURL, let text)? = fetched {
+                fetched = (.multivariant(master), finalURL, master.keepingSubtitleGroupsItsVariantsName(text))
             }
             var variants: [HLSVariant]
             let firstListed: HLSVariant

@@ -69,8 +69,10 @@ import Testing
         server.requests.dropFirst(start).filter { $0.path.hasSuffix(".ts") }.map { ($0.path, $0.range) }
     }
 
-    @Test func aKeyframePictureIsOneByteRangeAndMatchesTheExactDecode() async throws {
-        let folder = try IFramePlaylistMedia.folder()
+    /// Clear, and encrypted whole with AES-128 (each range decrypted from the block before it).
+    @Test(arguments: [false, true])
+    func aKeyframePictureIsOneByteRangeAndMatchesTheExactDecode(encrypted: Bool) async throws {
+        let folder = try encrypted ? IFramePlaylistMedia.encryptedFolder() : IFramePlaylistMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
         let url = server.url(for: "master.m3u8")
@@ -98,7 +100,8 @@ import Testing
             let within = Int((time - Double(index) * IFramePlaylistMedia.segmentDuration) / IFramePlaylistMedia.keyframeInterval)
             let keyframes = scratch.appendingPathComponent("seg\(index)-%d.png")
             try GeneratedMedia.runFFmpeg([
-                "-skip_frame", "nokey", "-i", folder.appendingPathComponent("large/seg\(index).ts").path,
+                "-skip_frame", "nokey", "-f", "mpegts",
+                "-i", folder.appendingPathComponent("large/seg\(index).ts" + (encrypted ? ".clear" : "")).path,
                 "-vsync", "0", "-y", keyframes.path,
             ])
             let ours = scratch.appendingPathComponent("ours-\(time).png")

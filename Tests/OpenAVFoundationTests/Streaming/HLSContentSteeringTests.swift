@@ -76,7 +76,7 @@ import Testing
         ])
         #expect(steered.streamedAudio?.renditions.count == 2, "the loader streams the one group")
         // The subtitle renditions of the other pathway are not offered again.
-        let text = steered.subtitlesOnItsPathway(twoPathways)
+        let text = steered.keepingSubtitleGroupsItsVariantsName(twoPathways)
         #expect(!text.contains("GROUP-ID=\"sub-A\""))
         #expect(text.contains("GROUP-ID=\"sub-B\""))
         #expect(text.components(separatedBy: "TYPE=SUBTITLES").count == 2)

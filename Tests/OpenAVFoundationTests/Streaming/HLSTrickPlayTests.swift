@@ -15,7 +15,7 @@ import Testing
     /// A player of `url` on a manual clock, its sink emptied after an exact seek to `seconds`.
     /// The small variant plays (and so its I-frame playlist, the playing variant's size), and
     /// little is read ahead at the open: nothing from 10 s to 23.5 s is read before the steps.
-    private func pausedAt(_ url: URL, seconds: Double = 23.5) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
+    func pausedAt(_ url: URL, seconds: Double = 23.5) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
         let clock = ManualClock()
         let sink = RecordingVideoSink()
         let item = AVPlayerItem(url: url)
@@ -32,7 +32,7 @@ import Testing
     /// Moves the clock `seconds` at a time, waiting after each move for the picture of the next
     /// of `keyframes` (seconds on the playlist, shown `offset` milliseconds past): no step can
     /// be skipped however long a fetch takes.
-    private func stepDown(
+    func stepDown(
         through keyframes: some Sequence<Int>, every seconds: Double, offset: Int, _ clock: ManualClock, _ sink: RecordingVideoSink
     ) async {
         for keyframe in keyframes {
