@@ -40,8 +40,8 @@ final class HLSIFramePictures {
     private var map: (section: HLSMap, bytes: Data)?
     /// The extension that tells the demuxer the container (`ts`, `mp4`...).
     private let containerHint: String
-    /// The AES-128 keys fetched so far, by URL.
-    private var keys: [URL: Data] = [:]
+    /// The AES-128 keys asked for so far, by URL (nil: the request failed, not made again).
+    private var keys: [URL: Data?] = [:]
 
     /// The I-frame playlist of the stream at `location` best suited to pictures at most
     /// `maximum` pixels wide and high, read within `timeout` seconds per request; nil when
@@ -75,7 +75,7 @@ final class HLSIFramePictures {
             return nil
         }
         keyframes = list.segments.filter { !$0.isGap && $0.byteRange != nil }
-        guard !keyframes.isEmpty else {
+        guard !keyframes.isEmpty, HLSEncryptedRange.canDecryptRanges(of: keyframes) else {
             fetcher.close()
             return nil
         }
@@ -136,9 +136,17 @@ final class HLSIFramePictures {
             url, range: asked, secure: secure, limit: Self.maximumRangeBytes, timeout: timeout)
         else { return nil }
         guard let key, let iv else { return resource.data }
-        if keys[key.url] == nil, let fetched = fetch(key.url, range: nil) { keys[key.url] = fetched }
-        guard let keyBytes = keys[key.url] else { return nil }
+        if keys[key.url] == nil {
+            guard case .success(let fetched) = fetcher.fetch(key.url, secure: secure, limit: 1024, timeout: timeout) else {
+                keys[key.url] = .some(nil)
+                return nil
+            }
+            keys[key.url] = fetched.data
+        }
+        guard let keyBytes = keys[key.url] ?? nil else { return nil }
         guard let range else { return SegmentDecryptor.decryptAES128CBC(resource.data, key: keyBytes, iv: iv) }
-        return HLSEncryptedRange.plain(range, from: resource.data, key: keyBytes, iv: iv)
+        return HLSEncryptedRange.plain(range, from: resource.data, key: keyBytes, iv: iv).flatMap {
+            HLSEncryptedRange.looksLikeMedia($0) ? $0 : nil
+        }
     }
 }

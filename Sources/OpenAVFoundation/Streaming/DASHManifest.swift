@@ -43,11 +43,13 @@ struct DASHManifest: Equatable, Sendable {
         var index: IndexedFile? = nil
     }
 
-    /// A single-file Representation addressed by its segment index.
+    /// A single-file Representation addressed by its segment index: a `sidx` box, or a WebM
+    /// file's Cues (`isWebM`).
     struct IndexedFile: Equatable, Sendable {
         let url: URL
         let indexRange: Range<Int>
         let initialisation: Range<Int>
+        var isWebM = false
     }
 
     /// One audio AdaptationSet: a language (or a label) and its Representations, ascending by
@@ -270,13 +272,14 @@ struct DASHManifest: Equatable, Sendable {
         } else if let list = merged("SegmentList", node, set, period) {
             segments = DASHSegments.fromList(list, base: base, length: length)
         } else if let segmentBase = merged("SegmentBase", node, set, period),
-            // (A WebM file is indexed by its Cues, not a `sidx`: libavformat reads it.)
-            !(node.attributes["mimeType"] ?? set.attributes["mimeType"] ?? "").hasSuffix("/webm"),
             let indexRange = segmentBase.attributes["indexRange"].flatMap(DASHSegments.byteRange)
         {
-            // The initialisation section is named, or is everything before the index.
+            // The initialisation section is named, or is everything before the index (a WebM
+            // file's Cues may follow its clusters: it names its section).
+            let isWebM = (node.attributes["mimeType"] ?? set.attributes["mimeType"] ?? "").hasSuffix("/webm")
             let named = segmentBase.child("Initialization")?.attributes["range"].flatMap(DASHSegments.byteRange)
-            index = IndexedFile(url: base, indexRange: indexRange, initialisation: named ?? 0..<indexRange.lowerBound)
+            guard let initialisation = named ?? (isWebM ? nil : 0..<indexRange.lowerBound) else { return nil }
+            index = IndexedFile(url: base, indexRange: indexRange, initialisation: initialisation, isWebM: isWebM)
             segments = []
         } else {
             segments = nil
@@ -349,14 +352,24 @@ struct DASHManifest: Equatable, Sendable {
             isEncrypted: false, initialisation: segments.first?.map?.url, mediaSequence: segments.first?.sequence ?? 0)
     }
 
-    /// The segments of an indexed file, from its `sidx` box (`data`, read from the index
-    /// range); nil when the box cannot be read.
-    static func indexedPlaylist(_ index: IndexedFile, sidx data: Data) -> HLSMediaPlaylist? {
-        guard let box = SegmentIndexBox(data, offset: index.indexRange.lowerBound) else { return nil }
+    /// The segments of an indexed file, from its `sidx` box or WebM Cues (`data`, read from
+    /// the index range; a WebM file's Cues need its initialisation section, `initialisation`);
+    /// nil when the index cannot be read.
+    static func indexedPlaylist(_ index: IndexedFile, sidx data: Data, initialisation: Data? = nil) -> HLSMediaPlaylist? {
+        let references: [SegmentIndexBox.Reference]
+        if index.isWebM {
+            guard let initialisation,
+                let cues = WebMCues(initialisation: initialisation, cues: data, cuesOffset: index.indexRange.lowerBound)
+            else { return nil }
+            references = cues.references
+        } else {
+            guard let box = SegmentIndexBox(data, offset: index.indexRange.lowerBound) else { return nil }
+            references = box.references
+        }
         let map = HLSMap(url: index.url, byteRange: index.initialisation.isEmpty ? nil : index.initialisation)
-        let origin = box.references[0].start
+        let origin = references[0].start
         return playlist(
-            box.references.enumerated().map { number, reference in
+            references.enumerated().map { number, reference in
                 var segment = HLSSegment(
                     url: index.url, sequence: number + 1, start: reference.start - origin,
                     duration: reference.duration, byteRange: reference.bytes, discontinuity: false, map: map)
@@ -366,15 +379,16 @@ struct DASHManifest: Equatable, Sendable {
     }
 
     /// The manifest with every video and audio `SegmentBase` Representation's segments read
-    /// from its `sidx` box, which `fetch` reads (the bytes of a range of a URL); nil when one
-    /// cannot be read. A text set's index is read only when the set is chosen (by
+    /// from its `sidx` box (or WebM Cues, with the initialisation section), which `fetch`
+    /// reads (the bytes of a range of a URL); nil when one cannot be read. A text set's index is read only when the set is chosen (by
     /// `HLSSubtitleReader`), so an unreachable one never holds up the open.
     func resolvingIndexes(_ fetch: (URL, Range<Int>) -> Data?) -> DASHManifest? {
         func resolved(_ representation: Representation) -> Representation? {
             guard let index = representation.index else { return representation }
-            guard let data = fetch(index.url, index.indexRange), let read = Self.indexedPlaylist(index, sidx: data) else {
-                return nil
-            }
+            let initialisation = index.isWebM ? fetch(index.url, index.initialisation) : nil
+            guard let data = fetch(index.url, index.indexRange),
+                let read = Self.indexedPlaylist(index, sidx: data, initialisation: initialisation)
+            else { return nil }
             var copy = representation
             copy.playlist = read
             copy.index = nil

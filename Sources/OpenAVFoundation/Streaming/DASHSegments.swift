@@ -131,7 +131,7 @@ enum DASHSegments {
     static func byteRange(_ text: String) -> Range<Int>? {
         let parts = text.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let first = parts[0], let last = parts[1], first >= 0, last >= first else { return nil }
-        return first..<(last + 1)
+        return HLSPlaylist.byteRange(length: last - first + 1, offset: first)
     }
 
     /// `template` with its identifiers replaced: `$RepresentationID$`, `$Bandwidth$`,

@@ -47,9 +47,8 @@ extension HLSPlaylist {
                 duration = Double(value.prefix { $0 != "," }.trimmingCharacters(in: .whitespaces))
             } else if let value = line.value(of: "#EXT-X-BYTERANGE:") {
                 let parts = value.split(separator: "@").compactMap { Int($0) }
-                if let length = parts.first, length >= 0 {
-                    let offset = parts.count > 1 ? parts[1] : rangeEnd
-                    range = offset..<(offset + length)
+                if let length = parts.first {
+                    range = HLSPlaylist.byteRange(length: length, offset: parts.count > 1 ? parts[1] : rangeEnd)
                 }
             } else if let value = line.value(of: "#EXT-X-PROGRAM-DATE-TIME:") {
                 date = ProgramDateMap.parseDate(value) ?? date
@@ -90,7 +89,7 @@ extension HLSPlaylist {
                 // BYTERANGE="length[@offset]"; the offset defaults to 0.
                 let parts = list["BYTERANGE"]?.split(separator: "@").compactMap { Int($0) } ?? []
                 let range = parts.first.flatMap { length in
-                    length > 0 ? (parts.count > 1 ? parts[1] : 0)..<((parts.count > 1 ? parts[1] : 0) + length) : nil
+                    length > 0 ? HLSPlaylist.byteRange(length: length, offset: parts.count > 1 ? parts[1] : 0) : nil
                 }
                 if map == nil { map = url }
                 segmentMap = HLSMap(url: url, byteRange: range, key: key)

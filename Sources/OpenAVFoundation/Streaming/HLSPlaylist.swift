@@ -329,6 +329,17 @@ enum HLSPlaylist: Equatable, Sendable {
         return .media(try parseMedia(lines, base: base))
     }
 
+    /// The largest offset or length a byte range may have (256 TiB): a hostile playlist's
+    /// numbers never overflow the arithmetic done with them.
+    static let maximumByteOffset = 1 << 48
+
+    /// `length` bytes from `offset`; nil when either is negative or beyond
+    /// `maximumByteOffset`.
+    static func byteRange(length: Int, offset: Int) -> Range<Int>? {
+        guard length >= 0, offset >= 0, length <= maximumByteOffset, offset <= maximumByteOffset else { return nil }
+        return offset..<(offset + length)
+    }
+
     /// `uri` against `base`. A URI that does not parse (a ':' after characters no scheme may
     /// hold, as in `subfile,,start,0,,:/etc/passwd`) is a relative path, as browsers and hls.js
     /// read it: fetched from the playlist's server, never a local file.
@@ -369,7 +380,8 @@ enum HLSPlaylist: Equatable, Sendable {
                     subtitles.append(
                         HLSRenditionName(
                             group: group, name: media["NAME"] ?? group, language: media["LANGUAGE"],
-                            hasURI: media["URI"] != nil))
+                            hasURI: media["URI"] != nil, isForced: media["FORCED"] == "YES",
+                            characteristics: media["CHARACTERISTICS"]))
                 }
                 if media["TYPE"] == "AUDIO", let group = media["GROUP-ID"] {
                     var url: URL?

@@ -85,23 +85,28 @@ enum HLSRedundantStreams {
         guard !originals.isEmpty, originals.count == copies.count else { return false }
         return zip(originals, copies).allSatisfy { original, copy in
             original.name == copy.name && original.language == copy.language && original.hasURI == copy.hasURI
+                && original.isForced == copy.isForced && original.characteristics == copy.characteristics
         }
     }
 }
 
-/// What tells one `EXT-X-MEDIA` rendition from another of its type: its group, name and
-/// language, and whether it has a playlist of its own.
+/// What tells one `EXT-X-MEDIA` rendition from another of its type: its group, name,
+/// language, `FORCED` and `CHARACTERISTICS`, and whether it has a playlist of its own.
 struct HLSRenditionName: Equatable, Sendable {
     let group: String
     let name: String
     let language: String?
     let hasURI: Bool
+    var isForced = false
+    var characteristics: String?
 
-    init(group: String, name: String, language: String?, hasURI: Bool) {
+    init(group: String, name: String, language: String?, hasURI: Bool, isForced: Bool = false, characteristics: String? = nil) {
         self.group = group
         self.name = name
         self.language = language
         self.hasURI = hasURI
+        self.isForced = isForced
+        self.characteristics = characteristics
     }
 
     /// An audio rendition's.
@@ -114,13 +119,22 @@ extension HLSMultivariantPlaylist {
     /// The playlist's `text` without the subtitle renditions of groups its variants (folded,
     /// or steered to one pathway) do not name, so a backup's or another pathway's copies of
     /// them are not offered again.
+    /// When none of the groups the variants name is listed (a broken playlist), every
+    /// subtitle rendition stays.
     func keepingSubtitleGroupsItsVariantsName(_ text: String) -> String {
         let named = Set(variants.compactMap(\.subtitleGroup))
         guard !named.isEmpty else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
-            guard line.hasPrefix("#EXT-X-MEDIA:") else { return true }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        func subtitleGroup(_ line: Substring) -> String?? {
+            guard line.hasPrefix("#EXT-X-MEDIA:") else { return nil }
             let media = HLSPlaylist.attributes(line.dropFirst("#EXT-X-MEDIA:".count))
-            return media["TYPE"] != "SUBTITLES" || media["GROUP-ID"].map(named.contains) ?? true
+            return media["TYPE"] == "SUBTITLES" ? .some(media["GROUP-ID"]) : nil
+        }
+        let listed = Set(lines.compactMap { subtitleGroup($0) ?? nil })
+        guard !listed.isDisjoint(with: named) else { return text }
+        return lines.filter { line in
+            guard case .some(let group) = subtitleGroup(line) else { return true }
+            return group.map(named.contains) ?? true
         }.joined(separator: "\n")
     }
 }

@@ -27,6 +27,9 @@ final class HLSKeyframeSource: @unchecked Sendable {
     /// The keyframes of the playlist read, in time order: nil until read, empty when none is
     /// usable.
     var keyframes: [HLSSegment]?
+    /// The initialisation sections read as ranges inside segments encrypted whole (kept apart
+    /// from the loader's sections: a media playlist's keyed range is a section of its own).
+    var encryptedSections: [HLSMap: Data] = [:]
 
     init(variants: [HLSIFrameVariant]) { self.variants = variants }
 }
@@ -47,8 +50,9 @@ extension HLSStreamLoader {
                     list.isIFramesOnly, !list.hasUnsupportedKey, list.drmSystem == nil
                 {
                     found = list.segments.filter { !$0.isGap }
-                    // An MPEG-TS range needs the tables its initialisation section holds.
-                    if found.contains(where: { $0.map == nil }) { found = [] }
+                    // An MPEG-TS range needs the tables its initialisation section holds; an
+                    // encrypted range, what decrypts it (HLSEncryptedRange.swift).
+                    if found.contains(where: { $0.map == nil }) || !HLSEncryptedRange.canDecryptRanges(of: found) { found = [] }
                 }
             case .failure(let failure):
                 log.error(uri: chosen.url, failure: failure)
@@ -119,7 +123,7 @@ extension HLSStreamLoader {
     /// key lies inside a segment encrypted whole (fetched once, kept with the others).
     private func keyframeInitialisation(_ map: HLSMap, variant: Int) -> Data? {
         guard let key = map.key, let range = map.byteRange, let iv = map.iv else { return initialisation(map, variant: variant) }
-        if let bytes = initialisations[map] { return bytes }
+        if let bytes = keyframeSource.encryptedSections[map] { return bytes }
         let result = fetcher.fetch(
             map.url, range: HLSEncryptedRange.cipherRange(for: range), secure: secure, limit: limits.segment,
             timeout: timeout)
@@ -129,16 +133,19 @@ extension HLSStreamLoader {
         }
         log.renditionSegmentFetched(map.url, bytes: resource.data.count, seconds: resource.seconds)
         guard let bytes = rangeDecrypted(resource.data, range: range, at: map.url, key: key, iv: iv) else { return nil }
-        if initialisations.count >= 16 { initialisations = [:] }
-        initialisations[map] = bytes
+        if keyframeSource.encryptedSections.count >= 16 { keyframeSource.encryptedSections = [:] }
+        keyframeSource.encryptedSections[map] = bytes
         return bytes
     }
 
     /// The clear bytes of `range` of the segment at `url` encrypted whole with `key`, from
-    /// `fetched` (its cipher range); nil, with an error-log event, when they cannot be had.
+    /// `fetched` (its cipher range); nil, with an error-log event, when they cannot be had or
+    /// do not look like media (a wrong key or IV): the segment path serves the step.
     private func rangeDecrypted(_ fetched: Data, range: Range<Int>, at url: URL, key: HLSKey, iv: Data) -> Data? {
         guard let keyBytes = keyBytes(key) else { return nil }
-        guard let clear = HLSEncryptedRange.plain(range, from: fetched, key: keyBytes, iv: iv) else {
+        guard let clear = HLSEncryptedRange.plain(range, from: fetched, key: keyBytes, iv: iv),
+            HLSEncryptedRange.looksLikeMedia(clear)
+        else {
             log.error(uri: url, failure: .refused("cannot decrypt the keyframe with its AES-128 key"))
             return nil
         }

@@ -52,8 +52,8 @@ final class HLSSubtitleReader {
     /// Per discontinuity sequence, the shift that puts a fragmented segment's track time on
     /// its playlist start (an ended playlist's later timelines, before the demuxer got there).
     private var trackAnchors: [Int: Double] = [:]
-    /// The AES-128 keys fetched so far, by URL (one request per key).
-    private var keys: [URL: Data] = [:]
+    /// The AES-128 keys asked for so far, by URL (one request per key; nil: it failed).
+    private var keys: [URL: Data?] = [:]
 
     /// How a segment's mapped cue times reach item time.
     private enum Placement {
@@ -284,8 +284,8 @@ final class HLSSubtitleReader {
     /// when the key cannot be had or does not decrypt it.
     private func decrypted(_ data: Data, at url: URL, with key: HLSKey?, iv: Data?) -> Data? {
         guard let key else { return data }
-        if keys[key.url] == nil, let fetched = fetchData(key.url, limit: 1024) { keys[key.url] = fetched }
-        guard let keyBytes = keys[key.url] else { return nil }
+        if keys[key.url] == nil { keys[key.url] = .some(fetchData(key.url, limit: 1024)) }
+        guard let keyBytes = keys[key.url] ?? nil else { return nil }
         guard let iv, let plain = SegmentDecryptor.decryptAES128CBC(data, key: keyBytes, iv: iv) else {
             log?.error(uri: url, failure: .refused("cannot decrypt the segment with its AES-128 key"))
             return nil

@@ -37,7 +37,10 @@ struct SegmentIndexBox: Equatable, Sendable {
         guard let earliest = read(version == 0 ? 4 : 8), let firstOffset = read(version == 0 ? 4 : 8),
             read(2) != nil, let count = read(2)
         else { return nil }
-        // Offsets count from the first byte after the box.
+        // Offsets count from the first byte after the box (a hostile box's numbers are bounded
+        // so no sum overflows).
+        let limit = UInt64(HLSPlaylist.maximumByteOffset)
+        guard offset >= 0, offset <= HLSPlaylist.maximumByteOffset, firstOffset <= limit, earliest <= limit else { return nil }
         var byte = offset + Int(size) + Int(firstOffset)
         var time = earliest
         var references: [Reference] = []
@@ -48,6 +51,7 @@ struct SegmentIndexBox: Equatable, Sendable {
                 Reference(
                     bytes: byte..<(byte + length), start: Double(time) / Double(timescale),
                     duration: Double(duration) / Double(timescale)))
+            // (At most 65535 references of 2^31 bytes and 2^32 ticks each: no overflow.)
             byte += length
             time += duration
         }

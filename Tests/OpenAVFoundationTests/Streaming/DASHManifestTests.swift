@@ -306,7 +306,12 @@ import Testing
             <AdaptationSet mimeType="video/webm"><Representation id="0" bandwidth="1"><BaseURL>v.webm</BaseURL>
             <SegmentBase indexRange="100-200"/></Representation></AdaptationSet>
             """
-        #expect(manifest(indexedWebM) == nil, "a WebM file indexed by its Cues")
+        #expect(manifest(indexedWebM) == nil, "a WebM file indexed by its Cues names its initialisation section")
+        let namedWebM = manifest(indexedWebM.replacingOccurrences(
+            of: #"indexRange="100-200"/>"#, with: #"indexRange="100-200"><Initialization range="0-49"/></SegmentBase>"#))
+        #expect(namedWebM?.variants.first?.index == DASHManifest.IndexedFile(
+            url: URL(string: "https://cdn.example/show/v.webm")!, indexRange: 100..<201, initialisation: 0..<50, isWebM: true),
+            "\(String(describing: namedWebM?.variants.first?.index))")
         // A WebM audio set plays its highest Representation alone (Vorbis cannot switch).
         let webMAudio = """
             <AdaptationSet mimeType="audio/webm" lang="en">

@@ -28,6 +28,26 @@ import Testing
         #expect(events.reduce(0) { $0 + $1.numberOfMediaRequests } == served.count)
     }
 
+    @Test func aWebMFileIndexedByItsCuesIsStreamedThroughPlayheadsLoaderWithEveryPictureOnce() async throws {
+        let server = try LoopbackHTTPServer(root: try DASHWebMMedia.indexedFolder())
+        defer { server.stop() }
+        let played = await playUntimed(AVURLAsset(url: server.url(for: "cues/manifest.mpd")), audio: true)
+        let item = played.item
+        #expect(played.reachedEnd && item.error == nil, "\(String(describing: item.error))")
+        let times = played.sink.distinctMillis()
+        #expect(times.count == Int(DASHWebMMedia.duration) * 25, "\(times.count) pictures")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat")
+        // Byte ranges of the files (the initialisation sections, the Cues, the clusters), never
+        // a whole file; the access log counts what the server served.
+        let files = server.requests.filter { $0.path.hasSuffix(".webm") }
+        #expect(!files.isEmpty && files.allSatisfy { $0.range != nil }, "\(files.map { "\($0.path) \($0.range ?? "-")" })")
+        #expect(files.contains { $0.path == "/cues/audio.webm" }, "the sound beside")
+        let events = try #require(item.accessLog()?.events)
+        // (The index reads of the open, each Representation's Cues and initialisation section, are
+        // not media requests.)
+        #expect(events.reduce(0) { $0 + $1.numberOfMediaRequests } == files.count - 6, "\(files.count) requests, \(events.map(\.numberOfMediaRequests))")
+    }
+
     @Test func aSwitchInMidPlayJoinsTheWebMRepresentationsWithEveryPictureOnce() async throws {
         let server = try LoopbackHTTPServer(root: try DASHWebMMedia.folder())
         defer { server.stop() }
@@ -63,11 +83,14 @@ import Testing
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat across the switch")
     }
 
-    @Test func anExactSeekIntoAWebMSegmentLandsOnTheFrameAskedFor() async throws {
-        let server = try LoopbackHTTPServer(root: try DASHWebMMedia.folder())
+    /// Segments of a `SegmentTemplate` (`false`), and subsegments of one file indexed by its
+    /// Cues (`true`).
+    @Test(arguments: [false, true])
+    func anExactSeekIntoAWebMSegmentLandsOnTheFrameAskedFor(indexed: Bool) async throws {
+        let server = try LoopbackHTTPServer(root: try indexed ? DASHWebMMedia.indexedFolder() : DASHWebMMedia.folder())
         defer { server.stop() }
         let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: server.url(for: "webm/manifest.mpd"))
+        let item = AVPlayerItem(url: server.url(for: indexed ? "cues/manifest.mpd" : "webm/manifest.mpd"))
         let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }

@@ -58,4 +58,30 @@ extension HLSTrickPlayTests {
         #expect(HLSEncryptedRange.plain(0..<5, from: sealed.subdata(in: 0..<16), key: Data(count: 8), iv: iv) == nil)
         #expect(HLSEncryptedRange.plain(20..<30, from: Data(count: 10), key: AdaptiveMedia.key, iv: iv) == nil)
     }
+
+    @Test func aRangeMustDecryptToMediaAndItsIVMustBeKnown() throws {
+        var packet = Data([0x47, 0x40, 0x00, 0x10]) + Data(count: 184)
+        #expect(HLSEncryptedRange.looksLikeMedia(packet + packet))
+        #expect(HLSEncryptedRange.looksLikeMedia(Data([0, 0, 0, 24]) + Data("moof".utf8) + Data(count: 16)))
+        packet[0] = 0x12
+        #expect(!HLSEncryptedRange.looksLikeMedia(packet + packet), "garbage from a wrong key")
+        #expect(!HLSEncryptedRange.looksLikeMedia(Data([0x47])))
+        // Ranges in a file's first block need their key's own IV; a keyless section inside an
+        // encrypted file cannot be read.
+        let url = URL(string: "https://media.example/seg0.ts")!
+        let stated = HLSKey(url: URL(string: "https://media.example/key")!, iv: Data(count: 16))
+        let implied = HLSKey(url: URL(string: "https://media.example/key")!, iv: nil)
+        func keyframe(_ key: HLSKey?, range: Range<Int>, map: HLSMap?) -> HLSSegment {
+            var segment = HLSSegment(url: url, sequence: 0, start: 0, duration: 1, byteRange: range, discontinuity: false, map: map)
+            segment.key = key
+            return segment
+        }
+        let tables = 0..<564
+        #expect(HLSEncryptedRange.canDecryptRanges(of: [keyframe(stated, range: 564..<5000, map: HLSMap(url: url, byteRange: tables, key: stated))]))
+        #expect(!HLSEncryptedRange.canDecryptRanges(of: [keyframe(implied, range: 564..<5000, map: HLSMap(url: url, byteRange: tables, key: implied))]))
+        #expect(HLSEncryptedRange.canDecryptRanges(of: [keyframe(implied, range: 564..<5000, map: HLSMap(url: url, byteRange: 16..<564, key: implied))]))
+        #expect(!HLSEncryptedRange.canDecryptRanges(of: [keyframe(implied, range: 0..<5000, map: nil)]))
+        #expect(!HLSEncryptedRange.canDecryptRanges(of: [keyframe(stated, range: 564..<5000, map: HLSMap(url: url, byteRange: tables))]))
+        #expect(HLSEncryptedRange.canDecryptRanges(of: [keyframe(nil, range: 564..<5000, map: HLSMap(url: url, byteRange: tables))]))
+    }
 }
