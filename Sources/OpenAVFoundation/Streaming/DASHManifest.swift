@@ -354,8 +354,11 @@ struct DASHManifest: Equatable, Sendable {
 
     /// The segments of an indexed file, from its `sidx` box or WebM Cues (`data`, read from
     /// the index range; a WebM file's Cues need its initialisation section, `initialisation`);
-    /// nil when the index cannot be read.
-    static func indexedPlaylist(_ index: IndexedFile, sidx data: Data, initialisation: Data? = nil) -> HLSMediaPlaylist? {
+    /// the further `sidx` boxes a hierarchy names are read with `readRange` (bytes of the
+    /// file). Nil when the index cannot be read.
+    static func indexedPlaylist(
+        _ index: IndexedFile, sidx data: Data, initialisation: Data? = nil, readRange: (Range<Int>) -> Data? = { _ in nil }
+    ) -> HLSMediaPlaylist? {
         let references: [SegmentIndexBox.Reference]
         if index.isWebM {
             guard let initialisation,
@@ -363,8 +366,10 @@ struct DASHManifest: Equatable, Sendable {
             else { return nil }
             references = cues.references
         } else {
-            guard let box = SegmentIndexBox(data, offset: index.indexRange.lowerBound) else { return nil }
-            references = box.references
+            guard let box = SegmentIndexBox(data, offset: index.indexRange.lowerBound),
+                let subsegments = box.subsegments(reading: readRange), !subsegments.isEmpty
+            else { return nil }
+            references = subsegments
         }
         let map = HLSMap(url: index.url, byteRange: index.initialisation.isEmpty ? nil : index.initialisation)
         let origin = references[0].start
@@ -387,7 +392,7 @@ struct DASHManifest: Equatable, Sendable {
             guard let index = representation.index else { return representation }
             let initialisation = index.isWebM ? fetch(index.url, index.initialisation) : nil
             guard let data = fetch(index.url, index.indexRange),
-                let read = Self.indexedPlaylist(index, sidx: data, initialisation: initialisation)
+                let read = Self.indexedPlaylist(index, sidx: data, initialisation: initialisation, readRange: { fetch(index.url, $0) })
             else { return nil }
             var copy = representation
             copy.playlist = read

@@ -116,7 +116,9 @@ final class HLSSubtitleReader {
             case .indexed(let file)?:
                 // A DASH file's index, read now that the rendition is chosen.
                 guard let data = fetchData(file.url, limit: network.maximumPlaylistBytes, range: file.indexRange),
-                    let listed = DASHManifest.indexedPlaylist(file, sidx: data)
+                    let listed = DASHManifest.indexedPlaylist(file, sidx: data, readRange: { range in
+                        self.fetchData(file.url, limit: self.network.maximumPlaylistBytes, range: range)
+                    })
                 else { return }
                 knownPlaylist = .listed(listed)
                 known = listed

@@ -1,24 +1,28 @@
 // Playhead: the segment index box (`sidx`, ISO/IEC 14496-12 §8.16.3) a DASH `SegmentBase`
 // points at with `indexRange`: where each subsegment of a single-file Representation lies in
 // the file and how long it plays. FFmpeg keeps its own reading of the box inside the MP4
-// demuxer, out of reach, so the few fields are read here.
+// demuxer, out of reach, so the few fields are read here. A reference may name another
+// `sidx` instead of media (a hierarchy, as some packagers write one index per group of
+// subsegments): `subsegments(reading:)` follows those, reading each box from the file.
 //
 // Concurrency: a value and a pure parser; used on the thread that opens an input.
 import Foundation
 
 /// A `sidx` box's subsegments; see the file comment.
 struct SegmentIndexBox: Equatable, Sendable {
-    /// One subsegment: its bytes in the file, its start and length in seconds.
+    /// One subsegment: its bytes in the file, its start and length in seconds; or, with
+    /// `isIndex`, another `sidx` box at the start of `bytes` that indexes them.
     struct Reference: Equatable, Sendable {
         let bytes: Range<Int>
         let start: Double
         let duration: Double
+        var isIndex = false
     }
 
     let references: [Reference]
 
     /// The box at the start of `data`, which was read from `offset` in the file; nil when it is
-    /// not a `sidx`, is cut short, or indexes further indexes (a hierarchy Playhead does not follow).
+    /// not a `sidx` or is cut short.
     init?(_ data: Data, offset: Int) {
         let bytes = [UInt8](data)
         var position = 0
@@ -45,17 +49,56 @@ struct SegmentIndexBox: Equatable, Sendable {
         var time = earliest
         var references: [Reference] = []
         for _ in 0..<count {
-            guard let sized = read(4), let duration = read(4), read(4) != nil, sized >> 31 == 0 else { return nil }
+            guard let sized = read(4), let duration = read(4), read(4) != nil else { return nil }
             let length = Int(sized & 0x7fff_ffff)
             references.append(
                 Reference(
                     bytes: byte..<(byte + length), start: Double(time) / Double(timescale),
-                    duration: Double(duration) / Double(timescale)))
+                    duration: Double(duration) / Double(timescale), isIndex: sized >> 31 == 1))
             // (At most 65535 references of 2^31 bytes and 2^32 ticks each: no overflow.)
             byte += length
             time += duration
         }
         guard !references.isEmpty else { return nil }
         self.references = references
+    }
+
+    /// The most `sidx` boxes a hierarchy may hold (each read with a request), and the most
+    /// subsegments it may list.
+    static let maximumIndexes = 256
+    static let maximumSubsegments = 100_000
+
+    /// The media subsegments of this box, the indexes it names followed (depth first, in
+    /// order): `read` gives the first bytes of a referenced box (at most `bytes`, asked again
+    /// whole when the box is larger). Nil when a named index cannot be read or the hierarchy
+    /// is deeper than four levels or larger than the limits.
+    func subsegments(reading read: (Range<Int>) -> Data?) -> [Reference]? {
+        var indexes = 0
+        func expand(_ box: SegmentIndexBox, depth: Int) -> [Reference]? {
+            var found: [Reference] = []
+            for reference in box.references {
+                guard reference.isIndex else {
+                    found.append(reference)
+                    continue
+                }
+                indexes += 1
+                guard depth < 4, indexes <= Self.maximumIndexes else { return nil }
+                let first = reference.bytes.lowerBound..<min(reference.bytes.upperBound, reference.bytes.lowerBound + 65_536)
+                guard var data = read(first) else { return nil }
+                // A box larger than the first read is asked for whole.
+                let declared = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+                if declared > data.count, declared <= reference.bytes.count, declared <= 16 << 20 {
+                    guard let whole = read(reference.bytes.lowerBound..<(reference.bytes.lowerBound + declared)) else { return nil }
+                    data = whole
+                }
+                guard let nested = SegmentIndexBox(data, offset: reference.bytes.lowerBound),
+                    let below = expand(nested, depth: depth + 1)
+                else { return nil }
+                found += below
+                guard found.count <= Self.maximumSubsegments else { return nil }
+            }
+            return found
+        }
+        return expand(self, depth: 0)
     }
 }

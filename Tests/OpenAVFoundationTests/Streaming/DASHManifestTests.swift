@@ -280,6 +280,16 @@ import Testing
         #expect(segments.first?.map?.byteRange == 0..<800)
         #expect(parsed.resolvingIndexes { _, _ in nil } == nil, "an index that cannot be read")
         #expect(parsed.resolvingIndexes { _, _ in Data(count: 56) } == nil, "not a sidx")
+        // The same box naming itself as a further index (reference_type 1), over and over: the
+        // hierarchy's depth is bounded, and the index refused.
+        var looping = box
+        looping[44] |= 0x80
+        var reads = 0
+        #expect(parsed.resolvingIndexes { _, _ in
+            reads += 1
+            return looping
+        } == nil)
+        #expect(reads <= 6, "\(reads) reads")
     }
 
     @Test func whatTheLoaderDoesNotModelIsLeftToLibavformat() {

@@ -106,6 +106,21 @@ import Testing
         #expect(item.accessLog() != nil)
     }
 
+    @Test func anOnDemandPresentationWhoseIndexesFormAHierarchyIsReadThroughThem() async throws {
+        let server = try LoopbackHTTPServer(root: try DASHMedia.hierarchicalFolder())
+        defer { server.stop() }
+        let (item, sink) = await play("hierarchy/manifest.mpd", on: server, audio: true)
+        #expect(item.status == .readyToPlay && item.error == nil, "\(String(describing: item.error))")
+        let times = pictureTimes(sink)
+        #expect(times.count == Int(DASHMedia.duration) * 25, "\(times.count) pictures")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 40 }, "no gap, no repeat")
+        // Each file: its top index, the two it names, then ranges of it.
+        let requests = server.requests.filter { $0.path.hasPrefix("/hierarchy/") && $0.path.hasSuffix(".mp4") }
+        #expect(requests.allSatisfy { $0.range != nil })
+        #expect(requests.filter { $0.path == "/hierarchy/audio.mp4" }.count >= Int(DASHMedia.duration) + 3)
+        #expect(item.accessLog() != nil, "Playhead's loader streamed it")
+    }
+
     @Test func aManifestWithSoundOnlyAdaptsOverItsAudioRepresentations() async throws {
         let folder = try DASHMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
