@@ -137,6 +137,7 @@ package final class Demuxer: @unchecked Sendable {
             description.subtitleRenditions = declared.subtitles
             description.variants = input.declaredVariants
             description.hlsCaptions = declared.captions
+            description.sessionData = declared.sessionData
             // The sound the variants carry themselves, when the playlist names it renditions:
             // they name the streams, and the one marked DEFAULT=YES plays.
             let carried = input.carriedRenditions

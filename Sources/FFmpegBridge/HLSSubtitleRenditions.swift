@@ -43,16 +43,14 @@ package enum HLSSubtitleRenditions {
     /// The largest playlist read (a master playlist is a few kilobytes).
     static let maximumBytes = 1 << 20
 
-    /// The subtitle renditions and the closed caption declaration of the HLS master playlist
-    /// `container` was opened from; empty and nil for other formats, media playlists and
-    /// unreadable playlists.
-    static func read(_ container: FormatContext, timeout: Double)
-        -> (subtitles: [SubtitleRendition], captions: HLSCaptionDeclaration?)
-    {
+    /// The subtitle renditions, the closed caption declaration and the session data of the HLS
+    /// master playlist `container` was opened from (a session data `URI` is not read on this
+    /// path); none for other formats, media playlists and unreadable playlists.
+    static func read(_ container: FormatContext, timeout: Double) -> DeclaredRenditions {
         let context = container.pointer.pointee
         guard let format = context.iformat, String(cString: format.pointee.name) == "hls",
             let urlPointer = context.url
-        else { return ([], nil) }
+        else { return DeclaredRenditions() }
         let url = String(cString: urlPointer)
         var options: OpaquePointer? = nil
         if let whitelist = context.protocol_whitelist {
@@ -64,7 +62,7 @@ package enum HLSSubtitleRenditions {
         var io: UnsafeMutablePointer<AVIOContext>? = nil
         container.interrupt.expire(after: timeout)
         guard avio_open2(&io, url, AVIO_FLAG_READ, &callback, &options) >= 0, let opened = io else {
-            return ([], nil)
+            return DeclaredRenditions()
         }
         defer { avio_closep(&io) }
         var bytes: [UInt8] = []
@@ -80,7 +78,7 @@ package enum HLSSubtitleRenditions {
             string: url.hasPrefix("file:") && !url.hasPrefix("file://")
                 ? "file://" + url.dropFirst(5) : url)
         let text = String(decoding: bytes, as: UTF8.self)
-        return (parse(text, base: base), parseCaptions(text))
+        return DeclaredRenditions(playlist: text, base: base)
     }
 
     /// The `EXT-X-MEDIA:TYPE=SUBTITLES` entries of a master playlist, URIs made absolute

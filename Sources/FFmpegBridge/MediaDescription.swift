@@ -29,6 +29,8 @@ package struct MediaDescription: Sendable, Equatable {
     package var chapters: [MediaChapter] = []
     /// The subtitle renditions of an HLS master playlist (empty for everything else).
     package var subtitleRenditions: [SubtitleRendition] = []
+    /// An HLS multivariant playlist's `EXT-X-SESSION-DATA` tags.
+    package var sessionData: [HLSSessionData] = []
     /// The variants of an adaptive stream Playhead's loader reads (none otherwise).
     package var variants: [StreamVariant] = []
     /// What an HLS master playlist says about closed captions in its video (named renditions,

@@ -76,8 +76,9 @@ package enum MediaInspector {
             description.duration = longestStreamDuration(description.streams) ?? .indefinite
         }
         description.chapters = chapters(of: container, offset: description.startTime)
-        (description.subtitleRenditions, description.hlsCaptions) = HLSSubtitleRenditions.read(
-            container, timeout: 5)
+        let declared = HLSSubtitleRenditions.read(container, timeout: 5)
+        (description.subtitleRenditions, description.hlsCaptions) = (declared.subtitles, declared.captions)
+        description.sessionData = declared.sessionData
         description.neighbourFileNames = neighbours(of: context.url.map { String(cString: $0) })
         description.artwork = (0..<container.streamCount).compactMap { index in
             container.stream(at: index).flatMap(StreamDescriber.artwork(of:))

@@ -255,11 +255,14 @@ package struct DeclaredRenditions: Sendable, Equatable {
     package var subtitles: [SubtitleRendition] = []
     /// The `CLOSED-CAPTIONS` declaration, when the playlist makes one.
     package var captions: HLSCaptionDeclaration?
+    /// `EXT-X-SESSION-DATA` tags (a `URI`'s document read by the streamer, when it could be).
+    package var sessionData: [HLSSessionData] = []
 
-    /// Reads both from a multivariant playlist's text; `base` resolves relative URIs.
+    /// Reads them from a multivariant playlist's text; `base` resolves relative URIs.
     package init(playlist text: String, base: URL?) {
         subtitles = HLSSubtitleRenditions.parse(text, base: base)
         captions = HLSSubtitleRenditions.parseCaptions(text)
+        sessionData = HLSSessionData.parse(text, base: base)
     }
 
     /// None.

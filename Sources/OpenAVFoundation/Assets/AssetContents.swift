@@ -25,8 +25,8 @@ struct AssetContents: @unchecked Sendable {
                 asset: asset)
         }
         let items = MetadataMapping.items(tags: description.tags, artwork: description.artwork)
-        metadata = items
-        commonMetadata = items.filter { $0.commonKey != nil }
+        metadata = items + HLSSessionDataItems.items(description.sessionData)
+        commonMetadata = items.filter { $0.commonKey != nil } + HLSSessionDataItems.items(description.sessionData, common: true)
         containerFormat = AVAssetContainerFormat(
             name: description.formatName, formatDescription: description.formatLongName,
             bitRate: description.bitRate)

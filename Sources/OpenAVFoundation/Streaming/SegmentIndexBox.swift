@@ -59,46 +59,52 @@ struct SegmentIndexBox: Equatable, Sendable {
             byte += length
             time += duration
         }
-        guard !references.isEmpty else { return nil }
+        // (Times a hostile box could make unbounded stay within what a presentation lasts.)
+        guard !references.isEmpty,
+            references.allSatisfy({ $0.start + $0.duration <= Self.maximumSeconds })
+        else { return nil }
         self.references = references
     }
 
-    /// The most `sidx` boxes a hierarchy may hold (each read with a request), and the most
-    /// subsegments it may list.
+    /// The most `sidx` boxes a hierarchy (or a daisy chain, each box's last reference naming
+    /// the next) may hold, each read with a request; the most subsegments it may list; the
+    /// largest box (65535 references); the latest time a subsegment may end, seconds.
     static let maximumIndexes = 256
     static let maximumSubsegments = 100_000
+    static let maximumBoxBytes = 40 + 12 * 65_535
+    static let maximumSeconds = Double(UInt32.max)
 
     /// The media subsegments of this box, the indexes it names followed (depth first, in
-    /// order): `read` gives the first bytes of a referenced box (at most `bytes`, asked again
-    /// whole when the box is larger). Nil when a named index cannot be read or the hierarchy
-    /// is deeper than four levels or larger than the limits.
+    /// order): `read` gives the first bytes of a referenced box (asked again whole when the
+    /// box is larger). Nil when a named index cannot be read or the indexes exceed the limits.
     func subsegments(reading read: (Range<Int>) -> Data?) -> [Reference]? {
         var indexes = 0
-        func expand(_ box: SegmentIndexBox, depth: Int) -> [Reference]? {
-            var found: [Reference] = []
+        var found: [Reference] = []
+        func expand(_ box: SegmentIndexBox) -> Bool {
             for reference in box.references {
                 guard reference.isIndex else {
                     found.append(reference)
+                    guard found.count <= Self.maximumSubsegments else { return false }
                     continue
                 }
                 indexes += 1
-                guard depth < 4, indexes <= Self.maximumIndexes else { return nil }
+                guard indexes <= Self.maximumIndexes else { return false }
                 let first = reference.bytes.lowerBound..<min(reference.bytes.upperBound, reference.bytes.lowerBound + 65_536)
-                guard var data = read(first) else { return nil }
+                guard var data = read(first) else { return false }
                 // A box larger than the first read is asked for whole.
                 let declared = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-                if declared > data.count, declared <= reference.bytes.count, declared <= 16 << 20 {
-                    guard let whole = read(reference.bytes.lowerBound..<(reference.bytes.lowerBound + declared)) else { return nil }
+                if declared > data.count, declared <= reference.bytes.count, declared <= Self.maximumBoxBytes {
+                    guard let whole = read(reference.bytes.lowerBound..<(reference.bytes.lowerBound + declared)) else {
+                        return false
+                    }
                     data = whole
                 }
-                guard let nested = SegmentIndexBox(data, offset: reference.bytes.lowerBound),
-                    let below = expand(nested, depth: depth + 1)
-                else { return nil }
-                found += below
-                guard found.count <= Self.maximumSubsegments else { return nil }
+                guard let nested = SegmentIndexBox(data, offset: reference.bytes.lowerBound), expand(nested) else {
+                    return false
+                }
             }
-            return found
+            return true
         }
-        return expand(self, depth: 0)
+        return expand(self) ? found : nil
     }
 }

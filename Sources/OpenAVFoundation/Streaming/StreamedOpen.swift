@@ -222,11 +222,14 @@ enum StreamedOpen {
             let log = StreamingLog()
             log.started(on: variants[start], at: 0)
             if let failure = steering?.failure, let tag = steering?.tag { log.error(uri: tag.serverURL, failure: failure) }
+            var declared = fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions()
+            declared.sessionData = readingSessionData(
+                declared.sessionData, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout, log: log, stop: stop)
             let loader = HLSStreamLoader(
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
                 initialEstimate: initial,
-                renditions: fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions(),
+                renditions: declared,
                 carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) },
                 startPoint: playlist.startPoint ?? masterStart, playlistImports: imports, iFrameVariants: iFrameVariants)
             loader.addRenditionLoaders(

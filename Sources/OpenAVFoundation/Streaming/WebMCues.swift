@@ -53,7 +53,9 @@ struct WebMCues: Equatable, Sendable {
         while let element = head.element(at: position), element.id != ID.cluster, let size = element.size {
             if element.id == ID.info, element.dataStart + size <= head.count {
                 for child in head.children(from: element.dataStart, to: element.dataStart + size) {
-                    if child.id == ID.timecodeScale, let value = head.unsigned(child), value > 0 { scale = Double(value) }
+                    if child.id == ID.timecodeScale, let value = head.unsigned(child), value > 0, value <= 1_000_000_000 {
+                        scale = Double(value)
+                    }
                     if child.id == ID.duration { duration = head.float(child) }
                 }
             }
@@ -75,17 +77,20 @@ struct WebMCues: Equatable, Sendable {
                         .first { $0.id == ID.cueClusterPosition }.flatMap(index.unsigned)
                 }
             }
-            guard let time, let place, place < UInt64(Int32.max) * 1024 else { continue }
+            guard let time, let place, place <= UInt64(HLSPlaylist.maximumByteOffset) else { continue }
             points.append((time, segmentData + Int(place)))
         }
         // One subsegment per cued cluster, in the file's order.
-        points.sort { $0.place < $1.place }
+        // (Several points on one cluster keep its earliest time.)
+        points.sort { ($0.place, $0.time) < ($1.place, $1.time) }
         var clusters: [(time: UInt64, place: Int)] = []
         for point in points where point.place != clusters.last?.place { clusters.append(point) }
         guard let last = clusters.last, clusters.map(\.time) == clusters.map(\.time).sorted() else { return nil }
         let end = cuesOffset > last.place ? cuesOffset : segmentEnd
         let seconds = { (ticks: UInt64) in Double(ticks) * scale / 1e9 }
-        guard let end, end > last.place, let total = duration.map({ $0 * scale / 1e9 }), total > seconds(last.time)
+        // (Times a hostile file could make unbounded stay within what a presentation lasts.)
+        guard let end, end > last.place, let total = duration.map({ $0 * scale / 1e9 }), total.isFinite,
+            total > seconds(last.time), total <= SegmentIndexBox.maximumSeconds
         else { return nil }
         references = clusters.indices.map { number in
             let cluster = clusters[number]
@@ -117,7 +122,7 @@ private struct EBMLReader {
             let (size, sizeLength) = vint(at: position + idLength, keepingMarker: false)
         else { return nil }
         let unknown = size == (UInt64(1) << (7 * UInt64(sizeLength))) - 1
-        guard unknown || size <= UInt64(Int32.max) else { return nil }
+        guard unknown || size <= UInt64(HLSPlaylist.maximumByteOffset) else { return nil }
         return Element(id: id, size: unknown ? nil : Int(size), dataStart: position + idLength + sizeLength)
     }
 

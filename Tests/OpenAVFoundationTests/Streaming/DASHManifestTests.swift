@@ -281,7 +281,7 @@ import Testing
         #expect(parsed.resolvingIndexes { _, _ in nil } == nil, "an index that cannot be read")
         #expect(parsed.resolvingIndexes { _, _ in Data(count: 56) } == nil, "not a sidx")
         // The same box naming itself as a further index (reference_type 1), over and over: the
-        // hierarchy's depth is bounded, and the index refused.
+        // number of indexes is bounded, and the index refused.
         var looping = box
         looping[44] |= 0x80
         var reads = 0
@@ -289,7 +289,12 @@ import Testing
             reads += 1
             return looping
         } == nil)
-        #expect(reads <= 6, "\(reads) reads")
+        #expect(reads <= SegmentIndexBox.maximumIndexes + 1, "\(reads) reads")
+        // Times past what a presentation lasts (timescale 1, an earliest time of 2^32 - 1 s).
+        var distant = box
+        distant.replaceSubrange(16..<24, with: [0, 0, 0, 1, 0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(SegmentIndexBox(distant, offset: 800) == nil)
+        #expect(SegmentIndexBox(box, offset: 800) != nil)
     }
 
     @Test func whatTheLoaderDoesNotModelIsLeftToLibavformat() {

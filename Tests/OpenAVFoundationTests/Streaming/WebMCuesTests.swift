@@ -64,9 +64,16 @@ import Testing
         // Without Info's Duration (turned into a Void element of the same length) the last
         // subsegment's length is unknown: refused.
         var noDuration = [UInt8](head)
-        let duration = try #require(noDuration.indices.dropLast().first { noDuration[$0] == 0x44 && noDuration[$0 + 1] == 0x89 })
+        let info = try #require(noDuration.indices.dropLast(3).first { Array(noDuration[$0..<($0 + 4)]) == [0x15, 0x49, 0xA9, 0x66] })
+        let duration = try #require(noDuration.indices.dropLast().first { $0 > info && noDuration[$0] == 0x44 && noDuration[$0 + 1] == 0x89 })
         noDuration[duration] = 0xEC
         #expect(WebMCues(initialisation: head, cues: cues, cuesOffset: index.lowerBound) != nil)
         #expect(WebMCues(initialisation: Data(noDuration), cues: cues, cuesOffset: index.lowerBound) == nil)
+        // A Duration of infinity (an eight-byte float) is refused too.
+        var endless = [UInt8](head)
+        if endless[duration + 2] == 0x88 {
+            endless.replaceSubrange((duration + 3)..<(duration + 11), with: [0x7F, 0xF0, 0, 0, 0, 0, 0, 0])
+            #expect(WebMCues(initialisation: Data(endless), cues: cues, cuesOffset: index.lowerBound) == nil)
+        }
     }
 }

@@ -1,0 +1,67 @@
+// Playhead: an HLS multivariant playlist's `EXT-X-SESSION-DATA` as the asset's metadata: a
+// `VALUE` as a string, a `URI`'s JSON document as data (read with the stream's rules), a
+// language, and Apple's title key as the common title; a document that is not JSON or that
+// names a local file gives no item and an error-log event.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import FFmpegBridge
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct HLSSessionDataTests {
+    static let master = """
+        #EXTM3U
+        #EXT-X-SESSION-DATA:DATA-ID="com.apple.hls.title",VALUE="Test pattern",LANGUAGE="en"
+        #EXT-X-SESSION-DATA:DATA-ID="com.apple.hls.title",VALUE="Mire",LANGUAGE="fr"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.cast",URI="cast.json"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.broken",URI="broken.json"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.secret",URI="file:///etc/passwd"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.both",VALUE="x",URI="cast.json"
+        #EXT-X-SESSION-DATA:VALUE="no id"
+        #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e,mp4a.40.2"
+        low/index.m3u8
+        """
+
+    @Test func eachTagIsADataIDWithAValueOrADocument() {
+        let base = URL(string: "https://media.example/show/master.m3u8")
+        let entries = HLSSessionData.parse(Self.master, base: base)
+        #expect(entries.map(\.dataID) == [
+            "com.apple.hls.title", "com.apple.hls.title", "com.example.cast", "com.example.broken", "com.example.secret",
+        ], "neither or both of VALUE and URI, or no DATA-ID: left out")
+        #expect(entries[0].value == "Test pattern" && entries[0].language == "en" && entries[0].uri == nil)
+        #expect(entries[2].uri?.absoluteString == "https://media.example/show/cast.json" && entries[2].value == nil)
+        #expect(HLSSessionData.parse("not a playlist", base: base).isEmpty)
+    }
+
+    @Test func theTagsAreTheAssetsMetadataReadWithTheStreamsRules() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        server.setRule(.content(Data(Self.master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/session.m3u8")
+        let cast = Data(#"{"director":"Colin Levy","year":2010}"#.utf8)
+        server.setRule(.content(cast, contentType: "application/json"), for: "/ladder/cast.json")
+        server.setRule(.content(Data("<html>".utf8), contentType: "text/html"), for: "/ladder/broken.json")
+        let asset = AVURLAsset(url: server.url(for: "ladder/session.m3u8"))
+        let (common, all) = try await asset.load(.commonMetadata, .metadata)
+        let session = all.filter { $0.keySpace == .quickTimeMetadata }
+        #expect(session.map { $0.key as? String } == ["com.apple.hls.title", "com.apple.hls.title", "com.example.cast"])
+        #expect(session.map(\.identifier?.rawValue) == [
+            "mdta/com.apple.hls.title", "mdta/com.apple.hls.title", "mdta/com.example.cast",
+        ])
+        #expect(session[0].stringValue == "Test pattern" && session[0].extendedLanguageTag == "en")
+        #expect(session[1].stringValue == "Mire" && session[1].extendedLanguageTag == "fr")
+        #expect(session[2].dataValue == cast && session[2].dataType == "com.apple.metadata.datatype.JSON")
+        let titles = AVMetadataItem.metadataItems(from: common, filteredByIdentifier: .commonIdentifierTitle)
+        #expect(titles.compactMap(\.stringValue) == ["Test pattern", "Mire"])
+        // The document that is not JSON and the local file leave error events; no request for
+        // the local file reached anything, and the JSON was read once.
+        let item = AVPlayerItem(asset: asset)
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
+        let uris = item.errorLog()?.events.compactMap(\.uri) ?? []
+        #expect(uris.contains { $0.hasSuffix("/ladder/broken.json") } && uris.contains("file:///etc/passwd"), "\(uris)")
+        #expect(server.requests.filter { $0.path == "/ladder/cast.json" }.count >= 1)
+        player.replaceCurrentItem(with: nil)
+    }
+}
