@@ -103,12 +103,15 @@ extension DASHManifest {
                     }))
         }
         joined.audio = audio
-        // Text sets of segments: those of the main Period, joined across the others; with
+        // Text sets of segments (in a static manifest a whole file counts as one segment over
+        // its Period): those of the main Period, joined across the others; with
         // `fillsMissingText` (a live manifest, also once it ended), the sets of every Period,
         // each with no segments where a Period lacks it (an advert).
-        var texts = main.subtitles.filter { $0.playlist != nil }
+        // (A live Period's whole file may still grow: those are left out.)
+        let textPeriods = fillsMissingText ? periods : periods.map { $0.withWholeTextFilesAsSegments() }
+        var texts = (fillsMissingText ? main : main.withWholeTextFilesAsSegments()).subtitles.filter { $0.playlist != nil }
         if fillsMissingText {
-            for track in periods.flatMap(\.subtitles) where track.playlist != nil {
+            for track in textPeriods.flatMap(\.subtitles) where track.playlist != nil {
                 if !texts.contains(where: { $0.codecName == track.codecName && $0.language == track.language && $0.name == track.name }) {
                     texts.append(track)
                 }
@@ -118,7 +121,7 @@ extension DASHManifest {
             targetDuration: 1, segments: [], isEnded: ended, isEncrypted: false, initialisation: nil, mediaSequence: 0)
         joined.subtitles = texts.compactMap { track -> TextTrack? in
             var parts: [(start: Double, playlist: HLSMediaPlaylist)] = []
-            for period in periods {
+            for period in textPeriods {
                 let segmented = period.subtitles.filter { $0.playlist != nil && $0.codecName == track.codecName }
                 let match =
                     segmented.first(where: { $0.language == track.language && $0.name == track.name })
@@ -135,6 +138,23 @@ extension DASHManifest {
 
     /// Seconds its variants last.
     var length: Double { variants.first?.playlist.duration ?? 0 }
+
+    /// This Period with each text set of one whole file (WebVTT or TTML) as a playlist of that
+    /// one file over the Period, its cues timed from the Period's start (`mediaStart` 0), so
+    /// it joins the other Periods' sets as segmented ones do.
+    func withWholeTextFilesAsSegments() -> DASHManifest {
+        var copy = self
+        copy.subtitles = subtitles.map { track in
+            guard track.playlist == nil, track.index == nil else { return track }
+            var segment = HLSSegment(
+                url: track.url, sequence: 1, start: 0, duration: max(length, 1), byteRange: nil, discontinuity: false)
+            segment.mediaStart = 0
+            var segmented = track
+            segmented.playlist = Self.playlist([segment])
+            return segmented
+        }
+        return copy
+    }
 
     /// The audio set standing in for `set` (of another Period): the one with its language and
     /// name, else its language, else the default one.

@@ -200,13 +200,17 @@ final class HLSSubtitleReader {
 
     /// The cues of `segment`, on the item timeline; nil when it could not be read.
     private func events(of segment: HLSSegment, _ placement: Placement) -> [SubtitleEvent]? {
-        let limit = segment.map == nil ? Self.maximumSegmentBytes : Self.maximumFragmentedSegmentBytes
+        // (A DASH Period's whole text file may be a film's.)
+        let limit = segment.map == nil && segment.mediaStart == nil ? Self.maximumSegmentBytes : Self.maximumFragmentedSegmentBytes
         guard let fetched = fetchData(segment.url, limit: limit, range: segment.byteRange),
             let data = decrypted(fetched, at: segment.url, with: segment.key, iv: segment.key?.iv(forSequence: segment.sequence))
         else { return nil }
         let bytes = [UInt8](data)
         if segment.map != nil || FragmentedTextTrack.looksLikeMP4(bytes) {
             return fragmentedEvents(bytes, of: segment, placement)
+        }
+        if let mediaStart = segment.mediaStart {
+            return wholeFileEvents(data, of: segment, mediaStart: mediaStart)
         }
         let text = String(decoding: data, as: UTF8.self)
         let memory = MemoryInput(bytes: Data(text.utf8), name: "segment.vtt")
@@ -225,6 +229,36 @@ final class HLSSubtitleReader {
             }
         } ?? 0
         return contents.events.moved(by: shift)
+    }
+
+    /// The cues of a DASH Period's whole WebVTT or TTML file, timed from the Period's start
+    /// (less `mediaStart`), on the item timeline and cut at the Period's end; nil when the
+    /// file cannot be read.
+    private func wholeFileEvents(_ data: Data, of segment: HLSSegment, mediaStart: Double) -> [SubtitleEvent]? {
+        let events: [SubtitleEvent]
+        if TTMLDocument.looksLikeTTML(data) {
+            guard let read = TTMLDocument.events(data) else { return nil }
+            events = read
+        } else {
+            let memory = MemoryInput(bytes: data, name: "period.vtt")
+            guard let contents = try? SubtitleFileReader.read(MediaLocation(memory: memory), timeout: timeout) else {
+                return nil
+            }
+            events = contents.events
+        }
+        return Self.cut(events.moved(by: segment.start - mediaStart), at: segment.sectionEnd)
+    }
+
+    /// `events` that begin before `sectionEnd` (all when nil), each ended there at the latest.
+    private static func cut(_ events: [SubtitleEvent], at sectionEnd: Double?) -> [SubtitleEvent] {
+        guard let sectionEnd else { return events }
+        let end = CMTime(seconds: sectionEnd, preferredTimescale: 90_000)
+        return events.compactMap { event in
+            var moved = event
+            guard moved.start < end else { return nil }
+            moved.end = min(moved.end ?? end, end)
+            return moved
+        }
     }
 
     /// The cues of a fragmented MP4 segment, on the item timeline; nil when its
@@ -270,15 +304,7 @@ final class HLSSubtitleReader {
         }
         let events = track.events(in: bytes, fileOffset: fileOffset, fallbackStart: fallbackStart).moved(by: shift)
         // A DASH Period's cues stop where the next Period begins.
-        let sectionEnd = segment.sectionEnd.map { CMTime(seconds: $0, preferredTimescale: 90_000) }
-        return events.compactMap { event in
-            var moved = event
-            if let sectionEnd {
-                guard moved.start < sectionEnd else { return nil }
-                moved.end = min(moved.end ?? sectionEnd, sectionEnd)
-            }
-            return moved
-        }
+        return Self.cut(events, at: segment.sectionEnd)
     }
 
     /// `data` fetched from `url` as it is when `key` is nil, else decrypted with the AES-128

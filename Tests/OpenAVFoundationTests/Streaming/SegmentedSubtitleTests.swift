@@ -108,6 +108,53 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    /// Each Period's text set one whole file (WebVTT, or TTML), timed from its Period's start:
+    /// joined as segmented sets are, "Late" cut at the introduction's end.
+    @Test(arguments: ["webvtt", "ttml"])
+    func wholeTextFilesOfSeveralPeriodsJoinEachPeriodsCuesAtItsStartAndEnd(_ codec: String) async throws {
+        let folder = try DASHMedia.periodsFolder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let (mime, name) = codec == "ttml" ? ("application/ttml+xml", "subs.ttml") : ("text/vtt", "subs.vtt")
+        let set = """
+            <AdaptationSet mimeType="\(mime)" lang="en">
+            <Representation id="text" bandwidth="2000"><BaseURL>\(name)</BaseURL></Representation></AdaptationSet>
+            </Period>
+            """
+        let manifest = try DASHMedia.periodsManifest(introductionEndingAt: 4).replacingOccurrences(of: "</Period>", with: set)
+        server.setRule(.content(Data(manifest.utf8), contentType: "application/dash+xml"), for: "/periods/whole.mpd")
+        func file(_ cues: [(begin: String, end: String, text: String)]) -> Data {
+            if codec == "ttml" {
+                let paragraphs = cues.map { #"<p begin="\#($0.begin)" end="\#($0.end)">\#($0.text)</p>"# }.joined()
+                return Data(#"<?xml version="1.0"?><tt xmlns="http://www.w3.org/ns/ttml"><body><div>\#(paragraphs)</div></body></tt>"#.utf8)
+            }
+            return Data(("WEBVTT\n\n" + cues.map { "\($0.begin) --> \($0.end)\n\($0.text)\n\n" }.joined()).utf8)
+        }
+        server.setRule(
+            .content(file([("00:00:01.000", "00:00:02.000", "Intro"), ("00:00:03.500", "00:00:04.500", "Late")]), contentType: mime),
+            for: "/periods/intro/\(name)")
+        server.setRule(
+            .content(file([("00:00:01.000", "00:00:02.000", "Programme")]), contentType: mime),
+            for: "/periods/programme/\(name)")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(
+            server.url(for: "periods/whole.mpd"), clock: clock
+        ) { $0.options.first { $0.extendedLanguageTag == "en" } }
+        func reach(_ seconds: Double) async {
+            for _ in 0..<2_000 where player.currentTime().seconds < seconds { await advance(clock, by: 0.01) }
+        }
+        for (time, strings, shownAt) in [
+            (1.1, ["Intro"], 1.0), (2.1, [], 2.0), (3.6, ["Late"], 3.5), (4.1, [], 4.0), (5.1, ["Programme"], 5.0),
+            (6.1, [], 6.0),
+        ] {
+            await reach(time)
+            await waitUntil("\(strings) at \(time) s") { recorder.last?.strings == strings }
+            if let last = recorder.last { #expect(abs(last.time - shownAt) < 0.035, "\(strings): \(last.time) s") }
+        }
+        player.replaceCurrentItem(with: nil)
+        #expect(server.requests.filter { $0.path == "/periods/intro/\(name)" }.count == 1)
+    }
+
     @Test func aDASHTextSetOfOneIndexedWebVTTFileShowsItsCuesOnTime() async throws {
         let folder = try DASHMedia.folder()
         let server = try LoopbackHTTPServer(root: folder)
