@@ -16,6 +16,8 @@ package struct HLSSessionData: Sendable, Equatable {
     package var uri: URL?
     /// `LANGUAGE` (a BCP 47 tag), when given.
     package var language: String?
+    /// `FORMAT=RAW`: the `URI`'s document is bytes to hand out as they are, not JSON.
+    package var isRaw = false
     /// The JSON document `uri` names, once read (nil: not read, or it could not be).
     package var contents: Data?
 
@@ -32,8 +34,8 @@ package struct HLSSessionData: Sendable, Equatable {
     }
 
     /// The tags of a multivariant playlist, URIs resolved against `base`; a tag with no
-    /// `DATA-ID`, or with neither or both of `VALUE` and `URI` (the RFC allows exactly one),
-    /// is left out.
+    /// `DATA-ID`, with neither or both of `VALUE` and `URI` (the RFC allows exactly one), or
+    /// repeating an earlier tag's `DATA-ID` and `LANGUAGE`, is left out.
     package static func parse(_ text: String, base: URL?) -> [HLSSessionData] {
         guard text.hasPrefix("#EXTM3U") else { return [] }
         var found: [HLSSessionData] = []
@@ -44,7 +46,10 @@ package struct HLSSessionData: Sendable, Equatable {
             else { continue }
             let uri = attributes["URI"].flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
             if attributes["URI"] != nil, uri == nil { continue }
-            found.append(HLSSessionData(dataID: id, value: attributes["VALUE"], uri: uri, language: attributes["LANGUAGE"]))
+            if found.contains(where: { $0.dataID == id && $0.language == attributes["LANGUAGE"] }) { continue }
+            var entry = HLSSessionData(dataID: id, value: attributes["VALUE"], uri: uri, language: attributes["LANGUAGE"])
+            entry.isRaw = attributes["FORMAT"] == "RAW"
+            found.append(entry)
         }
         return found
     }

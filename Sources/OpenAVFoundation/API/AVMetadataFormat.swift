@@ -41,29 +41,40 @@ public struct AVMetadataFormat: RawRepresentable, Hashable, Sendable {
 }
 
 extension AVAsset {
-    /// The formats the asset's metadata comes in: one, the container's, when it has tags;
-    /// empty otherwise. Blocks until loaded.
+    /// The formats the asset's metadata comes in: the container's, when it has tags, and
+    /// `.hlsMetadata` for an HLS stream's session data; empty otherwise. Blocks until loaded.
     public var availableMetadataFormats: [AVMetadataFormat] {
         contentsWaiting(for: "availableMetadataFormats")?.availableMetadataFormats ?? []
     }
 
-    /// The asset's metadata in `format`: every tag when `format` is the container's, else
-    /// none. Blocks until loaded.
+    /// The asset's metadata in `format`: every tag when `format` is the container's, the
+    /// session data for `.hlsMetadata`, else none. Blocks until loaded.
     public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] {
-        guard let contents = contentsWaiting(for: "metadata") else { return [] }
-        return contents.availableMetadataFormats.contains(format) ? contents.metadata : []
+        contentsWaiting(for: "metadata")?.metadata(in: format) ?? []
     }
 
     /// The asset's metadata in `format`, loading it first.
     public func loadMetadata(for format: AVMetadataFormat) async throws -> [AVMetadataItem] {
-        let (formats, items) = try await load(.availableMetadataFormats, .metadata)
-        return formats.contains(format) ? items : []
+        _ = try await load(.availableMetadataFormats, .metadata)
+        return metadata(forFormat: format)
     }
 }
 
 extension AssetContents {
-    /// The container's metadata format, when it has any tags.
+    /// The container's metadata format, when it has any tags, and `.hlsMetadata` when the
+    /// stream has session data.
     var availableMetadataFormats: [AVMetadataFormat] {
-        metadata.isEmpty ? [] : [AVMetadataFormat.format(ofContainer: containerFormat.name)]
+        (containerMetadata.isEmpty ? [] : [AVMetadataFormat.format(ofContainer: containerFormat.name)])
+            + (sessionMetadata.isEmpty ? [] : [.hlsMetadata])
+    }
+
+    /// The items of `format` (see `AVAsset.metadata(forFormat:)`).
+    func metadata(in format: AVMetadataFormat) -> [AVMetadataItem] {
+        var items: [AVMetadataItem] = []
+        if !containerMetadata.isEmpty, format == AVMetadataFormat.format(ofContainer: containerFormat.name) {
+            items += containerMetadata
+        }
+        if format == .hlsMetadata { items += sessionMetadata }
+        return items
     }
 }

@@ -11,6 +11,9 @@ struct AssetContents: @unchecked Sendable {
     let tracks: [AVAssetTrack]
     let commonMetadata: [AVMetadataItem]
     let metadata: [AVMetadataItem]
+    /// The container's tags, and an HLS stream's session data (`metadata` is both).
+    let containerMetadata: [AVMetadataItem]
+    let sessionMetadata: [AVMetadataItem]
     let containerFormat: AVAssetContainerFormat
     let chapterGroups: [AVTimedMetadataGroup]
     let chapterLocales: [Locale]
@@ -24,9 +27,10 @@ struct AssetContents: @unchecked Sendable {
                 stream: $0, assetStart: description.startTime, assetDuration: description.duration,
                 asset: asset)
         }
-        let items = MetadataMapping.items(tags: description.tags, artwork: description.artwork)
-        metadata = items + HLSSessionDataItems.items(description.sessionData)
-        commonMetadata = items.filter { $0.commonKey != nil } + HLSSessionDataItems.items(description.sessionData, common: true)
+        containerMetadata = MetadataMapping.items(tags: description.tags, artwork: description.artwork)
+        sessionMetadata = HLSSessionDataItems.items(description.sessionData)
+        metadata = containerMetadata + sessionMetadata
+        commonMetadata = metadata.filter { $0.commonKey != nil }
         containerFormat = AVAssetContainerFormat(
             name: description.formatName, formatDescription: description.formatLongName,
             bitRate: description.bitRate)

@@ -1,9 +1,11 @@
-// Playhead: an HLS stream's `EXT-X-SESSION-DATA` as the asset's metadata, as AVFoundation
-// hands it out: one item per tag, its `DATA-ID` the key (key space `.quickTimeMetadata`,
-// identifiers such as "mdta/com.example.movie.title"), its `LANGUAGE` the extended language
-// tag, its `VALUE` a string (UTF-8) or its `URI`'s JSON document the data (JSON). Apple's
-// authoring keys `com.apple.hls.title` and `com.apple.hls.description` are also the common
-// title and description. A tag whose document could not be read gives no item.
+// Playhead: an HLS stream's `EXT-X-SESSION-DATA` as the asset's metadata (format
+// `.hlsMetadata`), as AVFoundation hands it out: one item per tag, its `DATA-ID` the key (key
+// space `.quickTimeMetadata`, identifiers such as "mdta/com.example.movie.title"), its
+// `LANGUAGE` the extended language tag, its `VALUE` a string (UTF-8) or its `URI`'s document
+// the data (JSON, or raw bytes for `FORMAT=RAW`). Apple's authoring keys
+// `com.apple.hls.title` and `com.apple.hls.description` are also the common title and
+// description: such an item's identifier is the common one, as every item with a common key
+// is (MetadataMapping.swift). A tag whose document could not be read gives no item.
 //
 // Concurrency: a pure function.
 import FFmpegBridge
@@ -15,12 +17,10 @@ enum HLSSessionDataItems {
         "com.apple.hls.title": .commonKeyTitle, "com.apple.hls.description": .commonKeyDescription,
     ]
 
-    /// The metadata items of `entries`, in playlist order; `common`: only those with a common
-    /// key, identified by it (as an asset's `commonMetadata` lists them).
-    static func items(_ entries: [HLSSessionData], common: Bool = false) -> [AVMetadataItem] {
+    /// The metadata items of `entries`, in playlist order.
+    static func items(_ entries: [HLSSessionData]) -> [AVMetadataItem] {
         entries.compactMap { entry in
             let commonKey = commonKeys[entry.dataID]
-            if common, commonKey == nil { return nil }
             let value: any NSCopying & NSObjectProtocol
             let dataType: String
             if let text = entry.value {
@@ -28,7 +28,7 @@ enum HLSSessionDataItems {
                 dataType = "com.apple.metadata.datatype.UTF-8"
             } else if let document = entry.contents {
                 value = NSData(data: document)
-                dataType = "com.apple.metadata.datatype.JSON"
+                dataType = entry.isRaw ? "com.apple.metadata.datatype.raw-data" : "com.apple.metadata.datatype.JSON"
             } else {
                 return nil
             }
@@ -36,9 +36,8 @@ enum HLSSessionDataItems {
             fields.key = NSString(string: entry.dataID)
             fields.keySpace = .quickTimeMetadata
             fields.identifier =
-                common
-                ? commonKey.map { AVMetadataIdentifier.identifier(forKey: $0.rawValue, keySpace: .common) }
-                : AVMetadataIdentifier.identifier(forKey: entry.dataID, keySpace: .quickTimeMetadata)
+                commonKey.map { AVMetadataIdentifier.identifier(forKey: $0.rawValue, keySpace: .common) }
+                ?? AVMetadataIdentifier.identifier(forKey: entry.dataID, keySpace: .quickTimeMetadata)
             fields.commonKey = commonKey
             fields.value = value
             fields.dataType = dataType

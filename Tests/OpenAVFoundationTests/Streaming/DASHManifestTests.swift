@@ -297,6 +297,56 @@ import Testing
         #expect(SegmentIndexBox(box, offset: 800) != nil)
     }
 
+    /// Seven `sidx` boxes in a daisy chain (each names one subsegment of 1000 bytes and 2 s,
+    /// then the next box): followed to the end, the subsegments in order.
+    @Test func aDaisyChainOfIndexesIsFollowedToItsEnd() throws {
+        func box(last: Bool, earliest: UInt32, rest: Int) -> Data {
+            var box = Data()
+            func put(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { box.append(contentsOf: $0) } }
+            put(last ? 44 : 56)
+            box.append(contentsOf: Array("sidx".utf8))
+            put(0)  // version, flags
+            put(1)  // reference_ID
+            put(1000)  // timescale
+            put(earliest)
+            put(0)  // first offset
+            put(last ? 1 : 2)  // reserved, reference count
+            put(1000)  // a subsegment of 1000 bytes
+            put(2000)
+            put(0x9000_0000)
+            if !last {
+                put(UInt32(rest) | 0x8000_0000)  // the next box and all that follows
+                put(0)
+                put(0)
+            }
+            return box
+        }
+        let count = 7
+        var file = Data(count: 500)  // the initialisation section
+        var starts: [Int] = []
+        let sizes = (0..<count).map { $0 == count - 1 ? 44 : 56 }
+        for index in 0..<count {
+            starts.append(file.count)
+            let rest = sizes[(index + 1)...].reduce(0, +) + 1000 * (count - index - 1)
+            file += box(last: index == count - 1, earliest: UInt32(2000 * index), rest: rest)
+            file += Data(count: 1000)
+        }
+        let index = DASHManifest.IndexedFile(
+            url: URL(string: "https://media.example/v.mp4")!, indexRange: starts[0]..<(starts[0] + 56), initialisation: 0..<500)
+        var reads = 0
+        let playlist = try #require(DASHManifest.indexedPlaylist(
+            index, sidx: file.subdata(in: index.indexRange), readRange: { range in
+                reads += 1
+                return file.subdata(in: range.clamped(to: 0..<file.count))
+            }))
+        #expect(reads == count - 1)
+        #expect(playlist.segments.map(\.start) == (0..<count).map { Double($0 * 2) })
+        #expect(playlist.segments.map(\.byteRange) == starts.enumerated().map { position, start in
+            let begin = start + sizes[position]
+            return begin..<(begin + 1000)
+        })
+    }
+
     @Test func whatTheLoaderDoesNotModelIsLeftToLibavformat() {
         let video = """
             <AdaptationSet contentType="video"><Representation id="0" bandwidth="1">

@@ -15,6 +15,8 @@ import Testing
         #EXTM3U
         #EXT-X-SESSION-DATA:DATA-ID="com.apple.hls.title",VALUE="Test pattern",LANGUAGE="en"
         #EXT-X-SESSION-DATA:DATA-ID="com.apple.hls.title",VALUE="Mire",LANGUAGE="fr"
+        #EXT-X-SESSION-DATA:DATA-ID="com.apple.hls.title",VALUE="Again",LANGUAGE="fr"
+        #EXT-X-SESSION-DATA:DATA-ID="com.example.poster",URI="poster.bin",FORMAT=RAW
         #EXT-X-SESSION-DATA:DATA-ID="com.example.cast",URI="cast.json"
         #EXT-X-SESSION-DATA:DATA-ID="com.example.broken",URI="broken.json"
         #EXT-X-SESSION-DATA:DATA-ID="com.example.secret",URI="file:///etc/passwd"
@@ -28,10 +30,12 @@ import Testing
         let base = URL(string: "https://media.example/show/master.m3u8")
         let entries = HLSSessionData.parse(Self.master, base: base)
         #expect(entries.map(\.dataID) == [
-            "com.apple.hls.title", "com.apple.hls.title", "com.example.cast", "com.example.broken", "com.example.secret",
-        ], "neither or both of VALUE and URI, or no DATA-ID: left out")
+            "com.apple.hls.title", "com.apple.hls.title", "com.example.poster", "com.example.cast", "com.example.broken",
+            "com.example.secret",
+        ], "a repeated DATA-ID and LANGUAGE, neither or both of VALUE and URI, or no DATA-ID: left out")
+        #expect(entries.map(\.isRaw) == [false, false, true, false, false, false])
         #expect(entries[0].value == "Test pattern" && entries[0].language == "en" && entries[0].uri == nil)
-        #expect(entries[2].uri?.absoluteString == "https://media.example/show/cast.json" && entries[2].value == nil)
+        #expect(entries[3].uri?.absoluteString == "https://media.example/show/cast.json" && entries[3].value == nil)
         #expect(HLSSessionData.parse("not a playlist", base: base).isEmpty)
     }
 
@@ -42,20 +46,30 @@ import Testing
         let cast = Data(#"{"director":"Colin Levy","year":2010}"#.utf8)
         server.setRule(.content(cast, contentType: "application/json"), for: "/ladder/cast.json")
         server.setRule(.content(Data("<html>".utf8), contentType: "text/html"), for: "/ladder/broken.json")
+        let poster = Data([0x89, 0x50, 0x4E, 0x47, 0, 1, 2])
+        server.setRule(.content(poster, contentType: "application/octet-stream"), for: "/ladder/poster.bin")
         let asset = AVURLAsset(url: server.url(for: "ladder/session.m3u8"))
-        let (common, all) = try await asset.load(.commonMetadata, .metadata)
+        let (common, all, formats) = try await asset.load(.commonMetadata, .metadata, .availableMetadataFormats)
         let session = all.filter { $0.keySpace == .quickTimeMetadata }
-        #expect(session.map { $0.key as? String } == ["com.apple.hls.title", "com.apple.hls.title", "com.example.cast"])
-        #expect(session.map(\.identifier?.rawValue) == [
-            "mdta/com.apple.hls.title", "mdta/com.apple.hls.title", "mdta/com.example.cast",
+        #expect(session.map { $0.key as? String } == [
+            "com.apple.hls.title", "com.apple.hls.title", "com.example.poster", "com.example.cast",
         ])
+        #expect(session.map(\.identifier?.rawValue) == [
+            "common/title", "common/title", "mdta/com.example.poster", "mdta/com.example.cast",
+        ], "an item with a common key is identified by it, as every other is")
         #expect(session[0].stringValue == "Test pattern" && session[0].extendedLanguageTag == "en")
         #expect(session[1].stringValue == "Mire" && session[1].extendedLanguageTag == "fr")
-        #expect(session[2].dataValue == cast && session[2].dataType == "com.apple.metadata.datatype.JSON")
+        #expect(session[2].dataValue == poster && session[2].dataType == "com.apple.metadata.datatype.raw-data")
+        #expect(session[3].dataValue == cast && session[3].dataType == "com.apple.metadata.datatype.JSON")
         let titles = AVMetadataItem.metadataItems(from: common, filteredByIdentifier: .commonIdentifierTitle)
         #expect(titles.compactMap(\.stringValue) == ["Test pattern", "Mire"])
+        #expect(AVMetadataItem.metadataItems(from: all, withKey: "com.example.cast", keySpace: nil).count == 1)
+        // The session data is its own format.
+        #expect(formats.contains(.hlsMetadata))
+        #expect(asset.metadata(forFormat: .hlsMetadata).count == 4)
         // The document that is not JSON and the local file leave error events; no request for
-        // the local file reached anything, and the JSON was read once.
+        // the local file reached anything (each open, the asset's and the item's, reads the
+        // documents).
         let item = AVPlayerItem(asset: asset)
         let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
         await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
