@@ -22,6 +22,9 @@ package struct SubtitleRendition: Sendable, Equatable {
     /// What the rendition's cues are written in: "webvtt" (HLS, and DASH's WebVTT files) or
     /// "ttml" (a DASH TTML file).
     package var codecName: String
+    /// Copies of the media playlist a backup stream names (its own subtitle group on another
+    /// server), absolute, in the order listed: read when this one fails.
+    package var backupURLs: [String] = []
 
     package init(
         name: String, language: String?, url: String, isDefault: Bool, isForced: Bool, codecName: String = "webvtt"

@@ -93,9 +93,11 @@ extension ItemPlayback {
         let timeout = asset.inspection.limits.timeout
         let knownPlaylist = streamLoader.withLock { $0?.subtitlePlaylists[url.absoluteString] }
         if url.pathExtension.lowercased() == "m3u8" || knownPlaylist != nil {
+            let backups = pipeline.description.subtitleRenditions.first { $0.url == url.absoluteString }?.backupURLs
+                .compactMap(URL.init(string:)) ?? []
             loadSubtitleRendition(
-                url, knownPlaylist: knownPlaylist, version: version, origin: pipeline.description.timestampOrigin,
-                into: store)
+                url, backups: backups, knownPlaylist: knownPlaylist, version: version,
+                origin: pipeline.description.timestampOrigin, into: store)
             return
         }
         // A rendition a remote stream names keeps to the stream's rules; a file the app gave
@@ -119,9 +121,11 @@ extension ItemPlayback {
 
     /// Reads an HLS WebVTT rendition (or a DASH text set of segments, whose playlist is
     /// `knownPlaylist`) segment by segment on a thread of its own, following a live playlist
-    /// for as long as the rendition stays selected and the item plays.
+    /// for as long as the rendition stays selected and the item plays; `backups`: its copies
+    /// on other servers, read when it fails.
     private func loadSubtitleRendition(
-        _ url: URL, knownPlaylist: KnownSubtitleSegments?, version: Int, origin: Double, into store: SubtitleCueStore
+        _ url: URL, backups: [URL], knownPlaylist: KnownSubtitleSegments?, version: Int, origin: Double,
+        into store: SubtitleCueStore
     ) {
         let location = try? asset.inspection.location.get()
         let network = location?.network ?? NetworkOptions()
@@ -132,7 +136,7 @@ extension ItemPlayback {
         NamedThread.start("vtt") { [self] in
             let reader = HLSSubtitleReader(
                 playlist: url, network: network, timeout: timeout, origin: origin, remote: remote, secure: secure,
-                log: log, timelineOffsets: offsets, imports: imports ?? [:], knownPlaylist: knownPlaylist)
+                log: log, timelineOffsets: offsets, imports: imports ?? [:], knownPlaylist: knownPlaylist, backups: backups)
             let clock = environment.hostClock
             reader.run(
                 deliver: { store.add($0, version: version) },

@@ -2,8 +2,9 @@
 // Apple's players follow an audio session interruption: a call that PulseAudio's
 // `module-role-cork` gives the speakers to pauses playback (the server has muted the stream
 // already; playing on would lose what plays meanwhile), and the end of the call resumes it at
-// the rate it had, unless the app set the rate or the item changed in between (a reopened
-// output, which the server never asks to resume, leaves it paused). Both changes post
+// the rate it had (or the `defaultRate` the app chose meanwhile: a speed picked during the
+// call), unless the app set the rate or the item changed in between (a reopened output,
+// which the server never asks to resume, leaves it paused). Both changes post
 // `rateDidChangeNotification` with `.audioSessionInterrupted`.
 //
 // Concurrency: the handler is set once, at creation; the outputs call it on their background
@@ -24,9 +25,9 @@ extension AVPlayer {
     nonisolated func handleSoundServerRequest(_ request: SoundServerRequest) {
         switch request {
         case .pause:
-            let (rate, item) = state.withLock { ($0.machine.rate, $0.currentItem) }
+            let (rate, item, defaultRate) = state.withLock { ($0.machine.rate, $0.currentItem, $0.defaultRate) }
             guard rate != 0 else { return }
-            state.withLock { $0.interruptedRate = InterruptedRate(rate: rate, item: item) }
+            state.withLock { $0.interruptedRate = InterruptedRate(rate: rate, item: item, defaultRate: defaultRate) }
             handle(.soundServerSetRate(0))
         case .resume:
             let interrupted = state.withLock { state -> Float? in
@@ -34,7 +35,7 @@ extension AVPlayer {
                 guard let interrupted = state.interruptedRate, state.machine.rate == 0,
                     interrupted.item === state.currentItem
                 else { return nil }
-                return interrupted.rate
+                return state.defaultRate != interrupted.defaultRate ? state.defaultRate : interrupted.rate
             }
             guard let interrupted else { return }
             handle(.soundServerSetRate(playableRate(interrupted)))

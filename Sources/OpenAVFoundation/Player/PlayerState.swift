@@ -88,4 +88,7 @@ final class TimeObserver: @unchecked Sendable {
 struct InterruptedRate {
     let rate: Float
     weak var item: AVPlayerItem?
+    /// The player's `defaultRate` when the interruption began: one the app sets meanwhile (a
+    /// speed chosen while the call plays) is the rate play resumes at.
+    var defaultRate: Float = 1
 }

@@ -10,6 +10,7 @@
 // renditions offered are those of groups the variants left name).
 //
 // Concurrency: pure functions, used while a playlist is parsed.
+import FFmpegBridge
 import Foundation
 
 enum HLSRedundantStreams {
@@ -116,6 +117,28 @@ struct HLSRenditionName: Equatable, Sendable {
 }
 
 extension HLSMultivariantPlaylist {
+    /// `renditions` (read from the playlist kept by `keepingSubtitleGroupsItsVariantsName`)
+    /// with the copies the whole playlist `text` lists of each (the same name, language and
+    /// forced flag, in a group the variants no longer name: a backup's) as its backups.
+    func withSubtitleBackups(_ renditions: [SubtitleRendition], from text: String, base: URL) -> [SubtitleRendition] {
+        let named = Set(variants.compactMap(\.subtitleGroup))
+        guard !named.isEmpty else { return renditions }
+        var copies: [(rendition: SubtitleRendition, group: String)] = []
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("#EXT-X-MEDIA:") {
+            let media = HLSPlaylist.attributes(line.dropFirst("#EXT-X-MEDIA:".count))
+            guard media["TYPE"] == "SUBTITLES", let group = media["GROUP-ID"], !named.contains(group) else { continue }
+            for rendition in HLSSubtitleRenditions.parse("#EXTM3U\n" + line, base: base) { copies.append((rendition, group)) }
+        }
+        return renditions.map { rendition in
+            var withBackups = rendition
+            withBackups.backupURLs = copies.map(\.rendition).filter {
+                $0.name == rendition.name && $0.language == rendition.language && $0.isForced == rendition.isForced
+                    && $0.url != rendition.url
+            }.map(\.url)
+            return withBackups
+        }
+    }
+
     /// The playlist's `text` without the subtitle renditions of groups its variants (folded,
     /// or steered to one pathway) do not name, so a backup's or another pathway's copies of
     /// them are not offered again.

@@ -27,7 +27,11 @@ final class HLSSubtitleReader {
     static let maximumSegmentBytes = 1 << 20
     static let maximumFragmentedSegmentBytes = 16 << 20
 
-    private let playlistURL: URL
+    /// The playlist read: the rendition's, or the backup copy it failed over to.
+    private var playlistURL: URL
+    /// Copies of the playlist on other servers (a backup stream's subtitle group), not tried
+    /// yet, in order: when the playlist or a segment cannot be read, the next is.
+    private var backups: [URL]
     private let network: NetworkOptions
     private let timeout: Double
     /// The media's timestamp at item time zero, seconds.
@@ -79,9 +83,10 @@ final class HLSSubtitleReader {
     init(
         playlist: URL, network: NetworkOptions, timeout: Double, origin: Double, remote: Bool, secure: Bool = false,
         log: StreamingLog? = nil, timelineOffsets: TimelineOffsets? = nil, imports: [String: String] = [:],
-        knownPlaylist: KnownSubtitleSegments? = nil
+        knownPlaylist: KnownSubtitleSegments? = nil, backups: [URL] = []
     ) {
         self.knownPlaylist = knownPlaylist
+        self.backups = remote ? backups.filter { HTTPFetcher.refusal(of: $0, secure: secure) == nil } : backups
         self.log = log
         self.imports = imports
         self.timelineOffsets = timelineOffsets
@@ -109,7 +114,7 @@ final class HLSSubtitleReader {
         var lastText: String?
         var failures: [Int: Int] = [:]
         var lastLive: HLSMediaPlaylist?
-        while isWanted() {
+        reading: while isWanted() {
             var known: HLSMediaPlaylist?
             var isLiveDASH = false
             switch knownPlaylist {
@@ -147,7 +152,11 @@ final class HLSSubtitleReader {
             guard let text,
                 case .media(let playlist)? = known.map({ HLSPlaylist.media($0) })
                     ?? (try? HLSPlaylist.parse(text, base: playlistURL, imports: imports))
-            else { return }
+            else {
+                // A backup's copy is read instead, from where this one stopped.
+                if failOver() { continue }
+                return
+            }
             let now = isLiveDASH ? playhead() : nil
             for segment in playlist.segments where !read.contains(segment.sequence) {
                 guard isWanted() else { return }
@@ -160,6 +169,10 @@ final class HLSSubtitleReader {
                 if let events = events(of: segment, placement) {
                     read.insert(segment.sequence)
                     if !events.isEmpty { deliver(events) }
+                } else if failOver() {
+                    // The rest from a backup's copy (its playlist read afresh).
+                    lastText = nil
+                    continue reading
                 } else {
                     // (An edge segment may not be there yet: tried at two more reloads.)
                     failures[segment.sequence, default: 0] += 1
@@ -183,6 +196,14 @@ final class HLSSubtitleReader {
                 Thread.sleep(forTimeInterval: min(0.1, max(0, deadline.timeIntervalSinceNow)))
             }
         }
+    }
+
+    /// Moves to the next backup copy of an HLS rendition's playlist; false when none is left
+    /// (or the segments are known: a DASH set has no copies here).
+    private func failOver() -> Bool {
+        guard knownPlaylist == nil, !backups.isEmpty else { return false }
+        playlistURL = backups.removeFirst()
+        return true
     }
 
     /// How `segment` of `playlist` is placed, or nil while its timeline is not anchored yet.

@@ -115,8 +115,11 @@ enum StreamedOpen {
                 fetched = (.multivariant(steered), finalURL, text)
                 steering = start
             }
-            // Subtitle groups a backup or another pathway copies are no choice of their own.
+            // Subtitle groups a backup or another pathway copies are no choice of their own
+            // (each rendition's copies are its backups).
+            var wholeText: String?
             if case (.multivariant(let master), let finalURL, let text)? = fetched {
+                wholeText = text
                 fetched = (.multivariant(master), finalURL, master.keepingSubtitleGroupsItsVariantsName(text))
             }
             var variants: [HLSVariant]
@@ -223,6 +226,9 @@ enum StreamedOpen {
             log.started(on: variants[start], at: 0)
             if let failure = steering?.failure, let tag = steering?.tag { log.error(uri: tag.serverURL, failure: failure) }
             var declared = fetched.map { DeclaredRenditions(playlist: $0.2, base: $0.1) } ?? DeclaredRenditions()
+            if case (.multivariant(let master), let finalURL, _)? = fetched, let wholeText {
+                declared.subtitles = master.withSubtitleBackups(declared.subtitles, from: wholeText, base: finalURL)
+            }
             declared.sessionData = readingSessionData(
                 declared.sessionData, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout, log: log, stop: stop)
             let loader = HLSStreamLoader(

@@ -91,6 +91,17 @@ private final class RateReasons {
         player.pause()
     }
 
+    @Test func aSpeedChosenDuringTheInterruptionIsTheOneResumed() async throws {
+        let (player, _, output, _) = try await playing(rate: 1.5)
+        #expect(output.send(.pause))
+        await waitUntil("paused for the server") { player.rate == 0 }
+        // The speed menu sets the default rate while paused.
+        player.defaultRate = 2
+        #expect(output.send(.resume))
+        await waitUntil("resumed at the chosen speed") { player.rate == 2 }
+        player.pause()
+    }
+
     @Test func anAppThatSetsTheRateDuringTheInterruptionKeepsItsChoice() async throws {
         let (player, _, output, _) = try await playing()
         let reasons = RateReasons(player)
@@ -124,9 +135,10 @@ private final class RateReasons {
 
     @Test func aPlayerPausedByTheAppStaysPausedThroughACall() async throws {
         let (player, _, output, _) = try await playing()
+        // (The app's own change is heard before the call begins, however late it is posted.)
+        let before = RateReasons(player)
         player.pause()
-        await waitUntil("paused by the app") { player.rate == 0 }
-        await mainQueueSleep(nanoseconds: 50_000_000)
+        await waitUntil("paused by the app") { player.rate == 0 && before.values == ["app"] }
         let reasons = RateReasons(player)
         #expect(output.send(.pause))
         #expect(output.send(.resume))

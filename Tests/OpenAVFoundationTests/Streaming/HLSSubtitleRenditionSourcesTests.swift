@@ -61,6 +61,32 @@ import Testing
         #expect(server.requests.filter { $0.path == "/hls/out_00.vtt" }.map(\.query) == [nil], "the first's cues, once")
     }
 
+    @Test func aRenditionWhoseServerFailsIsReadFromTheBackupsCopy() async throws {
+        let master = try SelectionMedia.hlsWithSubtitles.url()
+        let server = try LoopbackHTTPServer(root: master.deletingLastPathComponent().deletingLastPathComponent())
+        defer { server.stop() }
+        // The first group's playlist is on a server that refuses it; the backup's copy is the
+        // fixture's own.
+        let text = Self.masterWithBackup
+            .replacingOccurrences(of: #"URI="hls/out_0_vtt.m3u8""#, with: #"URI="primary/subs.m3u8""#)
+            .replacingOccurrences(of: #"URI="hls/out_0_vtt.m3u8?copy=b""#, with: #"URI="hls/out_0_vtt.m3u8""#)
+        server.setRule(.content(Data(text.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/failing.m3u8")
+        server.setRule(LoopbackHTTPServer.Rule(status: 503), for: "/primary/subs.m3u8")
+        let url = server.url(for: "failing.m3u8")
+        let group = try #require(try await AVURLAsset(url: url).loadMediaSelectionGroup(for: .legible))
+        #expect(group.options.filter { $0.extendedLanguageTag == "en" }.count == 1, "\(group.options)")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(url, clock: clock) {
+            $0.options.first { $0.extendedLanguageTag == "en" }
+        }
+        await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
+        let item = try #require(player.currentItem)
+        player.replaceCurrentItem(with: nil)
+        #expect(server.requests.contains { $0.path == "/primary/subs.m3u8" })
+        #expect(server.requests.contains { $0.path == "/hls/out_00.vtt" }, "the copy's segment")
+        #expect(item.errorLog()?.events.contains { $0.errorStatusCode == 503 } == true)
+    }
+
     @Test func aRenditionOfEncryptedWebVTTSegmentsIsDecryptedWithItsKeyFetchedOnce() async throws {
         let master = try SelectionMedia.hlsWithSubtitles.url()
         let folder = master.deletingLastPathComponent()
