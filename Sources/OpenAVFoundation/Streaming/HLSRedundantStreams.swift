@@ -129,11 +129,20 @@ extension HLSMultivariantPlaylist {
             guard media["TYPE"] == "SUBTITLES", let group = media["GROUP-ID"], !named.contains(group) else { continue }
             for rendition in HLSSubtitleRenditions.parse("#EXTM3U\n" + line, base: base) { copies.append((rendition, group)) }
         }
+        let characteristics = { (line: Substring) in HLSPlaylist.attributes(line.dropFirst("#EXT-X-MEDIA:".count))["CHARACTERISTICS"] }
+        var characteristicsByURL: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("#EXT-X-MEDIA:") {
+            guard let uri = HLSPlaylist.attributes(line.dropFirst("#EXT-X-MEDIA:".count))["URI"],
+                let url = URL(string: uri, relativeTo: base)?.absoluteURL.absoluteString
+            else { continue }
+            characteristicsByURL[url] = characteristics(line) ?? ""
+        }
         return renditions.map { rendition in
             var withBackups = rendition
+            var seen: Set<String> = [rendition.url]
             withBackups.backupURLs = copies.map(\.rendition).filter {
                 $0.name == rendition.name && $0.language == rendition.language && $0.isForced == rendition.isForced
-                    && $0.url != rendition.url
+                    && characteristicsByURL[$0.url] == characteristicsByURL[rendition.url] && seen.insert($0.url).inserted
             }.map(\.url)
             return withBackups
         }

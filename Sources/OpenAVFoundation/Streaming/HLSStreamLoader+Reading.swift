@@ -74,7 +74,7 @@ extension HLSStreamLoader {
     var declaredVariants: [StreamVariant] {
         // A media playlist played on its own states no rate: no variants to offer.
         guard rendition == nil, variants.contains(where: { $0.bandwidth > 0 }) else { return [] }
-        return variants.map {
+        return (listedVariants ?? variants).map {
             var variant = StreamVariant(
                 peakBitRate: $0.bandwidth, averageBitRate: $0.averageBandwidth, width: $0.width, height: $0.height,
                 codecs: $0.codecs, frameRate: $0.frameRate, videoRange: $0.videoRange, audioRenditions: $0.audioRenditions)

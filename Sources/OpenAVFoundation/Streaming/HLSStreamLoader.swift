@@ -111,6 +111,10 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// The segments of subtitle renditions known at open (a DASH manifest's segmented text
     /// AdaptationSets), by the rendition's URL.
     let subtitlePlaylists: [String: KnownSubtitleSegments]
+    /// Every variant the multivariant playlist lists, ascending, when the loader adapts over
+    /// fewer (audio-only variants beside video ones: HLSAudioOnlyVariants.swift); what
+    /// `AVAsset.variants` offers.
+    let listedVariants: [HLSVariant]?
     /// The variables of the multivariant playlist its media playlists may import
     /// (`EXT-X-DEFINE:IMPORT`), for every reload.
     let playlistImports: [String: String]
@@ -154,9 +158,11 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         carrying carriedRenditions: [CompanionRendition] = [], startPoint: HLSStartPoint? = nil, timelineOffsets: TimelineOffsets = TimelineOffsets(),
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], knownBackupPlaylists: [Int: [HLSMediaPlaylist]] = [:],
         formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil,
-        iFrameVariants: [HLSIFrameVariant] = [], subtitlePlaylists: [String: KnownSubtitleSegments] = [:]
+        iFrameVariants: [HLSIFrameVariant] = [], subtitlePlaylists: [String: KnownSubtitleSegments] = [:],
+        listedVariants: [HLSVariant]? = nil
     ) {
         self.subtitlePlaylists = subtitlePlaylists
+        self.listedVariants = listedVariants
         keyframeSource = HLSKeyframeSource(variants: iFrameVariants)
         self.knownBackupPlaylists = knownBackupPlaylists
         knownOwnPlaylists = knownPlaylists

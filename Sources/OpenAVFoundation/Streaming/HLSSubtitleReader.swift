@@ -56,6 +56,11 @@ final class HLSSubtitleReader {
     /// Per discontinuity sequence, the shift that puts a fragmented segment's track time on
     /// its playlist start (an ended playlist's later timelines, before the demuxer got there).
     private var trackAnchors: [Int: Double] = [:]
+    /// The spans (item seconds) of an ended playlist's segments read, so a backup's copy
+    /// numbered otherwise is not read twice.
+    private var readSpans: [ClosedRange<Double>] = []
+    /// Set when a request of the segment being read failed (not its decoding).
+    private var fetchFailed = false
     /// The AES-128 keys asked for so far, by URL (one request per key; nil: it failed).
     private var keys: [URL: Data?] = [:]
 
@@ -86,7 +91,7 @@ final class HLSSubtitleReader {
         knownPlaylist: KnownSubtitleSegments? = nil, backups: [URL] = []
     ) {
         self.knownPlaylist = knownPlaylist
-        self.backups = remote ? backups.filter { HTTPFetcher.refusal(of: $0, secure: secure) == nil } : backups
+        self.backups = []
         self.log = log
         self.imports = imports
         self.timelineOffsets = timelineOffsets
@@ -96,6 +101,9 @@ final class HLSSubtitleReader {
         self.origin = origin
         self.secure = secure || playlist.scheme?.lowercased() == "https"
         refusal = remote ? HTTPFetcher.refusal(of: playlist, secure: secure) : nil
+        // The copies keep to the rules the playlist is read with.
+        let rules = self.secure
+        self.backups = remote ? backups.filter { HTTPFetcher.refusal(of: $0, secure: rules) == nil } : backups
     }
 
     /// Reads the playlist's segments, handing each one's events to `deliver`, and follows a
@@ -109,7 +117,8 @@ final class HLSSubtitleReader {
         // A remote stream's rendition never reaches a local file (nor http from https).
         if let refusal {
             log?.error(uri: playlistURL, failure: .refused(refusal))
-            return
+            // (A backup's copy may keep to the rules.)
+            guard failOver() else { return }
         }
         var lastText: String?
         var failures: [Int: Int] = [:]
@@ -161,22 +170,32 @@ final class HLSSubtitleReader {
             for segment in playlist.segments where !read.contains(segment.sequence) {
                 guard isWanted() else { return }
                 guard read.count < Self.maximumSegments else { break }
+                // A backup's copy may number its segments otherwise: an ended playlist's
+                // segment whose middle was read already (from the first copy) is passed.
+                let middle = segment.start + segment.duration / 2
+                if playlist.isEnded, readSpans.contains(where: { $0.contains(middle) }) { continue }
                 // A live set starts where playback stands, not at its window's oldest segment
                 // (a seek back in the window reads what it passed).
                 if let now, segment.start + segment.duration < now - 1 { continue }
                 // A timeline the demuxer has not reached: read at a later reload.
                 guard let placement = placement(of: segment, in: playlist) else { continue }
+                fetchFailed = false
                 if let events = events(of: segment, placement) {
                     read.insert(segment.sequence)
+                    if playlist.isEnded { readSpans.append(segment.start...(segment.start + segment.duration)) }
                     if !events.isEmpty { deliver(events) }
-                } else if failOver() {
-                    // The rest from a backup's copy (its playlist read afresh).
-                    lastText = nil
-                    continue reading
                 } else {
                     // (An edge segment may not be there yet: tried at two more reloads.)
                     failures[segment.sequence, default: 0] += 1
-                    if failures[segment.sequence, default: 0] >= 3 { read.insert(segment.sequence) }
+                    let tries = failures[segment.sequence, default: 0]
+                    // A server that will not serve it (not cues that do not decode): the rest
+                    // from a backup's copy, its playlist read afresh.
+                    if fetchFailed, playlist.isEnded || tries >= 3, failOver() {
+                        failures[segment.sequence] = nil
+                        lastText = nil
+                        continue reading
+                    }
+                    if tries >= 3 { read.insert(segment.sequence) }
                 }
             }
             if playlist.isEnded { return }
@@ -370,6 +389,7 @@ final class HLSSubtitleReader {
         switch fetcher.fetch(url, range: range, secure: secure, limit: limit, timeout: timeout) {
         case .success(let resource): return (resource.data, resource.finalURL)
         case .failure(let failure):
+            if case .cancelled = failure {} else { fetchFailed = true }
             log?.error(uri: url, failure: failure)
             return nil
         }

@@ -132,16 +132,20 @@ enum StreamedOpen {
             var masterStart: HLSStartPoint?
             var imports: [String: String] = [:]
             var iFrameVariants: [HLSIFrameVariant] = []
+            // Every variant listed, when the loader adapts over fewer (audio-only ones left out).
+            var listedVariants: [HLSVariant]?
             switch fetched {
             case (.multivariant(let master), _, _)? where master.streamedAudio?.variants.isEmpty == false:
                 let streamed = master.streamedAudio ?? ([], [])
                 let layouts = streamed.renditions.compactMap(\.channelLayout)
-                variants = streamed.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
+                let ladder = streamed.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
                     var variant = variant
                     variant.audioRenditions = layouts
                     return variant
                 }
-                firstListed = streamed.variants[0]
+                variants = ladder.adaptedOver
+                if variants.count < ladder.count { listedVariants = ladder }
+                firstListed = streamed.variants.adaptedOver[0]
                 audio = streamed.renditions.filter { $0.url != nil }
                 carried = streamed.renditions.filter { $0.url == nil }
                 masterStart = master.startPoint
@@ -149,13 +153,15 @@ enum StreamedOpen {
                 iFrameVariants = master.iFrameVariants
             case (.multivariant(let master), _, _)? where master.tieredAudio != nil:
                 let tiers = master.tieredAudio!
-                variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
+                let ladder = master.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
                     var variant = variant
                     variant.audioRenditions = master.audioRenditions.filter { $0.group == variant.audioGroup }
                         .compactMap(\.channelLayout)
                     return variant
                 }
-                firstListed = master.variants[0]
+                variants = ladder.adaptedOver
+                if variants.count < ladder.count { listedVariants = ladder }
+                firstListed = master.variants.adaptedOver[0]
                 tiered = (tiers, tiers.tiers(of: variants))
                 masterStart = master.startPoint
                 imports = master.definitions
@@ -237,7 +243,8 @@ enum StreamedOpen {
                 initialEstimate: initial,
                 renditions: declared,
                 carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) },
-                startPoint: playlist.startPoint ?? masterStart, playlistImports: imports, iFrameVariants: iFrameVariants)
+                startPoint: playlist.startPoint ?? masterStart, playlistImports: imports, iFrameVariants: iFrameVariants,
+                listedVariants: listedVariants)
             loader.addRenditionLoaders(
                 renditions.enumerated().map { index, opened in
                     let (rendition, list, url, source) = opened

@@ -87,6 +87,43 @@ import Testing
         #expect(item.errorLog()?.events.contains { $0.errorStatusCode == 503 } == true)
     }
 
+    /// The first group's playlist names a segment its server refuses (`refused`), or one it
+    /// serves but that holds no WebVTT: the first goes on from the backup's copy, the second
+    /// does not (the copy would hold the same).
+    @Test(arguments: [true, false])
+    func aSegmentTheServerRefusesIsReadFromTheBackupsCopyButNotOneThatDoesNotDecode(refused: Bool) async throws {
+        let master = try SelectionMedia.hlsWithSubtitles.url()
+        let server = try LoopbackHTTPServer(root: master.deletingLastPathComponent().deletingLastPathComponent())
+        defer { server.stop() }
+        let text = Self.masterWithBackup
+            .replacingOccurrences(of: #"URI="hls/out_0_vtt.m3u8""#, with: #"URI="primary/subs.m3u8""#)
+            .replacingOccurrences(of: #"URI="hls/out_0_vtt.m3u8?copy=b""#, with: #"URI="hls/out_0_vtt.m3u8""#)
+        server.setRule(.content(Data(text.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/segment.m3u8")
+        let playlist = [
+            "#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:0", "#EXTINF:6.000000,", "bad.vtt", "#EXT-X-ENDLIST",
+        ].joined(separator: "\n")
+        server.setRule(.content(Data(playlist.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/primary/subs.m3u8")
+        if refused {
+            server.setRule(LoopbackHTTPServer.Rule(status: 503), for: "/primary/bad.vtt")
+        } else {
+            server.setRule(.content(Data([0xFF, 0x00, 0xFE]), contentType: "text/vtt"), for: "/primary/bad.vtt")
+        }
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(server.url(for: "segment.m3u8"), clock: clock) {
+            $0.options.first { $0.extendedLanguageTag == "en" }
+        }
+        if refused {
+            await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
+            #expect(server.requests.contains { $0.path == "/hls/out_00.vtt" }, "the copy's segment")
+        } else {
+            await waitUntil("the segment read") { server.requests.contains { $0.path == "/primary/bad.vtt" } }
+            for _ in 0..<2_000 where player.currentTime().seconds < 3.3 { await advance(clock, by: 0.01) }
+            #expect(recorder.all.allSatisfy { $0.strings.isEmpty })
+            #expect(!server.requests.contains { $0.path == "/hls/out_0_vtt.m3u8" }, "no failover for cues that do not decode")
+        }
+        player.replaceCurrentItem(with: nil)
+    }
+
     @Test func aRenditionOfEncryptedWebVTTSegmentsIsDecryptedWithItsKeyFetchedOnce() async throws {
         let master = try SelectionMedia.hlsWithSubtitles.url()
         let folder = master.deletingLastPathComponent()

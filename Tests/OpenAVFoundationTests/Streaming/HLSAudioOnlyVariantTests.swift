@@ -1,0 +1,67 @@
+// Playhead: an audio-only variant in a ladder with pictures (Apple's low-bandwidth fallback,
+// or FFmpeg's listing of an audio rendition as a variant) is never adapted to: the item
+// opens on a variant with video and keeps its pictures, however low the start estimate or
+// the peak bit rate; `AVAsset.variants` still lists it.
+import Foundation
+import PlayheadTestSupport
+import Testing
+
+@testable import OpenAVFoundation
+
+@MainActor
+@Suite struct HLSAudioOnlyVariantTests {
+    /// The ladder's three variants and, listed first and lowest, an audio-only one.
+    static let master = """
+        #EXTM3U
+        #EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS="mp4a.40.2"
+        fr/index.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e,mp4a.40.2"
+        ladder/low/index.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=320x180,CODECS="avc1.64001e,mp4a.40.2"
+        ladder/mid/index.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=2500000,RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2"
+        ladder/high/index.m3u8
+        """
+
+    @Test func onlyVariantsWithVideoAreAdaptedOverWhenSomeHaveIt() throws {
+        guard case .multivariant(let playlist) = try HLSPlaylist.parse(Self.master, base: URL(string: "https://a.example/m.m3u8")!)
+        else { return }
+        #expect(playlist.variants.map(\.isAudioOnly) == [true, false, false, false])
+        #expect(playlist.variants.adaptedOver.map(\.bandwidth) == [250_000, 900_000, 2_500_000])
+        // A radio station's ladder is all audio: kept whole.
+        let radio = Array(playlist.variants.prefix(1))
+        #expect(radio.adaptedOver.count == 1)
+        // Without CODECS nothing is known: kept.
+        let unstated = HLSVariant(
+            url: URL(string: "https://a.example/x.m3u8")!, bandwidth: 1, averageBandwidth: nil, width: nil, height: nil,
+            codecs: nil, audioGroup: nil, subtitleGroup: nil)
+        #expect(!unstated.isAudioOnly)
+    }
+
+    @Test func theItemOpensOnVideoAndKeepsItsPicturesUnderALowPeak() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("audio-only-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("ladder"), withDestinationURL: AdaptiveMedia.folder().appendingPathComponent("ladder"))
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("fr"), withDestinationURL: AdaptiveMedia.frenchAudioFolder().appendingPathComponent("fr"))
+        let server = try LoopbackHTTPServer(root: root)
+        defer { server.stop() }
+        server.setRule(.content(Data(Self.master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/master.m3u8")
+        let asset = AVURLAsset(url: server.url(for: "master.m3u8"))
+        let (tracks, variants) = try await asset.load(.tracks, .variants)
+        #expect(tracks.contains { $0.mediaType == .video }, "opened on a variant with pictures")
+        #expect(variants.count == 4 && variants.filter { $0.videoAttributes == nil }.count == 1, "every variant listed")
+        let sink = RecordingVideoSink()
+        let item = AVPlayerItem(asset: asset)
+        item.preferredPeakBitRate = 100_000
+        let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
+        let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
+        player.play()
+        await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 || item.status == .failed }
+        player.replaceCurrentItem(with: nil)
+        #expect(sink.distinctMillis().count == Int(AdaptiveMedia.duration) * 25, "every picture, on the lowest video variant")
+        #expect(!server.requests.contains { $0.path.hasPrefix("/fr/") && $0.path.hasSuffix(".ts") }, "no audio-only segment")
+    }
+}
