@@ -124,6 +124,27 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    /// Plays the fixture's variant with `playlist` (lines) as its English rendition, served as
+    /// `sealed/subs.m3u8`, on a manual clock.
+    private func playSealed(_ playlist: [String], on server: LoopbackHTTPServer) async throws
+        -> (AVPlayer, LegibleRecorder, ManualClock)
+    {
+        server.setRule(
+            .content(Data(playlist.joined(separator: "\n").utf8), contentType: "application/vnd.apple.mpegurl"),
+            for: "/sealed/subs.m3u8")
+        let multivariant = [
+            "#EXTM3U",
+            #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",AUTOSELECT=YES,URI="sealed/subs.m3u8""#,
+            #"#EXT-X-STREAM-INF:BANDWIDTH=75900,SUBTITLES="subs""#, "hls/out_0.m3u8",
+        ].joined(separator: "\n")
+        server.setRule(.content(Data(multivariant.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/sealed.m3u8")
+        let clock = ManualClock()
+        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(
+            server.url(for: "sealed.m3u8"), clock: clock
+        ) { $0.options.first { $0.extendedLanguageTag == "en" } }
+        return (player, recorder, clock)
+    }
+
     @Test func aRenditionOfEncryptedWebVTTSegmentsIsDecryptedWithItsKeyFetchedOnce() async throws {
         let master = try SelectionMedia.hlsWithSubtitles.url()
         let folder = master.deletingLastPathComponent()
@@ -144,18 +165,8 @@ import Testing
             "#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:6", "#EXT-X-MEDIA-SEQUENCE:0",
             #"#EXT-X-KEY:METHOD=AES-128,URI="key.bin""#, "#EXTINF:5.000000,", "out_00.vtt", "#EXTINF:1.000000,",
             "empty.vtt", "#EXT-X-ENDLIST",
-        ].joined(separator: "\n")
-        server.setRule(.content(Data(playlist.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/sealed/subs.m3u8")
-        let multivariant = [
-            "#EXTM3U",
-            #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",AUTOSELECT=YES,URI="sealed/subs.m3u8""#,
-            #"#EXT-X-STREAM-INF:BANDWIDTH=75900,SUBTITLES="subs""#, "hls/out_0.m3u8",
-        ].joined(separator: "\n")
-        server.setRule(.content(Data(multivariant.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/sealed.m3u8")
-        let clock = ManualClock()
-        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(
-            server.url(for: "sealed.m3u8"), clock: clock
-        ) { $0.options.first { $0.extendedLanguageTag == "en" } }
+        ]
+        let (player, recorder, clock) = try await playSealed(playlist, on: server)
         await MediaSelectionPlaybackTests().expectSubRipTiming(player, recorder, clock: clock)
         let item = try #require(player.currentItem)
         await waitUntil("both segments read") { server.requests.contains { $0.path == "/sealed/empty.vtt" } }
@@ -179,18 +190,8 @@ import Testing
         let playlist = [
             "#EXTM3U", "#EXT-X-TARGETDURATION:6", #"#EXT-X-KEY:METHOD=AES-128,URI="key.bin""#, "#EXTINF:6.000000,",
             "out_00.vtt", "#EXT-X-ENDLIST",
-        ].joined(separator: "\n")
-        server.setRule(.content(Data(playlist.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/sealed/subs.m3u8")
-        let multivariant = [
-            "#EXTM3U",
-            #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",AUTOSELECT=YES,URI="sealed/subs.m3u8""#,
-            #"#EXT-X-STREAM-INF:BANDWIDTH=75900,SUBTITLES="subs""#, "hls/out_0.m3u8",
-        ].joined(separator: "\n")
-        server.setRule(.content(Data(multivariant.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/sealed.m3u8")
-        let clock = ManualClock()
-        let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(
-            server.url(for: "sealed.m3u8"), clock: clock
-        ) { $0.options.first { $0.extendedLanguageTag == "en" } }
+        ]
+        let (player, recorder, clock) = try await playSealed(playlist, on: server)
         let item = try #require(player.currentItem)
         await waitUntil("the error event") {
             item.errorLog()?.events.contains { $0.uri?.hasSuffix("/sealed/out_00.vtt") == true } == true

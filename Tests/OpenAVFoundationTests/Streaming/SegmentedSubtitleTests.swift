@@ -58,6 +58,22 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
+    /// Checks the cues of the two Periods' text sets: "Intro" 1–2 s, "Late" 3.5 s cut at the
+    /// introduction's end (4 s), "Programme" 1–2 s into the programme (5–6 s).
+    private func expectPeriodCues(_ player: AVPlayer, _ recorder: LegibleRecorder, _ clock: ManualClock) async {
+        func reach(_ seconds: Double) async {
+            for _ in 0..<2_000 where player.currentTime().seconds < seconds { await advance(clock, by: 0.01) }
+        }
+        for (time, strings, shownAt) in [
+            (1.1, ["Intro"], 1.0), (2.1, [], 2.0), (3.6, ["Late"], 3.5), (4.1, [], 4.0), (5.1, ["Programme"], 5.0),
+            (6.1, [], 6.0),
+        ] {
+            await reach(time)
+            await waitUntil("\(strings) at \(time) s") { recorder.last?.strings == strings }
+            if let last = recorder.last { #expect(abs(last.time - shownAt) < 0.035, "\(strings): \(last.time) s") }
+        }
+    }
+
     @Test func textSetsOfSeveralPeriodsJoinEachPeriodsCuesAtItsStartAndEnd() async throws {
         let folder = try DASHMedia.periodsFolder()
         let server = try LoopbackHTTPServer(root: folder)
@@ -94,17 +110,7 @@ import Testing
         let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(url, clock: clock) {
             $0.options.first
         }
-        func reach(_ seconds: Double) async {
-            for _ in 0..<2_000 where player.currentTime().seconds < seconds { await advance(clock, by: 0.01) }
-        }
-        for (time, strings, shownAt) in [
-            (1.1, ["Intro"], 1.0), (2.1, [], 2.0), (3.6, ["Late"], 3.5), (4.1, [], 4.0), (5.1, ["Programme"], 5.0),
-            (6.1, [], 6.0),
-        ] {
-            await reach(time)
-            await waitUntil("\(strings) at \(time) s") { recorder.last?.strings == strings }
-            if let last = recorder.last { #expect(abs(last.time - shownAt) < 0.035, "\(strings): \(last.time) s") }
-        }
+        await expectPeriodCues(player, recorder, clock)
         player.replaceCurrentItem(with: nil)
     }
 
@@ -140,17 +146,7 @@ import Testing
         let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(
             server.url(for: "periods/whole.mpd"), clock: clock
         ) { $0.options.first { $0.extendedLanguageTag == "en" } }
-        func reach(_ seconds: Double) async {
-            for _ in 0..<2_000 where player.currentTime().seconds < seconds { await advance(clock, by: 0.01) }
-        }
-        for (time, strings, shownAt) in [
-            (1.1, ["Intro"], 1.0), (2.1, [], 2.0), (3.6, ["Late"], 3.5), (4.1, [], 4.0), (5.1, ["Programme"], 5.0),
-            (6.1, [], 6.0),
-        ] {
-            await reach(time)
-            await waitUntil("\(strings) at \(time) s") { recorder.last?.strings == strings }
-            if let last = recorder.last { #expect(abs(last.time - shownAt) < 0.035, "\(strings): \(last.time) s") }
-        }
+        await expectPeriodCues(player, recorder, clock)
         player.replaceCurrentItem(with: nil)
         #expect(server.requests.filter { $0.path == "/periods/intro/\(name)" }.count == 1)
     }
