@@ -73,14 +73,22 @@ enum StreamedOpen {
         guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL) else {
             return (location, nil)
         }
-        if url.path.lowercased().hasSuffix(".mpd") {
-            return try dashLocation(for: location, url: url, timeout: timeout, interrupt: interrupt)
-        }
-        guard url.path.lowercased().hasSuffix(".m3u8") else { return (location, nil) }
         let network = location.network
         let fetcher = HTTPFetcher(
             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         let stop: (Int, Double) -> FetchStop? = { _, _ in interrupt.isAborted ? .cancelled : nil }
+        // By the path's extension, else by what the server sends first.
+        switch manifestKind(of: url, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout, stop: stop) {
+        case .dash?:
+            fetcher.close()
+            return try dashLocation(for: location, url: url, timeout: timeout, interrupt: interrupt)
+        case nil:
+            fetcher.close()
+            if interrupt.isAborted { throw .cancelled }
+            return (location, nil)
+        case .hls?:
+            break
+        }
         /// The playlist at `url` (a media playlist with the variables `imports` of the
         /// multivariant playlist that lists it), where it was read from after redirects, and
         /// its text with its variable references replaced.

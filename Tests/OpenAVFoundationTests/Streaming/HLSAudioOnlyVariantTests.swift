@@ -65,3 +65,36 @@ import Testing
         #expect(!server.requests.contains { $0.path.hasPrefix("/fr/") && $0.path.hasSuffix(".ts") }, "no audio-only segment")
     }
 }
+
+/// Manifests at URLs that do not end in `.m3u8` or `.mpd` (API paths, tokens): told by their
+/// first bytes and streamed by Playhead's loader, as AVPlayer tells them by what the server sends.
+@MainActor
+@Suite struct ManifestSniffingTests {
+    @Test func aManifestIsToldByItsFirstBytes() {
+        #expect(StreamedOpen.kind(ofStart: Data("#EXTM3U\n#EXT-X-VERSION:3\n".utf8)) == .hls)
+        #expect(StreamedOpen.kind(ofStart: Data("\u{FEFF}\r\n#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=1\r\n".utf8)) == .hls)
+        #expect(StreamedOpen.kind(ofStart: Data("#EXTM3U\n#EXTINF:-1,Radio\nhttp://radio.example/stream\n".utf8)) == nil,
+            "a plain M3U list")
+        #expect(StreamedOpen.kind(ofStart: Data(#"<?xml version="1.0"?><MPD type="static">"#.utf8)) == .dash)
+        #expect(StreamedOpen.kind(ofStart: Data([0, 0, 0, 24]) + Data("ftypisom".utf8)) == nil)
+        #expect(StreamedOpen.kind(ofStart: Data("<html><body>".utf8)) == nil)
+    }
+
+    @Test func aPlaylistAtAPathWithoutItsExtensionIsStreamedByThePlayheadLoader() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        let master = try String(
+            contentsOf: AdaptiveMedia.folder().appendingPathComponent("ladder/master.m3u8"), encoding: .utf8)
+        server.setRule(.content(Data(master.utf8), contentType: "application/octet-stream"), for: "/ladder/playlist")
+        let played = await playUntimed(AVURLAsset(url: server.url(for: "ladder/playlist")))
+        #expect(played.reachedEnd && played.item.error == nil)
+        #expect(played.sink.distinctMillis().count == Int(AdaptiveMedia.duration) * 25, "every picture")
+        #expect(played.item.accessLog() != nil, "Playhead's loader streamed it")
+        let sniffs = server.requests.filter { $0.path == "/ladder/playlist" }
+        #expect(sniffs.first?.range == "bytes=0-4095", "its first bytes asked for")
+        // A media file's name is never asked for its first bytes.
+        let file = server.url(for: "ladder/low/seg0.ts")
+        _ = try await AVURLAsset(url: file).load(.duration)
+        #expect(server.requests.filter { $0.path == "/ladder/low/seg0.ts" }.allSatisfy { $0.range != "bytes=0-4095" })
+    }
+}
