@@ -92,7 +92,10 @@ extension ItemPlayback {
         captions.feed(version: nil)
         let timeout = asset.inspection.limits.timeout
         let knownPlaylist = streamLoader.withLock { $0?.subtitlePlaylists[url.absoluteString] }
-        if url.pathExtension.lowercased() == "m3u8" || knownPlaylist != nil {
+        // (An HLS master's subtitle renditions are playlists, whatever their URLs end in.)
+        let isHLSRendition = pipeline.description.formatName == "hls"
+            && pipeline.description.subtitleRenditions.contains { $0.url == url.absoluteString }
+        if url.pathExtension.lowercased() == "m3u8" || knownPlaylist != nil || isHLSRendition {
             let backups = pipeline.description.subtitleRenditions.first { $0.url == url.absoluteString }?.backupURLs
                 .compactMap(URL.init(string:)) ?? []
             loadSubtitleRendition(

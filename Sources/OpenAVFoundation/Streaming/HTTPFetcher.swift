@@ -72,6 +72,8 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let taskID: Int
         let secure: Bool
         let limit: Int
+        /// Asked once about the first `firstBytesNeeded` bytes: false stops the transfer.
+        var firstBytes: (@Sendable (Data) -> Bool)?
         var redirects = 0
         var data = Data()
         var firstByte: Double?
@@ -92,6 +94,8 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     /// The longest a fetch waits for URLSession to report a task it cancelled.
     static let cancellationGrace = 5.0
+    /// How many bytes a `firstBytes` check is given.
+    static let firstBytesNeeded = 64
 
     private let shared = Locked(Shared())
     private let finished = DispatchSemaphore(value: 0)
@@ -167,9 +171,13 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     ///   - method: "GET", or "HEAD" for the response's header fields alone.
     ///   - shouldStop: polled every 20 ms with the bytes received and the seconds elapsed;
     ///     true cancels the request (`.cancelled`, or `.abandoned` when `abandoning`).
+    ///   - firstBytes: asked once, on the delegate queue, with the first
+    ///     `firstBytesNeeded` bytes (or more) as they arrive: false ends the request at once
+    ///     (`.cancelled`). A resource shorter than that is not asked about.
     func fetch(
         _ url: URL, range: Range<Int>? = nil, secure: Bool, limit: Int, timeout: Double, method: String = "GET",
-        shouldStop: (_ received: Int, _ elapsed: Double) -> FetchStop? = { _, _ in nil }
+        shouldStop: (_ received: Int, _ elapsed: Double) -> FetchStop? = { _, _ in nil },
+        firstBytes: (@Sendable (Data) -> Bool)? = nil
     ) -> Result<FetchedResource, FetchFailure> {
         if let refusal = Self.refusal(of: url, secure: secure) { return .failure(.refused(refusal)) }
         var request = URLRequest(url: url, timeoutInterval: timeout)
@@ -182,7 +190,7 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let task: URLSessionDataTask? = shared.withLock { state in
             guard !state.closed else { return nil }
             let task = session.dataTask(with: request)
-            state.transfer = Transfer(taskID: task.taskIdentifier, secure: secure, limit: limit)
+            state.transfer = Transfer(taskID: task.taskIdentifier, secure: secure, limit: limit, firstBytes: firstBytes)
             state.task = task
             return task
         }
@@ -278,6 +286,12 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             if current.data.count > current.limit {
                 current.failure = .tooLarge(limit: current.limit)
                 current.data = Data()
+            } else if let check = current.firstBytes, current.data.count >= Self.firstBytesNeeded {
+                current.firstBytes = nil
+                if !check(current.data) {
+                    current.failure = .cancelled
+                    current.data = Data()
+                }
             }
             state.transfer = current
             return current.failure != nil

@@ -18,16 +18,20 @@ extension StreamedOpen {
     /// - Throws: `.timedOut` or `.cancelled` when the manifest could not be read in time or
     ///   the open was aborted; any other failure leaves the input to libavformat.
     static func dashLocation(
-        for location: MediaLocation, url: URL, timeout: Double, interrupt: InterruptDeadline
+        for location: MediaLocation, url: URL, timeout: Double, interrupt: InterruptDeadline,
+        prefetched: FetchedResource? = nil
     ) throws(MediaFailure) -> (MediaLocation, ProgramDateMap?) {
         let network = location.network
         let makeFetcher = { @Sendable in
             HTTPFetcher(headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         }
         let fetcher = makeFetcher()
-        let result = fetcher.fetch(
-            url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
-            shouldStop: { _, _ in interrupt.isAborted ? .cancelled : nil })
+        // (A manifest told by its first bytes was read whole already.)
+        let result =
+            prefetched.map { Result<FetchedResource, FetchFailure>.success($0) }
+            ?? fetcher.fetch(
+                url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
+                shouldStop: { _, _ in interrupt.isAborted ? .cancelled : nil })
         let manifest: DASHManifest
         var copies: [DASHManifest] = []
         var clock = LiveClock(clock: .machine, failures: [], sources: [])

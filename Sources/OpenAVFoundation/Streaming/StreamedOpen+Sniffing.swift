@@ -1,11 +1,13 @@
 // Playhead: which network inputs are HLS or DASH manifests. A URL whose path ends in
 // `.m3u8` or `.mpd` is one; a URL with a media file's extension (`.mp4`, `.mkv`, `.ts`...)
 // is not; any other (an API path such as `/live/master?token=…`, `.php`, no extension at all)
-// is asked for its first bytes, as AVPlayer looks at what a server sends: an HLS playlist
-// begins `#EXTM3U` and carries `#EXT-X-` tags (a plain M3U list of radio streams does not),
-// a DASH manifest has its `<MPD` element near the start. One short ranged request of 4 KiB,
-// with the stream's rules and a deadline; anything else (a failed request, a server that sends
-// more than asked) is left to libavformat, which opens the input itself.
+// is asked for, as AVPlayer looks at what a server sends: an HLS playlist begins `#EXTM3U`
+// and carries `#EXT-X-` tags (a plain M3U list of radio streams does not), a DASH manifest
+// has its `<MPD` element near the start. The request stops at the first bytes of anything
+// else (a media file, an endless radio stream), so the wait before libavformat opens it is one
+// round trip; a manifest is read whole by it (within the playlist size limit), once, and
+// handed on, so a single-use token is spent once. A failed request leaves the input to
+// libavformat, which opens it itself.
 //
 // Concurrency: runs on the opening thread, as the rest of `StreamedOpen`.
 import Foundation
@@ -16,7 +18,13 @@ extension StreamedOpen {
         case hls, dash
     }
 
-    /// Extensions of media files and plain lists, never asked for their first bytes.
+    /// A manifest found, and its bytes when they were read to tell it.
+    struct FoundManifest {
+        let kind: ManifestKind
+        let resource: FetchedResource?
+    }
+
+    /// Extensions of media files and plain lists, never asked for.
     static let mediaFileExtensions: Set<String> = [
         "mp4", "m4v", "m4a", "m4b", "mov", "qt", "3gp", "3g2", "mkv", "mka", "webm", "mp3", "aac", "ac3", "ec3",
         "eac3", "flac", "ogg", "oga", "ogv", "opus", "wav", "aif", "aiff", "caf", "ts", "m2ts", "mts", "m2t", "avi",
@@ -24,24 +32,32 @@ extension StreamedOpen {
         "pls", "jpg", "jpeg", "png", "gif", "m4s", "cmfv", "cmfa", "vtt", "srt", "ass", "ttml", "dfxp", "xml",
     ]
 
-    /// The bytes read to tell a manifest by its start.
+    /// The bytes of a manifest's start looked at to tell its kind.
     static let sniffedBytes = 4096
 
-    /// The kind of manifest `url` names (see the file comment); nil for anything else.
-    static func manifestKind(
-        of url: URL, fetcher: HTTPFetcher, secure: Bool, timeout: Double,
+    /// The manifest `url` names (see the file comment); nil for anything else.
+    static func manifest(
+        at url: URL, fetcher: HTTPFetcher, secure: Bool, limit: Int, timeout: Double,
         stop: @escaping (Int, Double) -> FetchStop?
-    ) -> ManifestKind? {
+    ) -> FoundManifest? {
         let path = url.path.lowercased()
-        if path.hasSuffix(".m3u8") { return .hls }
-        if path.hasSuffix(".mpd") { return .dash }
+        if path.hasSuffix(".m3u8") { return FoundManifest(kind: .hls, resource: nil) }
+        if path.hasSuffix(".mpd") { return FoundManifest(kind: .dash, resource: nil) }
         guard !mediaFileExtensions.contains(url.pathExtension.lowercased()) else { return nil }
-        // (A server that ignores the range and sends more, such as an endless radio stream,
-        // fails the request at once: not a manifest read this way.)
         let result = fetcher.fetch(
-            url, range: 0..<sniffedBytes, secure: secure, limit: sniffedBytes, timeout: min(timeout, 5), shouldStop: stop)
-        guard case .success(let resource) = result else { return nil }
-        return kind(ofStart: resource.data.prefix(sniffedBytes))
+            url, secure: secure, limit: limit, timeout: timeout, shouldStop: stop, firstBytes: startsLikeManifest)
+        guard case .success(let resource) = result, let kind = kind(ofStart: resource.data.prefix(sniffedBytes)) else {
+            return nil
+        }
+        return FoundManifest(kind: kind, resource: resource)
+    }
+
+    /// True when `start` may begin a manifest: `#EXTM3U` or markup (after a byte order mark
+    /// and white space).
+    @Sendable static func startsLikeManifest(_ start: Data) -> Bool {
+        let text = String(decoding: start.prefix(64), as: UTF8.self)
+        let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        return trimmed.hasPrefix("#EXTM3U") || trimmed.hasPrefix("<")
     }
 
     /// The kind of manifest whose first bytes are `start`; nil when it is neither.

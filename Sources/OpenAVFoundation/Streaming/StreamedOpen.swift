@@ -78,10 +78,13 @@ enum StreamedOpen {
             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         let stop: (Int, Double) -> FetchStop? = { _, _ in interrupt.isAborted ? .cancelled : nil }
         // By the path's extension, else by what the server sends first.
-        switch manifestKind(of: url, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout, stop: stop) {
+        let found = manifest(
+            at: url, fetcher: fetcher, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
+            stop: stop)
+        switch found?.kind {
         case .dash?:
             fetcher.close()
-            return try dashLocation(for: location, url: url, timeout: timeout, interrupt: interrupt)
+            return try dashLocation(for: location, url: url, timeout: timeout, interrupt: interrupt, prefetched: found?.resource)
         case nil:
             fetcher.close()
             if interrupt.isAborted { throw .cancelled }
@@ -92,10 +95,14 @@ enum StreamedOpen {
         /// The playlist at `url` (a media playlist with the variables `imports` of the
         /// multivariant playlist that lists it), where it was read from after redirects, and
         /// its text with its variable references replaced.
-        func fetchPlaylist(_ url: URL, imports: [String: String] = [:]) throws(MediaFailure) -> (HLSPlaylist, URL, String)? {
-            let result = fetcher.fetch(
-                url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
-                shouldStop: stop)
+        func fetchPlaylist(
+            _ url: URL, imports: [String: String] = [:], prefetched: FetchedResource? = nil
+        ) throws(MediaFailure) -> (HLSPlaylist, URL, String)? {
+            let result =
+                prefetched.map { Result<FetchedResource, FetchFailure>.success($0) }
+                ?? fetcher.fetch(
+                    url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
+                    shouldStop: stop)
             switch result {
             case .failure(.timedOut): throw .timedOut
             case .failure(.cancelled): throw .cancelled
@@ -109,7 +116,7 @@ enum StreamedOpen {
             }
         }
         do throws(MediaFailure) {
-            var fetched = try fetchPlaylist(url)
+            var fetched = try fetchPlaylist(url, prefetched: found?.resource)
             // Keys a DRM system's license server hands out: nothing here can decrypt them.
             if case (.multivariant(let master), _, _)? = fetched, master.drmSystem != nil { throw .protectedContent }
             if case (.media(let playlist), _, _)? = fetched, playlist.drmSystem != nil { throw .protectedContent }
@@ -126,9 +133,15 @@ enum StreamedOpen {
             // Subtitle groups a backup or another pathway copies are no choice of their own
             // (each rendition's copies are its backups).
             var wholeText: String?
-            if case (.multivariant(let master), let finalURL, let text)? = fetched {
+            // Audio-only variants beside video ones are no part of the ladder
+            // (HLSAudioOnlyVariants.swift); `AVAsset.variants` lists them still.
+            var everyVariant: [HLSVariant] = []
+            if case (.multivariant(var master), let finalURL, let text)? = fetched {
                 wholeText = text
-                fetched = (.multivariant(master), finalURL, master.keepingSubtitleGroupsItsVariantsName(text))
+                let kept = master.keepingSubtitleGroupsItsVariantsName(text)
+                everyVariant = master.variants
+                master.variants = master.variants.adaptedOver
+                fetched = (.multivariant(master), finalURL, kept)
             }
             var variants: [HLSVariant]
             let firstListed: HLSVariant
@@ -146,14 +159,16 @@ enum StreamedOpen {
             case (.multivariant(let master), _, _)? where master.streamedAudio?.variants.isEmpty == false:
                 let streamed = master.streamedAudio ?? ([], [])
                 let layouts = streamed.renditions.compactMap(\.channelLayout)
-                let ladder = streamed.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
-                    var variant = variant
-                    variant.audioRenditions = layouts
-                    return variant
+                let described = { (list: [HLSVariant]) in
+                    list.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
+                        var variant = variant
+                        variant.audioRenditions = layouts
+                        return variant
+                    }
                 }
-                variants = ladder.adaptedOver
-                if variants.count < ladder.count { listedVariants = ladder }
-                firstListed = streamed.variants.adaptedOver[0]
+                variants = described(streamed.variants)
+                if everyVariant.count > master.variants.count { listedVariants = described(everyVariant) }
+                firstListed = streamed.variants[0]
                 audio = streamed.renditions.filter { $0.url != nil }
                 carried = streamed.renditions.filter { $0.url == nil }
                 masterStart = master.startPoint
@@ -161,15 +176,17 @@ enum StreamedOpen {
                 iFrameVariants = master.iFrameVariants
             case (.multivariant(let master), _, _)? where master.tieredAudio != nil:
                 let tiers = master.tieredAudio!
-                let ladder = master.variants.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
-                    var variant = variant
-                    variant.audioRenditions = master.audioRenditions.filter { $0.group == variant.audioGroup }
-                        .compactMap(\.channelLayout)
-                    return variant
+                let described = { (list: [HLSVariant]) in
+                    list.sorted { $0.bandwidth < $1.bandwidth }.map { variant in
+                        var variant = variant
+                        variant.audioRenditions = master.audioRenditions.filter { $0.group == variant.audioGroup }
+                            .compactMap(\.channelLayout)
+                        return variant
+                    }
                 }
-                variants = ladder.adaptedOver
-                if variants.count < ladder.count { listedVariants = ladder }
-                firstListed = master.variants.adaptedOver[0]
+                variants = described(master.variants)
+                if everyVariant.count > master.variants.count { listedVariants = described(everyVariant) }
+                firstListed = master.variants[0]
                 tiered = (tiers, tiers.tiers(of: variants))
                 masterStart = master.startPoint
                 imports = master.definitions
