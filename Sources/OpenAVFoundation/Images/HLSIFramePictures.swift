@@ -47,7 +47,12 @@ final class HLSIFramePictures {
     /// `maximum` pixels wide and high, read within `timeout` seconds per request; nil when
     /// the stream is not an HLS multivariant playlist with a usable one.
     init?(location: MediaLocation, maximum: (width: Int, height: Int)?, timeout: Double) {
-        guard location.isNetwork, let url = URL(string: location.ffmpegURL), url.path.lowercased().hasSuffix(".m3u8")
+        // An HLS URL, or one whose name does not say (an API path): asked for, and read on
+        // only when it starts as a playlist (StreamedOpen+Sniffing.swift).
+        guard location.isNetwork, let url = URL(string: location.ffmpegURL),
+            url.path.lowercased().hasSuffix(".m3u8")
+                || !(StreamedOpen.mediaFileExtensions.contains(url.pathExtension.lowercased())
+                    || url.path.lowercased().hasSuffix(".mpd"))
         else { return nil }
         let network = location.network
         let fetcher = HTTPFetcher(headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
@@ -56,7 +61,8 @@ final class HLSIFramePictures {
         self.timeout = timeout
         func playlist(_ url: URL, imports: [String: String] = [:]) -> HLSPlaylist? {
             guard case .success(let resource) = fetcher.fetch(
-                    url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout),
+                    url, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
+                    firstBytes: StreamedOpen.startsLikeManifest),
                 let text = String(data: resource.data, encoding: .utf8)
             else { return nil }
             return try? HLSPlaylist.parse(text, base: resource.finalURL, imports: imports)

@@ -122,7 +122,11 @@ extension DASHManifest {
         joined.subtitles = texts.compactMap { track -> TextTrack? in
             var parts: [(start: Double, playlist: HLSMediaPlaylist)] = []
             for period in textPeriods {
-                let segmented = period.subtitles.filter { $0.playlist != nil && $0.codecName == track.codecName }
+                // (A whole file is read as what it turns out to be: WebVTT in one Period and TTML
+                // in another still join.)
+                let segmented = period.subtitles.filter {
+                    $0.playlist != nil && ($0.codecName == track.codecName || ($0.isWholeFile && track.isWholeFile))
+                }
                 let match =
                     segmented.first(where: { $0.language == track.language && $0.name == track.name })
                     ?? segmented.first(where: { $0.language == track.language })
@@ -202,5 +206,14 @@ extension DASHManifest {
             : HLSMediaPlaylist(
                 targetDuration: joined.targetDuration, segments: segments, isEnded: false, isEncrypted: false,
                 initialisation: joined.initialisation, mediaSequence: joined.mediaSequence)
+    }
+}
+
+extension DASHManifest.TextTrack {
+    /// True for a set of one whole file over its Period, made a playlist of that one file by
+    /// `withWholeTextFilesAsSegments` (no initialisation section, timed from the Period).
+    var isWholeFile: Bool {
+        guard let segments = playlist?.segments, segments.count == 1, index == nil else { return false }
+        return segments[0].map == nil && segments[0].mediaStart == 0 && segments[0].byteRange == nil
     }
 }

@@ -112,6 +112,18 @@ import Testing
         }
     }
 
+    @Test func aMasterAtAPathWithoutItsExtensionStillGivesKeyframePictures() async throws {
+        let folder = try IFramePlaylistMedia.folder()
+        let server = try LoopbackHTTPServer(root: folder)
+        defer { server.stop() }
+        let master = try Data(contentsOf: folder.appendingPathComponent("master.m3u8"))
+        server.setRule(.content(master, contentType: "application/octet-stream"), for: "/stream")
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: server.url(for: "stream")))
+        let (_, actual) = try await generator.image(at: CMTime(seconds: 2.5, preferredTimescale: 600))
+        #expect(actual.seconds == 2, "the keyframe before, from the I-frame playlist")
+        #expect(server.requests.contains { $0.path.hasSuffix("iframes.m3u8") })
+    }
+
     @Test func theSizeLimitPicksTheSmallestPlaylistThatFillsItAndAToleranceIsKept() async throws {
         let server = try LoopbackHTTPServer(root: try IFramePlaylistMedia.folder())
         defer { server.stop() }

@@ -114,22 +114,31 @@ import Testing
         player.replaceCurrentItem(with: nil)
     }
 
-    /// Each Period's text set one whole file (WebVTT, or TTML), timed from its Period's start:
-    /// joined as segmented sets are, "Late" cut at the introduction's end.
-    @Test(arguments: ["webvtt", "ttml"])
+    /// Each Period's text set one whole file (WebVTT, TTML, or WebVTT then TTML), timed from its
+    /// Period's start: joined as segmented sets are, "Late" cut at the introduction's end.
+    @Test(arguments: ["webvtt", "ttml", "mixed"])
     func wholeTextFilesOfSeveralPeriodsJoinEachPeriodsCuesAtItsStartAndEnd(_ codec: String) async throws {
         let folder = try DASHMedia.periodsFolder()
         let server = try LoopbackHTTPServer(root: folder)
         defer { server.stop() }
-        let (mime, name) = codec == "ttml" ? ("application/ttml+xml", "subs.ttml") : ("text/vtt", "subs.vtt")
-        let set = """
-            <AdaptationSet mimeType="\(mime)" lang="en">
-            <Representation id="text" bandwidth="2000"><BaseURL>\(name)</BaseURL></Representation></AdaptationSet>
-            </Period>
-            """
-        let manifest = try DASHMedia.periodsManifest(introductionEndingAt: 4).replacingOccurrences(of: "</Period>", with: set)
+        // The introduction's codec, then the programme's.
+        let codecs = codec == "mixed" ? ["webvtt", "ttml"] : [codec, codec]
+        func kind(_ codec: String) -> (mime: String, name: String) {
+            codec == "ttml" ? ("application/ttml+xml", "subs.ttml") : ("text/vtt", "subs.vtt")
+        }
+        var manifest = try DASHMedia.periodsManifest(introductionEndingAt: 4)
+        for periodCodec in codecs {
+            let set = """
+                <AdaptationSet mimeType="\(kind(periodCodec).mime)" lang="en">
+                <Representation id="text" bandwidth="2000"><BaseURL>\(kind(periodCodec).name)</BaseURL></Representation>
+                </AdaptationSet></PeriodDone>
+                """
+            let end = try #require(manifest.range(of: "</Period>"))
+            manifest.replaceSubrange(end, with: set)
+        }
+        manifest = manifest.replacingOccurrences(of: "</PeriodDone>", with: "</Period>")
         server.setRule(.content(Data(manifest.utf8), contentType: "application/dash+xml"), for: "/periods/whole.mpd")
-        func file(_ cues: [(begin: String, end: String, text: String)]) -> Data {
+        func file(_ codec: String, _ cues: [(begin: String, end: String, text: String)]) -> Data {
             if codec == "ttml" {
                 let paragraphs = cues.map { #"<p begin="\#($0.begin)" end="\#($0.end)">\#($0.text)</p>"# }.joined()
                 return Data(#"<?xml version="1.0"?><tt xmlns="http://www.w3.org/ns/ttml"><body><div>\#(paragraphs)</div></body></tt>"#.utf8)
@@ -137,18 +146,20 @@ import Testing
             return Data(("WEBVTT\n\n" + cues.map { "\($0.begin) --> \($0.end)\n\($0.text)\n\n" }.joined()).utf8)
         }
         server.setRule(
-            .content(file([("00:00:01.000", "00:00:02.000", "Intro"), ("00:00:03.500", "00:00:04.500", "Late")]), contentType: mime),
-            for: "/periods/intro/\(name)")
+            .content(
+                file(codecs[0], [("00:00:01.000", "00:00:02.000", "Intro"), ("00:00:03.500", "00:00:04.500", "Late")]),
+                contentType: kind(codecs[0]).mime),
+            for: "/periods/intro/\(kind(codecs[0]).name)")
         server.setRule(
-            .content(file([("00:00:01.000", "00:00:02.000", "Programme")]), contentType: mime),
-            for: "/periods/programme/\(name)")
+            .content(file(codecs[1], [("00:00:01.000", "00:00:02.000", "Programme")]), contentType: kind(codecs[1]).mime),
+            for: "/periods/programme/\(kind(codecs[1]).name)")
         let clock = ManualClock()
         let (player, recorder) = try await MediaSelectionPlaybackTests.playWithSubtitles(
             server.url(for: "periods/whole.mpd"), clock: clock
         ) { $0.options.first { $0.extendedLanguageTag == "en" } }
         await expectPeriodCues(player, recorder, clock)
         player.replaceCurrentItem(with: nil)
-        #expect(server.requests.filter { $0.path == "/periods/intro/\(name)" }.count == 1)
+        #expect(server.requests.filter { $0.path == "/periods/intro/\(kind(codecs[0]).name)" }.count == 1)
     }
 
     @Test func aDASHTextSetOfOneIndexedWebVTTFileShowsItsCuesOnTime() async throws {
