@@ -1,5 +1,7 @@
 // Playhead: AES-128-CBC encryption of test files with the `openssl` command, as an HLS
 // packager encrypts segments for `EXT-X-KEY:METHOD=AES-128` (PKCS#7 padding).
+//
+// Concurrency: stateless; runs `openssl` on the calling thread.
 import Foundation
 
 /// Encrypting fixture files for HLS's AES-128 method.

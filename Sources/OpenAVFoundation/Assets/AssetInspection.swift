@@ -208,6 +208,15 @@ final class AssetInspection: Sendable {
         state.withLock { $0.requestedKeys.contains(key) }
     }
 
+    /// True once an inspection has started (or a description was adopted): a description
+    /// offered from now on is not taken.
+    var hasStarted: Bool {
+        state.withLock { state in
+            if case .idle = state.phase { return false }
+            return true
+        }
+    }
+
     /// The result when the inspection is over; nil while it is idle or running.
     var result: Result<MediaDescription, MediaFailure>? {
         state.withLock { state in

@@ -29,8 +29,11 @@ extension ItemPlayback {
         } else {
             do throws(MediaFailure) {
                 // `interrupt` is aborted by stop(), so a release never waits for a slow server.
+                // (The session data's documents serve the asset's metadata: read only when this
+                // open's description is the one the asset will take.)
                 let open = try StreamedOpen.demuxer(
-                    for: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt)
+                    for: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt,
+                    readsSessionDocuments: !asset.inspection.hasStarted)
                 demuxer = open.demuxer
                 programDates = open.programDates
             } catch {

@@ -171,9 +171,10 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     ///   - method: "GET", or "HEAD" for the response's header fields alone.
     ///   - shouldStop: polled every 20 ms with the bytes received and the seconds elapsed;
     ///     true cancels the request (`.cancelled`, or `.abandoned` when `abandoning`).
-    ///   - firstBytes: asked once, on the delegate queue, with the first
-    ///     `firstBytesNeeded` bytes (or more) as they arrive: false ends the request at once
-    ///     (`.cancelled`). A resource shorter than that is not asked about.
+    ///   - firstBytes: asked once, on the delegate queue and under the fetcher's lock (it must
+    ///     not call back into the fetcher), with the first `firstBytesNeeded` bytes (or more) as
+    ///     they arrive: false ends the request at once (`.cancelled`). A resource shorter than
+    ///     that is not asked about.
     func fetch(
         _ url: URL, range: Range<Int>? = nil, secure: Bool, limit: Int, timeout: Double, method: String = "GET",
         shouldStop: (_ received: Int, _ elapsed: Double) -> FetchStop? = { _, _ in nil },

@@ -48,9 +48,11 @@ enum StreamedOpen {
     /// Opens `location` as a `Demuxer`, through Playhead's HLS loader when it can stream it
     /// (a loader whose open fails is closed again).
     static func demuxer(
-        for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, limits: MediaLimits = .standard
+        for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, limits: MediaLimits = .standard,
+        readsSessionDocuments: Bool = true
     ) throws(MediaFailure) -> Opened {
-        let (streamed, dates) = try Self.location(for: location, timeout: timeout, interrupt: interrupt)
+        let (streamed, dates) = try Self.location(
+            for: location, timeout: timeout, interrupt: interrupt, readsSessionDocuments: readsSessionDocuments)
         do throws(MediaFailure) {
             let demuxer = try Demuxer(location: streamed, timeout: timeout, interrupt: interrupt, limits: limits)
             return Opened(demuxer: demuxer, programDates: dates)
@@ -67,9 +69,11 @@ enum StreamedOpen {
     ///   open was aborted; `.protectedContent` when an HLS playlist's keys come from a DRM
     ///   system (FairPlay, Widevine, PlayReady); any other failure leaves the input to
     ///   libavformat, which reports it.
-    static func location(for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline) throws(MediaFailure)
-        -> (MediaLocation, ProgramDateMap?)
-    {
+    /// `readsSessionDocuments`: false when nothing will use the session data's documents
+    /// (the asset was inspected already): they are not fetched.
+    static func location(
+        for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, readsSessionDocuments: Bool = true
+    ) throws(MediaFailure) -> (MediaLocation, ProgramDateMap?) {
         guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL) else {
             return (location, nil)
         }
@@ -260,8 +264,11 @@ enum StreamedOpen {
             if case (.multivariant(let master), let finalURL, _)? = fetched, let wholeText {
                 declared.subtitles = master.withSubtitleBackups(declared.subtitles, from: wholeText, base: finalURL)
             }
-            declared.sessionData = readingSessionData(
-                declared.sessionData, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout, log: log, stop: stop)
+            if readsSessionDocuments {
+                declared.sessionData = readingSessionData(
+                    declared.sessionData, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout, log: log,
+                    stop: stop)
+            }
             let loader = HLSStreamLoader(
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
                 secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,

@@ -67,15 +67,31 @@ import Testing
         // The session data is its own format.
         #expect(formats.contains(.hlsMetadata))
         #expect(asset.metadata(forFormat: .hlsMetadata).count == 4)
-        // The document that is not JSON and the local file leave error events; no request for
-        // the local file reached anything (each open, the asset's and the item's, reads the
-        // documents).
+        // Read by the asset's inspection alone: an item's open does not read it again.
         let item = AVPlayerItem(asset: asset)
         let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
         await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
+        #expect(server.requests.filter { $0.path == "/ladder/cast.json" }.count == 1)
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func anItemPlayedWithoutLoadingItsAssetFirstGivesTheAssetTheDocuments() async throws {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        defer { server.stop() }
+        server.setRule(.content(Data(Self.master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/session.m3u8")
+        let cast = Data(#"{"director":"Colin Levy"}"#.utf8)
+        server.setRule(.content(cast, contentType: "application/json"), for: "/ladder/cast.json")
+        server.setRule(.content(Data("<html>".utf8), contentType: "text/html"), for: "/ladder/broken.json")
+        let item = AVPlayerItem(url: server.url(for: "ladder/session.m3u8"))
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
+        let all = try await item.asset.load(.metadata)
+        #expect(AVMetadataItem.metadataItems(from: all, withKey: "com.example.cast", keySpace: nil).first?.dataValue == cast)
+        #expect(server.requests.filter { $0.path == "/ladder/cast.json" }.count == 1)
+        // The item's open read the documents: the one that is not JSON and the local file
+        // (never requested) left error events in its log.
         let uris = item.errorLog()?.events.compactMap(\.uri) ?? []
         #expect(uris.contains { $0.hasSuffix("/ladder/broken.json") } && uris.contains("file:///etc/passwd"), "\(uris)")
-        #expect(server.requests.filter { $0.path == "/ladder/cast.json" }.count >= 1)
         player.replaceCurrentItem(with: nil)
     }
 }
