@@ -83,7 +83,7 @@ open class AVPlayerItemAccessLogEvent: NSObject, @unchecked Sendable {
     init(_ record: StreamingLog.AccessRecord) {
         playbackStartDate = record.startDate
         uri = record.uri
-        serverAddress = record.server
+        serverAddress = record.server ?? record.playlistServer
         numberOfServerAddressChanges = record.serverChanges
         playbackSessionID = record.sessionID
         playbackStartOffset = record.startOffset

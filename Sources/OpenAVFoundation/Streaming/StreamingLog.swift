@@ -13,7 +13,10 @@ final class StreamingLog: Sendable {
     struct AccessRecord: Sendable {
         var startDate = Date()
         var uri: String?
+        /// The address of the server the event's last request went to; before any completed,
+        /// that of its playlist's server (`playlistServer`).
         var server: String?
+        var playlistServer: String?
         /// Times the server's address changed within the event.
         var serverChanges = 0
         var sessionID: String?
@@ -77,16 +80,22 @@ final class StreamingLog: Sendable {
 
     /// Starts the first event, on `variant`.
     func started(on variant: HLSVariant, at offset: Double) {
+        // (The server is looked up here, outside the lock: the event names it from the start,
+        // even when none of its requests completes, a segment abandoned at once.)
+        let server = ServerAddressBook.address(of: variant.url)
         add(.access) { records in
-            records.access.append(Self.record(variant, offset: offset, sessionID: sessionID, switchRate: -1))
+            records.access.append(
+                Self.record(variant, offset: offset, sessionID: sessionID, switchRate: -1, server: server))
         }
     }
 
     /// Starts a new event because the loader switched to `variant` on `estimate`.
     func switched(to variant: HLSVariant, estimate: Double) {
+        let server = ServerAddressBook.address(of: variant.url)
         add(.access) { records in
             let offset = records.access.last.map { $0.startOffset + $0.mediaSeconds } ?? 0
-            records.access.append(Self.record(variant, offset: offset, sessionID: sessionID, switchRate: estimate))
+            records.access.append(
+                Self.record(variant, offset: offset, sessionID: sessionID, switchRate: estimate, server: server))
             records.variantSwitches += 1
         }
     }
@@ -149,11 +158,12 @@ final class StreamingLog: Sendable {
         add(.error) { $0.errors.append(record) }
     }
 
-    private static func record(_ variant: HLSVariant, offset: Double, sessionID: String, switchRate: Double)
-        -> AccessRecord
-    {
+    private static func record(
+        _ variant: HLSVariant, offset: Double, sessionID: String, switchRate: Double, server: String?
+    ) -> AccessRecord {
         var record = AccessRecord()
         record.uri = variant.url.absoluteString
+        record.playlistServer = server
         record.sessionID = sessionID
         record.startOffset = offset
         record.indicatedBitrate = variant.bandwidth > 0 ? Double(variant.bandwidth) : -1

@@ -414,7 +414,13 @@ import Testing
         let fetched = segments(server)
         let firstRefused = try #require(fetched.firstIndex { $0.hasPrefix("/a/") && $0.hasSuffix("/seg4.ts") }, "\(fetched)")
         #expect(fetched[..<firstRefused].allSatisfy { $0.hasPrefix("/a/") }, "CDN-A first: \(fetched)")
-        #expect(fetched[(firstRefused + 1)...].allSatisfy { $0.hasPrefix("/b/") }, "then CDN-B alone, every variant: \(fetched)")
+        // (On a loaded machine the refused segment may be asked for once more on CDN-A, from a
+        // lower variant, before the pathway gives way: nothing after it comes from CDN-A.)
+        #expect(
+            fetched[(firstRefused + 1)...].allSatisfy { $0.hasPrefix("/b/") || $0.hasSuffix("/seg4.ts") },
+            "then CDN-B alone, every variant: \(fetched)")
+        let number = { (path: String) in Int(path.split(separator: "/").last?.dropFirst(3).dropLast(3) ?? "") ?? -1 }
+        #expect(!fetched.contains { $0.hasPrefix("/a/") && number($0) > 4 }, "nothing past the refused segment from CDN-A: \(fetched)")
         let errors = item.errorLog()?.events ?? []
         #expect(errors.contains { $0.uri?.contains("/a/") == true && $0.errorStatusCode == 404 }, "\(errors.map(\.uri))")
     }
