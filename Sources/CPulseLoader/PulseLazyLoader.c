@@ -76,6 +76,8 @@ static char loadError[256] = "";
         (s, cb, userdata), NULL) \
     X(pa_operation *, pa_stream_drain, (pa_stream *s, pa_stream_success_cb_t cb, void *userdata), \
         (s, cb, userdata), NULL) \
+    X(pa_operation *, pa_stream_set_buffer_attr, \
+        (pa_stream *s, const pa_buffer_attr *attr, pa_stream_success_cb_t cb, void *userdata), (s, attr, cb, userdata), NULL) \
     V(pa_operation_cancel, (pa_operation *o), (o)) \
     X(int, pa_stream_get_latency, (pa_stream *s, pa_usec_t *r_usec, int *negative), (s, r_usec, negative), -1) \
     X(const pa_buffer_attr *, pa_stream_get_buffer_attr, (pa_stream *s), (s), NULL) \

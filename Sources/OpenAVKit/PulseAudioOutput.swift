@@ -21,15 +21,34 @@ import Synchronization
 /// stop), says so once through `notice`, and tries to reconnect twice a second; once the
 /// server is back, sound resumes from where playback is.
 package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
-    /// The audio the stream keeps queued on the server: enough that a busy machine does not
-    /// run dry (at 100 ms one 20-second run in six beside a busy loop per core lost 49 ms; mpv
-    /// keeps about 160 ms), little enough for a prompt pause and seek (pause corks, a seek
-    /// flushes).
-    static let targetBuffer = 0.15
+    /// The audio a stream keeps queued on the server on a desktop: enough that a busy
+    /// machine does not run dry, little enough for a prompt pause and seek (pause corks, a
+    /// seek flushes, a rate change rewrites what is queued) and a volume change heard soon
+    /// (mpv keeps about 160 ms).
+    static let desktopBuffer = 0.15
+    /// The queue on a machine whose CPUs can be taken away (``ProcessorStalls``): such a
+    /// virtual machine or container stops every thread, real-time ones included, for up to
+    /// 100 ms when its cores are busy. Measured on the CI machines beside a busy loop per
+    /// core: 150 ms lost 10-30 ms a few times in each 20-second run, 300 ms now and then,
+    /// 450 ms never. Also what any stream grows to after the server ran dry.
+    static let stallProneBuffer = 0.45
+    /// The queue streams start with: `PLAYHEAD_AUDIO_BUFFER` (seconds, 0.02 to 2), else
+    /// ``stallProneBuffer`` or ``desktopBuffer`` by the machine.
+    static let targetBuffer = chosenBuffer(ProcessInfo.processInfo.environment["PLAYHEAD_AUDIO_BUFFER"])
+        ?? (ProcessorStalls.likely ? stallProneBuffer : desktopBuffer)
+
+    /// The buffer a `PLAYHEAD_AUDIO_BUFFER` value asks for, in seconds; nil when it is not a
+    /// number from 0.02 to 2.
+    static func chosenBuffer(_ value: String?) -> Double? {
+        guard let seconds = value.flatMap(Double.init), seconds >= 0.02, seconds <= 2 else { return nil }
+        return seconds
+    }
     /// How often a lost server is tried again.
     static let reconnectInterval = 0.5
 
     package let name = "pulse"
+    /// The audio a stream keeps queued on the server, in seconds.
+    private let buffer: Double
     /// The sink to play on; nil: the server's default.
     private let sinkName: String?
     /// The server to connect to (`unix:/path` or a host); nil: libpulse's own choice
@@ -59,11 +78,14 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     private let requestHandler = Locked<(@Sendable (SoundServerRequest) -> Void)?>(nil)
     private let losses = Atomic<Int>(0)
 
-    /// An output for `sinkName` (nil: the default sink) on `server` (nil: the user's);
-    /// nothing connects until `open`.
+    /// An output for `sinkName` (nil: the default sink) on `server` (nil: the user's),
+    /// keeping `buffer` seconds queued on the server (growing to ``stallProneBuffer`` after
+    /// the server ran dry); nothing connects until `open`.
     package init(
-        server: String? = nil, sinkName: String? = nil, notice: (@Sendable (SoundServerNews) -> Void)? = nil
+        server: String? = nil, sinkName: String? = nil, buffer: Double = PulseAudioOutput.targetBuffer,
+        notice: (@Sendable (SoundServerNews) -> Void)? = nil
     ) {
+        self.buffer = buffer
         self.server = server
         self.sinkName = sinkName
         self.notice = notice
@@ -160,7 +182,7 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     /// A new connection playing `source`, which reports its loss to this output.
     private func connect(format: AudioOutputFormat, source: any AudioRenderSource) throws -> PulseStream {
         try PulseStream(
-            format: format, source: source, server: server, sink: sinkName, buffer: Self.targetBuffer,
+            format: format, source: source, server: server, sink: sinkName, buffer: buffer, grownBuffer: max(Self.stallProneBuffer, buffer),
             onRequest: { [weak self] request in
                 // Off the main loop's thread: the handler may call back into this output.
                 guard let output = self else { return }

@@ -1,6 +1,8 @@
-// Playhead: the PulseAudio channel map a stream of the engine's layout asks for.
+// Playhead: the PulseAudio channel map a stream of the engine's layout asks for, and the
+// channel count of the sink it plays to.
 //
-// Concurrency: a pure function.
+// Concurrency: `channelMap` is a pure function; `sinkChannels` runs with the main loop's lock
+// held, on the connecting thread.
 internal import CPulse
 internal import CPulseLoader
 
@@ -36,5 +38,32 @@ extension PulseStream {
             for (index, position) in layouts[channels - 1].enumerated() { positions[index] = position }
         }
         return map
+    }
+
+    /// The channel count of `sink` (nil: the default sink), or nil when the server does not
+    /// say (main loop lock held).
+    func sinkChannels(_ sink: String?) -> Int? {
+        final class Answer: @unchecked Sendable {
+            var channels: Int?
+            var done = false
+            let mainloop: OpaquePointer
+            init(_ mainloop: OpaquePointer) { self.mainloop = mainloop }
+        }
+        let answer = Answer(mainloop)
+        let opaque = Unmanaged.passUnretained(answer).toOpaque()
+        guard
+            let operation = pa_context_get_sink_info_by_name(context, sink ?? "@DEFAULT_SINK@", { _, info, end, userdata in
+                guard let userdata else { return }
+                let answer = Unmanaged<Answer>.fromOpaque(userdata).takeUnretainedValue()
+                if let info { answer.channels = Int(info.pointee.sample_spec.channels) }
+                if end != 0 { answer.done = true }
+                pa_threaded_mainloop_signal(answer.mainloop, 0)
+            }, opaque)
+        else { return nil }
+        defer { pa_operation_unref(operation) }
+        while !answer.done, pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        return answer.channels.flatMap { $0 > 0 ? $0 : nil }
     }
 }

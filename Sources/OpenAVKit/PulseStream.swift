@@ -5,7 +5,8 @@
 // callback renders from the source (a lock-free ring) into libpulse's own buffer: it takes no
 // lock of ours and decodes nothing. `running`, `underruns`, `lost` and the latency are atomics
 // any thread may read. `isReady` is written while connecting and read by callbacks, both under
-// the main loop's lock; `hasPlayed` and `fillsBeforePlaying` belong to the write callback.
+// the main loop's lock; `hasPlayed`, `fillsBeforePlaying` and `hasGrown` belong to the main
+// loop's thread. That thread runs real-time where the system allows (RealtimeAudioThread).
 internal import CPulse
 internal import CPulseLoader
 import Foundation
@@ -15,8 +16,8 @@ import Synchronization
 /// One connection to the server with one playback stream on it, and the main loop thread that
 /// serves both.
 final class PulseStream: @unchecked Sendable {
-    private let mainloop: OpaquePointer
-    private let context: OpaquePointer
+    let mainloop: OpaquePointer
+    let context: OpaquePointer
     /// nil only while connecting
     private var stream: OpaquePointer?
     private let source: any AudioRenderSource
@@ -26,6 +27,13 @@ final class PulseStream: @unchecked Sendable {
     private(set) var format: AudioOutputFormat
     /// The buffer asked for, in seconds: the latency assumed until the server has timing.
     private let buffer: Double
+    /// The buffer asked for once the server ran dry while the source had audio.
+    private let grownBuffer: Double
+    /// Set once the buffer was grown (main loop thread, lock held).
+    private var hasGrown = false
+    /// When audio was last written back over queued audio (main loop thread, lock held): the
+    /// server reports running dry at such a write when it goes back past what it has played.
+    private var lastRewindHost = -Double.infinity
     /// True between `setRunning(true)` and `setRunning(false)`: the write callback renders.
     let running = Atomic<Bool>(false)
     /// Underruns the server reported.
@@ -56,6 +64,7 @@ final class PulseStream: @unchecked Sendable {
     /// asks the stream to pause or resume (both on the main loop's thread: they must not block).
     init(
         format: AudioOutputFormat, source: any AudioRenderSource, server: String?, sink: String?, buffer: Double,
+        grownBuffer: Double,
         onRequest: @escaping @Sendable (SoundServerRequest) -> Void, onLost: @escaping @Sendable (PulseStream) -> Void
     ) throws {
         guard playhead_pulse_load() == 1 else {
@@ -70,6 +79,7 @@ final class PulseStream: @unchecked Sendable {
         self.context = context
         self.source = source
         self.buffer = buffer
+        self.grownBuffer = grownBuffer
         self.onLost = onLost
         self.onRequest = onRequest
         sampleRate = format.sampleRate
@@ -96,6 +106,9 @@ final class PulseStream: @unchecked Sendable {
             guard let owner = PulseStream.from(userdata), let context else { return }
             let state = pa_context_get_state(context)
             if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED { owner.noteLost() }
+            // This thread writes the stream: on busy cores an ordinary one can wait longer to
+            // run than the server's buffer lasts.
+            if state == PA_CONTEXT_READY { RealtimeAudioThread.promoteCurrentThread() }
             pa_threaded_mainloop_signal(owner.mainloop, 0)
         }, opaqueSelf)
         guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
@@ -143,12 +156,12 @@ final class PulseStream: @unchecked Sendable {
             guard let owner = PulseStream.from(userdata), let stream else { return }
             owner.fill(stream, requested: bytes)
         }, opaqueSelf)
-        pa_stream_set_underflow_callback(stream, { _, userdata in
-            PulseStream.from(userdata)?.underruns.add(1, ordering: .relaxed)
+        pa_stream_set_underflow_callback(stream, { stream, userdata in
+            guard let owner = PulseStream.from(userdata) else { return }
+            owner.underruns.add(1, ordering: .relaxed)
+            if let stream { owner.growAfterUnderrun(stream) }
         }, opaqueSelf)
-        let bufferBytes = UInt32(Double(sampleRate) * buffer) * UInt32(frameBytes)
-        var attributes = pa_buffer_attr(
-            maxlength: UInt32.max, tlength: bufferBytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        var attributes = bufferAttributes(seconds: buffer)
         // ADJUST_LATENCY: the buffer is the whole latency, the sink's included; without it an
         // idle sink may run with seconds of its own buffer and ask for audio in bursts.
         let flags = pa_stream_flags_t(
@@ -168,31 +181,24 @@ final class PulseStream: @unchecked Sendable {
         isReady = true
     }
 
-    /// The channel count of `sink` (nil: the default sink), or nil when the server does not
-    /// say (main loop lock held).
-    private func sinkChannels(_ sink: String?) -> Int? {
-        final class Answer: @unchecked Sendable {
-            var channels: Int?
-            var done = false
-            let mainloop: OpaquePointer
-            init(_ mainloop: OpaquePointer) { self.mainloop = mainloop }
-        }
-        let answer = Answer(mainloop)
-        let opaque = Unmanaged.passUnretained(answer).toOpaque()
-        guard
-            let operation = pa_context_get_sink_info_by_name(context, sink ?? "@DEFAULT_SINK@", { _, info, end, userdata in
-                guard let userdata else { return }
-                let answer = Unmanaged<Answer>.fromOpaque(userdata).takeUnretainedValue()
-                if let info { answer.channels = Int(info.pointee.sample_spec.channels) }
-                if end != 0 { answer.done = true }
-                pa_threaded_mainloop_signal(answer.mainloop, 0)
-            }, opaque)
-        else { return nil }
-        defer { pa_operation_unref(operation) }
-        while !answer.done, pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
-            pa_threaded_mainloop_wait(mainloop)
-        }
-        return answer.channels.flatMap { $0 > 0 ? $0 : nil }
+    /// Buffer attributes for `seconds` of latency, the server choosing the rest.
+    private func bufferAttributes(seconds: Double) -> pa_buffer_attr {
+        let bytes = UInt32(Double(sampleRate) * seconds) * UInt32(frameBytes)
+        return pa_buffer_attr(maxlength: UInt32.max, tlength: bytes, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+    }
+
+    /// The server ran dry while playing (main loop thread, lock held): once, the stream asks
+    /// for the grown buffer, as PulseAudio's own ALSA sinks raise their watermark after an
+    /// underrun, so a machine that stalls longer than the buffer lasts loses sound once, not
+    /// again and again. The end played out is not an underrun (the stream no longer runs), nor
+    /// is the report that follows a write back over queued audio (a rate change).
+    private func growAfterUnderrun(_ stream: OpaquePointer) {
+        guard running.load(ordering: .relaxed), hasPlayed, !hasGrown, grownBuffer > buffer,
+            SystemHostClock.shared.now - lastRewindHost > 0.1
+        else { return }
+        hasGrown = true
+        var attributes = bufferAttributes(seconds: grownBuffer)
+        if let operation = pa_stream_set_buffer_attr(stream, &attributes, nil, nil) { pa_operation_unref(operation) }
     }
 
     /// The context's last error, as text (main loop lock held or not running).
@@ -233,6 +239,7 @@ final class PulseStream: @unchecked Sendable {
             // audio is left beyond the new write position (what the server already played of
             // the span is dropped by the server itself).
             let rewind = source.takeRewindFrames() * frameBytes
+            if rewind > 0 { lastRewindHost = SystemHostClock.shared.now }
             guard pa_stream_write(stream, data, bytes, nil, -Int64(rewind), PA_SEEK_RELATIVE) == 0 else { return }
             remaining += rewind - bytes
         }

@@ -45,7 +45,7 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         let sink = HandOverSink()
         let sinks = VideoSinks()
         sinks.add(sink)
-        let output = PulseAudioOutput(server: server.address)
+        let output = PulseAudioOutput(server: server.address, buffer: PulseAudioOutput.desktopBuffer)
         let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
         let item = AVPlayerItem(url: try LipSyncMedia.flashAndBeep(seconds: seconds))
         return (AVPlayer(environment: environment, playerItem: item), item, sink)
@@ -60,7 +60,7 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         let sink = HandOverSink()
         let sinks = VideoSinks()
         sinks.add(sink)
-        let output = PulseAudioOutput(server: server.address)
+        let output = PulseAudioOutput(server: server.address, buffer: PulseAudioOutput.desktopBuffer)
         let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: sinks)
         let item = AVPlayerItem(url: clip)
         let player = AVPlayer(environment: environment, playerItem: item)
@@ -99,8 +99,8 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         let onOther = try await offPool { try MonitorRecording(server: server, sink: "other") }
         let onProbe = try await offPool { try MonitorRecording(server: server) }
         let address = server.address
-        var environment = PlaybackEnvironment(makeAudioOutput: { PulseAudioOutput(server: address) }, videoSinks: VideoSinks())
-        environment.makeAudioOutputOnDevice = { PulseAudioOutput(server: address, sinkName: $0) }
+        var environment = PlaybackEnvironment(makeAudioOutput: { PulseAudioOutput(server: address, buffer: PulseAudioOutput.desktopBuffer) }, videoSinks: VideoSinks())
+        environment.makeAudioOutputOnDevice = { PulseAudioOutput(server: address, sinkName: $0, buffer: PulseAudioOutput.desktopBuffer) }
         let player = AVPlayer(environment: environment)
         #expect(player.audioOutputDeviceUniqueID == nil)
         player.audioOutputDeviceUniqueID = "other"
@@ -193,7 +193,7 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         let server = try await offPool { try PulseAudioServer() }
         defer { server.stop() }
         let notices = Locked<[String]>([])
-        let output = PulseAudioOutput(server: server.address) { news in notices.withLock { $0.append("\(news)") } }
+        let output = PulseAudioOutput(server: server.address, buffer: PulseAudioOutput.desktopBuffer) { news in notices.withLock { $0.append("\(news)") } }
         let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks())
         let item = AVPlayerItem(url: clip)
         let player = AVPlayer(environment: environment, playerItem: item)
@@ -237,9 +237,11 @@ private let realTimeTestsEnabled = ProcessInfo.processInfo.environment["PLAYHEAD
         #expect(back - restarted <= 2.2, "sound back \(back - restarted) s after the restart")
         // Time ran on at the pace of the clock through the loss and the reconnection: no
         // stop, no jump back, nothing skipped beyond the audio the server had queued.
+        // (A stream whose server ran dry before the loss had grown its queue.)
+        let queued = output.deviceUnderruns > 0 ? PulseAudioOutput.stallProneBuffer : PulseAudioOutput.desktopBuffer
         for (earlier, later) in zip(readings, readings.dropFirst()) {
             let drift = (later.time - earlier.time) - (later.host - earlier.host)
-            #expect(drift > -0.05 && drift < 0.15, "time moved \(later.time - earlier.time) s in \(later.host - earlier.host) s")
+            #expect(drift > -0.05 && drift < queued, "time moved \(later.time - earlier.time) s in \(later.host - earlier.host) s")
         }
         #expect(notices.withLock { $0.count } == 2, "\(notices.withLock { $0 })")
     }

@@ -20,7 +20,7 @@ import Testing
         let server = try await offPool { try PulseAudioServer() }
         defer { server.stop() }
         try await offPool { try server.loadModule("module-role-cork") }
-        let output = PulseAudioOutput(server: server.address)
+        let output = PulseAudioOutput(server: server.address, buffer: PulseAudioOutput.desktopBuffer)
         let player = AVPlayer(
             environment: PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks()),
             playerItem: AVPlayerItem(url: clip))

@@ -158,7 +158,7 @@ private struct ChirpRig {
             ])
         server = try await offPool { try PulseAudioServer() }
         recording = try await offPool { [server] in try MonitorRecording(server: server) }
-        let output = PulseAudioOutput(server: server.address)
+        let output = PulseAudioOutput(server: server.address, buffer: PulseAudioOutput.desktopBuffer)
         let environment = PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks())
         item = AVPlayerItem(url: clip)
         player = AVPlayer(environment: environment, playerItem: item)

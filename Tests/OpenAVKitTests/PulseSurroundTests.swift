@@ -46,7 +46,7 @@ private func frequency(of channel: Int, in samples: [Float], channels: Int, samp
         let server = try await offPool { try PulseAudioServer(channels: 6) }
         defer { server.stop() }
         let recording = try await offPool { try MonitorRecording(server: server, channels: 6) }
-        let output = PulseAudioOutput(server: server.address)
+        let output = PulseAudioOutput(server: server.address, buffer: PulseAudioOutput.desktopBuffer)
         let item = AVPlayerItem(url: clip)
         let player = AVPlayer(environment: PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks()), playerItem: item)
         player.play()
@@ -68,7 +68,7 @@ private func frequency(of channel: Int, in samples: [Float], channels: Int, samp
         let clip = try surroundClip()
         let server = try await offPool { try PulseAudioServer() }
         defer { server.stop() }
-        let output = PulseAudioOutput(server: server.address)
+        let output = PulseAudioOutput(server: server.address, buffer: PulseAudioOutput.desktopBuffer)
         let item = AVPlayerItem(url: clip)
         let player = AVPlayer(environment: PlaybackEnvironment(makeAudioOutput: { output }, videoSinks: VideoSinks()), playerItem: item)
         player.play()
