@@ -32,15 +32,16 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
     /// core: 150 ms lost 10-30 ms a few times in each 20-second run, 300 ms now and then,
     /// 450 ms never. Also what any stream grows to after the server ran dry.
     static let stallProneBuffer = 0.45
-    /// The queue streams start with: `PLAYHEAD_AUDIO_BUFFER` (seconds, 0.02 to 2), else
+    /// The queue streams start with: `PLAYHEAD_AUDIO_BUFFER` (seconds, 0.02 to 0.45), else
     /// ``stallProneBuffer`` or ``desktopBuffer`` by the machine.
     static let targetBuffer = chosenBuffer(ProcessInfo.processInfo.environment["PLAYHEAD_AUDIO_BUFFER"])
         ?? (ProcessorStalls.likely ? stallProneBuffer : desktopBuffer)
 
     /// The buffer a `PLAYHEAD_AUDIO_BUFFER` value asks for, in seconds; nil when it is not a
-    /// number from 0.02 to 2.
+    /// number from 0.02 to 0.45 (more than the ring's quarter second of audio ahead could
+    /// serve when the server asks for a whole queue at once).
     static func chosenBuffer(_ value: String?) -> Double? {
-        guard let seconds = value.flatMap(Double.init), seconds >= 0.02, seconds <= 2 else { return nil }
+        guard let seconds = value.flatMap(Double.init), seconds >= 0.02, seconds <= stallProneBuffer else { return nil }
         return seconds
     }
     /// How often a lost server is tried again.

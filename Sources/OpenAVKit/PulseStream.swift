@@ -5,8 +5,9 @@
 // callback renders from the source (a lock-free ring) into libpulse's own buffer: it takes no
 // lock of ours and decodes nothing. `running`, `underruns`, `lost` and the latency are atomics
 // any thread may read. `isReady` is written while connecting and read by callbacks, both under
-// the main loop's lock; `hasPlayed`, `fillsBeforePlaying` and `hasGrown` belong to the main
-// loop's thread. That thread runs real-time where the system allows (RealtimeAudioThread).
+// the main loop's lock; `hasPlayed`, `fillsBeforePlaying`, `buffer` and `lastDiscardHost` are
+// touched with that lock held (by callbacks, or by `setRunning`'s fill on the caller's thread).
+// The main loop's thread runs real-time where the system allows (RealtimeAudioThread).
 internal import CPulse
 internal import CPulseLoader
 import Foundation
@@ -25,15 +26,15 @@ final class PulseStream: @unchecked Sendable {
     private let sampleRate: Int
     /// The stream's format: the one asked for, with no more channels than the sink has.
     private(set) var format: AudioOutputFormat
-    /// The buffer asked for, in seconds: the latency assumed until the server has timing.
-    private let buffer: Double
+    /// The buffer asked for, in seconds (the grown one once grown): the latency assumed until
+    /// the server has timing. Main loop lock held.
+    private var buffer: Double
     /// The buffer asked for once the server ran dry while the source had audio.
     private let grownBuffer: Double
-    /// Set once the buffer was grown (main loop thread, lock held).
-    private var hasGrown = false
-    /// When audio was last written back over queued audio (main loop thread, lock held): the
-    /// server reports running dry at such a write when it goes back past what it has played.
-    private var lastRewindHost = -Double.infinity
+    /// When queued audio was last dropped or written over (a flush, the end of a warm-up, a
+    /// write back for a rate change), main loop lock held: the server reports running dry
+    /// right after such a change, which is no sign of a machine too slow for the buffer.
+    private var lastDiscardHost = -Double.infinity
     /// True between `setRunning(true)` and `setRunning(false)`: the write callback renders.
     let running = Atomic<Bool>(false)
     /// Underruns the server reported.
@@ -51,9 +52,9 @@ final class PulseStream: @unchecked Sendable {
     /// Called on the main loop's thread when the server asks the stream to pause or resume.
     private let onRequest: @Sendable (SoundServerRequest) -> Void
     private let latencyBits = Atomic<UInt64>(Double(0).bitPattern)
-    /// Set once the server has played the stream (main loop thread, lock held).
+    /// Set once the server has played the stream (main loop lock held).
     private var hasPlayed = false
-    /// Write requests answered before it played (main loop thread, lock held).
+    /// Write requests answered before it played (main loop lock held).
     private var fillsBeforePlaying = 0
 
     /// Seconds from a write to the moment its first frame is heard, as last measured.
@@ -193,10 +194,10 @@ final class PulseStream: @unchecked Sendable {
     /// again and again. The end played out is not an underrun (the stream no longer runs), nor
     /// is the report that follows a write back over queued audio (a rate change).
     private func growAfterUnderrun(_ stream: OpaquePointer) {
-        guard running.load(ordering: .relaxed), hasPlayed, !hasGrown, grownBuffer > buffer,
-            SystemHostClock.shared.now - lastRewindHost > 0.1
+        guard running.load(ordering: .relaxed), hasPlayed, grownBuffer > buffer,
+            SystemHostClock.shared.now - lastDiscardHost > 0.25
         else { return }
-        hasGrown = true
+        buffer = grownBuffer
         var attributes = bufferAttributes(seconds: grownBuffer)
         if let operation = pa_stream_set_buffer_attr(stream, &attributes, nil, nil) { pa_operation_unref(operation) }
     }
@@ -239,7 +240,7 @@ final class PulseStream: @unchecked Sendable {
             // audio is left beyond the new write position (what the server already played of
             // the span is dropped by the server itself).
             let rewind = source.takeRewindFrames() * frameBytes
-            if rewind > 0 { lastRewindHost = SystemHostClock.shared.now }
+            if rewind > 0 { lastDiscardHost = SystemHostClock.shared.now }
             guard pa_stream_write(stream, data, bytes, nil, -Int64(rewind), PA_SEEK_RELATIVE) == 0 else { return }
             remaining += rewind - bytes
         }
@@ -289,6 +290,7 @@ final class PulseStream: @unchecked Sendable {
     func endWarmUp(running run: Bool) {
         pa_threaded_mainloop_lock(mainloop)
         warmingUp.store(false, ordering: .relaxed)
+        lastDiscardHost = SystemHostClock.shared.now
         if let stream, !lost.load(ordering: .relaxed), let operation = pa_stream_flush(stream, nil, nil) {
             pa_operation_unref(operation)
         }
@@ -357,6 +359,7 @@ final class PulseStream: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let stream, !lost.load(ordering: .relaxed) else { return }
+        lastDiscardHost = SystemHostClock.shared.now
         if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
     }
 

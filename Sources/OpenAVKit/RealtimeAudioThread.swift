@@ -31,7 +31,7 @@ enum RealtimeAudioThread {
             var limit = rlimit()
             if getuid() != 0, getrlimit(__rlimit_resource_t(__RLIMIT_RTPRIO.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
                 guard limit.rlim_cur > 0 else { return false }
-                wanted = min(wanted, Int32(limit.rlim_cur))
+                wanted = min(wanted, Int32(clamping: limit.rlim_cur))
             }
             var parameters = sched_param(sched_priority: wanted)
             return pthread_setschedparam(pthread_self(), Int32(SCHED_RR) | resetOnFork, &parameters) == 0

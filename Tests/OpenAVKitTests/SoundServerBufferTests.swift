@@ -22,11 +22,11 @@ import Testing
         #expect(!ProcessorStalls.quotaIsSet(cgroup1: "-1\n"))
     }
 
-    @Test func theChosenBufferIsSecondsFromTwoHundredthsToTwo() {
+    @Test func theChosenBufferIsSecondsFromTwoHundredthsToFourHundredFiftyThousandths() {
         #expect(PulseAudioOutput.chosenBuffer("0.1") == 0.1)
-        #expect(PulseAudioOutput.chosenBuffer("2") == 2)
+        #expect(PulseAudioOutput.chosenBuffer("0.45") == 0.45)
         #expect(PulseAudioOutput.chosenBuffer("0.01") == nil)
-        #expect(PulseAudioOutput.chosenBuffer("3") == nil)
+        #expect(PulseAudioOutput.chosenBuffer("0.5") == nil)
         #expect(PulseAudioOutput.chosenBuffer("fast") == nil)
         #expect(PulseAudioOutput.chosenBuffer(nil) == nil)
     }

@@ -88,7 +88,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// Allocates the ring. Nothing is allocated after this.
     /// - Parameters:
     ///   - format: the output format (as returned by ``AudioOutput/open(format:source:)``).
-    ///   - capacityFrames: ring size in frames; 0.25–0.5 s of audio is typical.
+    ///   - capacityFrames: ring size in frames (the engine's: 3 s, filled to a quarter second).
     ///   - markerCapacity: how many chunks may be buffered at once.
     ///   - generation: the initial generation.
     package init(

@@ -15,6 +15,9 @@ extension ItemPlayback {
     /// a quarter second, and an output that takes large bites (a device with long periods, a
     /// clock that moves in coarse steps) would drain it between longer sleeps.
     static let ringRefillCap = 0.02
+    /// How much audio the audio thread keeps in the ring ahead of the output (seconds); the
+    /// ring's room beyond it is for audio re-made after a rate change.
+    static let ringFillSeconds = 0.25
 
     func runAudio(_ firstDecoder: any AudioDecoding, _ pipeline: Pipeline) {
         guard let ring = pipeline.ring else { return }
@@ -122,7 +125,7 @@ extension ItemPlayback {
     /// Writes `trimmed` into the ring in steps, waiting for space; false when it gave up (the
     /// generation, the track or the rate changed while it waited, or the item stopped).
     private func put(_ trimmed: PCMChunk, to ring: AudioRingBuffer, generation: Int, _ splice: inout AudioSplice) -> Bool {
-        let target = ring.capacityFrames / 2
+        let target = min(ring.capacityFrames / 2, Int(Double(ring.format.sampleRate) * Self.ringFillSeconds))
         // In parts of at most an eighth of a second: a long chunk (silence over a hole, a
         // decoder's large frame) goes in as the ring drains instead of waiting until the ring
         // has room for all of it (a quarter second written at once needed the ring empty).

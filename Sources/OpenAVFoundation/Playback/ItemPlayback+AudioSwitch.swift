@@ -42,9 +42,10 @@ struct AudioSplice {
     /// Keeps `frame` for a re-make, dropping frames that played out before `played` (seconds).
     mutating func keep(_ frame: AudioFrame, played: Double?) {
         recent.append(frame)
-        // Kept from well behind what the output took: a sound server still holds up to a few
-        // hundred milliseconds of media that a rate change re-makes.
-        let horizon = (played ?? -.infinity) - 0.6
+        // Kept from well behind what the output took: a sound server still holds up to half a
+        // second of audio (on a machine that stalls), up to two seconds of media at a fast
+        // rate, that a rate change re-makes.
+        let horizon = (played ?? -.infinity) - 2.0
         let stale = recent.prefix { $0.pts.isNumeric && ($0.pts + $0.duration).seconds < horizon }.count
         // Never more than a few seconds' worth, whatever the output does.
         let excess = max(0, recent.count - 400)

@@ -116,12 +116,14 @@ extension ItemPlayback {
             // Up to 7.1 as the source has it; an output with fewer channels answers with its
             // own count and the resampler mixes down.
             channelCount: min(max(stream.channels, 1), 8))
-        // Half a second of room: the audio thread fills a quarter second and keeps the rest
-        // for audio re-made after a rate change (ItemPlayback+TempoSplice.swift).
-        // A start or seek plays once 50 ms, and the device's whole request, are waiting
-        // (AudioRingBuffer.primeFrames).
+        // Three seconds of room: the audio thread fills a quarter second
+        // (`ringFillSeconds`) and keeps the rest for audio re-made after a rate change
+        // (ItemPlayback+TempoSplice.swift), which takes longer to play than what it replaces
+        // when the rate goes down: from 2x to 0.5x, the quarter second in the ring and a
+        // sound server's 450 ms become about 2.8 s. A start or seek plays once 50 ms, and the
+        // device's whole request, are waiting (AudioRingBuffer.primeFrames).
         func makeRing(_ format: AudioOutputFormat) -> AudioRingBuffer {
-            let ring = AudioRingBuffer(format: format, capacityFrames: format.sampleRate / 2)
+            let ring = AudioRingBuffer(format: format, capacityFrames: format.sampleRate * 3, markerCapacity: 2048)
             ring.primeFrames = format.sampleRate / 20
             return ring
         }
