@@ -20,7 +20,8 @@ struct SeekRingRefillOverLoopbackTests {
         let rig = try await LoopbackPlaybackRig(server, path: "progressive.mp4")
         await rig.play(for: 1)
         let ring = rig.ring
-        let target = ring.capacityFrames / 2
+        // The audio thread's fill target (the ring's further room is for re-made audio).
+        let target = Int(Double(ring.format.sampleRate) * ItemPlayback.ringFillSeconds)
         // The clock stands: the audio thread fills the ring to its target and waits.
         var settled = PatientDeadline(seconds: 20)
         var last = -1
