@@ -282,6 +282,16 @@ void CFFmpeg_forget_counted_inputs(CFFmpegInterrupt *interrupt) {
     for (int i = 0; i < CFFMPEG_COUNTED_INPUTS; i++) interrupt->openInputs[i] = NULL;
 }
 
+void CFFmpeg_interrupt_reset_inputs(CFFmpegInterrupt *interrupt) {
+    CFFmpeg_forget_counted_inputs(interrupt);
+    for (int i = 0; i < CFFMPEG_COUNTED_INPUTS; i++) interrupt->playlistURL[i] = 0;
+    interrupt->closedBytes = 0;
+    interrupt->topLevel = NULL;
+    interrupt->requireTLS = 0;
+    interrupt->refusedLocation[0] = 0;
+    atomic_store(&interrupt->refusal, 0);
+}
+
 // MARK: - Stream side data
 
 int CFFmpeg_stream_display_matrix(const AVStream *stream, int32_t matrix[9]) {

@@ -120,7 +120,7 @@ package final class Demuxer: @unchecked Sendable {
             firstPacketsOf: headerSuffices ? HeaderStreamInfo.streamsNeedingAPacket(container) : [])
         if headerSuffices { HeaderStreamInfo.complete(container, packets: scan.held) }
         heldPackets = scan.held
-        var description = MediaInspector.describe(container)
+        var description = MediaInspector.describe(container, timeout: timeout)
         for index in scan.captioned where description.streams.indices.contains(index) {
             description.streams[index].hasClosedCaptions = true
         }

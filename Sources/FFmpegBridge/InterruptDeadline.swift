@@ -107,4 +107,9 @@ package final class InterruptDeadline: @unchecked Sendable {
 
     /// Stops tracking inputs before their context closes.
     func forgetCountedInputs() { CFFmpeg_forget_counted_inputs(state) }
+
+    /// Forgets what a failed open left behind (counted inputs, their bytes, a downgrade rule,
+    /// a refusal), so another input can be opened with this interrupt: call on the opening
+    /// thread between two opens, never while a context uses it. An abort stays.
+    package func resetAfterFailedOpen() { CFFmpeg_interrupt_reset_inputs(state) }
 }

@@ -42,17 +42,21 @@ package enum MediaInspector {
         guard container.streamCount <= limits.maximumStreams else {
             throw .damaged(detail: "\(container.streamCount) streams is more than Playhead accepts")
         }
-        return describe(container)
+        return describe(container, timeout: limits.timeout)
     }
 
-    static func describe(_ container: FormatContext) -> MediaDescription {
+    /// Describes the opened `container`; the extra reads it may make (an HLS multivariant
+    /// playlist read again for its renditions, a timed-metadata track's key tables), whose
+    /// results are optional, each wait at most 5 s, less when the input's `timeout` is shorter.
+    static func describe(_ container: FormatContext, timeout: Double) -> MediaDescription {
+        let extraReadWait = min(timeout, 5)
         let context = container.pointer.pointee
         var streams = (0..<container.streamCount).compactMap { index in
             container.stream(at: index).map { StreamDescriber.describe($0, index: index) }
         }
         if streams.contains(where: { $0.codecTag == "mebx" }) {
             // Keyed by the container's track IDs, which the streams carry until renumbered.
-            let tables = container.boxedMetadataKeys(timeout: 5)
+            let tables = container.boxedMetadataKeys(timeout: extraReadWait)
             for index in streams.indices where streams[index].codecTag == "mebx" {
                 streams[index].boxedMetadataKeys = tables[streams[index].trackID] ?? []
             }
@@ -76,7 +80,7 @@ package enum MediaInspector {
             description.duration = longestStreamDuration(description.streams) ?? .indefinite
         }
         description.chapters = chapters(of: container, offset: description.startTime)
-        let declared = HLSSubtitleRenditions.read(container, timeout: 5)
+        let declared = HLSSubtitleRenditions.read(container, timeout: extraReadWait)
         (description.subtitleRenditions, description.hlsCaptions) = (declared.subtitles, declared.captions)
         description.sessionData = declared.sessionData
         description.neighbourFileNames = neighbours(of: context.url.map { String(cString: $0) })

@@ -33,6 +33,20 @@ package struct NetworkOptions: Sendable, Equatable {
     /// fails the input. 0: no limit. Default 256 MiB. Progressive files are not bounded.
     package var maximumSegmentBytes = 256 << 20
 
+    /// The longest an open waits for a content steering server's first ranking, in seconds,
+    /// before it starts on the playlist's own choice of pathway (a slow steering server must
+    /// not hold the start up). Default 1.5.
+    package var steeringWait = 1.5
+
+    /// The longest an HLS open waits for all the documents its `EXT-X-SESSION-DATA` tags name,
+    /// in seconds; those not had by then give no metadata item. Default 3.
+    package var sessionDataWait = 3.0
+
+    /// The longest a step of trick play (playing backward, fast forward) waits for an HLS
+    /// stream's I-frame playlist before it takes the keyframe from its whole segment, in
+    /// seconds. Default 2.
+    package var keyframePlaylistWait = 2.0
+
     /// The user agent sent when none is set.
     package static let defaultUserAgent = "Playhead"
 

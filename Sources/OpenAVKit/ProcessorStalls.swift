@@ -11,8 +11,8 @@ import Foundation
 /// What this machine says about its processors being taken away.
 enum ProcessorStalls {
     /// True when a hypervisor has taken time from this machine's CPUs since boot (the steal
-    /// column of `/proc/stat`), or the process's control group has a CPU quota (cgroup v2
-    /// `cpu.max`, v1 `cpu.cfs_quota_us`).
+    /// column of `/proc/stat`), or the process's control group or one above it has a CPU
+    /// quota (cgroup v2 `cpu.max`, v1 `cpu.cfs_quota_us`).
     static let likely: Bool = hasStolenTime(procStat: contents("/proc/stat")) || hasQuota
 
     /// Whether the `cpu` line of `/proc/stat` text counts stolen time (its eighth value).
@@ -22,21 +22,32 @@ enum ProcessorStalls {
         return values.count > 7 && values[7] > 0
     }
 
-    /// Whether a CPU quota applies to the root or the process's own control group.
+    /// Whether a CPU quota applies to the process's control group or one it is inside (a
+    /// systemd slice, a container's or a Kubernetes pod's group), up to the root.
     private static var hasQuota: Bool {
-        var groups = ["/"]
-        for line in (contents("/proc/self/cgroup") ?? "").split(separator: "\n") {
-            // v2: "0::/path"; v1: "N:cpu,cpuacct:/path"
-            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3, fields[1].isEmpty || fields[1].split(separator: ",").contains("cpu") else { continue }
-            groups.append(String(fields[2]))
-        }
-        return groups.contains { group in
+        groups(procSelfCgroup: contents("/proc/self/cgroup")).contains { group in
             let base = group == "/" ? "" : group
             if let max = contents("/sys/fs/cgroup\(base)/cpu.max"), quotaIsSet(cgroup2: max) { return true }
             if let quota = contents("/sys/fs/cgroup/cpu\(base)/cpu.cfs_quota_us"), quotaIsSet(cgroup1: quota) { return true }
             return false
         }
+    }
+
+    /// The control groups whose CPU quota bounds the process, from `/proc/self/cgroup` text:
+    /// the root, and each CPU group the process is in with every group above it.
+    static func groups(procSelfCgroup text: String?) -> [String] {
+        var groups = ["/"]
+        for line in (text ?? "").split(separator: "\n") {
+            // v2: "0::/path"; v1: "N:cpu,cpuacct:/path"
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, fields[1].isEmpty || fields[1].split(separator: ",").contains("cpu") else { continue }
+            var path = ""
+            for part in fields[2].split(separator: "/") {
+                path += "/" + part
+                if !groups.contains(path) { groups.append(path) }
+            }
+        }
+        return groups
     }
 
     /// Whether cgroup v2 `cpu.max` text ("max 100000" or "150000 100000") sets a quota.

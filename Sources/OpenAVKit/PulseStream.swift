@@ -5,8 +5,9 @@
 // callback renders from the source (a lock-free ring) into libpulse's own buffer: it takes no
 // lock of ours and decodes nothing. `running`, `underruns`, `lost` and the latency are atomics
 // any thread may read. `isReady` is written while connecting and read by callbacks, both under
-// the main loop's lock; `hasPlayed`, `fillsBeforePlaying`, `buffer` and `lastDiscardHost` are
-// touched with that lock held (by callbacks, or by `setRunning`'s fill on the caller's thread).
+// the main loop's lock; `hasPlayed`, `fillsBeforePlaying`, `buffer`, `lastDiscardHost` and
+// `framesSinceDiscard` are touched with that lock held (by callbacks, or by `setRunning`'s
+// fill on the caller's thread).
 // The main loop's thread runs real-time where the system allows (RealtimeAudioThread).
 internal import CPulse
 internal import CPulseLoader
@@ -56,6 +57,12 @@ final class PulseStream: @unchecked Sendable {
     private var hasPlayed = false
     /// Write requests answered before it played (main loop lock held).
     private var fillsBeforePlaying = 0
+    /// Frames written since the server's queue was last emptied (connected, flushed, a
+    /// warm-up's silence dropped), main loop lock held: a write back never goes further.
+    private var framesSinceDiscard = 0
+
+    /// How far ahead of what is heard a write back may land, at least (seconds).
+    static let rewriteMargin = 0.05
 
     /// Seconds from a write to the moment its first frame is heard, as last measured.
     var latency: Double { Double(bitPattern: latencyBits.load(ordering: .relaxed)) }
@@ -226,11 +233,17 @@ final class PulseStream: @unchecked Sendable {
             // The first frame written now is heard once everything queued before it has played.
             var microseconds: pa_usec_t = 0
             var negative: Int32 = 0
-            let latency = pa_stream_get_latency(stream, &microseconds, &negative) == 0
-                ? (negative != 0 ? 0 : Double(microseconds) / 1_000_000) : buffer
+            let measured = pa_stream_get_latency(stream, &microseconds, &negative) == 0
+            let latency = measured ? (negative != 0 ? 0 : Double(microseconds) / 1_000_000) : buffer
             latencyBits.store(latency.bitPattern, ordering: .relaxed)
             source.setOutputLatency(latency)
             source.setOutputPlaying(hasPlayed)
+            // What is queued may be written over, up to a little ahead of what is heard (the
+            // sink mixes ahead; a write back makes it mix again from there): only as measured
+            // (libpulse has no latency right after a flush), and never more than was written
+            // since the queue was last emptied.
+            let queued = measured ? Int(max(0, latency - Self.rewriteMargin) * Double(sampleRate)) : 0
+            source.setRewritableFrames(min(queued, framesSinceDiscard))
             let count = bytes / MemoryLayout<Float>.size
             source.render(
                 into: UnsafeMutableBufferPointer(start: data.bindMemory(to: Float.self, capacity: count), count: count),
@@ -242,6 +255,7 @@ final class PulseStream: @unchecked Sendable {
             let rewind = source.takeRewindFrames() * frameBytes
             if rewind > 0 { lastDiscardHost = SystemHostClock.shared.now }
             guard pa_stream_write(stream, data, bytes, nil, -Int64(rewind), PA_SEEK_RELATIVE) == 0 else { return }
+            framesSinceDiscard = max(0, framesSinceDiscard + (bytes - rewind) / frameBytes)
             remaining += rewind - bytes
         }
     }
@@ -291,6 +305,7 @@ final class PulseStream: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         warmingUp.store(false, ordering: .relaxed)
         lastDiscardHost = SystemHostClock.shared.now
+        framesSinceDiscard = 0
         if let stream, !lost.load(ordering: .relaxed), let operation = pa_stream_flush(stream, nil, nil) {
             pa_operation_unref(operation)
         }
@@ -354,13 +369,23 @@ final class PulseStream: @unchecked Sendable {
         }
     }
 
-    /// Drops the audio queued on the server (a seek made it stale).
+    /// Drops the audio queued on the server (a seek made it stale). A playing stream is corked
+    /// around the flush: corking has the sink take back what it had mixed but not yet played
+    /// (a rewind), which the flush then drops with the rest; a flush alone drops only the
+    /// stream's own queue, and the sink's part (a third of the buffer or so) was heard after
+    /// the seek.
     func flush() {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         guard let stream, !lost.load(ordering: .relaxed) else { return }
         lastDiscardHost = SystemHostClock.shared.now
+        framesSinceDiscard = 0
+        // (The stream is uncorked while it runs: setRunning, a warm-up. A play-out drains
+        // uncorked with `running` cleared, but holds the output's lock, so no flush comes then.)
+        let playing = running.load(ordering: .relaxed)
+        if playing, let operation = pa_stream_cork(stream, 1, nil, nil) { pa_operation_unref(operation) }
         if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+        if playing, let operation = pa_stream_cork(stream, 0, nil, nil) { pa_operation_unref(operation) }
     }
 
     /// The server went away (main loop thread). Reported once, and only for a connection

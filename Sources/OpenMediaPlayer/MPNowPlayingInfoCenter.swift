@@ -61,6 +61,18 @@ struct NowPlayingInfo: Sendable, Equatable {
     var defaultRate: Double?
     var queueIndex: Int?
     var assetURL: String?
+    /// The album's artist, genre, composer, track and disc numbers, comment, lyrics and
+    /// release date.
+    var albumArtist: String?
+    var genre: String?
+    var composer: String?
+    var trackNumber: Int?
+    var discNumber: Int?
+    var comments: String?
+    var lyrics: String?
+    var releaseDate: Date?
+    /// A live stream: no length is given to the desktop.
+    var isLiveStream = false
     /// `ProcessInfo.systemUptime` when the dictionary was set.
     var setAt: TimeInterval = ProcessInfo.processInfo.systemUptime
 
@@ -76,6 +88,19 @@ struct NowPlayingInfo: Sendable, Equatable {
         rate = Self.number(dictionary[MPNowPlayingInfoPropertyPlaybackRate])
         defaultRate = Self.number(dictionary[MPNowPlayingInfoPropertyDefaultPlaybackRate])
         queueIndex = Self.number(dictionary[MPNowPlayingInfoPropertyPlaybackQueueIndex]).map { Int($0) }
+        albumArtist = dictionary[MPMediaItemPropertyAlbumArtist] as? String
+        genre = dictionary[MPMediaItemPropertyGenre] as? String
+        composer = dictionary[MPMediaItemPropertyComposer] as? String
+        trackNumber = Self.number(dictionary[MPMediaItemPropertyAlbumTrackNumber]).map { Int($0) }
+        discNumber = Self.number(dictionary[MPMediaItemPropertyDiscNumber]).map { Int($0) }
+        comments = dictionary[MPMediaItemPropertyComments] as? String
+        lyrics = dictionary[MPMediaItemPropertyLyrics] as? String
+        releaseDate = dictionary[MPMediaItemPropertyReleaseDate] as? Date
+        switch dictionary[MPNowPlayingInfoPropertyIsLiveStream] {
+        case let flag as Bool: isLiveStream = flag
+        case let number as NSNumber: isLiveStream = number.boolValue
+        default: isLiveStream = false
+        }
         switch dictionary[MPNowPlayingInfoPropertyAssetURL] {
         case let url as URL: assetURL = url.absoluteString
         case let text as String: assetURL = text
@@ -96,7 +121,10 @@ struct NowPlayingInfo: Sendable, Equatable {
     static func == (lhs: NowPlayingInfo, rhs: NowPlayingInfo) -> Bool {
         lhs.isSameItem(as: rhs) && lhs.title == rhs.title && lhs.artist == rhs.artist && lhs.album == rhs.album
             && lhs.duration == rhs.duration && lhs.artwork === rhs.artwork && lhs.elapsed == rhs.elapsed && lhs.rate == rhs.rate
-            && lhs.defaultRate == rhs.defaultRate && lhs.setAt == rhs.setAt
+            && lhs.defaultRate == rhs.defaultRate && lhs.setAt == rhs.setAt && lhs.albumArtist == rhs.albumArtist
+            && lhs.genre == rhs.genre && lhs.composer == rhs.composer && lhs.trackNumber == rhs.trackNumber
+            && lhs.discNumber == rhs.discNumber && lhs.comments == rhs.comments && lhs.lyrics == rhs.lyrics
+            && lhs.releaseDate == rhs.releaseDate && lhs.isLiveStream == rhs.isLiveStream
     }
 
     /// A finite number from any numeric type an app may store (Double, Float, Int, NSNumber).

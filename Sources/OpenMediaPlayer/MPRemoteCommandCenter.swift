@@ -35,6 +35,23 @@ open class MPRemoteCommandCenter: @unchecked Sendable {
     public let skipBackwardCommand = MPSkipIntervalCommand()
     /// Change the playback rate (writing the MPRIS Rate property).
     public let changePlaybackRateCommand = MPChangePlaybackRateCommand()
+    /// Change the repeat mode (writing the MPRIS LoopStatus property).
+    public let changeRepeatModeCommand = MPChangeRepeatModeCommand()
+    /// Change the shuffle mode (writing the MPRIS Shuffle property).
+    public let changeShuffleModeCommand = MPChangeShuffleModeCommand()
+    /// Seek forward while a button is held. Never sent on Linux: MPRIS has no held seek (a
+    /// desktop's seek arrives as `skipForwardCommand` or `changePlaybackPositionCommand`).
+    public let seekForwardCommand = MPRemoteCommand()
+    /// Seek backward while a button is held. Never sent on Linux, as `seekForwardCommand`.
+    public let seekBackwardCommand = MPRemoteCommand()
+    /// Rate what plays. Never sent on Linux: MPRIS has no rating request.
+    public let ratingCommand = MPRatingCommand()
+    /// Like what plays. Never sent on Linux: MPRIS has no feedback request.
+    public let likeCommand = MPFeedbackCommand()
+    /// Dislike what plays. Never sent on Linux.
+    public let dislikeCommand = MPFeedbackCommand()
+    /// Bookmark what plays. Never sent on Linux.
+    public let bookmarkCommand = MPFeedbackCommand()
 
     init() {
         for command in allCommands {
@@ -46,7 +63,8 @@ open class MPRemoteCommandCenter: @unchecked Sendable {
         [
             playCommand, pauseCommand, togglePlayPauseCommand, stopCommand, nextTrackCommand,
             previousTrackCommand, changePlaybackPositionCommand, skipForwardCommand, skipBackwardCommand,
-            changePlaybackRateCommand,
+            changePlaybackRateCommand, changeRepeatModeCommand, changeShuffleModeCommand, seekForwardCommand,
+            seekBackwardCommand, ratingCommand, likeCommand, dislikeCommand, bookmarkCommand,
         ]
     }
 
@@ -59,6 +77,8 @@ open class MPRemoteCommandCenter: @unchecked Sendable {
             changePosition: changePlaybackPositionCommand.isAvailable,
             skipForward: skipForwardCommand.isAvailable, skipBackward: skipBackwardCommand.isAvailable,
             changeRate: changePlaybackRateCommand.isAvailable,
-            rates: changePlaybackRateCommand.supportedPlaybackRates.map(\.doubleValue))
+            rates: changePlaybackRateCommand.supportedPlaybackRates.map(\.doubleValue),
+            changeRepeat: changeRepeatModeCommand.isAvailable, repeatType: changeRepeatModeCommand.currentRepeatType,
+            changeShuffle: changeShuffleModeCommand.isAvailable, shuffleType: changeShuffleModeCommand.currentShuffleType)
     }
 }

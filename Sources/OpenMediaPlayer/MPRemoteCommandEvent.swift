@@ -64,3 +64,74 @@ open class MPChangePlaybackRateCommandEvent: MPRemoteCommandEvent, @unchecked Se
         super.init(command: command)
     }
 }
+
+/// An event asking for another repeat mode.
+open class MPChangeRepeatModeCommandEvent: MPRemoteCommandEvent, @unchecked Sendable {
+    /// The repeat mode asked for.
+    public let repeatType: MPRepeatType
+    /// Whether the mode should be kept between playback sessions (always false from the
+    /// desktop, which has no such notion).
+    public let preservesRepeatMode: Bool
+
+    init(command: MPRemoteCommand, repeatType: MPRepeatType, preservesRepeatMode: Bool = false) {
+        self.repeatType = repeatType
+        self.preservesRepeatMode = preservesRepeatMode
+        super.init(command: command)
+    }
+}
+
+/// An event asking for another shuffle mode.
+open class MPChangeShuffleModeCommandEvent: MPRemoteCommandEvent, @unchecked Sendable {
+    /// The shuffle mode asked for (`.items` when the desktop turns shuffling on).
+    public let shuffleType: MPShuffleType
+    /// Whether the mode should be kept between playback sessions (always false from the
+    /// desktop).
+    public let preservesShuffleMode: Bool
+
+    init(command: MPRemoteCommand, shuffleType: MPShuffleType, preservesShuffleMode: Bool = false) {
+        self.shuffleType = shuffleType
+        self.preservesShuffleMode = preservesShuffleMode
+        super.init(command: command)
+    }
+}
+
+/// Whether a held seek button starts or ends seeking.
+public enum MPSeekCommandEventType: UInt, Sendable {
+    /// The button went down: seek on until it comes up.
+    case beginSeeking = 0
+    /// The button came up.
+    case endSeeking = 1
+}
+
+/// An event of a held seek button (never sent on Linux: MPRIS has no held seek).
+open class MPSeekCommandEvent: MPRemoteCommandEvent, @unchecked Sendable {
+    /// Whether seeking begins or ends.
+    public let type: MPSeekCommandEventType
+
+    init(command: MPRemoteCommand, type: MPSeekCommandEventType) {
+        self.type = type
+        super.init(command: command)
+    }
+}
+
+/// An event giving feedback (never sent on Linux).
+open class MPFeedbackCommandEvent: MPRemoteCommandEvent, @unchecked Sendable {
+    /// True when the feedback is taken back (an unlike).
+    public let isNegative: Bool
+
+    init(command: MPRemoteCommand, isNegative: Bool) {
+        self.isNegative = isNegative
+        super.init(command: command)
+    }
+}
+
+/// An event rating what plays (never sent on Linux).
+open class MPRatingCommandEvent: MPRemoteCommandEvent, @unchecked Sendable {
+    /// The rating, within the command's range.
+    public let rating: Float
+
+    init(command: MPRemoteCommand, rating: Float) {
+        self.rating = rating
+        super.init(command: command)
+    }
+}

@@ -56,6 +56,8 @@ import Testing
         #expect(abs((last.mediaTime + last.mediaDuration).seconds - input) < 0.001)
         #expect(abs(Self.frequency(chunks) - 440) < 5)
         // Mono is copied to both channels.
+        try #require(chunks.count > 10)
+        try #require(chunks[10].samples.count > 101)
         #expect(chunks[10].samples[100] == chunks[10].samples[101])
     }
 
@@ -118,6 +120,7 @@ import Testing
     @Test func resetDropsBufferedAudioAndReanchorsAtTheNextFrame() async throws {
         let converter = AudioConverter(sampleRate: 48_000, channels: 2)
         converter.setTempo(2)
+        try #require(Self.sineFrames.count > 80)
         for frame in Self.sineFrames.prefix(30) { _ = converter.convert(frame) }
         converter.reset()
         let resumeAt = Self.sineFrames[80]
@@ -129,6 +132,7 @@ import Testing
     }
 
     @Test func aJumpInInputTimestampsReanchorsTheTimeline() async throws {
+        try #require(Self.sineFrames.count > 80)
         let frames = Array(Self.sineFrames.prefix(20)) + Array(Self.sineFrames[70...])
         let chunks = Self.convertAll(tempo: 1, frames: frames)
         let jump = try #require(chunks.firstIndex { $0.mediaTime >= Self.sineFrames[70].pts })

@@ -166,6 +166,7 @@ import Testing
 
     @Test func trackIDsFallBackToIndexPlusOneWhenMissingOrRepeated() async throws {
         let base = try Self.describe(try Fixture.url(.mp4)).streams
+        try #require(base.count >= 2)
         var repeated = base
         repeated[1].trackID = repeated[0].trackID
         #expect(StreamDescriber.assignTrackIDs(repeated).map(\.trackID) == [1, 2])
@@ -188,7 +189,7 @@ import Testing
             ([0, -65_536, 0, 65_536, 0, 0, 0, 0, 1 << 30], 270),
         ] as [([Int32], Int)])
     func rotationFromMatrix(_ matrix: [Int32], _ degrees: Int) async throws {
-        var stream = try Self.describe(try Fixture.url(.videoOnlyMP4)).streams[0]
+        var stream = try #require(try Self.describe(try Fixture.url(.videoOnlyMP4)).streams.first)
         stream.displayMatrix = matrix
         #expect(stream.rotationDegrees == degrees)
         stream.displayMatrix = nil

@@ -11,7 +11,7 @@ import Testing
         defer { server.stop() }
         server.setRule(.redirect(to: "/progressive.mp4"), for: "/moved.mp4")
         let location = try MediaLocation(url: server.url(for: "moved.mp4"))
-        let context = try FormatContext(location: location, timeout: 5)
+        let context = try FormatContext(location: location, timeout: 60)
         #expect(context.finalLocation == server.url(for: "progressive.mp4").absoluteString)
         #expect(server.requests.map(\.path).prefix(2) == ["/moved.mp4", "/progressive.mp4"])
     }
@@ -39,7 +39,7 @@ import Testing
         let server = try LoopbackHTTPServer(root: try NetworkMedia.folder())
         defer { server.stop() }
         server.bytesPerSecond = 100_000
-        let demuxer = try Demuxer(location: try MediaLocation(url: server.url(for: "hls/index.m3u8")), timeout: 10)
+        let demuxer = try Demuxer(location: try MediaLocation(url: server.url(for: "hls/index.m3u8")), timeout: 60)
         let rate = try #require(demuxer.measuredBitRate)
         #expect(rate > 200_000 && rate < 1_000_000, "about 800 kbit/s: \(rate)")
         let local = try Demuxer(location: try MediaLocation(url: try NetworkMedia.folder().appendingPathComponent("progressive.mp4")))

@@ -91,6 +91,7 @@ import Testing
             #expect(rgba.duration == frame.duration)
         }
         #expect(scaler.conversionCount == 5)
+        try #require(!frames.isEmpty)
         let small = try #require(frames[0].converted(to: .yuv420p, width: 96, height: 54))
         #expect(small.width == 96 && small.height == 54 && small.pixelFormatName == "yuv420p")
         #expect(small.packedBytes().count == 96 * 54 * 3 / 2)
@@ -98,6 +99,7 @@ import Testing
         #expect(frames[0].converted(to: .yuv420p) === frames[0])
         // testsrc2's top-left is not black in RGB.
         let rgba = try #require(frames[0].converted(to: .rgba)).packedBytes()
+        try #require(rgba.count >= 4)
         #expect(rgba[3] == 255)
     }
 

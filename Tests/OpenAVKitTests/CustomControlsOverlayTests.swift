@@ -47,6 +47,10 @@ final class RecordingOverlay: PlayerControlsOverlay, @unchecked Sendable {
         let player = AVPlayer(
             environment: PlaybackEnvironment(
                 makeAudioOutput: nil, videoSinks: VideoSinks(), untimed: true))
+        // The dummy driver's window may report itself hidden or minimised late, and video pauses
+        // in the background by default: this run once stood for good (the policy has tests of
+        // its own).
+        player.audiovisualBackgroundPlaybackPolicy = .continuesIfPossible
         let overlay = RecordingOverlay()
         let delegate = RecordingWindowDelegate()
         guard

@@ -256,8 +256,10 @@ struct Screenshot {
         pixels = Array(bytes[index..<(index + width * height * 3)])
     }
 
+    /// The pixel at (`x`, `y`); black outside the picture (a window not yet at its size).
     func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
         let offset = (y * width + x) * 3
+        guard x >= 0, y >= 0, x < width, offset >= 0, offset + 2 < pixels.count else { return (0, 0, 0) }
         return (pixels[offset], pixels[offset + 1], pixels[offset + 2])
     }
 }

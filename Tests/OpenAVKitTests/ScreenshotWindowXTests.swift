@@ -32,6 +32,7 @@ extension PlayerWindowXTests {
         #expect(name.hasPrefix("shot-clip-0-00-0"), "named after the file and the time: \(name)")
         let png = try Data(contentsOf: folder.appendingPathComponent(name))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+        try #require(png.count >= 24, "a PNG's header")
         // 640x360, from the IHDR chunk.
         let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }
         let height = png[20..<24].reduce(0) { $0 << 8 | Int($1) }

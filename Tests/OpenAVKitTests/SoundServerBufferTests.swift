@@ -1,5 +1,5 @@
 // Playhead: the queue a sound server's stream asks for: the machine facts it goes by (stolen
-// CPU time, a CPU quota) read from /proc and cgroup text, and the PLAYHEAD_AUDIO_BUFFER choice.
+// CPU time, a CPU quota on the process's group or one above it) read from /proc and cgroup text, and the PLAYHEAD_AUDIO_BUFFER choice.
 import Testing
 
 @testable import OpenAVKit
@@ -20,6 +20,19 @@ import Testing
         #expect(!ProcessorStalls.quotaIsSet(cgroup2: ""))
         #expect(ProcessorStalls.quotaIsSet(cgroup1: "50000\n"))
         #expect(!ProcessorStalls.quotaIsSet(cgroup1: "-1\n"))
+    }
+
+    @Test func theQuotasReadAreTheRootsAndEveryGroupAboveTheProcess() {
+        // cgroup v2: a pod's container inside its slice.
+        let pod = "0::/kubepods.slice/pod-7.slice/cri-3.scope\n"
+        #expect(ProcessorStalls.groups(procSelfCgroup: pod) == [
+            "/", "/kubepods.slice", "/kubepods.slice/pod-7.slice", "/kubepods.slice/pod-7.slice/cri-3.scope",
+        ])
+        // cgroup v1: only the cpu controller's line counts.
+        let v1 = "12:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n1:name=systemd:/init.scope\n"
+        #expect(ProcessorStalls.groups(procSelfCgroup: v1) == ["/", "/docker", "/docker/abc"])
+        #expect(ProcessorStalls.groups(procSelfCgroup: "0::/\n") == ["/"])
+        #expect(ProcessorStalls.groups(procSelfCgroup: nil) == ["/"])
     }
 
     @Test func theChosenBufferIsSecondsFromTwoHundredthsToFourHundredFiftyThousandths() {

@@ -80,6 +80,66 @@ import Testing
         #expect(name == "org.freedesktop.DBus.Error.InvalidArgs")
     }
 
+    @Test func loopStatusAndShuffleAreOfferedAndSetOnlyWhileHandled() {
+        let set = { (name: String, value: DBusValue, snapshot: NowPlayingSnapshot) in
+            Self.route("Set", [.string(MPRISNames.player), .string(name), value], interface: MPRISNames.properties, snapshot)
+        }
+        let get = { (name: String, snapshot: NowPlayingSnapshot) in
+            Self.route("Get", [.string(MPRISNames.player), .string(name)], interface: MPRISNames.properties, snapshot)
+        }
+        var commands = RemoteCommandAvailability(play: true, changeRepeat: true, repeatType: .all, changeShuffle: true)
+        let handled = Self.snapshot(commands: commands)
+        #expect(get("LoopStatus", handled) == .variantReply(.string("Playlist")))
+        #expect(get("Shuffle", handled) == .variantReply(.boolean(false)))
+        #expect(set("LoopStatus", .string("Track"), handled) == .deliver(.changeRepeat(.one)))
+        #expect(set("LoopStatus", .string("None"), handled) == .deliver(.changeRepeat(.off)))
+        #expect(set("Shuffle", .boolean(true), handled) == .deliver(.changeShuffle(.items)))
+        #expect(set("Shuffle", .boolean(false), handled) == .deliver(.changeShuffle(.off)))
+        guard case .error(let invalid, _) = set("LoopStatus", .string("Sometimes"), handled),
+            case .error(let notBoolean, _) = set("Shuffle", .string("On"), handled)
+        else {
+            Issue.record("a value MPRIS does not define was accepted")
+            return
+        }
+        #expect(invalid == MPRISErrors.invalidArgs && notBoolean == MPRISErrors.invalidArgs)
+        // Without a handler neither is offered, and setting one is refused.
+        commands.changeRepeat = false
+        commands.changeShuffle = false
+        let unhandled = Self.snapshot(commands: commands)
+        guard case .error(let missing, _) = get("LoopStatus", unhandled),
+            case .error(let refused, _) = set("Shuffle", .boolean(true), unhandled)
+        else {
+            Issue.record("an unhandled mode was offered or accepted")
+            return
+        }
+        #expect(missing == MPRISErrors.unknownProperty && refused == MPRISErrors.notSupported)
+        #expect(MPRISIntrospection.xml.contains(#"<property name="LoopStatus" type="s" access="readwrite"/>"#))
+    }
+
+    @Test func theAlbumsDetailsAreMetadataAndALiveStreamHasNoLength() {
+        let info = NowPlayingInfo(dictionary: [
+            MPMediaItemPropertyTitle: "Song", MPMediaItemPropertyPlaybackDuration: 200.0,
+            MPMediaItemPropertyAlbumArtist: "Various", MPMediaItemPropertyGenre: "Jazz",
+            MPMediaItemPropertyComposer: "Someone", MPMediaItemPropertyAlbumTrackNumber: 7,
+            MPMediaItemPropertyDiscNumber: NSNumber(value: 2), MPMediaItemPropertyComments: "Live take",
+            MPMediaItemPropertyLyrics: "La la", MPMediaItemPropertyReleaseDate: Date(timeIntervalSince1970: 86_400),
+            MPNowPlayingInfoPropertyMediaType: MPNowPlayingInfoMediaType.audio.rawValue,
+        ])
+        let metadata = MPRISProperties.metadata(NowPlayingSnapshot(info: info))
+        let value = { (key: String) in metadata.first { $0.0 == key }?.1 }
+        #expect(value("mpris:length") == .int64(200_000_000))
+        #expect(value("xesam:albumArtist") == .stringArray(["Various"]) && value("xesam:genre") == .stringArray(["Jazz"]))
+        #expect(value("xesam:composer") == .stringArray(["Someone"]) && value("xesam:comment") == .stringArray(["Live take"]))
+        #expect(value("xesam:trackNumber") == .int32(7) && value("xesam:discNumber") == .int32(2))
+        #expect(value("xesam:trackNumber")?.signature == "i")
+        #expect(value("xesam:asText") == .string("La la") && value("xesam:contentCreated") == .string("1970-01-02T00:00:00Z"))
+        let live = NowPlayingInfo(dictionary: [
+            MPMediaItemPropertyTitle: "Radio", MPMediaItemPropertyPlaybackDuration: 3600.0,
+            MPNowPlayingInfoPropertyIsLiveStream: true,
+        ])
+        #expect(!MPRISProperties.metadata(NowPlayingSnapshot(info: live)).contains { $0.0 == "mpris:length" })
+    }
+
     @Test func getReadsOnePropertyAndGetAllTheInterface() {
         let get = Self.route(
             "Get", [.string(MPRISNames.player), .string("PlaybackStatus")], interface: MPRISNames.properties)

@@ -31,6 +31,8 @@ struct RemoteCommandBusTestsOnASessionBus {
             command.removeTarget(nil)
             command.isEnabled = true
         }
+        center.changeRepeatModeCommand.currentRepeatType = .off
+        center.changeShuffleModeCommand.currentShuffleType = .off
         MPNowPlayingInfoCenter.default().nowPlayingInfo = nil
         MPNowPlayingInfoCenter.default().playbackState = .unknown
         let listed = try await offPool {
@@ -84,6 +86,53 @@ struct RemoteCommandBusTestsOnASessionBus {
         #expect(calls.withLock { $0 } == ["play main=true", "pause main=true", "position 12.5 main=true"])
     }
 
+    /// `playerctl loop` and `playerctl shuffle` change the app's repeat and shuffle modes
+    /// through their handlers, and read back what the app shows.
+    @Test func playerctlChangesTheRepeatAndShuffleModes() async throws {
+        let bus = try await Self.freshBus()
+        defer { Self.finish(bus) }
+        let center = MPRemoteCommandCenter.shared()
+        let asked = Locked<[String]>([])
+        center.changeRepeatModeCommand.addTarget { event in
+            let type = (event as? MPChangeRepeatModeCommandEvent)?.repeatType
+            asked.withLock { $0.append("repeat \(type.map { "\($0)" } ?? "?") main=\(Self.onMainQueue())") }
+            return .success
+        }
+        center.changeShuffleModeCommand.addTarget { event in
+            let type = (event as? MPChangeShuffleModeCommandEvent)?.shuffleType
+            asked.withLock { $0.append("shuffle \(type.map { "\($0)" } ?? "?") main=\(Self.onMainQueue())") }
+            return .success
+        }
+        center.playCommand.addTarget { _ in .success }
+        MPNowPlayingInfoCenter.default().nowPlayingInfo = [MPMediaItemPropertyTitle: "Modes"]
+        let shown = try await offPool { () -> [String?] in
+            _ = SessionBus.waitUntil { bus.playerctlOutput(["-p", "playhead", "loop"]) == "None" }
+            let before = [bus.playerctlOutput(["-p", "playhead", "loop"]), bus.playerctlOutput(["-p", "playhead", "shuffle"])]
+            _ = try? bus.playerctl(["-p", "playhead", "loop", "Track"])
+            _ = SessionBus.waitUntil { bus.playerctlOutput(["-p", "playhead", "loop"]) == "Track" }
+            _ = try? bus.playerctl(["-p", "playhead", "shuffle", "Toggle"])
+            _ = SessionBus.waitUntil { bus.playerctlOutput(["-p", "playhead", "shuffle"]) == "On" }
+            return before + [bus.playerctlOutput(["-p", "playhead", "loop"]), bus.playerctlOutput(["-p", "playhead", "shuffle"])]
+        }
+        #expect(shown == ["None", "Off", "Track", "On"], "\(shown)")
+        #expect(asked.withLock { $0 } == ["repeat one main=true", "shuffle items main=true"])
+        #expect(center.changeRepeatModeCommand.currentRepeatType == .one)
+        #expect(center.changeShuffleModeCommand.currentShuffleType == .items)
+        // The app changes the mode itself: the desktop sees it.
+        center.changeRepeatModeCommand.currentRepeatType = .all
+        let after = try await offPool { () -> String? in
+            _ = SessionBus.waitUntil { bus.playerctlOutput(["-p", "playhead", "loop"]) == "Playlist" }
+            return bus.playerctlOutput(["-p", "playhead", "loop"])
+        }
+        #expect(after == "Playlist")
+        // Its target gone, the desktop is told LoopStatus is no longer there.
+        center.changeRepeatModeCommand.removeTarget(nil)
+        let gone = try await offPool { () -> Bool in
+            SessionBus.waitUntil { (try? bus.playerctl(["-p", "playhead", "loop"]))?.ending == .exited(1) }
+        }
+        #expect(gone, "playerctl loop still answers without a target")
+    }
+
     @Test func aDisabledCommandIsRefusedWithAnErrorAndNoHandlerRuns() async throws {
         let bus = try await Self.freshBus()
         defer { Self.finish(bus) }
@@ -125,15 +174,16 @@ struct RemoteCommandBusTestsOnASessionBus {
             MPMediaItemPropertyAlbumTitle: "An Album", MPMediaItemPropertyPlaybackDuration: 83.25,
             MPMediaItemPropertyArtwork: MPMediaItemArtwork(contentsOf: art),
             MPNowPlayingInfoPropertyElapsedPlaybackTime: 10.0, MPNowPlayingInfoPropertyPlaybackRate: 0.0,
+            MPMediaItemPropertyGenre: "Jazz", MPMediaItemPropertyAlbumTrackNumber: 7,
         ]
         MPNowPlayingInfoCenter.default().playbackState = .paused
         let values = try await offPool { () -> [String?] in
             _ = SessionBus.waitUntil { bus.playerctlOutput(["-p", "playhead", "metadata", "title"]) == "A Title" }
-            return ["title", "artist", "album", "mpris:length", "mpris:artUrl"].map {
+            return ["title", "artist", "album", "mpris:length", "mpris:artUrl", "xesam:genre", "xesam:trackNumber"].map {
                 bus.playerctlOutput(["-p", "playhead", "metadata", $0])
             } + [bus.playerctlOutput(["-p", "playhead", "status"]), bus.playerctlOutput(["-p", "playhead", "position"])]
         }
-        #expect(values == ["A Title", "An Artist", "An Album", "83250000", art.absoluteString, "Paused", "10.000000"])
+        #expect(values == ["A Title", "An Artist", "An Album", "83250000", art.absoluteString, "Jazz", "7", "Paused", "10.000000"])
         // Playing: the position runs on from the elapsed time.
         MPNowPlayingInfoCenter.default().nowPlayingInfo?[MPNowPlayingInfoPropertyPlaybackRate] = 1.0
         MPNowPlayingInfoCenter.default().playbackState = .playing

@@ -47,19 +47,19 @@ import Testing
         let inhibitor = inhibitor(recorder)
         let hold = try #require(inhibitor.hold(reason: "Playing video"))
         hold.setActive(true)
-        inhibitor.flush()
+        inhibitor.flush(timeout: 60)
         #expect(recorder.calls == ["inhibit 1 Test: Playing video"])
         hold.setActive(false)
         hold.setActive(true)
         hold.setActive(false)
         hold.setActive(true)
-        inhibitor.flush()
+        inhibitor.flush(timeout: 60)
         #expect(
             recorder.calls == ["inhibit 1 Test: Playing video"],
             "pauses and plays inside the settle time cancel out")
         #expect(inhibitor.heldCookies == [1])
         hold.setActive(false)
-        inhibitor.flush()
+        inhibitor.flush(timeout: 60)
         #expect(recorder.calls.last == "uninhibit 1")
         #expect(inhibitor.heldCookies.isEmpty)
     }
@@ -69,12 +69,12 @@ import Testing
         let inhibitor = inhibitor(recorder)
         let hold = try #require(inhibitor.hold(reason: "Playing video"))
         hold.setActive(true)
-        inhibitor.flush()
+        inhibitor.flush(timeout: 60)
         hold.release()  // applied without waiting for the settle time
         _ = inhibitor.heldCookies  // waits for the queue
         #expect(recorder.calls == ["inhibit 1 Test: Playing video", "uninhibit 1"])
         hold.setActive(true)
-        inhibitor.flush()
+        inhibitor.flush(timeout: 60)
         #expect(recorder.calls.count == 2)
     }
 
@@ -84,7 +84,7 @@ import Testing
         do {
             let hold = try #require(inhibitor.hold(reason: "Playing video"))
             hold.setActive(true)
-            inhibitor.flush()
+            inhibitor.flush(timeout: 60)
         }
         #expect(inhibitor.heldCookies.isEmpty)
         #expect(recorder.calls == ["inhibit 1 Test: Playing video", "uninhibit 1"])
@@ -99,7 +99,7 @@ import Testing
         let second = try #require(inhibitor.hold(reason: "Playing video"))
         first.setActive(true)
         second.setActive(true)
-        inhibitor.flush()
+        inhibitor.flush(timeout: 60)
         #expect(first.isFallingBack && second.isFallingBack)
         #expect(recorder.calls == ["inhibit failed"], "asked once, then no more")
         #expect(warnings.count == 1)

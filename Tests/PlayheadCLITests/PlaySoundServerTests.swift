@@ -129,6 +129,7 @@ import Testing
         // most two around each zero crossing).
         var run = 0, longest = 0
         var jump: Float = 0
+        try #require(end > start)
         for index in (start + 1)...end {
             run = abs(samples[index]) < 0.004 ? run + 1 : 0
             longest = max(longest, run)

@@ -131,8 +131,9 @@ enum ThumbnailMedia {
         #expect(result.status == 0, "\(result.standardError)")
         let padding = ContactSheet.padding
         let (width, height) = try ThumbnailMedia.pngSize(output)
-        #expect(width == 2 * 160 + 3 * padding && height == 2 * 120 + 3 * padding)
+        try #require(width == 2 * 160 + 3 * padding && height == 2 * 120 + 3 * padding)
         let pixels = try ThumbnailMedia.rgba(output, folder: folder)
+        try #require(pixels.count == width * height * 4)
         func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 3)]) }
         func near(_ actual: [UInt8], _ expected: [UInt8]) -> Bool {
             zip(actual, expected).allSatisfy { abs(Int($0) - Int($1)) <= 12 }

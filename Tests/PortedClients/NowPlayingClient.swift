@@ -68,6 +68,28 @@ final class NowPlayingCoordinator {
                 return .success
             })
         commands.previousTrackCommand.isEnabled = false
+        targets.append(
+            commands.changeRepeatModeCommand.addTarget { [unowned self] event in
+                guard let event = event as? MPChangeRepeatModeCommandEvent else { return .commandFailed }
+                self.player.actionAtItemEnd = event.repeatType == .one ? .none : .advance
+                commands.changeRepeatModeCommand.currentRepeatType = event.repeatType
+                return .success
+            })
+        targets.append(
+            commands.changeShuffleModeCommand.addTarget { event in
+                guard let event = event as? MPChangeShuffleModeCommandEvent else { return .commandFailed }
+                commands.changeShuffleModeCommand.currentShuffleType = event.shuffleType
+                return .success
+            })
+        commands.likeCommand.localizedTitle = "Love"
+        commands.likeCommand.isActive = false
+        targets.append(
+            commands.likeCommand.addTarget { event in
+                let liked = !((event as? MPFeedbackCommandEvent)?.isNegative ?? false)
+                commands.likeCommand.isActive = liked
+                return .success
+            })
+        commands.seekForwardCommand.isEnabled = false
     }
 
     /// Publishes the current item, position, rate and state.
@@ -99,6 +121,7 @@ final class NowPlayingCoordinator {
         for command in [
             commands.playCommand, commands.pauseCommand, commands.togglePlayPauseCommand, commands.nextTrackCommand,
             commands.changePlaybackPositionCommand, commands.skipForwardCommand, commands.changePlaybackRateCommand,
+            commands.changeRepeatModeCommand, commands.changeShuffleModeCommand, commands.likeCommand,
         ] as [MPRemoteCommand] {
             for target in targets { command.removeTarget(target) }
         }

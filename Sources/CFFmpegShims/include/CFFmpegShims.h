@@ -126,6 +126,10 @@ const char *CFFmpeg_refused_location(const CFFmpegInterrupt *interrupt);
 
 /// Stops looking at inputs still open (before the context closes them itself).
 void CFFmpeg_forget_counted_inputs(CFFmpegInterrupt *interrupt);
+/// Forgets everything one open left behind (the inputs it counted, their bytes, its format
+/// context, its downgrade rule and any refusal), so another input may be opened with the same
+/// interrupt after it failed. Call on the opening thread, with no context using the interrupt.
+void CFFmpeg_interrupt_reset_inputs(CFFmpegInterrupt *interrupt);
 
 // MARK: - Stream side data
 

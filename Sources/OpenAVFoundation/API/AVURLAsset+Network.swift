@@ -19,6 +19,31 @@ public let AVURLAssetHTTPUserAgentKey: String = "AVURLAssetHTTPUserAgentKey"
 /// - Note: A Playhead addition.
 public let AVURLAssetPlayheadReconnectsKey: String = "PlayheadReconnects"
 
+/// Options key: the longest (seconds, a `Double` or `Int`) the start of an HLS or DASH stream
+/// that uses content steering waits for the steering server's first ranking before it plays
+/// the playlist's own choice of pathway. Default 1.5; a slow steering server never holds the
+/// start up for longer, and is asked again later. No wait is longer than the asset's time-out
+/// (`AVURLAssetPlayheadTimeoutKey`, 15 s by default).
+///
+/// - Note: A Playhead addition.
+public let AVURLAssetPlayheadSteeringWaitKey: String = "PlayheadSteeringWait"
+
+/// Options key: the longest (seconds, a `Double` or `Int`) an HLS open waits for the documents
+/// its multivariant playlist's `EXT-X-SESSION-DATA` tags name (`URI`), all together. Default 3;
+/// a document not had by then gives no metadata item and an error-log event. No wait is
+/// longer than the asset's time-out (`AVURLAssetPlayheadTimeoutKey`).
+///
+/// - Note: A Playhead addition.
+public let AVURLAssetPlayheadSessionDataWaitKey: String = "PlayheadSessionDataWait"
+
+/// Options key: the longest (seconds, a `Double` or `Int`) the first step of trick play
+/// (playing backward, fast forward) on an HLS stream waits for the I-frame playlist before it
+/// reads the keyframe from its whole segment instead. Default 2. No wait is longer than the
+/// asset's time-out (`AVURLAssetPlayheadTimeoutKey`).
+///
+/// - Note: A Playhead addition.
+public let AVURLAssetPlayheadKeyframePlaylistWaitKey: String = "PlayheadKeyframePlaylistWait"
+
 extension AVURLAsset {
     /// The network settings an options dictionary asks for (the defaults for missing keys).
     static func networkOptions(from options: [String: Any]?) -> NetworkOptions {
@@ -32,6 +57,20 @@ extension AVURLAsset {
         if let reconnects = options?[AVURLAssetPlayheadReconnectsKey] as? Bool {
             network.reconnects = reconnects
         }
+        if let wait = seconds(options?[AVURLAssetPlayheadSteeringWaitKey]), wait > 0 {
+            network.steeringWait = wait
+        }
+        if let wait = seconds(options?[AVURLAssetPlayheadSessionDataWaitKey]), wait > 0 {
+            network.sessionDataWait = wait
+        }
+        if let wait = seconds(options?[AVURLAssetPlayheadKeyframePlaylistWaitKey]), wait > 0 {
+            network.keyframePlaylistWait = wait
+        }
         return network
+    }
+
+    /// An option's value in seconds, given as a `Double` or an `Int`.
+    private static func seconds(_ value: Any?) -> Double? {
+        (value as? Double) ?? (value as? Int).map(Double.init)
     }
 }

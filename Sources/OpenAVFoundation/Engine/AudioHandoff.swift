@@ -11,8 +11,8 @@
 // - The control side (`SharedAudioDevice`, under its lock) stores rings in the slots and keeps
 //   a strong reference to each ring it stored until `waitUntilReleased(_:)` shows the callback
 //   cannot be using it any more.
-// - `setOutputLatency` and `setOutputPlaying` come from the output's thread and only store
-//   atomics; the callback passes the values on to the ring it renders.
+// - `setOutputLatency`, `setOutputPlaying` and `setRewritableFrames` come from the output's
+//   thread and only store atomics; the callback passes the values on to the ring it renders.
 import Foundation
 import Synchronization
 
@@ -27,6 +27,7 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
     private let handOffs = Atomic<Int>(0)
     private let latencyBits = Atomic<UInt64>(Double(0).bitPattern)
     private let outputPlays = Atomic<Bool>(true)
+    private let rewritable = Atomic<Int>(0)
     /// Owned by the render thread: what the last call goes back over (its first ring's rewind).
     private var rewind = 0
 
@@ -47,6 +48,8 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         let latency = Double(bitPattern: latencyBits.load(ordering: .relaxed))
         let plays = outputPlays.load(ordering: .relaxed)
         rewind = 0
+        // For this call alone (a stand-in output that never tells goes back over nothing).
+        let rewritableNow = rewritable.exchange(0, ordering: .relaxed)
         var offset = 0
         // At most one hand-over per ring per call; the bound keeps a pathological queue of
         // empty, ended rings from spinning.
@@ -55,8 +58,12 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
             guard let ring = Self.ring(bits) else { break }
             if ring.outputLatency != latency { ring.setOutputLatency(latency) }
             if ring.isOutputPlaying != plays { ring.setOutputPlaying(plays) }
+            // Only the call's first ring may go back over what the output holds.
+            ring.setRewritableFrames(offset == 0 ? rewritableNow : 0)
             let part = UnsafeMutableBufferPointer(rebasing: buffer[(offset * channels)...])
-            let seconds = Double(offset) / Double(format.sampleRate)
+            // (A call written back over what the output held is heard that much sooner, the
+            // next ring's part too.)
+            let seconds = Double(offset - rewind) / Double(format.sampleRate)
             // A ring taking over mid-call plays at once: waiting to prime it would be a gap.
             let filled = ring.renderCountingFrames(into: part, hostTime: hostTime + seconds, primes: offset == 0)
             // Only a call that starts with re-made audio goes back (a ring taking over mid-call
@@ -90,6 +97,12 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
     /// Remembers the output's latency; each ring learns it as it is rendered.
     package func setOutputLatency(_ seconds: Double) {
         latencyBits.store(max(0, seconds).bitPattern, ordering: .relaxed)
+    }
+
+    /// Remembers how far back the output could write the next call (for it alone); the
+    /// call's first ring learns it.
+    package func setRewritableFrames(_ frames: Int) {
+        rewritable.store(max(0, frames), ordering: .relaxed)
     }
 
     /// Remembers whether the output plays what it takes; each ring learns it as it is rendered.

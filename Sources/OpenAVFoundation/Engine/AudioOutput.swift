@@ -55,6 +55,13 @@ package protocol AudioRenderSource: AnyObject, Sendable {
     /// Outputs that can overwrite their queued audio (``AudioOutput/rewritesQueuedAudio``) write
     /// the call's audio that far back. Real-time thread, right after the render call.
     func takeRewindFrames() -> Int
+
+    /// Tells the source how many of the frames the output holds and has not played it could
+    /// overwrite with the next call (0: none). A start's or a seek's first audio goes back
+    /// over the silence rendered while it was awaited, that far at most (reported through
+    /// ``takeRewindFrames()``). Outputs that cannot overwrite what they hold need not call it.
+    /// Real-time thread, before the render call.
+    func setRewritableFrames(_ frames: Int)
 }
 
 extension AudioRenderSource {
@@ -63,6 +70,9 @@ extension AudioRenderSource {
 
     /// Sources that publish no clock need not know whether the device plays.
     package func setOutputPlaying(_ playing: Bool) {}
+
+    /// Sources that never go back over rendered audio need not know how far they could.
+    package func setRewritableFrames(_ frames: Int) {}
 }
 
 /// An audio device (or a stand-in) that pulls frames from a render source.

@@ -13,7 +13,9 @@ extension AudioRingBuffer {
     ///   current generation has played.
     /// - Frames heard before ``startGate`` are silence; the ring's audio starts right after.
     /// - Before the current generation's first frame plays, the call is silent and consumes
-    ///   nothing until ``primeFrames`` frames of it wait (or its audio ended).
+    ///   nothing until ``primeFrames`` frames of it wait (or its audio ended). The call that
+    ///   starts with that first frame goes back over the silence rendered meanwhile, as far as
+    ///   the output could overwrite (``takeRewindFrames()``).
     /// - When at least one frame was played and the output plays what it takes (see
     ///   ``isOutputPlaying``), publishes: the media time of the first frame, heard at
     ///   `hostTime + outputLatency` (plus any gated lead), advancing at that chunk's rate for
@@ -34,6 +36,9 @@ extension AudioRingBuffer {
         into buffer: UnsafeMutableBufferPointer<Float>, hostTime: Double, primes: Bool = true
     ) -> Int {
         pendingRewind = 0
+        // How far back the output could write this call: told before each call, for it alone
+        // (an output that never tells, such as a lost server's stand-in, goes back over nothing).
+        let rewritable = rewritableFrameCount.exchange(0, ordering: .relaxed)
         guard let destination = buffer.baseAddress else { return 0 }
         let channels = format.channelCount
         let frames = buffer.count / channels
@@ -69,6 +74,7 @@ extension AudioRingBuffer {
         var firstRate = 0.0
         var firstGeneration = current
         var endMedia = Double.nan
+        var overSilence = false
         while markerIndex < available {
             let marker = markers[markerIndex % markerCapacity]
             let remaining = marker.frameCount - headOffset
@@ -90,7 +96,12 @@ extension AudioRingBuffer {
                 firstMedia = mediaTime(of: marker, offset: headOffset)
                 firstRate = playbackRate(of: marker)
                 firstGeneration = marker.generation
-                if lead == 0 { pendingRewind = rewind(toPlay: marker, from: firstMedia) }
+                if lead == 0 {
+                    overSilence = marker.generation != playedGeneration
+                    pendingRewind = overSilence
+                        ? rewindOverSilence(rewritable: rewritable, heardAt: heardAt, gate: gate)
+                        : rewind(toPlay: marker, from: firstMedia)
+                }
             }
             lastEpoch = marker.epoch
             lastRate = playbackRate(of: marker)
@@ -107,6 +118,12 @@ extension AudioRingBuffer {
         }
         readFrame.store(readPosition, ordering: .releasing)
         markerRead.store(markerIndex, ordering: .releasing)
+        if overSilence {
+            // The output renders as much again as it goes back: only as far as the ring holds
+            // audio beyond this call (a start's first call takes what was primed, and the
+            // silence rendered after it would be a gap in the sound).
+            pendingRewind = min(pendingRewind, max(0, writeFrame.load(ordering: .acquiring) - readPosition))
+        }
         if !endMedia.isNaN {
             renderedEndBits.store(endMedia.bitPattern, ordering: .releasing)
             renderedEndGeneration.store(current, ordering: .releasing)
@@ -147,6 +164,19 @@ extension AudioRingBuffer {
         guard behind > 1e-6 else { return 0 }
         let frames = Int((behind / playedRate * Double(format.sampleRate)).rounded()) + silenceSincePlayed
         return min(frames, format.sampleRate)
+    }
+
+    /// Frames a generation's first audio (a start, a seek) goes back over: the silence rendered
+    /// since the last audio played (while the new audio was awaited: a sound server asks for
+    /// its whole queue as a seek's flush empties it), as far as the output could overwrite and
+    /// never to before the start gate; at most a second. Every frame it goes back over is
+    /// silence: the output's last frames are that silence.
+    private func rewindOverSilence(rewritable: Int, heardAt: Double, gate: Double) -> Int {
+        var frames = min(silenceSincePlayed, rewritable, format.sampleRate)
+        if gate.isFinite {
+            frames = min(frames, max(0, Int(((heardAt - gate) * Double(format.sampleRate) + 1e-6).rounded(.down))))
+        }
+        return max(0, frames)
     }
 
     /// What the last render call goes back over (see ``AudioRenderSource/takeRewindFrames()``);

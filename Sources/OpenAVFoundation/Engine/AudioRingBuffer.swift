@@ -58,6 +58,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let markerRead = Atomic<Int>(0)  // stored by the consumer
     let currentGeneration: Atomic<Int>  // raised by the producer, read by everyone
     let volumeBits = Atomic<UInt32>(Float(1).bitPattern)  // any thread
+    let volumeChangeCount = Atomic<Int>(0)  // any thread: raised with each new volume
     let muted = Atomic<Bool>(false)  // any thread
     let paused = Atomic<Bool>(false)  // any thread
     let startGateBits = Atomic<UInt64>((-Double.infinity).bitPattern)  // any thread
@@ -75,6 +76,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let renderedEndGeneration = Atomic<Int>(Int.min)  // consumer: the generation of that frame
     let epochFrames = Atomic<Int>(0)  // producer: frames written since the last splice began
     let primeFrameCount = Atomic<Int>(0)  // any thread: audio held back before a generation starts
+    let rewritableFrameCount = Atomic<Int>(0)  // set by the output, cleared by each render: how far back
 
     var headOffset = 0  // owned by the consumer: frames already played from the head chunk
     var clockFloor = CMTime.invalid  // owned by the consumer: start of the current audible run
@@ -209,8 +211,16 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// Linear gain applied while rendering (AVPlayer's `volume`). Any thread.
     package var volume: Float {
         get { Float(bitPattern: volumeBits.load(ordering: .relaxed)) }
-        set { volumeBits.store(max(0, newValue).bitPattern, ordering: .relaxed) }
+        set {
+            let bits = max(0, newValue).bitPattern
+            // Released with the count: a producer that sees the new count renders the new gain.
+            if volumeBits.exchange(bits, ordering: .relaxed) != bits { volumeChangeCount.add(1, ordering: .releasing) }
+        }
     }
+
+    /// How many times ``volume`` took a new value: the producer compares it with the count it
+    /// last saw to re-make audio an output holds at the old volume. Any thread.
+    package var volumeChanges: Int { volumeChangeCount.load(ordering: .acquiring) }
 
     /// The host time before which nothing is heard (−∞: none): frames the output would play
     /// earlier are silence, and the ring's audio starts exactly then, so an output started
@@ -266,6 +276,12 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// ``AudioRenderSource/setOutputPlaying(_:)``).
     package func setOutputPlaying(_ playing: Bool) {
         outputPlays.store(playing, ordering: .relaxed)
+    }
+
+    /// Records how far back the output could write the next call, for that call alone (see
+    /// ``AudioRenderSource/setRewritableFrames(_:)``).
+    package func setRewritableFrames(_ frames: Int) {
+        rewritableFrameCount.store(max(0, frames), ordering: .relaxed)
     }
 
     /// True unless the output said it has not started playing what it takes.

@@ -15,6 +15,9 @@ extension ItemPlayback {
     /// a quarter second, and an output that takes large bites (a device with long periods, a
     /// clock that moves in coarse steps) would drain it between longer sleeps.
     static let ringRefillCap = 0.02
+    /// The shortest time between two re-makes of an output's queued audio for a new volume
+    /// (seconds): a fade sets the volume many times a second.
+    static let volumeRemakeInterval = 0.1
     /// How much audio the audio thread keeps in the ring ahead of the output (seconds); the
     /// ring's room beyond it is for audio re-made after a rate change.
     static let ringFillSeconds = 0.25
@@ -25,6 +28,8 @@ extension ItemPlayback {
         var decoder = firstDecoder
         var splice = AudioSplice(stream: firstDecoder.streamIndex)
         var generation = -1
+        var volumeChangesSeen = ring.volumeChanges
+        var lastVolumeRemake = -Double.infinity
         while !isStopped {
             guard let item = pipeline.audioPackets.take() else {
                 if isStopped || pipeline.audioPackets.statistics.isAborted { return }
@@ -50,10 +55,24 @@ extension ItemPlayback {
             // Paused or held, the audio ahead is made at the rate play will run at. A new rate
             // re-makes what is queued from just ahead of what plays, so it is heard at once.
             let tempo = coordinator.read { $0.audioTempo }
-            if settings.keepsPitch, abs(tempo - converter.tempo) > 1e-9,
-                !respliceAtTempo(tempo, converter, ring, generation: generation, &splice, pipeline)
+            let volumeChanges = ring.volumeChanges
+            if settings.keepsPitch, abs(tempo - converter.tempo) > 1e-9 {
+                if !respliceAtTempo(tempo, converter, ring, generation: generation, &splice, pipeline) {
+                    converter.setTempo(tempo)
+                }
+                volumeChangesSeen = volumeChanges
+            } else if volumeChanges != volumeChangesSeen,
+                environment.hostClock.now - lastVolumeRemake >= Self.volumeRemakeInterval
             {
-                converter.setTempo(tempo)
+                // A new volume (or mute): the output's queued audio is made again from just
+                // ahead of what is heard and rendered at the new gain over what it holds. A fade
+                // (many changes a second) re-makes it at most every `volumeRemakeInterval`.
+                volumeChangesSeen = volumeChanges
+                if outputRewritesQueuedAudio(pipeline),
+                    respliceAtTempo(converter.tempo, converter, ring, generation: generation, &splice, pipeline)
+                {
+                    lastVolumeRemake = environment.hostClock.now
+                }
             }
             splice.tempoChanged = false
             if let next = switchedDecoder(from: decoder, pipeline, generation: generation, splice: splice) {

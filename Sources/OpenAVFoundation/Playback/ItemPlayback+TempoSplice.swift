@@ -5,6 +5,8 @@
 // (AudioRingBuffer+Splice.swift): no gap, no repeat. An output that can overwrite what it holds
 // (a sound server's stream) gets the new audio from 50 ms ahead of what is heard, written back
 // over its queued audio (the ring's rewind); others from 50 ms past what they took already.
+// A volume change on such an output is made the same way, at the same tempo: the ring applies
+// the gain as it renders, so the audio rendered again over the server's queue has the new one.
 //
 // Concurrency: the audio thread only; it owns the converter, the kept frames (in its
 // AudioSplice) and the ring's producer side.
@@ -61,8 +63,8 @@ extension ItemPlayback {
     }
 
     /// True when the item's audio output can overwrite the audio it holds (a sound server's
-    /// stream); asked once per rate change.
-    private func outputRewritesQueuedAudio(_ pipeline: Pipeline) -> Bool {
+    /// stream); asked once per rate or volume change.
+    func outputRewritesQueuedAudio(_ pipeline: Pipeline) -> Bool {
         pipeline.audioOutput?.rewritesQueuedAudio ?? false
     }
 }

@@ -33,8 +33,12 @@ struct HLSSteeringManifest: Equatable, Sendable {
     let reloadURL: URL?
     /// `PATHWAY-PRIORITY`: the pathways, best first.
     let priority: [String]
-    /// `PATHWAY-CLONES` (HLS): pathways made by copying others.
+    /// `PATHWAY-CLONES`: pathways (DASH: service locations) made by copying others.
     var clones: [HLSPathwayClone] = []
+
+    /// This manifest when it clones pathways (the first one, read at the open, is then given
+    /// to the loaders as they are made; its ranking alone was applied by where they start).
+    var withClones: HLSSteeringManifest? { clones.isEmpty ? nil : self }
 
     /// The manifest in `data` (JSON) read from `base`; nil when it is not a version 1 manifest
     /// with a non-empty ranking (`PATHWAY-PRIORITY`, or DASH's `SERVICE-LOCATION-PRIORITY`).
@@ -47,8 +51,8 @@ struct HLSSteeringManifest: Equatable, Sendable {
         let ttl = (object["TTL"] as? NSNumber)?.doubleValue ?? 300
         timeToLive = ttl.isFinite && ttl > 0 ? ttl : 300
         reloadURL = (object["RELOAD-URI"] as? String).flatMap { URL(string: $0, relativeTo: base)?.absoluteURL }
-        if dialect == .hls {
-            clones = (object["PATHWAY-CLONES"] as? [[String: Any]] ?? []).compactMap { HLSPathwayClone($0, base: base) }
+        clones = (object["PATHWAY-CLONES"] as? [[String: Any]] ?? []).compactMap {
+            HLSPathwayClone($0, base: base, perStreamURIs: dialect == .hls)
         }
     }
 

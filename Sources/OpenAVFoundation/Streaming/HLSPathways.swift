@@ -120,7 +120,8 @@ extension HLSMultivariantPlaylist {
 
 /// A pathway a steering server makes by copying another (`PATHWAY-CLONES`): every variant and
 /// rendition of `baseID`, read from elsewhere: the URI given for its stable ID, else its own
-/// with the host replaced and query parameters added.
+/// with the host replaced and query parameters added. (DASH's clones copy a service location:
+/// each segment's URL there with the host replaced and the parameters added.)
 struct HLSPathwayClone: Equatable, Sendable {
     /// `BASE-ID`, the pathway copied, and `ID`, the new one.
     let baseID: String
@@ -133,7 +134,8 @@ struct HLSPathwayClone: Equatable, Sendable {
     let renditionURLs: [String: URL]
 
     /// The clone one `PATHWAY-CLONES` entry describes (read from `base`); nil without both IDs.
-    init?(_ entry: [String: Any], base: URL) {
+    /// `perStreamURIs`: false for DASH, whose clones name no stream's own URI.
+    init?(_ entry: [String: Any], base: URL, perStreamURIs: Bool = true) {
         guard let baseID = entry["BASE-ID"] as? String, let id = entry["ID"] as? String, !id.isEmpty else { return nil }
         self.baseID = baseID
         self.id = id
@@ -143,8 +145,8 @@ struct HLSPathwayClone: Equatable, Sendable {
         func urls(_ key: String) -> [String: URL] {
             (replacement[key] as? [String: String] ?? [:]).compactMapValues { URL(string: $0, relativeTo: base)?.absoluteURL }
         }
-        variantURLs = urls("PER-VARIANT-URIS")
-        renditionURLs = urls("PER-RENDITION-URIS")
+        variantURLs = perStreamURIs ? urls("PER-VARIANT-URIS") : [:]
+        renditionURLs = perStreamURIs ? urls("PER-RENDITION-URIS") : [:]
     }
 
     /// Where a variant (or, when `isRendition`, an audio rendition) with stable ID `stableID`
@@ -154,10 +156,40 @@ struct HLSPathwayClone: Equatable, Sendable {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url }
         if let host { components.host = host }
         if !parameters.isEmpty {
-            var query = (components.queryItems ?? []).filter { parameters[$0.name] == nil }
-            query += parameters.keys.sorted().map { URLQueryItem(name: $0, value: parameters[$0]) }
-            components.queryItems = query
+            // The URL's own parameters are kept byte for byte (a signed token's `%2B` must not
+            // come back as `+`), those the clone sets replaced, its own added encoded.
+            let kept = (components.percentEncodedQuery ?? "").split(separator: "&").filter { item in
+                let name = item.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                return parameters[name.removingPercentEncoding ?? name] == nil
+            }.map(String.init)
+            let added = parameters.keys.sorted().map { Self.encoded($0) + "=" + Self.encoded(parameters[$0] ?? "") }
+            components.percentEncodedQuery = (kept + added).joined(separator: "&")
         }
         return components.url ?? url
+    }
+
+    /// `text` percent-encoded for a query's name or value (`&`, `=`, `+` and `#` too).
+    private static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? text
+    }
+
+    private static let queryValueCharacters = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+#"))
+}
+
+extension HLSMediaPlaylist {
+    /// The playlist read on `clone`: every segment and initialisation section at the URL the
+    /// clone gives for it (a DASH Representation on a cloned service location, whose
+    /// playlist comes from the manifest rather than from a URL of its own).
+    func cloned(by clone: HLSPathwayClone) -> HLSMediaPlaylist {
+        let move = { (url: URL) in clone.url(cloning: url, stableID: nil, isRendition: false) }
+        var copy = self
+        copy.initialisation = initialisation.map(move)
+        copy.segments = segments.map { segment in
+            var moved = segment
+            moved.url = move(segment.url)
+            if let map = segment.map { moved.map?.url = move(map.url) }
+            return moved
+        }
+        return copy
     }
 }

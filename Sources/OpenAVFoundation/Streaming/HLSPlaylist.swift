@@ -191,7 +191,7 @@ struct HLSKey: Hashable, Sendable {
 /// An `EXT-X-MAP` initialisation section (a fragmented MP4 `ftyp`+`moov`), which the media
 /// segments after it need before their first byte.
 struct HLSMap: Hashable, Sendable {
-    let url: URL
+    var url: URL
     /// `BYTERANGE` as the bytes to read, when the section is a range of its resource.
     let byteRange: Range<Int>?
     /// The AES-128 key of the `EXT-X-KEY` before the `EXT-X-MAP`, which encrypts the section
@@ -205,7 +205,7 @@ struct HLSMap: Hashable, Sendable {
 
 /// One media segment of a media playlist.
 struct HLSSegment: Equatable, Sendable {
-    let url: URL
+    var url: URL
     /// The media sequence number.
     let sequence: Int
     /// Where the segment starts on the playlist's timeline (the sum of the EXTINFs before it), seconds.
@@ -242,7 +242,7 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     /// `EXT-X-TARGETDURATION`, seconds.
     let targetDuration: Double
     /// The segments in order.
-    let segments: [HLSSegment]
+    var segments: [HLSSegment]
     /// True when `EXT-X-ENDLIST` closes it (no more segments will come).
     let isEnded: Bool
     /// True when a segment is encrypted (`EXT-X-KEY` with a method other than NONE).
@@ -251,7 +251,7 @@ struct HLSMediaPlaylist: Equatable, Sendable {
     /// or a key without a URI), which Playhead's loader cannot decrypt.
     var hasUnsupportedKey = false
     /// The first `EXT-X-MAP` initialisation section (fragmented MP4), when one is named.
-    let initialisation: URL?
+    var initialisation: URL?
     /// `EXT-X-MEDIA-SEQUENCE`: the sequence number of the first segment.
     var mediaSequence = 0
     /// `EXT-X-I-FRAMES-ONLY`: each segment is one keyframe (a byte range of a media segment),

@@ -46,8 +46,18 @@ extension HLSStreamLoader {
     func use(source: Int, for index: Int, keepingPlaylist: Bool = false) {
         backupInUse[index] = source == 0 ? nil : source - 1
         guard !keepingPlaylist else { return }
+        playlists[index] = knownPlaylist(index, source)
+    }
+
+    /// The playlist known from the start for variant `index` on `source`: its own, a
+    /// backup's, or (DASH) a cloned location's copy of one of those; nil when it is read
+    /// from the source's URL.
+    private func knownPlaylist(_ index: Int, _ source: Int) -> HLSMediaPlaylist? {
+        let (read, clones) = manifestSource(index, source)
         let known = knownBackupPlaylists[index] ?? []
-        playlists[index] = source == 0 ? knownOwnPlaylists[index] : known.indices.contains(source - 1) ? known[source - 1] : nil
+        var playlist = read == 0 ? knownOwnPlaylists[index] : known.indices.contains(read - 1) ? known[read - 1] : nil
+        for clone in clones.reversed() { playlist = playlist?.cloned(by: clone) }
+        return playlist
     }
 
     /// The source variant `index` is read from: 0 its own URI, N its backup N - 1 (or clone).

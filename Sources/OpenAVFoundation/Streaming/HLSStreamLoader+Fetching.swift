@@ -95,7 +95,11 @@ extension HLSStreamLoader {
     /// one); nil when it is not one, or is encrypted in a way the loader cannot decrypt.
     func mediaPlaylist(in resource: FetchedResource, variant: Int) -> HLSMediaPlaylist? {
         if let playlistReader {
-            return playlistReader(resource.data, resource.finalURL, variant, backupInUse[variant].map { $0 + 1 } ?? 0)
+            // On a cloned DASH location: the base location's, cloned.
+            let (read, clones) = manifestSource(variant, source(of: variant))
+            var playlist = playlistReader(resource.data, resource.finalURL, variant, read)
+            for clone in clones.reversed() { playlist = playlist?.cloned(by: clone) }
+            return playlist
         }
         guard let text = String(data: resource.data, encoding: .utf8),
             case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),

@@ -8,12 +8,23 @@
 // its next source in the ranking, and every other variant follows it to that pathway; the
 // pathway left is not taken again for `penalty` seconds unless no other is left. A pathway the
 // server clones (`PATHWAY-CLONES`) becomes one more source of every variant that has its base
-// pathway, after its backups.
+// pathway, after its backups: read from the URL the clone gives (HLS), or, for a DASH
+// Representation, its base location's playlist with every segment's URL cloned (the manifest
+// is still read from where it was).
 //
 // Concurrency: `steer` and `currentPathway` may be called from any thread and take
 // `condition`; the rest runs on the loader thread, whose `backupInUse`, `triedSources`,
 // `pathwayPenalties`, `clonedSources` and `appliedPriorityVersion` are.
 import Foundation
+
+/// A variant's source on a cloned pathway: the pathway, where its playlist is read, the
+/// source it copies and how.
+struct ClonedSource {
+    let pathway: String
+    let url: URL
+    let base: Int
+    let clone: HLSPathwayClone
+}
 
 extension HLSStreamLoader {
     /// Seconds a pathway that failed is passed over.
@@ -45,6 +56,24 @@ extension HLSStreamLoader {
         return clonedSources[index]?[source - 1 - backups.count].url ?? variants[index].url
     }
 
+    /// Variant `index`'s `source` when it is on a cloned pathway.
+    func clonedSource(_ index: Int, _ source: Int) -> ClonedSource? {
+        let position = source - 1 - variants[index].backups.count
+        guard position >= 0, let list = clonedSources[index], list.indices.contains(position) else { return nil }
+        return list[position]
+    }
+
+    /// For a DASH variant on `source`: the source whose playlist the manifest gives (its own,
+    /// a backup's: none is cloned) and the clones to apply to it, outermost first.
+    func manifestSource(_ index: Int, _ source: Int) -> (source: Int, clones: [HLSPathwayClone]) {
+        var (source, clones) = (source, [HLSPathwayClone]())
+        while formatName == "dash", let cloned = clonedSource(index, source), cloned.base < source {
+            clones.append(cloned.clone)
+            source = cloned.base
+        }
+        return (source, clones)
+    }
+
     /// The pathway of variant `index`'s `source`.
     func sourcePathway(_ index: Int, _ source: Int) -> String {
         let backups = variants[index].backups.count
@@ -60,9 +89,12 @@ extension HLSStreamLoader {
             guard !known else { continue }
             for index in variants.indices {
                 guard let base = (0..<sourceCount(index)).first(where: { sourcePathway(index, $0) == clone.baseID }) else { continue }
-                let url = clone.url(
-                    cloning: sourceURL(index, base), stableID: variants[index].stableID, isRendition: rendition != nil)
-                clonedSources[index, default: []].append((clone.id, url))
+                // A DASH Representation's "playlist URL" names the manifest, read where it was.
+                let url =
+                    formatName == "dash"
+                    ? sourceURL(index, base)
+                    : clone.url(cloning: sourceURL(index, base), stableID: variants[index].stableID, isRendition: rendition != nil)
+                clonedSources[index, default: []].append(ClonedSource(pathway: clone.id, url: url, base: base, clone: clone))
             }
         }
     }
@@ -119,7 +151,8 @@ extension HLSStreamLoader {
         }
         let usable = offered.filter { (pathwayPenalties[$0] ?? .distantPast) <= now }
         guard let target = (usable.isEmpty ? offered : usable).first, target != playing else { return }
-        move(to: target)
+        // (The first ranking, from the open, moves away from a pathway nothing came from.)
+        move(to: target, recordingLeft: !(startsSteered && version == 1))
     }
 
     /// The sources of variant `index` (0 its own URI, N its backup N - 1) in the order the
@@ -141,8 +174,9 @@ extension HLSStreamLoader {
         move(to: reached, except: index)
     }
 
-    /// Reads every variant (but `skipped`) that has a source on `pathway` from there.
-    private func move(to pathway: String, except skipped: Int? = nil) {
+    /// Reads every variant (but `skipped`) that has a source on `pathway` from there;
+    /// `recordingLeft`: the pathway left counts as used (DASH's `_DASH_pathway`).
+    private func move(to pathway: String, except skipped: Int? = nil, recordingLeft: Bool = true) {
         for index in variants.indices where index != skipped {
             guard let source = (0..<sourceCount(index)).first(where: { sourcePathway(index, $0) == pathway }),
                 source != self.source(of: index)
@@ -151,7 +185,7 @@ extension HLSStreamLoader {
             triedSources[index] = [source]
         }
         condition.lock()
-        if state.pathway != pathway { state.pathwaysSinceAsk.append(state.pathway) }
+        if state.pathway != pathway && recordingLeft { state.pathwaysSinceAsk.append(state.pathway) }
         state.pathway = pathway
         condition.unlock()
     }

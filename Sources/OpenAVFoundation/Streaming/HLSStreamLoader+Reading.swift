@@ -116,10 +116,6 @@ extension HLSStreamLoader {
     /// True for the variants' loader of a VOD stream with I-frame playlists (no lock taken).
     var hasKeyframeVariants: Bool { !keyframeSource.variants.isEmpty && rendition == nil && !isLive }
 
-    /// The longest a restart for one keyframe waits for the loader thread to read the I-frame
-    /// playlist (then the segment path serves it).
-    static let keyframePlaylistWait = 2.0
-
     private func restart(at seconds: Double, keyframe step: KeyframeStep?) -> StreamingSection? {
         condition.lock()
         defer { condition.unlock() }
@@ -185,7 +181,7 @@ extension HLSStreamLoader {
     /// keyframes can serve the restart.
     private func awaitKeyframeTimes() -> Bool {
         state.keyframeRestartPending = true
-        let deadline = Date(timeIntervalSinceNow: min(timeout, Self.keyframePlaylistWait))
+        let deadline = Date(timeIntervalSinceNow: min(timeout, keyframePlaylistWait))
         while state.keyframeStarts == nil, !state.closed, condition.wait(until: deadline) {}
         state.keyframeRestartPending = false
         condition.broadcast()

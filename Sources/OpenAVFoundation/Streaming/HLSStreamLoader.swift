@@ -47,6 +47,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     /// The FFmpeg name of the format the user's input is in: "hls", or "dash" for a DASH
     /// manifest streamed through this loader.
     let formatName: String
+    /// True when the steering server's first ranking came with the open: applied before the
+    /// first request, moving nothing away from a pathway that was used.
+    let startsSteered: Bool
     /// The playlist's length for VOD; nil for a live playlist (even once it ends).
     let duration: Double?
     /// True when the playlist was live (no `EXT-X-ENDLIST`) when opened.
@@ -64,7 +67,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     var pathwayPenalties: [String: Date] = [:]
     var appliedPriorityVersion = 0
     /// Each variant's sources on pathways a steering server cloned, after its backups.
-    var clonedSources: [Int: [(pathway: String, url: URL)]] = [:]
+    var clonedSources: [Int: [ClonedSource]] = [:]
     /// The steering client, started when an engine takes the stream (guarded by `condition`;
     /// set once, by `steerBy`, before the stream is opened).
     var steering: HLSContentSteering?
@@ -87,6 +90,9 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
     let secure: Bool
     let limits: (playlist: Int, segment: Int)
     let timeout: Double
+    /// The longest a restart for one keyframe waits for the loader thread to read the I-frame
+    /// playlist (then the segment path serves it): `NetworkOptions.keyframePlaylistWait`.
+    let keyframePlaylistWait: Double
     private let server: String
     let condition = NSCondition()
     /// Guarded by `condition`.
@@ -159,7 +165,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         knownPlaylists: [Int: HLSMediaPlaylist] = [:], knownBackupPlaylists: [Int: [HLSMediaPlaylist]] = [:],
         formatName: String = "hls", playlistImports: [String: String] = [:], playlistReader: PlaylistReader? = nil,
         iFrameVariants: [HLSIFrameVariant] = [], subtitlePlaylists: [String: KnownSubtitleSegments] = [:],
-        listedVariants: [HLSVariant]? = nil
+        listedVariants: [HLSVariant]? = nil, steeredBy firstRanking: HLSSteeringManifest? = nil
     ) {
         self.subtitlePlaylists = subtitlePlaylists
         self.listedVariants = listedVariants
@@ -186,6 +192,14 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         let timeline = HLSLiveTimeline(startPlaylist)
         state = State(timeline: timeline)
         state.pathway = variants[startVariant].pathway
+        // The first ranking (and the pathways it clones) is in place before the thread's first
+        // job, which applies it before it asks for anything.
+        startsSteered = firstRanking != nil
+        if let firstRanking {
+            state.pathwayPriority = firstRanking.priority
+            state.pathwayClones = firstRanking.clones
+            state.priorityVersion = 1
+        }
         packedAudio = startPlaylist.packedAudioExtension
         probeName = packedAudio.map { "stream.\($0)" } ?? (startPlaylist.initialisation == nil ? "stream.ts" : "stream.mp4")
         // A live stream starts its hold-back (or three target durations) before the window's end.
@@ -204,6 +218,7 @@ final class HLSStreamLoader: StreamingInput, @unchecked Sendable {
         self.secure = secure
         limits = (options.maximumPlaylistBytes, options.maximumSegmentBytes)
         self.timeout = timeout
+        keyframePlaylistWait = options.keyframePlaylistWait
         server = HLSStreamLoader.serverKey(variants[startVariant].url)
         state.caps = caps
         self.log = log

@@ -90,6 +90,8 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         /// The task of `transfer`, for cancelling it on the delegate queue.
         var task: URLSessionDataTask?
         var closed = false
+        /// Whether the last fetch that ended had its response's header fields.
+        var lastAnswered = false
     }
 
     /// The longest a fetch waits for URLSession to report a task it cancelled.
@@ -218,6 +220,7 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let seconds = ThreadCondition.monotonicNow() - started
         let done = shared.withLock { state in
             defer {
+                state.lastAnswered = state.transfer?.firstByte != nil
                 state.transfer = nil
                 state.task = nil
             }
@@ -239,6 +242,11 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 data: data, seconds: seconds, firstByteSeconds: done.firstByte.map { $0 - started } ?? seconds,
                 finalURL: done.finalURL ?? url, dateField: done.dateField))
     }
+
+    /// Whether the last fetch that ended (this fetcher's requests are made one at a time) had
+    /// its response's header fields: false for a server that never answered, as told from one
+    /// that answered and then sent too slowly (both `.timedOut`).
+    var lastRequestWasAnswered: Bool { shared.withLock { $0.lastAnswered } }
 
     /// Whether URLSession reported the end of the transfer in flight.
     private var isFinished: Bool { shared.withLock { $0.transfer?.finished ?? true } }
@@ -267,22 +275,39 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        let proceed: Bool = shared.withLock { state in
-            guard var current = state.transfer, current.taskID == dataTask.taskIdentifier else { return false }
+        // (Ends the transfer here when the response is refused: the fetch does not wait for
+        // URLSession to report the cancel.)
+        let (proceed, endsHere): (Bool, Bool) = shared.withLock { state in
+            guard var current = state.transfer, current.taskID == dataTask.taskIdentifier, !current.finished else {
+                return (false, false)
+            }
             current.firstByte = ThreadCondition.monotonicNow()
             current.status = (response as? HTTPURLResponse)?.statusCode ?? 0
             current.finalURL = response.url
             current.dateField = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Date")
-            if response.expectedContentLength > Int64(current.limit) { current.failure = .tooLarge(limit: current.limit) }
+            if current.failure == nil, response.expectedContentLength > Int64(current.limit) {
+                current.failure = .tooLarge(limit: current.limit)
+            }
+            // Refused (its length, or a redirect refused before it): the transfer ends here.
+            current.finished = current.failure != nil
             state.transfer = current
-            return current.failure == nil
+            return (current.failure == nil, current.finished)
         }
         completionHandler(proceed ? .allow : .cancel)
+        if endsHere {
+            // (swift-corelibs-foundation ignores the disposition: the task is cancelled too.)
+            dataTask.cancel()
+            finished.signal()
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow: Bool = shared.withLock { state in
-            guard var current = state.transfer, current.taskID == dataTask.taskIdentifier else { return false }
+        // (Ends the transfer here when its bytes are refused: the fetch does not wait for
+        // URLSession to report the cancel.)
+        let endsHere: Bool = shared.withLock { state in
+            guard var current = state.transfer, current.taskID == dataTask.taskIdentifier, !current.finished,
+                current.failure == nil
+            else { return false }
             current.data.append(data)
             if current.data.count > current.limit {
                 current.failure = .tooLarge(limit: current.limit)
@@ -294,10 +319,14 @@ final class HTTPFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                     current.data = Data()
                 }
             }
+            current.finished = current.failure != nil
             state.transfer = current
-            return current.failure != nil
+            return current.finished
         }
-        if overflow { dataTask.cancel() }
+        if endsHere {
+            dataTask.cancel()
+            finished.signal()
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -71,9 +71,10 @@ extension StreamedOpen {
                 set.tiers(forVariants: manifest.variants.count).map { set.representations[$0].bandwidth }
             } ?? Array(repeating: 0, count: manifest.variants.count)
         // The same Representation on the manifest's other locations is the variant's backup,
-        // each location a content steering pathway.
+        // each location a content steering pathway (a single one too when a steering server
+        // may clone it).
         let backups = { (id: String) in copies.indices.map { representationURL(url, id: id, location: $0 + 1) } }
-        let pathways = copies.isEmpty ? [] : steering.locations
+        let pathways = copies.isEmpty && steering.tag == nil ? [] : steering.locations
         func placed(_ variant: HLSVariant) -> HLSVariant {
             guard let first = pathways.first else { return variant }
             var variant = variant
@@ -156,7 +157,7 @@ extension StreamedOpen {
             playlistReader: isLive
                 ? liveReader(opened: variants.count, numbering: numbering, clock: sync, preferring: steering.preferring) {
                     $0.variants
-                } : nil, subtitlePlaylists: subtitlePlaylists)
+                } : nil, subtitlePlaylists: subtitlePlaylists, steeredBy: steering.manifest?.withClones)
         // An audio set of several Representations follows the video variant chosen (held
         // weakly: the variants' loader holds its renditions' loaders).
         loader.addRenditionLoaders(
@@ -193,7 +194,7 @@ extension StreamedOpen {
                             opened: set.representations.count, numbering: numbering, clock: sync, preferring: steering.preferring
                         ) {
                             $0.audioSet(matching: set)?.representations ?? []
-                        } : nil)
+                        } : nil, steeredBy: steering.manifest?.withClones)
             })
         if let tag = steering.tag {
             steering.steer(loader, tag: tag, location: location, timeout: timeout, log: log, makeFetcher: makeFetcher)
@@ -273,7 +274,8 @@ extension StreamedOpen {
         guard let mpd = XMLTree.parse(resource.data) else { return nil }
         steering = DASHSteeringStart(
             mpd, base: resource.finalURL, fetcher: fetcher, secure: location.requiresTLS,
-            limit: location.network.maximumPlaylistBytes, timeout: timeout, interrupt: interrupt)
+            limit: location.network.maximumPlaylistBytes, timeout: timeout, steeringWait: location.network.steeringWait,
+            interrupt: interrupt)
         let preferring = steering.preferring
         let sources = DASHManifest.clockSources(mpd, base: resource.finalURL)
         var failures: [(URL, FetchFailure)] = []

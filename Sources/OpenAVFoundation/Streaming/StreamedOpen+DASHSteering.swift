@@ -1,7 +1,7 @@
 // Playhead: opening a DASH manifest that uses content steering (`ContentSteering`, DASH-IF's
 // Content Steering): its top-level `BaseURL`s are the pathways, named by `serviceLocation`.
 // With `queryBeforeStart` the first steering manifest is read while the stream opens (at most
-// `steeringTimeout`), and the location it ranks first plays from the first request; without
+// `NetworkOptions.steeringWait`), and the location it ranks first plays from the first request; without
 // it (or when it cannot be had) the `defaultServiceLocation` plays first and the steering
 // server is asked as soon as an engine takes the stream. A `proxyServerURL` is asked instead
 // of the steering server, every time. The client that reads the later manifests is the HLS
@@ -29,10 +29,11 @@ extension StreamedOpen {
         init() {}
 
         /// Reads `mpd`'s steering element (against `base`) and, when it asks for it, the
-        /// first steering manifest, and orders the manifest's locations by them.
+        /// first steering manifest (waiting at most `steeringWait` seconds for it), and orders
+        /// the manifest's locations by them.
         init(
             _ mpd: XMLTree, base: URL, fetcher: HTTPFetcher, secure: Bool, limit: Int, timeout: Double,
-            interrupt: InterruptDeadline
+            steeringWait: Double, interrupt: InterruptDeadline
         ) {
             tag = DASHManifest.steering(of: mpd, base: base)
             if let tag, tag.queryBeforeStart {
@@ -40,7 +41,7 @@ extension StreamedOpen {
                     tag.serverURL, dialect: .dash, pathway: tag.defaultLocations.first,
                     throughput: ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(base)), proxy: tag.proxyURL,
                     fetcher: fetcher,
-                    secure: secure, limit: limit, timeout: min(timeout, StreamedOpen.steeringTimeout),
+                    secure: secure, limit: limit, timeout: min(timeout, steeringWait),
                     shouldStop: { _, _ in interrupt.isAborted ? .cancelled : nil })
                 switch result {
                 case .success(let read): manifest = read
@@ -54,7 +55,8 @@ extension StreamedOpen {
 
         /// Has `loader` read the steering manifests: after the first one's TTL
         /// (at its `RELOAD-URI`) when it was read at the open, at once otherwise (10 s after a
-        /// failed first read).
+        /// failed first read). (The first one, read at the open, is given to each loader as it
+        /// is made: `HLSStreamLoader(steeredBy:)`.)
         func steer(
             _ loader: HLSStreamLoader, tag: DASHSteeringTag, location: MediaLocation, timeout: Double, log: StreamingLog,
             makeFetcher: () -> HTTPFetcher

@@ -10,19 +10,19 @@ import FFmpegBridge
 import Foundation
 
 extension StreamedOpen {
-    /// The most session data documents read at an open, and the longest wait for them all.
+    /// The most session data documents read at an open (the longest wait for them all is
+    /// `NetworkOptions.sessionDataWait`).
     static let maximumSessionDocuments = 8
-    static let sessionDocumentsTimeout = 3.0
 
     /// `entries` with the documents of those that name one read into `contents`; `stop`
     /// cuts a request when the open is abandoned.
     static func readingSessionData(
-        _ entries: [HLSSessionData], fetcher: HTTPFetcher, secure: Bool, timeout: Double, log: StreamingLog,
+        _ entries: [HLSSessionData], fetcher: HTTPFetcher, secure: Bool, timeout: Double, wait: Double, log: StreamingLog,
         stop: @escaping (Int, Double) -> FetchStop?
     ) -> [HLSSessionData] {
         var read = 0
         var abandoned = false
-        let deadline = Date().addingTimeInterval(min(timeout, sessionDocumentsTimeout))
+        let deadline = Date().addingTimeInterval(min(timeout, wait))
         return entries.map { entry in
             let left = deadline.timeIntervalSinceNow
             guard let uri = entry.uri, read < maximumSessionDocuments, !abandoned else { return entry }

@@ -1,7 +1,7 @@
 // Playhead: opening a stream that uses content steering (HLSPathways.swift): the first steering
 // manifest is read before the variants are chosen, so the pathway it ranks first is played
 // from the first segment on (the tag's `PATHWAY-ID`, or the first pathway listed, when it
-// cannot be had in `steeringTimeout`: a slow steering server must not hold the start up; it is
+// cannot be had in `NetworkOptions.steeringWait`: a slow steering server must not hold the start up; it is
 // then asked again 10 s after playback starts); the client that reads the later ones is made
 // with the loader and started when an engine takes the stream.
 //
@@ -10,9 +10,6 @@ import FFmpegBridge
 import Foundation
 
 extension StreamedOpen {
-    /// The longest the open waits for the first steering manifest, seconds.
-    static let steeringTimeout = 1.5
-
     /// What the open learnt about a stream's pathways.
     struct SteeringStart {
         /// `EXT-X-CONTENT-STEERING`, when the playlist has it.
@@ -24,7 +21,7 @@ extension StreamedOpen {
         let pathway: String
 
         /// Reads `master`'s first steering manifest (naming the throughput last measured to
-        /// `server`) and picks the pathway to start on.
+        /// `server`), waiting at most `timeout` seconds, and picks the pathway to start on.
         ///
         /// - Throws: `.cancelled` when the open was aborted meanwhile.
         init(
@@ -37,7 +34,7 @@ extension StreamedOpen {
             if let tag {
                 let result = HLSSteeringManifest.fetch(
                     tag.serverURL, pathway: tag.pathway, throughput: ProcessThroughput.lastEstimate(for: server),
-                    fetcher: fetcher, secure: secure, limit: limit, timeout: min(timeout, StreamedOpen.steeringTimeout),
+                    fetcher: fetcher, secure: secure, limit: limit, timeout: timeout,
                     shouldStop: stop)
                 switch result {
                 case .success(let read): manifest = read
@@ -52,11 +49,11 @@ extension StreamedOpen {
         }
 
         /// Has `loader` read the later manifests (from the first one's `RELOAD-URI` after its
-        /// TTL; from the tag's URI after 10 s when it could not be had); the first one's clones
-        /// become sources before the first segments.
+        /// TTL; from the tag's URI after 10 s when it could not be had). (The first one is given
+        /// to each loader as it is made, `HLSStreamLoader(steeredBy:)`: its clones are sources
+        /// before the first segment.)
         func steer(_ loader: HLSStreamLoader, tag: HLSSteeringTag, settings: HLSContentSteering.Settings, log: StreamingLog) {
             loader.steerBy(manifest?.reloadURL ?? tag.serverURL, after: manifest?.timeToLive ?? 10, settings: settings, log: log)
-            if let manifest, !manifest.clones.isEmpty { loader.steer(manifest.priority, clones: manifest.clones) }
         }
     }
 }

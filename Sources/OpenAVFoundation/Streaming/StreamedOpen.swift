@@ -45,14 +45,36 @@ enum StreamedOpen {
         var programDates: ProgramDateMap? = nil
     }
 
+    /// What an input turned out to be before it is opened.
+    enum Resolution {
+        /// The input to open (read through Playhead's loader when it streams it), with the
+        /// dates of an HLS timeline.
+        case input(MediaLocation, ProgramDateMap?)
+        /// A plain list of streams (a radio station's M3U or PLS): its entries that may be
+        /// opened, in the list's order.
+        case stationList([MediaLocation])
+    }
+
     /// Opens `location` as a `Demuxer`, through Playhead's HLS loader when it can stream it
-    /// (a loader whose open fails is closed again).
+    /// (a loader whose open fails is closed again); a list of streams opens its first entry
+    /// that opens (`listsFollowed`: how many lists led here).
     static func demuxer(
         for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, limits: MediaLimits = .standard,
-        readsSessionDocuments: Bool = true
+        readsSessionDocuments: Bool = true, listsFollowed: Int = 0
     ) throws(MediaFailure) -> Opened {
-        let (streamed, dates) = try Self.location(
-            for: location, timeout: timeout, interrupt: interrupt, readsSessionDocuments: readsSessionDocuments)
+        let resolution = try Self.location(
+            for: location, timeout: timeout, interrupt: interrupt, readsSessionDocuments: readsSessionDocuments,
+            listsFollowed: listsFollowed)
+        let streamed: MediaLocation
+        let dates: ProgramDateMap?
+        switch resolution {
+        case .stationList(let entries):
+            return try firstOpened(
+                of: entries, list: location, timeout: timeout, interrupt: interrupt, limits: limits,
+                readsSessionDocuments: readsSessionDocuments, listsFollowed: listsFollowed + 1)
+        case .input(let location, let map):
+            (streamed, dates) = (location, map)
+        }
         do throws(MediaFailure) {
             let demuxer = try Demuxer(location: streamed, timeout: timeout, interrupt: interrupt, limits: limits)
             return Opened(demuxer: demuxer, programDates: dates)
@@ -63,36 +85,53 @@ enum StreamedOpen {
     }
 
     /// `location` read through a new `HLSStreamLoader` when the loader can stream it, else
-    /// `location` itself; with the dates of an HLS timeline when its media playlist has them.
+    /// `location` itself; with the dates of an HLS timeline when its media playlist has them;
+    /// or the entries of a plain list of streams at a network URL.
     ///
-    /// - Throws: `.timedOut` or `.cancelled` when the playlist could not be read in time or the
-    ///   open was aborted; `.protectedContent` when an HLS playlist's keys come from a DRM
-    ///   system (FairPlay, Widevine, PlayReady); any other failure leaves the input to
+    /// - Throws: `.timedOut` or `.cancelled` when the playlist (or the first bytes of an input
+    ///   whose kind is asked for) could not be read in time or the open was aborted; `.protectedContent` when an HLS playlist's keys come from a DRM
+    ///   system (FairPlay, Widevine, PlayReady); `.io` when a list of streams names nothing that
+    ///   may be opened (StreamedOpen+StationList.swift); any other failure leaves the input to
     ///   libavformat, which reports it.
     /// `readsSessionDocuments`: false when nothing will use the session data's documents
-    /// (the asset was inspected already): they are not fetched.
+    /// (the asset was inspected already): they are not fetched. `listsFollowed`: how many lists
+    /// of streams led here.
     static func location(
-        for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, readsSessionDocuments: Bool = true
-    ) throws(MediaFailure) -> (MediaLocation, ProgramDateMap?) {
+        for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, readsSessionDocuments: Bool = true,
+        listsFollowed: Int = 0
+    ) throws(MediaFailure) -> Resolution {
         guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL) else {
-            return (location, nil)
+            return .input(location, nil)
         }
         let network = location.network
         let fetcher = HTTPFetcher(
             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent)
         let stop: (Int, Double) -> FetchStop? = { _, _ in interrupt.isAborted ? .cancelled : nil }
         // By the path's extension, else by what the server sends first.
-        let found = manifest(
-            at: url, fetcher: fetcher, secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout,
-            stop: stop)
+        let found: FoundManifest?
+        do throws(MediaFailure) {
+            found = try manifest(
+                at: url, fetcher: fetcher, secure: location.requiresTLS, limit: network.maximumPlaylistBytes,
+                timeout: timeout, stop: stop)
+        } catch {
+            fetcher.close()
+            // (An abort in the same moment as the time-out is a cancel.)
+            throw interrupt.isAborted ? .cancelled : error
+        }
         switch found?.kind {
+        case .stationList?:
+            fetcher.close()
+            return .stationList(
+                try stationListEntries(found?.resource, of: location, interrupt: interrupt, listsFollowed: listsFollowed))
         case .dash?:
             fetcher.close()
-            return try dashLocation(for: location, url: url, timeout: timeout, interrupt: interrupt, prefetched: found?.resource)
+            let (streamed, dates) = try dashLocation(
+                for: location, url: url, timeout: timeout, interrupt: interrupt, prefetched: found?.resource)
+            return .input(streamed, dates)
         case nil:
             fetcher.close()
             if interrupt.isAborted { throw .cancelled }
-            return (location, nil)
+            return .input(location, nil)
         case .hls?:
             break
         }
@@ -129,7 +168,7 @@ enum StreamedOpen {
             if case (.multivariant(let master), let finalURL, let text)? = fetched, master.pathways.count > 1 || master.steering != nil {
                 let start = try SteeringStart(
                     master, server: HLSStreamLoader.serverKey(finalURL), fetcher: fetcher, secure: location.requiresTLS,
-                    limit: network.maximumPlaylistBytes, timeout: timeout, stop: stop)
+                    limit: network.maximumPlaylistBytes, timeout: min(timeout, network.steeringWait), stop: stop)
                 let steered = master.onPathway(start.pathway, priority: start.manifest?.priority ?? [])
                 fetched = (.multivariant(steered), finalURL, text)
                 steering = start
@@ -211,7 +250,7 @@ enum StreamedOpen {
                     dates = ProgramDateMap(playlist)
                 }
                 fetcher.close()
-                return (location, dates)
+                return .input(location, dates)
             }
             let initial =
                 ProcessThroughput.lastEstimate(for: HLSStreamLoader.serverKey(firstListed.url))
@@ -255,7 +294,7 @@ enum StreamedOpen {
                 var dates: ProgramDateMap?
                 if case .media(let playlist) = media { dates = ProgramDateMap(playlist) }
                 fetcher.close()
-                return (location, dates)
+                return .input(location, dates)
             }
             let log = StreamingLog()
             log.started(on: variants[start], at: 0)
@@ -266,8 +305,8 @@ enum StreamedOpen {
             }
             if readsSessionDocuments {
                 declared.sessionData = readingSessionData(
-                    declared.sessionData, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout, log: log,
-                    stop: stop)
+                    declared.sessionData, fetcher: fetcher, secure: location.requiresTLS, timeout: timeout,
+                    wait: network.sessionDataWait, log: log, stop: stop)
             }
             let loader = HLSStreamLoader(
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
@@ -276,7 +315,7 @@ enum StreamedOpen {
                 renditions: declared,
                 carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) },
                 startPoint: playlist.startPoint ?? masterStart, playlistImports: imports, iFrameVariants: iFrameVariants,
-                listedVariants: listedVariants)
+                listedVariants: listedVariants, steeredBy: steering?.manifest?.withClones)
             loader.addRenditionLoaders(
                 renditions.enumerated().map { index, opened in
                     let (rendition, list, url, source) = opened
@@ -306,7 +345,8 @@ enum StreamedOpen {
                         initialEstimate: initial,
                         rendition: CompanionRendition(
                             name: rendition.name, language: rendition.language, isDefault: rendition.isDefault),
-                        tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), playlistImports: imports)
+                        tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(), playlistImports: imports,
+                        steeredBy: steering?.manifest?.withClones)
                 })
             if let steering, let tag = steering.tag {
                 steering.steer(
@@ -316,7 +356,7 @@ enum StreamedOpen {
                         secure: location.requiresTLS, limit: network.maximumPlaylistBytes, timeout: timeout),
                     log: log)
             }
-            return (location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
+            return .input(location.streamed(through: loader), ProgramDateMap(playlist, fromStart: true))
         } catch {
             fetcher.close()
             throw error

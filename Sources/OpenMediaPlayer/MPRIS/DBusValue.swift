@@ -10,6 +10,7 @@ import Foundation
 indirect enum DBusValue: Equatable, Sendable {
     case string(String)
     case objectPath(String)
+    case int32(Int32)
     case int64(Int64)
     case double(Double)
     case boolean(Bool)
@@ -20,6 +21,7 @@ indirect enum DBusValue: Equatable, Sendable {
     static func == (lhs: DBusValue, rhs: DBusValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)), (.objectPath(let a), .objectPath(let b)): return a == b
+        case (.int32(let a), .int32(let b)): return a == b
         case (.int64(let a), .int64(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
         case (.boolean(let a), .boolean(let b)): return a == b
@@ -35,6 +37,7 @@ indirect enum DBusValue: Equatable, Sendable {
         switch self {
         case .string: return "s"
         case .objectPath: return "o"
+        case .int32: return "i"
         case .int64: return "x"
         case .double: return "d"
         case .boolean: return "b"
@@ -48,6 +51,7 @@ indirect enum DBusValue: Equatable, Sendable {
 enum DBusType {
     static let invalid: Int32 = 0
     static let boolean = code("b")
+    static let int32 = code("i")
     static let int64 = code("x")
     static let uint32 = code("u")
     static let double = code("d")
@@ -68,6 +72,7 @@ enum DBusWriter {
         switch value {
         case .string(let text): return appendString(text, type: DBusType.string, to: iter)
         case .objectPath(let path): return appendString(path, type: DBusType.objectPath, to: iter)
+        case .int32(var number): return dbus_message_iter_append_basic(iter, DBusType.int32, &number) != 0
         case .int64(var number): return dbus_message_iter_append_basic(iter, DBusType.int64, &number) != 0
         case .double(var number): return dbus_message_iter_append_basic(iter, DBusType.double, &number) != 0
         case .boolean(let flag):
@@ -183,6 +188,12 @@ struct DBusArguments {
         case .double(let number): return number
         default: return nil
         }
+    }
+
+    /// The argument at `index` as a boolean.
+    func boolean(_ index: Int) -> Bool? {
+        guard index < values.count, case .boolean(let flag) = values[index] else { return nil }
+        return flag
     }
 
     /// The argument at `index` as a 64-bit integer.

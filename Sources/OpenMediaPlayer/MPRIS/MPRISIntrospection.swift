@@ -71,6 +71,8 @@ enum MPRISIntrospection {
             <property name="CanPause" type="b" access="read"/>
             <property name="CanSeek" type="b" access="read"/>
             <property name="CanControl" type="b" access="read"/>
+            <property name="LoopStatus" type="s" access="readwrite"/>
+            <property name="Shuffle" type="b" access="readwrite"/>
           </interface>
         </node>
         """

@@ -146,8 +146,19 @@ enum MPRISMethodRouter {
         guard let interface = arguments.string(0), let name = arguments.string(1) else {
             return invalid("Set takes an interface name, a property name and a value")
         }
-        guard interface == MPRISNames.player, name == "Rate" else {
+        guard interface == MPRISNames.player, ["Rate", "LoopStatus", "Shuffle"].contains(name) else {
             return .error(name: MPRISErrors.readOnly, message: "\(interface).\(name) cannot be set")
+        }
+        if name == "LoopStatus" {
+            guard let text = arguments.string(2), let type = MPRISProperties.repeatType(loopStatus: text) else {
+                return invalid("LoopStatus is None, Track or Playlist (s)")
+            }
+            return snapshot.commands.changeRepeat ? .deliver(.changeRepeat(type)) : MPRISErrors.disabled("repeat modes")
+        }
+        if name == "Shuffle" {
+            guard let on = arguments.boolean(2) else { return invalid("Shuffle is a boolean (b)") }
+            return snapshot.commands.changeShuffle
+                ? .deliver(.changeShuffle(on ? .items : .off)) : MPRISErrors.disabled("shuffle modes")
         }
         guard let rate = arguments.number(2), rate.isFinite else { return invalid("Rate is a number (d)") }
         // MPRIS: a rate of 0 is a pause.

@@ -101,17 +101,36 @@ enum MPRISProperties {
             ("CanSeek", .boolean(commands.changePosition || commands.skipForward || commands.skipBackward)),
             ("CanControl", .boolean(true)),
         ]
+        // Offered only while the app handles them (both are optional in MPRIS).
+        if commands.changeRepeat { properties.append(("LoopStatus", .string(loopStatus(commands.repeatType)))) }
+        if commands.changeShuffle { properties.append(("Shuffle", .boolean(commands.shuffleType != .off))) }
         if let now {
             properties.insert(("Position", .int64(NowPlayingSnapshot.microseconds(snapshot.position(at: now)))), at: 4)
         }
         return properties
     }
 
-    /// MPRIS Metadata: the track id, length, title, artist, album, cover art and URL.
+    /// MPRIS LoopStatus for a repeat mode.
+    static func loopStatus(_ type: MPRepeatType) -> String {
+        switch type {
+        case .off: return "None"
+        case .one: return "Track"
+        case .all: return "Playlist"
+        }
+    }
+
+    /// The repeat mode an MPRIS LoopStatus names; nil for any other text.
+    static func repeatType(loopStatus: String) -> MPRepeatType? {
+        [MPRepeatType.off, .one, .all].first { Self.loopStatus($0) == loopStatus }
+    }
+
+    /// MPRIS Metadata: the track id, length (none for a live stream), title, artist, album,
+    /// cover art, URL, and the album artist, genre, composer, track and disc numbers, comment,
+    /// lyrics and release date when given.
     static func metadata(_ snapshot: NowPlayingSnapshot) -> [(String, DBusValue)] {
         var entries: [(String, DBusValue)] = [("mpris:trackid", .objectPath(snapshot.trackID))]
         guard let info = snapshot.info else { return entries }
-        if let duration = info.duration, duration > 0 {
+        if let duration = info.duration, duration > 0, !info.isLiveStream {
             entries.append(("mpris:length", .int64(NowPlayingSnapshot.microseconds(duration))))
         }
         if let title = info.title { entries.append(("xesam:title", .string(title))) }
@@ -119,6 +138,16 @@ enum MPRISProperties {
         if let album = info.album { entries.append(("xesam:album", .string(album))) }
         if let art = info.artwork?.fileURL { entries.append(("mpris:artUrl", .string(art.absoluteString))) }
         if let url = info.assetURL { entries.append(("xesam:url", .string(url))) }
+        if let albumArtist = info.albumArtist { entries.append(("xesam:albumArtist", .stringArray([albumArtist]))) }
+        if let genre = info.genre { entries.append(("xesam:genre", .stringArray([genre]))) }
+        if let composer = info.composer { entries.append(("xesam:composer", .stringArray([composer]))) }
+        if let track = info.trackNumber.flatMap(Int32.init(exactly:)) { entries.append(("xesam:trackNumber", .int32(track))) }
+        if let disc = info.discNumber.flatMap(Int32.init(exactly:)) { entries.append(("xesam:discNumber", .int32(disc))) }
+        if let comments = info.comments { entries.append(("xesam:comment", .stringArray([comments]))) }
+        if let lyrics = info.lyrics { entries.append(("xesam:asText", .string(lyrics))) }
+        if let date = info.releaseDate {
+            entries.append(("xesam:contentCreated", .string(date.formatted(.iso8601))))
+        }
         return entries
     }
 }

@@ -249,7 +249,8 @@ final class MPRISServer: @unchecked Sendable {
     }
 
     /// Adopts the newest snapshot and announces what changed: PropertiesChanged for the
-    /// Player properties (never Position), and Seeked when the elapsed time jumped.
+    /// Player properties (never Position; one no longer offered, such as LoopStatus when its
+    /// command lost its target, as invalidated), and Seeked when the elapsed time jumped.
     private func takeSnapshot() {
         guard let next = lock.withLock({ () -> NowPlayingSnapshot? in
             defer { incoming = nil }
@@ -260,11 +261,12 @@ final class MPRISServer: @unchecked Sendable {
         let before = MPRISProperties.player(previous, now: nil)
         let after = MPRISProperties.player(next, now: nil)
         let changed = after.filter { name, value in !before.contains { $0.0 == name && $0.1 == value } }
-        if !changed.isEmpty {
+        let gone = before.map(\.0).filter { name in !after.contains { $0.0 == name } }
+        if !changed.isEmpty || !gone.isEmpty {
             signal(MPRISNames.properties, "PropertiesChanged") { iter in
                 DBusWriter.append(.string(MPRISNames.player), to: iter)
                     && DBusWriter.append(.dictionary(changed), to: iter)
-                    && DBusWriter.append(.stringArray([]), to: iter)
+                    && DBusWriter.append(.stringArray(gone), to: iter)
             }
         }
         if let jump = Self.seekedPosition(from: previous, to: next) {

@@ -94,8 +94,9 @@ final class MPRISService: @unchecked Sendable {
     }
 
     func commandsChanged() {
-        let availability = MPRemoteCommandCenter.shared().availability
-        update { $0.commands = availability }
+        // Read under the service's lock, so two changes made at once publish in order (the
+        // commands' own locks are never held while they call out).
+        update { $0.commands = MPRemoteCommandCenter.shared().availability }
     }
 
     private func update(_ change: (inout NowPlayingSnapshot) -> Void) {
@@ -131,6 +132,22 @@ final class MPRISService: @unchecked Sendable {
         case .changeRate(let rate):
             let command = center.changePlaybackRateCommand
             return command.deliver(MPChangePlaybackRateCommandEvent(command: command, playbackRate: Float(rate)))
+        case .changeRepeat(let type):
+            // Done: the desktop shows the mode asked for, unless the handler set one itself.
+            let command = center.changeRepeatModeCommand
+            let before = command.currentRepeatType
+            let status = command.deliver(MPChangeRepeatModeCommandEvent(command: command, repeatType: type))
+            if status == .success, command.currentRepeatType == before, before != type { command.currentRepeatType = type }
+            return status
+        case .changeShuffle(let type):
+            let command = center.changeShuffleModeCommand
+            let before = command.currentShuffleType
+            let status = command.deliver(MPChangeShuffleModeCommandEvent(command: command, shuffleType: type))
+            // (Turned on while shuffling by collection: the app's own kind stays.)
+            if status == .success, command.currentShuffleType == before, (before == .off) != (type == .off) {
+                command.currentShuffleType = type
+            }
+            return status
         }
     }
 }
@@ -143,4 +160,6 @@ enum RemoteRequest: Sendable, Equatable {
     /// Skip by this many seconds (positive).
     case skipForward(Double), skipBackward(Double)
     case changeRate(Double)
+    /// Set the repeat or shuffle mode.
+    case changeRepeat(MPRepeatType), changeShuffle(MPShuffleType)
 }

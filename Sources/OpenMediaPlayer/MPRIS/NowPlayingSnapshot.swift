@@ -17,6 +17,12 @@ struct RemoteCommandAvailability: Sendable, Equatable {
     var changeRate = false
     /// The rates the app supports (empty: only the current one).
     var rates: [Double] = []
+    /// The repeat mode may be changed (MPRIS LoopStatus is offered), and what it is.
+    var changeRepeat = false
+    var repeatType = MPRepeatType.off
+    /// The shuffle mode may be changed (MPRIS Shuffle is offered), and what it is.
+    var changeShuffle = false
+    var shuffleType = MPShuffleType.off
 }
 
 /// Everything the desktop may read: what plays, how, and what can be asked.

@@ -33,6 +33,30 @@ extension EngineTests {
             #expect(render(handoff, frames: 6, hostTime: 2.01) == ramp(104, 4) + [0, 0])
         }
 
+        @Test func aCallWrittenBackHearsTheNextRingThatMuchSoonerToo() async {
+            let first = AudioRingBuffer(format: mono, capacityFrames: 64)
+            let second = AudioRingBuffer(format: mono, capacityFrames: 64)
+            let handoff = AudioHandoff(format: mono)
+            handoff.setOutputLatency(0.05)
+            handoff.setCurrent(first)
+            #expect(first.write(ramp(1, 12), media: .zero))
+            #expect(render(handoff, frames: 12, hostTime: 1.988) == ramp(1, 12))
+            // A rate change re-makes the first ring's audio from 4 ms of media at twice the
+            // speed, to its end; the output held the old audio of 4...12 ms (8 frames).
+            first.beginSplice(atSeconds: 0.004)
+            #expect(first.write(ramp(101, 4), media: ms(4), rate: 2))
+            first.completeSplice()
+            first.markEnd(generation: 0)
+            #expect(second.write(ramp(200, 8), media: .zero))
+            handoff.setNext(second)
+            #expect(render(handoff, frames: 10, hostTime: 2) == ramp(101, 4) + ramp(200, 6))
+            #expect(handoff.takeRewindFrames() == 8)
+            // The second ring's first frame is heard right after the first ring's last, both
+            // 8 frames sooner than the call's host time says.
+            #expect(abs((first.clockSnapshot?.host ?? 0) - (2 - 0.008 + 0.05)) < 1e-9)
+            #expect(abs((second.clockSnapshot?.host ?? 0) - (2 + 0.004 - 0.008 + 0.05)) < 1e-9)
+        }
+
         @Test func aRingThatRunsDryBeforeItsEndIsNotHandedOver() async {
             let first = AudioRingBuffer(format: mono, capacityFrames: 64)
             let second = AudioRingBuffer(format: mono, capacityFrames: 64)

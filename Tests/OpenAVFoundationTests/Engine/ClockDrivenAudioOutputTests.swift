@@ -110,6 +110,7 @@ extension EngineTests {
             output.stop()
             let samples = output.samples
             #expect(output.frameCount == 300)
+            try #require(samples.count >= 300)
             #expect(samples[0..<100].allSatisfy { $0 == 1 })
             #expect(samples[200..<250].allSatisfy { $0 == 0.5 })
             #expect(output.silentRanges(minimumFrames: 10) == [100..<200, 250..<300])

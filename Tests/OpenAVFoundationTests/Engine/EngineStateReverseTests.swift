@@ -16,12 +16,12 @@ extension EngineStateHandleTests {
         return state
     }
 
-    @Test func aReverseStepIsAKeyframeSeekOfItsOwnThatKeepsTheClockRunningBackward() {
+    @Test func aReverseStepIsAKeyframeSeekOfItsOwnThatKeepsTheClockRunningBackward() throws {
         var state = playingBackward()
         #expect(state.itemTime(atHost: 11).seconds == 5)
         // Time went below the picture at 6 s: the keyframe at or before 5 s comes next.
         #expect(names(state.handle(.reverseStepDue(to: seconds(5)))) == ["flush 1", "wake all"])
-        let step = try! #require(state.seek)
+        let step = try #require(state.seek)
         #expect(step.isReverseStep && step.isEngineOwn)
         #expect(step.request.target == seconds(5) && step.request.toleranceAfter == .zero)
         #expect(step.request.toleranceBefore == .positiveInfinity)
@@ -71,14 +71,14 @@ extension EngineStateHandleTests {
         #expect(state.itemTime(atHost: 14).seconds == 3)
     }
 
-    @Test func forwardPlayAfterStepsResumesFromAnExactSeekOfItsOwnWhereTimeStands() {
+    @Test func forwardPlayAfterStepsResumesFromAnExactSeekOfItsOwnWhereTimeStands() throws {
         var state = playingBackward()
         _ = state.handle(.reverseStepDue(to: seconds(5)))
         _ = state.handle(.firstFrameShown(generation: 1, time: seconds(4), host: 11))
         // Paused at 4.5 s, then forward: the queues hold what follows the keyframe at 4 s.
         _ = state.handle(.setRate(0, host: 11.5))
         #expect(names(state.handle(.setRate(1, host: 12))) == ["flush 2", "output", "wake all"])
-        let resume = try! #require(state.seek)
+        let resume = try #require(state.seek)
         #expect(resume.isEngineOwn && !resume.isReverseStep && resume.request.isExact)
         #expect(resume.request.target.seconds == 4.5)
         // It lands like any seek (the clock restarts there) but tells the player nothing.

@@ -1,6 +1,7 @@
 // Playhead: tests for SharedAudioDevice and its lanes: items share one output, a held next
 // item joins the playing one on the frame after its last, and a paused item's follower waits.
 import Foundation
+import PlayheadTestSupport
 import Testing
 
 @testable import OpenAVFoundation
@@ -88,8 +89,16 @@ extension EngineTests {
             // Closed after its end: a drain thread waits for the last frame to be heard, then
             // lets the output play out what it holds (a late sound server keeps its tail).
             lane.close()
-            for _ in 0..<500 where output.playOuts == 0 {
-                clock.advance(by: 0.01)
+            // The drain thread steps on the clock: it moves only while the thread is parked on
+            // it (at most 500 steps, as far on a loaded machine as on a fast one), until the
+            // play-out (a hang guard only).
+            var steps = 0
+            var deadline = PatientDeadline(seconds: 20)
+            while output.playOuts == 0, !deadline.hasPassed() {
+                if steps < 500, clock.waiterCount > 0 {
+                    clock.advance(by: 0.01)
+                    steps += 1
+                }
                 try await Task.sleep(nanoseconds: 2_000_000)
             }
             #expect(output.playOuts == 1)
@@ -111,8 +120,15 @@ extension EngineTests {
             #expect(device.isPlayingOut)
             _ = try next.open(format: mono, source: ring(ramp(100, 8), ended: false))
             next.start()
-            for _ in 0..<500 where device.isPlayingOut {
-                clock.advance(by: 0.01)
+            // The clock moves only while the drain thread is parked on it (at most 500 steps),
+            // until the play-out is over (a hang guard only).
+            var steps = 0
+            var deadline = PatientDeadline(seconds: 20)
+            while device.isPlayingOut, !deadline.hasPassed() {
+                if steps < 500, clock.waiterCount > 0 {
+                    clock.advance(by: 0.01)
+                    steps += 1
+                }
                 try await Task.sleep(nanoseconds: 2_000_000)
             }
             #expect(!device.isPlayingOut)

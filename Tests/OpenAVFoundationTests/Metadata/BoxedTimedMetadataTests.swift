@@ -30,6 +30,7 @@ import Testing
         #expect(items.allSatisfy { $0.keySpace == .quickTimeMetadata && $0.time == time && $0.duration == duration })
         #expect(items.map { ($0.key as? NSString).map(String.init) } == TimedMetadataMedia.boxedKeys.map(\.name))
         #expect(items.map(\.commonKey) == [.commonKeyTitle, .commonKeyLocation, nil])
+        try #require(items.count == 3)
         #expect(items[0].stringValue == "Bridge" && items[1].stringValue == sample.location)
         #expect((items[2].value as? NSNumber)?.floatValue == 180.5)
         #expect(items.map(\.dataType) == [
@@ -38,7 +39,7 @@ import Testing
         ])
     }
 
-    @Test func valuesInDataBoxesAndOfEveryNumberTypeAreRead() {
+    @Test func valuesInDataBoxesAndOfEveryNumberTypeAreRead() throws {
         let bytes = BoxedMetadataBytes.sample([
             (1, BoxedMetadataBytes.dataBox(wellKnownType: 21, [0xFF, 0xFE])),  // int16 -2
             (2, BoxedMetadataBytes.dataBox(wellKnownType: 1, Array("in a data box".utf8))),
@@ -46,7 +47,7 @@ import Testing
             (99, Array("undeclared".utf8)),
         ])
         let items = BoxedMetadataReader.items(bytes, keys: keys)
-        #expect(items.count == 3)
+        try #require(items.count == 3)
         #expect((items[0].value as? NSNumber)?.intValue == -2 && items[0].dataType == "com.apple.metadata.datatype.int16")
         #expect(items[1].stringValue == "in a data box")
         #expect((items[2].value as? NSNumber)?.doubleValue == 2.5)
@@ -93,6 +94,7 @@ import Testing
         let asset = AVURLAsset(url: try TimedMetadataMedia.quickTimeMovie())
         let tracks = try await asset.load(.tracks)
         #expect(tracks.map(\.mediaType) == [.video, .metadata])
+        try #require(tracks.count >= 2)
         let format = try #require(try await tracks[1].load(.formatDescriptions).first)
         #expect(format.mediaType == .metadata && format.mediaSubType.rawValue == kCMMetadataFormatType_Boxed)
         #expect(tracks[1].trackID == 2)

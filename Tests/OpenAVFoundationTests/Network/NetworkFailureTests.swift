@@ -67,10 +67,26 @@ import Testing
         #expect((played.item.error as NSError?)?.localizedDescription.contains("timed out") == true)
         // The server would answer after 300 s. It sees the client hang up; measured on the
         // server's own clock, that comes after the 0.5 s time-out, far from the default 15 s,
-        // however late a busy main queue delivers the failure.
+        // however late a busy main queue delivers the failure (or the server's thread notes it).
+        await waitUntil("the server saw the client give up") { server.requests.contains { $0.servedSeconds != nil } }
         let waits = server.requests.compactMap(\.servedSeconds)
         #expect(!waits.isEmpty, "the server saw the client give up")
         #expect(waits.allSatisfy { $0 >= 0.4 && $0 < 8 }, "the client waited \(waits) s for the headers")
+    }
+
+    @Test func anAddressWithoutAnExtensionThatNeverAnswersIsAskedOnce() async throws {
+        // Playhead asks such an address what it is (a manifest, a list of streams, media)
+        // before libavformat opens it; when that request times out, libavformat's own would
+        // only wait as long again.
+        let server = try networkMediaServer()
+        defer { server.stop() }
+        server.headerDelay = 300
+        let asset = AVURLAsset(url: server.url(for: "live?station=1"), options: [AVURLAssetPlayheadTimeoutKey: 1.0])
+        let played = await playUntimed(asset, timeout: 300)
+        #expect(played.item.status == .failed)
+        #expect((played.item.error as NSError?)?.localizedDescription.contains("timed out") == true)
+        await waitUntil("the server saw the client give up") { server.requests.contains { $0.servedSeconds != nil } }
+        #expect(server.requests.map(\.path) == ["/live"], "one request: \(server.requests.map(\.path))")
     }
 
     @Test func releasingAPlayerDuringASlowOpenReturnsAtOnceAndDropsTheConnection() async throws {

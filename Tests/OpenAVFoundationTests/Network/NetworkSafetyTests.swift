@@ -84,7 +84,7 @@ import Testing
         let text = String(decoding: Self.playlist(secondSegment: server.url(for: "hls/seg1.ts").absoluteString), as: UTF8.self)
             .replacingOccurrences(of: "\nseg", with: "\n\(server.baseURL.absoluteString)hls/seg")
         try text.write(to: playlist, atomically: true, encoding: .utf8)
-        _ = await playUntimed(AVURLAsset(url: playlist), timeout: 10)
+        _ = await playUntimed(AVURLAsset(url: playlist))
         #expect(server.requests.isEmpty, "a local playlist made requests: \(server.requests.map(\.path))")
     }
 
@@ -93,7 +93,7 @@ import Testing
         defer { server.stop() }
         server.setRule(.redirect(to: "/b.mp4"), for: "/a.mp4")
         server.setRule(.redirect(to: "/a.mp4"), for: "/b.mp4")
-        let played = await playUntimed(AVURLAsset(url: server.url(for: "a.mp4")), timeout: 10)
+        let played = await playUntimed(AVURLAsset(url: server.url(for: "a.mp4")))
         #expect(played.item.status == .failed)
         #expect(server.requests.count <= 12, "redirects are bounded: \(server.requests.count)")
     }

@@ -17,17 +17,17 @@ import Testing
         #expect(player.audioDelay == 0)
         await waitUntil("ready") { item.status == .readyToPlay }
         player.play()
-        await advance(clock, by: 0.5, thenUpTo: 5) { item.currentTime().seconds > 0.5 }
+        await advanceFed(clock, by: 0.5, playing: player, thenUpTo: 5) { item.currentTime().seconds > 0.5 }
         let before = item.currentTime().seconds
         player.audioDelay = delay
         #expect(player.audioDelay == delay)
         // The next rendered period carries the shift; time reads `delay` ahead of the sound.
-        await advance(clock, by: 0.3)
+        await advanceFed(clock, by: 0.3, playing: player)
         let after = item.currentTime().seconds
         #expect(abs(after - (before + 0.3 + delay)) < 0.03, "\(before) → \(after)")
         // The frame on screen is the one for the shifted time (the presentation thread may
         // need the clock to move a step to notice the shift).
-        await advance(clock, by: 0, step: 0.01, thenUpTo: 0.1) {
+        await advanceFed(clock, by: 0, playing: player, step: 0.01, thenUpTo: 0.1) {
             (sink.last?.pts.seconds ?? 0) > item.currentTime().seconds - 0.04
         }
         let shown = try #require(sink.last)

@@ -123,7 +123,7 @@ import Testing
         player.rate = 4
         // A frame falls due every hundredth of a second of the clock.
         for frame in 1...6 {
-            await advance(clock, by: 0.01, thenUpTo: 1) { sink.count >= frame }
+            await advanceFed(clock, by: 0.01, playing: player, thenUpTo: 1) { sink.count >= frame }
             await waitUntil("frame \(frame)") { sink.count >= frame }
         }
         let shown = sink.frames.map { millis($0.pts) }

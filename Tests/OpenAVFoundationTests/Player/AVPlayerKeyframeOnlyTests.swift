@@ -27,6 +27,8 @@ import Testing
         let sinks = VideoSinks()
         sinks.add(sink)
         let output = ClockDrivenAudioOutput(clock: clock)
+        // (Found by the fed steps of the shared helpers, as timedEnvironment's outputs are.)
+        ClockDrivenOutputs.shared.add(output, on: clock)
         let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
         let item = AVPlayerItem(url: url)
         let player = AVPlayer(environment: environment, playerItem: item)
@@ -102,7 +104,7 @@ import Testing
         player.rate = 1
         await waitUntil("the picture where time stood") { sink.count >= 1 }
         for frame in 2...4 {
-            await advance(clock, by: 0.04, thenUpTo: 1) { sink.count >= frame }
+            await advanceFed(clock, by: 0.04, playing: player, thenUpTo: 1) { sink.count >= frame }
             await waitUntil("frame \(frame)") { sink.count >= frame }
         }
         let first = try #require(sink.frames.first)

@@ -93,6 +93,7 @@ final class RateChangeLog: @unchecked Sendable {
     @Test func theDeprecatedSelectedOptionFollowsTheCurrentSelection() async throws {
         let asset = AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        try #require(group.options.count >= 2)
         let item = AVPlayerItem(asset: asset)
         item.select(group.options[1], in: group)
         #expect(item.selectedMediaOption(in: group) == group.options[1])

@@ -23,11 +23,11 @@ import Testing
             let log = NotificationLog([AVPlayerItem.playbackStalledNotification], object: item)
             await waitUntil("ready, run \(run)") { item.status == .readyToPlay && sink.count > 0 }
             player.play()
-            await advance(clock, by: 0.3, thenUpTo: 5) { item.currentTime().seconds > 0.3 }
+            await advanceFed(clock, by: 0.3, playing: player, thenUpTo: 5) { item.currentTime().seconds > 0.3 }
             #expect(player.timeControlStatus == .playing, "run \(run)")
             player.seek(to: CMTime(seconds: target, preferredTimescale: 600)) { _ in }
             player.play()
-            await advance(clock, by: 0.3, thenUpTo: 5) {
+            await advanceFed(clock, by: 0.3, playing: player, thenUpTo: 5) {
                 item.currentTime().seconds > target + 0.3 || player.rate == 0
             }
             #expect(log.count(AVPlayerItem.playbackStalledNotification) == 0, "run \(run)")

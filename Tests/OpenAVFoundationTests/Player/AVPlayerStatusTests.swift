@@ -145,9 +145,10 @@ import Testing
         #expect(item.presentationSize == .zero)
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
-        await advance(clock, by: 1)
+        // Each step fed: the sound's clock follows the manual clock however slow the machine.
+        await advanceFed(clock, by: 1, playing: player, outputs: { ClockDrivenOutputs.shared.outputs(on: clock) })
         #expect(player.currentTime().seconds > 0.5)
-        await advance(clock, by: 1.5, step: 0.05, thenUpTo: 10) {
+        await advanceFed(clock, by: 1.5, playing: player, step: 0.05, thenUpTo: 10) {
             log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1
         }
         await waitUntil("end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }

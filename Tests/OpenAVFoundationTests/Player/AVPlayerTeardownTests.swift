@@ -30,7 +30,7 @@ struct Released {
 @Suite struct AVPlayerTeardownTests {
     @Test func releasingAPlayingPlayerFreesThePlayerItemAndEngine() async throws {
         let released = try await TeardownScenarios.playAndRelease(.mp4, clock: SystemHostClock.shared, audio: true)
-        await waitUntil(timeout: 2, "objects freed") { released.isFree }
+        await waitUntil("objects freed") { released.isFree }
     }
 
     @Test func releasingAPlayerWithAFailedItemFreesIt() async throws {
@@ -40,7 +40,7 @@ struct Released {
         let released = Released(player: player, item: item, engine: player.flatMap(engine(of:)))
         item = nil
         player = nil
-        await waitUntil(timeout: 2, "objects freed") { released.isFree }
+        await waitUntil("objects freed") { released.isFree }
     }
 
     @Test func replacedItemsAndTheirEnginesAreFreed() async throws {
@@ -54,7 +54,7 @@ struct Released {
             released.append(Released(player: nil, item: player.currentItem, engine: engine(of: player)))
         }
         player.replaceCurrentItem(with: nil)
-        await waitUntil(timeout: 2, "old items and engines freed") { released.allSatisfy(\.isFree) }
+        await waitUntil("old items and engines freed") { released.allSatisfy(\.isFree) }
     }
 
     @Test func manyCreatePlaySeekReleaseCyclesFreeEverything() async throws {
@@ -66,7 +66,7 @@ struct Released {
                 try await TeardownScenarios.playAndRelease(fixture, clock: clock, audio: fixture == .wav || index % 2 == 0))
             clock.advance(by: 0.1)
         }
-        await waitUntil(timeout: 2, "objects freed") { released.allSatisfy(\.isFree) }
+        await waitUntil("objects freed") { released.allSatisfy(\.isFree) }
     }
 
     /// Counts "playhead.*" threads process-wide, so it needs a process where nothing else plays:
@@ -91,7 +91,7 @@ enum TeardownScenarios {
         await waitUntil("playing") { player.map(startedPlaying) ?? true }
         let seeks = CompletionLog()
         player?.seek(to: CMTime(value: 1, timescale: 1), completionHandler: seeks.handler())
-        await waitUntil(timeout: 5, "seek in \(fixture), audio \(audio)") { !seeks.results.isEmpty }
+        await waitUntil("seek in \(fixture), audio \(audio)") { !seeks.results.isEmpty }
         let released = Released(player: player, item: item, engine: player.flatMap(engine(of:)))
         item = nil
         player = nil

@@ -25,6 +25,18 @@ final class TimeLog: Sendable {
 
     private func settle() async throws { await mainQueueSleep(nanoseconds: 30_000_000) }
 
+    /// Plays on to a hair past 0.2 s, awaiting the calls of a 0.1 s periodic observer (counted
+    /// by `count`) at the start, 0.1 and 0.2 before the clock moves on: a presenter slowed by
+    /// a sanitizer, seeing the clock far on, calls once for the multiples it missed.
+    private func stepThroughTwoTenths(_ clock: ManualClock, _ count: @escaping () -> Int) async {
+        await waitUntil("the call at the start") { count() >= 1 }
+        // (The presenter notices time at its pictures' times: 0.12 and 0.2.)
+        await advance(clock, by: 0.121)
+        await waitUntil("the call for 0.1") { count() >= 2 }
+        await advance(clock, by: 0.08)
+        await waitUntil("the call for 0.2") { count() >= 3 }
+    }
+
     @Test func periodicObserverFiresAtIntervalMultiplesAndOnPlayAndPause() async throws {
         let clock = ManualClock()
         let (player, _) = try await readyPlayer(clock: clock)
@@ -38,10 +50,15 @@ final class TimeLog: Sendable {
         await waitUntil("playing") { player.timeControlStatus == .playing }
         try await settle()
         #expect(log.values == [0], "one call when playback starts")
-        await advance(clock, by: 1.0)
-        // On a loaded machine the presenter may lag the clock: let the 1.0 call arrive.
-        await waitUntil("the call for 1.0") { log.count >= 5 }
-        await advance(clock, by: 0.1)
+        // A quarter second at a time, each multiple's call awaited before the clock moves on:
+        // a presenter slowed by a sanitizer noticed 0.75 only at 0.86 when the clock ran on.
+        // (The presenter notices time at its pictures' times, 25 a second: the clock stops a
+        // hair past the first picture after each multiple, 0.28, 0.52, 0.76 and 1.0.)
+        for quarter in 1...4 {
+            await advance(clock, by: quarter == 1 ? 0.281 : 0.24)
+            await waitUntil("the call for \(Double(quarter) / 4)") { log.count >= 1 + quarter }
+        }
+        await advance(clock, by: 0.099)
         player.pause()
         try await settle()
         let values = log.values
@@ -84,7 +101,7 @@ final class TimeLog: Sendable {
             onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key) == 7) }
         }
         player.play()
-        await advance(clock, by: 0.3)
+        await stepThroughTwoTenths(clock) { onQueue.withLock { $0.count } }
         player.pause()
         try await settle()
         let calls = onQueue.withLock { $0 }
@@ -105,7 +122,10 @@ final class TimeLog: Sendable {
         ]
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
-        await advance(clock, by: 0.6)
+        // (Past 0.5 by less than the tolerance: a presenter slowed by a sanitizer calls once
+        // the clock stands.)
+        await advance(clock, by: 0.55)
+        await waitUntil("0.5 crossed") { crossed.count >= 1 }
         try await settle()
         #expect(crossed.count == 1)
         #expect(abs((crossed.values.first ?? 0) - 0.5) < 0.1)
@@ -116,6 +136,7 @@ final class TimeLog: Sendable {
         try await settle()
         #expect(jumped.count == 0, "a seek over a boundary does not fire it")
         await advance(clock, by: 0.2)
+        await waitUntil("1.7 crossed") { later.count >= 1 }
         try await settle()
         #expect(later.count == 1)
         #expect(crossed.count == 1)
@@ -155,7 +176,7 @@ final class TimeLog: Sendable {
         let boundaryToken = player.addBoundaryTimeObserver(
             forTimes: [NSValue(time: CMTime(value: 1, timescale: 1))], queue: nil) { boundary.tick() }
         player.play()
-        await advance(clock, by: 0.3)
+        await stepThroughTwoTenths(clock) { periodic.count }
         try await settle()
         let before = periodic.count
         #expect(before >= 3)
@@ -184,7 +205,17 @@ final class TimeLog: Sendable {
             log.append($0)
         }
         player.play()
-        await advance(clock, by: 1.6, thenUpTo: 2) { item.currentTime().seconds >= 1.6 }
+        await waitUntil("the call at the start") { log.count >= 1 }
+        // Each crossing's call awaited before the clock moves on (a presenter slowed by a
+        // sanitizer, seeing the clock far on, once reported 1.5 twice), the clock stopping a
+        // hair past the first picture after each multiple.
+        var at = 0.0
+        for (multiple, target) in [(1, 0.521), (2, 1.001), (3, 1.521)] {
+            await advance(clock, by: target - at)
+            at = target
+            await waitUntil("the call for \(Double(multiple) / 2)") { log.count >= 1 + multiple }
+        }
+        await advance(clock, by: 1.6 - at, thenUpTo: 2) { item.currentTime().seconds >= 1.6 }
         await mainQueueSleep(nanoseconds: 50_000_000)
         let reports = engine(of: player)?.statistics.timeReports ?? -1
         #expect(reports >= 3 && reports <= 6, "about one report per 0.5 s crossing: \(reports)")

@@ -182,6 +182,8 @@ import Testing
         #expect(abs(readings.last! - 0.4) < 0.03, "\(readings)")
         let all = waiting + readings
         #expect(zip(all, all.dropFirst()).allSatisfy { $1 >= $0 }, "time went back: \(all)")
+        // The pictures due by now (0 … 0.36 s) are shown without the clock moving on.
+        await waitUntil("the pictures due shown") { sink.frames.count >= 10 }
         player.pause()
         let shown = sink.frames.map(\.pts.seconds)
         #expect(shown.count >= 10 && zip(shown, shown.dropFirst()).allSatisfy { $1 > $0 }, "each picture once: \(shown)")
@@ -242,9 +244,9 @@ import Testing
         // The audio clock follows the real-time audio thread, which may lag the manual clock
         // on a loaded machine: move the clock on until the time gets to 1 s (within audio
         // codec delay: the MP3 starts 25 ms in).
-        await advance(clock, by: 1, thenUpTo: 5) { player.currentTime().seconds >= 0.975 }
+        await advanceFed(clock, by: 1, playing: player, thenUpTo: 5) { player.currentTime().seconds >= 0.975 }
         await waitUntil(timeout: 10, "\(fixture) clock at 1 s") { abs(player.currentTime().seconds - 1) < 0.03 }
-        await advance(clock, by: 1.6, step: 0.05, thenUpTo: 10) {
+        await advanceFed(clock, by: 1.6, playing: player, step: 0.05, thenUpTo: 10) {
             log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1
         }
         await waitUntil("end of \(fixture)") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
@@ -258,7 +260,11 @@ import Testing
         let clock = ManualClock()
         let sink = RecordingVideoSink()
         let item = AVPlayerItem(url: try Fixture.url(.wav))
-        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
+        let sinks = VideoSinks()
+        sinks.add(sink)
+        let output = ClockDrivenAudioOutput(clock: clock)
+        let environment = PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks)
+        let player = AVPlayer(environment: environment, playerItem: item)
         await waitUntil("ready") { item.status == .readyToPlay }
         let target = CMTime(value: 13, timescale: 10)
         let finished = await player.seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero)
@@ -267,13 +273,14 @@ import Testing
         player.play()
         await waitUntil("playing") { player.timeControlStatus == .playing }
         // The audio clock stops while the (real-time) audio thread is behind the manual clock
-        // (an underrun, as on a device), so on a loaded machine 0.2 s of clock may not be
-        // 0.2 s of audio: keep moving the clock until the time gets to 1.5 s. It never runs
-        // ahead of the clock and never goes back before the target.
+        // (an underrun, as on a device): each step waits for the audio thread to queue its
+        // sound (`advanceFed`), and should one still come short, the clock moves on until the
+        // time gets to 1.5 s. It never runs ahead of the clock and never goes back before the
+        // target.
         var moved = 0.0
         var lowest = player.currentTime().seconds
         while player.currentTime().seconds < 1.5 - 0.02, moved < 10 {
-            await advance(clock, by: 0.02)
+            await advanceFed(clock, by: 0.02, playing: player, output: output)
             moved += 0.02
             lowest = min(lowest, player.currentTime().seconds)
         }

@@ -52,6 +52,17 @@ final class RecordingVideoSink: VideoSink {
 }
 
 /// Waits on the main actor (letting the main queue run) until `condition` holds.
+/// `AVURLAsset` options for a test over loopback whose outcome must not depend on the machine:
+/// every wait the player bounds by wall time (the time-out, content steering's first ranking,
+/// the session data documents, the I-frame playlist of trick play) is a minute, so a loaded
+/// machine gets what a fast one does. (A test of what happens when a wait runs out sets its own.)
+var patientNetworkOptions: [String: Any] {
+    [
+        AVURLAssetPlayheadTimeoutKey: 60, AVURLAssetPlayheadSteeringWaitKey: 60,
+        AVURLAssetPlayheadSessionDataWaitKey: 60, AVURLAssetPlayheadKeyframePlaylistWaitKey: 60,
+    ]
+}
+
 @MainActor
 func waitUntil(
     timeout: Double = 20, _ what: String = "condition", sourceLocation: SourceLocation = #_sourceLocation,
@@ -146,8 +157,36 @@ func timedEnvironment(
     sinks.add(sink)
     return PlaybackEnvironment(
         hostClock: clock,
-        makeAudioOutput: audio ? { @Sendable in ClockDrivenAudioOutput(clock: clock) } : nil,
+        makeAudioOutput: audio
+            ? { @Sendable in
+                let output = ClockDrivenAudioOutput(clock: clock)
+                ClockDrivenOutputs.shared.add(output, on: clock)
+                return output
+            } : nil,
         videoSinks: sinks)
+}
+
+/// The clock-driven outputs ``timedEnvironment(_:clock:audio:)`` made, found by the clock they
+/// run on (both held weakly), so a test can feed each step (``advanceFed(_:by:playing:step:thenUpTo:until:)``).
+final class ClockDrivenOutputs: @unchecked Sendable {
+    static let shared = ClockDrivenOutputs()
+    private struct Made {
+        weak var clock: AnyObject?
+        weak var output: ClockDrivenAudioOutput?
+    }
+    private let made = Locked<[Made]>([])
+
+    func add(_ output: ClockDrivenAudioOutput, on clock: any HostClock) {
+        made.withLock { list in
+            list.removeAll { $0.clock == nil || $0.output == nil }
+            list.append(Made(clock: clock as AnyObject, output: output))
+        }
+    }
+
+    /// The live outputs made on `clock`.
+    func outputs(on clock: ManualClock) -> [ClockDrivenAudioOutput] {
+        made.withLock { list in list.filter { $0.clock === clock }.compactMap(\.output) }
+    }
 }
 
 /// Advances `clock` by `seconds` in steps, letting the engine threads and the main queue keep
@@ -181,7 +220,7 @@ func advance(
 }
 
 /// Advances `clock` by `seconds` in steps so that the audio clock follows it exactly however
-/// loaded the machine is: before each step the real-time decode thread gets up to two real
+/// loaded the machine is: before each step the real-time decode thread gets up to ten real
 /// seconds to queue that step's audio (an empty ring stops the audio clock, as on a device)
 /// and for a playing run's output to start, and after it the render thread of `output` catches
 /// up (until it renders, the audio clock stands at what it rendered last). Near the end of the
@@ -205,8 +244,14 @@ func advanceFed(
     var left = seconds
     while left > 1e-9 {
         let delta = min(step, left)
-        for _ in 0..<400 {
+        // Up to ten real seconds: a loaded machine running a sanitizer (or a build beside the
+        // tests) has starved the decode thread of 8x audio for two.
+        for _ in 0..<2_000 {
             guard let ring = engine(of: player)?.pipeline?.ring, !ring.isAtEnd else { break }
+            // Stalled, waiting for media: time stands whatever the ring holds.
+            if player.timeControlStatus == .waitingToPlayAtSpecifiedRate, player.reasonForWaitingToPlay == .toMinimizeStalls {
+                break
+            }
             // At least a step, and more than the 50 ms the ring waits for before it starts.
             let fed = ring.bufferedDuration.seconds >= max(delta, 0.05) + 0.01
             // A run's output starts on its own queue after `play()`: until it runs, time stands,
@@ -216,8 +261,43 @@ func advanceFed(
         }
         clock.advance(by: delta)
         left -= delta
-        for output in outputs() { await output.caughtUp(timeout: 2) }
+        for output in outputs() { await output.caughtUp(timeout: 10) }
         await mainQueueSleep(nanoseconds: 2_000_000)
+    }
+}
+
+/// ``advance(_:by:step:)`` with each step fed as ``advanceFed(_:by:playing:output:step:)`` when
+/// the player plays into clock-driven outputs made by `timedEnvironment` on `clock` (plain
+/// steps otherwise). Only for forward play: backward and fast play leave the output stopped.
+@MainActor
+func advanceFed(_ clock: ManualClock, by seconds: Double, playing player: AVPlayer, step: Double = 0.02) async {
+    let outputs = { ClockDrivenOutputs.shared.outputs(on: clock) }
+    guard !outputs().isEmpty else {
+        await advance(clock, by: seconds, step: step)
+        return
+    }
+    await advanceFed(clock, by: seconds, playing: player, outputs: outputs, step: step)
+}
+
+/// ``advance(_:by:step:thenUpTo:until:)`` with each step fed as ``advanceFed(_:by:playing:output:step:)``
+/// feeds it when the player plays into clock-driven outputs made by `timedEnvironment`: the sound's clock follows
+/// the manual clock however slow the machine (plain steps once let the clock's budget run out
+/// while a sanitizer slowed the audio thread, and the picture stood).
+@MainActor
+func advanceFed(
+    _ clock: ManualClock, by seconds: Double, playing player: AVPlayer, step: Double = 0.02,
+    thenUpTo limit: Double, until condition: @MainActor () -> Bool
+) async {
+    let outputs = { ClockDrivenOutputs.shared.outputs(on: clock) }
+    guard !outputs().isEmpty else {
+        await advance(clock, by: seconds, step: step, thenUpTo: limit, until: condition)
+        return
+    }
+    await advanceFed(clock, by: seconds, playing: player, outputs: outputs, step: step)
+    var moved = 0.0
+    while !condition(), moved < limit {
+        await advanceFed(clock, by: step, playing: player, outputs: outputs, step: step)
+        moved += step
     }
 }
 
@@ -253,7 +333,22 @@ func onePlaysOnFrameByFrame(
     sink.reset()
     player.rate = 1
     for frame in 1...4 {
-        await advance(clock, by: 0.04, thenUpTo: 1) { sink.count >= frame }
+        // A frame's time at a time, each step fed and taken once the next picture is decoded
+        // ahead: moving on while it was still being decoded (a loaded machine) made it late,
+        // and it was dropped for the one after.
+        await waitUntil("a picture decoded ahead of frame \(frame)") {
+            sink.count >= frame || engine(of: player)?.pipeline?.videoFrames.peek() != nil
+        }
+        await advanceFed(clock, by: 0.04, playing: player)
+        // Time may start a moment after the clock (once the sound is heard): small steps
+        // until it reaches the frame's time, never past it by more than one.
+        let due = still.pts.seconds + 0.04 * Double(frame) - 0.001
+        var extra = 0.0
+        let started = Date()
+        while sink.count < frame, player.currentTime().seconds < due, extra < 1, Date().timeIntervalSince(started) < 60 {
+            await advanceFed(clock, by: 0.005, playing: player, step: 0.005)
+            extra += 0.005
+        }
         await waitUntil("frame \(frame) after where time stood") { sink.count >= frame }
     }
     // (The sound's clock can trail the manual clock on a loaded machine, never run ahead.)

@@ -27,7 +27,10 @@ import Testing
 
     @Test func theItemFailsWithContentIsProtected() async throws {
         let played = await playUntimed(AVURLAsset(url: try ProtectedMedia.mp4()), audio: true)
-        #expect(played.failedToEnd, "failed, not played to its end")
+        // Failed, not played to its end. (Whether it failed at the open or once playing, with
+        // `failedToPlayToEndTimeNotification`, depends on which read the first encrypted
+        // sample first: the asset's inspection or the player's open.)
+        #expect(played.item.status == .failed)
         #expect(played.log.count(AVPlayerItem.didPlayToEndTimeNotification) == 0)
         let error = try #require(played.item.error as? NSError, "the item's error")
         #expect(error.domain == AVFoundationErrorDomain && error.code == AVError.Code.contentIsProtected.rawValue, "\(error)")

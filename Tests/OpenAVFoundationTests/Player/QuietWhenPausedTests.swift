@@ -16,12 +16,21 @@ import Testing
         let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
         await waitUntil("ready") { item.status == .readyToPlay && sink.count > 0 }
         player.play()
-        await advance(clock, by: 0.5, thenUpTo: 3) { item.currentTime().seconds > 0.4 }
+        await advanceFed(clock, by: 0.5, playing: player, thenUpTo: 3) { item.currentTime().seconds > 0.4 }
         player.pause()
-        // Let the threads finish what pausing and reading ahead leave them to do.
+        // Let the threads finish what pausing and reading ahead leave them to do: until the
+        // wake-ups stop counting (unchanged over five looks 50 ms apart).
         await advance(clock, by: 0.5)
-        await mainQueueSleep(nanoseconds: 300_000_000)
         let playback = try #require(engine(of: player))
+        var settled = PatientDeadline(seconds: 20)
+        var last = playback.wakeUps
+        var unchanged = 0
+        while unchanged < 5, !settled.hasPassed() {
+            await mainQueueSleep(nanoseconds: 50_000_000)
+            let now = playback.wakeUps
+            unchanged = now == last ? unchanged + 1 : 0
+            last = now
+        }
         let before = playback.wakeUps
         await advance(clock, by: 5, step: 0.05)
         await mainQueueSleep(nanoseconds: 100_000_000)

@@ -62,7 +62,7 @@ enum TeardownSoak {
         for index in 0..<warmUpCycles { _ = await cycle(index, urls) }
         // The warm-up's engines finish tearing down in the background: the baseline is taken
         // once their threads are gone (nothing plays between cycles).
-        var warmUpDeadline = PatientDeadline(seconds: 10)
+        var warmUpDeadline = PatientDeadline(seconds: 30)
         while !warmUpDeadline.hasPassed(), !playheadThreadNames().isEmpty { await settle() }
         await settle()
         let threads = playheadThreadNames().sorted()
@@ -80,7 +80,7 @@ enum TeardownSoak {
             if index == cycles / 2 { halfwayRSS = residentBytes() }
         }
         let seconds = Date().timeIntervalSince(start)
-        var deadline = PatientDeadline(seconds: 5)
+        var deadline = PatientDeadline(seconds: 30)
         while !deadline.hasPassed(),
             playheadThreadNames().sorted() != threads || !released.allSatisfy(\.isFree)
                 || openDescriptors().count > fds.count
@@ -157,13 +157,13 @@ enum TeardownSoak {
             ? timedEnvironment(sink, clock: ManualClock(), audio: true) : environment(sink)
         var player: AVPlayer? = AVPlayer(environment: env, playerItem: first)
         player?.play()
-        await waitUntil(timeout: 10, "first item ready") { first?.status != .unknown }
+        await waitUntil(timeout: 30, "first item ready") { first?.status != .unknown }
         _ = await player?.seek(to: CMTime(value: 1, timescale: 1))
         let firstReleased = Released(player: nil, item: first, engine: player.flatMap(engine(of:)))
         var second: AVPlayerItem? = AVPlayerItem(url: urls[(index + 3) % urls.count])
         player?.replaceCurrentItem(with: second)
         player?.play()
-        await waitUntil(timeout: 10, "second item ready") { second?.status != .unknown }
+        await waitUntil(timeout: 30, "second item ready") { second?.status != .unknown }
         if first?.status == .failed || second?.status == .failed {
             failedItems += 1
         }

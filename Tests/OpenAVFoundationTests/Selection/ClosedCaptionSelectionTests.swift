@@ -58,7 +58,7 @@ import Testing
     @Test func forcedAndHearingImpairedTracksSayWhatTheyAre() async throws {
         let asset = AVURLAsset(url: try CaptionMedia.flaggedSubtitles.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
-        #expect(group.options.count == 2)
+        try #require(group.options.count == 2)
         let forced = group.options[0], sdh = group.options[1]
         #expect(forced.mediaType == .subtitle && sdh.mediaType == .subtitle)
         #expect(forced.hasMediaCharacteristic(.containsOnlyForcedSubtitles))

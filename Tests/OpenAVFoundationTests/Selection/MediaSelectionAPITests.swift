@@ -19,6 +19,7 @@ import Testing
             ).first?.stringValue
         }
         #expect(titles == ["Opening", "Finale"])
+        try #require(groups.count >= 2)
         #expect(
             groups[0].timeRange == CMTimeRange(start: .zero, end: CMTime(value: 2, timescale: 1)))
         #expect(groups[1].timeRange.start.seconds == 2)
@@ -55,6 +56,7 @@ import Testing
             audible.options.map { $0.displayName(with: Locale(identifier: "en")) } == [
                 "English", "French",
             ])
+        try #require(audible.options.count >= 2)
         #expect(audible.options[1].locale?.identifier == "fr")
         #expect(audible.defaultOption == audible.options[0])
         #expect(!audible.allowsEmptySelection)
@@ -66,6 +68,7 @@ import Testing
         #expect(legible.options.map(\.mediaType) == [.subtitle, .subtitle])
         let french = AVMediaSelectionGroup.mediaSelectionOptions(
             from: legible.options, with: Locale(identifier: "fr"))
+        try #require(legible.options.count >= 2)
         #expect(french == [legible.options[1]])
         let sorted = AVMediaSelectionGroup.mediaSelectionOptions(
             from: legible.options, filteredAndSortedAccordingToPreferredLanguages: ["fr-FR", "en"])
@@ -85,6 +88,7 @@ import Testing
             ($0.propertyList() as? String)?.split(separator: "/").last.map(String.init)
         }
         #expect(names == ["clip.fr.vtt", "clip.srt"])
+        try #require(legible.options.count >= 2)
         #expect(legible.options[0].extendedLanguageTag == "fr")
         #expect(legible.options[0].codecName == "webvtt")
         #expect(legible.options[1].extendedLanguageTag == nil)
@@ -101,11 +105,11 @@ import Testing
                 AVURLAssetPlayheadSubtitleFilesKey: [extra],
             ])
         let explicit = try #require(try await given.loadMediaSelectionGroup(for: .legible))
-        #expect(explicit.options.count == 1)
+        try #require(explicit.options.count == 1)
         #expect(explicit.options[0].codecName == "subrip")
     }
 
-    @Test func hlsMasterPlaylistSubtitleRenditionsAreParsed() {
+    @Test func hlsMasterPlaylistSubtitleRenditionsAreParsed() throws {
         let text = """
             #EXTM3U
             #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="Main",URI="audio.m3u8"
@@ -116,7 +120,7 @@ import Testing
             """
         let renditions = HLSSubtitleRenditions.parse(
             text, base: URL(string: "https://example.com/show/master.m3u8"))
-        #expect(renditions.count == 2)
+        try #require(renditions.count == 2)
         #expect(
             renditions[0]
                 == SubtitleRendition(
@@ -151,6 +155,7 @@ import Testing
         let item = AVPlayerItem(asset: asset)
         let audible = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        try #require(audible.options.count >= 2 && !legible.options.isEmpty)
         #expect(item.currentMediaSelection.selectedMediaOption(in: audible) == audible.options[0])
         #expect(item.currentMediaSelection.selectedMediaOption(in: legible) == nil)
         let log = NotificationLog([AVPlayerItem.mediaSelectionDidChangeNotification], object: item)

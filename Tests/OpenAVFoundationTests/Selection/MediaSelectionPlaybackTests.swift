@@ -175,6 +175,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let output = RecordingAudioOutput(clock: clock)
         let asset = AVURLAsset(url: try SelectionMedia.twoLanguagesAudio.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        try #require(group.options.count >= 2)
         let item = AVPlayerItem(asset: asset)
         let environment = PlaybackEnvironment(
             hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
@@ -190,9 +191,15 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         }
         item.select(group.options[1], in: group)
         await waitUntil("seek finished") { seeked.withLock { $0 } }
-        // Playing resumes once enough is buffered at the new position.
-        for _ in 0..<500 where player.timeControlStatus != .playing {
-            clock.advance(by: 0.001)
+        // Playing resumes once enough is buffered at the new position: waited for patiently,
+        // while the clock moves at most 500 steps of 1 ms (however long the wait takes).
+        var steps = 0
+        var resuming = PatientDeadline(seconds: 20)
+        while player.timeControlStatus != .playing, !resuming.hasPassed() {
+            if steps < 500 {
+                clock.advance(by: 0.001)
+                steps += 1
+            }
             await mainQueueSleep(nanoseconds: 2_000_000)
         }
         #expect(player.timeControlStatus == .playing)
@@ -202,8 +209,9 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         await output.caughtUp()
         output.clearRecording()
         for _ in 0..<100 {
-            // Give the real-time audio thread up to 0.5 s to refill before time moves on.
-            for _ in 0..<100 where ring.bufferedDuration.seconds < 0.05 {
+            // Let the real-time audio thread refill before time moves on (a hang guard only).
+            var refill = PatientDeadline(seconds: 10)
+            while ring.bufferedDuration.seconds < 0.05, !ring.isAtEnd, !refill.hasPassed() {
                 await mainQueueSleep(nanoseconds: 5_000_000)
             }
             clock.advance(by: 0.01)
@@ -248,6 +256,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         defer { server?.stop() }
         let asset = AVURLAsset(url: server?.url(for: file.lastPathComponent) ?? file)
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        try #require(group.options.count >= 2)
         let item = AVPlayerItem(asset: asset)
         let sink = RecordingVideoSink()
         let sinks = VideoSinks()
@@ -356,6 +365,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let output = RecordingAudioOutput(clock: clock)
         let asset = AVURLAsset(url: try media.url())
         let group = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        try #require(group.options.count >= 2)
         let item = AVPlayerItem(asset: asset)
         let environment = PlaybackEnvironment(
             hostClock: clock, makeAudioOutput: { output }, videoSinks: VideoSinks())
@@ -372,7 +382,7 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
         let samples = output.samples
         let firstSound = (samples.firstIndex { $0 != 0 }) ?? 0
         let heard = Array(samples[firstSound...])
-        #expect(heard.count > 48_000 * 2)
+        try #require(heard.count > 48_000 * 2)
         // No silent run over 100 ms once sound started (the recording ends when it stops).
         var run = 0
         var longest = 0

@@ -75,7 +75,7 @@ import Testing
         #expect(abs(cue.timeRange.start.seconds - 1) < 0.001)
         #expect(abs(cue.timeRange.end.seconds - 3) < 0.001)
         let picture = try #require(cue.bitmaps.first)
-        #expect(picture.pixelWidth == 240 && picture.pixelHeight == 40)
+        try #require(picture.pixelWidth == 240 && picture.pixelHeight == 40 && picture.rgba.count == 240 * 40 * 4)
         // Fractions of the picture: the 640x480 presentation covers the 320x240 video.
         #expect(abs(picture.x - 0.25) < 1e-9 && abs(picture.y - 0.75) < 1e-9)
         #expect(abs(picture.width - 0.375) < 1e-9 && abs(picture.height - 40.0 / 480) < 1e-9)

@@ -23,7 +23,7 @@ import Testing
 
     @Test func subRipCuesKeepTimingAndBold() throws {
         let cues = try store(reading: SelectionMedia.subRip, named: "a.srt")
-        #expect(cues.count == 2)
+        try #require(cues.count == 2)
         #expect(
             cues[0].timeRange
                 == CMTimeRange(
@@ -38,14 +38,16 @@ import Testing
 
     @Test func assStylingIsParsed() throws {
         let cues = try store(reading: SelectionMedia.ass, named: "a.ass")
-        #expect(cues.count == 2)
+        try #require(cues.count == 2)
         let first = cues[0]
         #expect(first.text == "Bonjour rouge")
+        try #require(!first.runs.isEmpty)
         #expect(first.runs[0] == AVSubtitleTextRun(text: "Bonjour", isItalic: true))
         #expect(first.runs.last?.text == "rouge")
         #expect(first.runs.last?.color == AVSubtitleColor(red: 1, green: 0, blue: 0))
         let second = cues[1]
         #expect(second.text == "Au milieu")
+        try #require(!second.runs.isEmpty)
         #expect(second.runs[0].isBold)
         #expect(second.runs[0].color == AVSubtitleColor(red: 1, green: 1, blue: 0))
         #expect(second.alignment == 8)
@@ -62,10 +64,11 @@ import Testing
     @Test func webVTTCues() throws {
         let cues = try store(reading: SelectionMedia.webVTT, named: "a.vtt")
         #expect(cues.map(\.text) == ["Bonjour"])
+        try #require(!cues.isEmpty)
         #expect(cues[0].timeRange.start.seconds == 0.5 && cues[0].timeRange.end.seconds == 1.5)
     }
 
-    @Test func assOverridesAndEscapes() {
+    @Test func assOverridesAndEscapes() throws {
         let script = ASSScript(header: nil)
         let range = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1))
         let cue = ASSEventParser.cue(
@@ -73,11 +76,11 @@ import Testing
             script: script)
         #expect(cue.alignment == 7)
         #expect(cue.text == "Top\nleft under, comma")
-        #expect(cue.runs.count == 2)
+        try #require(cue.runs.count == 2)
         #expect(cue.runs[0].isBold && !cue.runs[1].isBold && cue.runs[1].isUnderlined)
     }
 
-    @Test func bitmapEventsEndAtTheNextEvent() {
+    @Test func bitmapEventsEndAtTheNextEvent() throws {
         let store = SubtitleCueStore()
         store.reset(version: 0, header: nil)
         let picture = SubtitleBitmap(
@@ -91,7 +94,7 @@ import Testing
             version: 0)
         store.add([SubtitleEvent(start: CMTime(value: 3, timescale: 1), end: nil)], version: 0)
         let cues = store.allCues
-        #expect(cues.count == 1)
+        try #require(cues.count == 1)
         #expect(cues[0].timeRange.end.seconds == 3)
         #expect(
             cues[0].bitmaps.first.map { [$0.x, $0.y, $0.width, $0.height] } == [
@@ -136,7 +139,9 @@ import Testing
         // Placed on the 320x240 video.
         #expect(abs(first.x - 100.0 / 320) < 1e-9 && abs(first.y - 180.0 / 240) < 1e-9)
         #expect(abs(first.width - 120.0 / 320) < 1e-9)
+        try #require(first.rgba.count >= 4)
         #expect(first.rgba[3] == 255, "opaque")
+        try #require(cues.count >= 2)
         #expect(abs(cues[0].timeRange.start.seconds - 1) < 0.01)
         #expect(abs(cues[0].timeRange.end.seconds - 3) < 0.02)
         #expect(abs(cues[1].timeRange.start.seconds - 3) < 0.01)
@@ -150,6 +155,7 @@ import Testing
         let first = try #require(cues.first?.bitmaps.first)
         #expect(first.pixelWidth == 120 && first.pixelHeight == 20)
         #expect(first.rgba.contains { $0 == 255 })
+        try #require(cues.count >= 2)
         #expect(abs(cues[0].timeRange.start.seconds - 1) < 0.05)
         #expect(cues[0].timeRange.end.seconds > 2.5 && cues[0].timeRange.end.seconds < 3.2)
         #expect(abs(cues[1].timeRange.start.seconds - 3) < 0.05)

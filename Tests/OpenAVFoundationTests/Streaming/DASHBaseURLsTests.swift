@@ -40,8 +40,10 @@ import Testing
         #expect(DASHManifest.baseURLElements(of: mpd).map { $0.attributes["serviceLocation"] } == ["b", "a", "c"])
         #expect(DASHManifest.locationCount(of: mpd) == 3)
         let primary = try #require(read(DASHManifest.choosingLocation(0, of: mpd)))
+        try #require(primary.variants.first?.playlist.segments.isEmpty == false)
         #expect(primary.variants[0].playlist.segments[0].url.absoluteString == "https://b.example/show/seg1.m4s")
         let copies = DASHManifest.copies(of: primary, in: mpd, read: read)
+        try #require(copies.allSatisfy { ($0.variants.first?.playlist.segments.count ?? 0) >= 2 })
         #expect(copies.map { $0.variants[0].playlist.segments[1].url.absoluteString }
             == ["https://a.example/show/seg2.m4s", "https://c.example/show/seg2.m4s"])
         // Without BaseURLs the manifest's own place is the one location.

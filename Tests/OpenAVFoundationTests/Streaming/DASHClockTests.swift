@@ -62,7 +62,7 @@ import Testing
                 let formatter = ISO8601DateFormatter()
                 formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
                 return Data(formatter.string(from: self.machine.addingTimeInterval(130.2)).utf8)
-            }, now: { readings.removeFirst() })
+            }, now: { readings.isEmpty ? self.machine.addingTimeInterval(100.4) : readings.removeFirst() })
         #expect(asked == [server])
         #expect(abs((offset ?? 0) - 30) < 1e-3, "\(String(describing: offset))")
     }
@@ -82,7 +82,7 @@ import Testing
             askHeader: { url in
                 asked.append(url)
                 return "Fri, 15 Jan 2027 08:02:10 GMT"
-            }, now: { readings.removeFirst() })
+            }, now: { readings.isEmpty ? self.machine.addingTimeInterval(100.4) : readings.removeFirst() })
         #expect(asked == [server])
         #expect(abs((offset ?? 0) - 30.3) < 1e-3, "\(String(describing: offset))")
         // A server that sends no field gives way to the next source.

@@ -40,14 +40,65 @@ import Testing
         #expect(HLSSteeringManifest(json: Data(#"{"VERSION":1,"PATHWAY-PRIORITY":["beta"]}"#.utf8), base: base, dialect: .dash) == nil)
     }
 
+    @Test func aClonedServiceLocationReadsEachSegmentOnAnotherHostWithItsParameters() throws {
+        let base = URL(string: "https://steer.example/dcsm.json")!
+        let json = """
+            {"VERSION":1,"SERVICE-LOCATION-PRIORITY":["gamma","alpha"],"PATHWAY-CLONES":[
+             {"BASE-ID":"alpha","ID":"gamma","URI-REPLACEMENT":{"HOST":"c.example","PARAMS":{"cdn":"gamma"},
+              "PER-VARIANT-URIS":{"v1":"/other.mpd"}}}]}
+            """
+        let manifest = try #require(HLSSteeringManifest(json: Data(json.utf8), base: base, dialect: .dash))
+        let clone = try #require(manifest.clones.first)
+        #expect(manifest.clones.count == 1 && clone.baseID == "alpha" && clone.id == "gamma")
+        #expect(clone.variantURLs.isEmpty, "a DASH clone names no stream's own URI")
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:1
+            #EXT-X-MAP:URI="https://a.example/show/init.mp4"
+            #EXTINF:1,
+            https://a.example/show/seg-1.m4s?token=x
+            #EXTINF:1,
+            seg-2.m4s
+            #EXT-X-ENDLIST
+            """
+        guard case .media(let playlist) = try HLSPlaylist.parse(text, base: URL(string: "https://a.example/show/index.m3u8")!) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        let cloned = playlist.cloned(by: clone)
+        #expect(cloned.initialisation?.absoluteString == "https://c.example/show/init.mp4?cdn=gamma")
+        #expect(cloned.segments.map(\.url.absoluteString)
+            == ["https://c.example/show/seg-1.m4s?token=x&cdn=gamma", "https://c.example/show/seg-2.m4s?cdn=gamma"])
+        #expect(cloned.segments.allSatisfy { $0.map?.url.absoluteString == "https://c.example/show/init.mp4?cdn=gamma" })
+        #expect(cloned.segments.map(\.start) == playlist.segments.map(\.start) && cloned.duration == playlist.duration)
+    }
+
+    /// With `queryBeforeStart`, a location the steering server makes by cloning alpha (its
+    /// segments asked for with `cdn=gamma` added) and ranks first plays from the start, sound
+    /// and picture, to the end.
+    @Test func aLocationTheSteeringServerClonesIsPlayedWhenRankedFirst() async throws {
+        let json = #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["gamma","alpha"],"PATHWAY-CLONES":["#
+            + #"{"BASE-ID":"alpha","ID":"gamma","URI-REPLACEMENT":{"PARAMS":{"cdn":"gamma"}}}]}"#
+        let (server, root) = try serveTwoLocations(queryBeforeStart: true, steeringManifest: json)
+        defer { server.stop(); try? FileManager.default.removeItem(at: root) }
+        let played = await playUntimed(Self.waitingForTheRanking(server.url(for: "cdn.mpd")), audio: true)
+        #expect(played.item.status == .readyToPlay, "\(String(describing: played.item.error))")
+        #expect(played.sink.distinctMillis().count == Int(DASHMedia.duration) * 25)
+        let media = server.requests.filter { $0.path.hasSuffix(".m4s") }
+        let described = media.map { $0.path + "?" + ($0.query ?? "") }
+        let moved = try #require(media.firstIndex { $0.query?.contains("cdn=gamma") == true }, "\(described)")
+        #expect(moved == 0, "from the first segment: \(described)")
+        #expect(media.allSatisfy { $0.path.hasPrefix("/a/") && $0.query?.contains("cdn=gamma") == true }, "\(described)")
+    }
+
     /// A server whose root holds the template presentation twice, `a/` ("alpha", written
     /// first) and `b/` ("beta"), served as `/cdn.mpd` with a `ContentSteering` element
     /// (`queryBeforeStart` as given) whose server (`/dcsm.json`) ranks beta first. With
     /// `proxied`, the element names `/proxy?session=7` as its `proxyServerURL`, which answers
     /// what the steering server would.
-    private func serveTwoLocations(queryBeforeStart: Bool, ttl: Int = 300, proxied: Bool = false) throws
-        -> (LoopbackHTTPServer, URL)
-    {
+    private func serveTwoLocations(
+        queryBeforeStart: Bool, ttl: Int = 300, proxied: Bool = false, steeringManifest: String? = nil
+    ) throws -> (LoopbackHTTPServer, URL) {
         let folder = try DASHMedia.folder().appendingPathComponent("template")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("locations-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -63,7 +114,7 @@ import Testing
             <Period
             """)
         server.setRule(.content(Data(text.utf8), contentType: "application/dash+xml"), for: "/cdn.mpd")
-        let json = #"{"VERSION":1,"TTL":"# + "\(ttl)" + #","SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
+        let json = steeringManifest ?? #"{"VERSION":1,"TTL":"# + "\(ttl)" + #","SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
         server.setRule(.content(Data(json.utf8), contentType: "application/json"), for: proxied ? "/proxy" : "/dcsm.json")
         return (server, root)
     }
@@ -100,12 +151,18 @@ import Testing
         rig.player.replaceCurrentItem(with: nil)
     }
 
+    /// An asset for `url` whose start waits as long as it takes for the first ranking (a loaded
+    /// test run can answer later than the 1.5 s a start waits by default).
+    private static func waitingForTheRanking(_ url: URL) -> AVURLAsset {
+        AVURLAsset(url: url, options: patientNetworkOptions)
+    }
+
     /// With `queryBeforeStart`, the location the steering server ranks first plays from the
     /// first request.
     @Test func theLocationTheSteeringServerRanksFirstIsPlayedFromTheStart() async throws {
         let (server, root) = try serveTwoLocations(queryBeforeStart: true)
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        let played = await playUntimed(AVURLAsset(url: server.url(for: "cdn.mpd")), audio: true)
+        let played = await playUntimed(Self.waitingForTheRanking(server.url(for: "cdn.mpd")), audio: true)
         #expect(played.item.status == .readyToPlay, "\(String(describing: played.item.error))")
         #expect(played.sink.distinctMillis().count == Int(DASHMedia.duration) * 25)
         let media = server.requests.map(\.path).filter { $0.hasSuffix(".m4s") }
@@ -119,7 +176,7 @@ import Testing
     @Test func aProxyServerIsAskedInsteadOfTheSteeringServer() async throws {
         let (server, root) = try serveTwoLocations(queryBeforeStart: true, proxied: true)
         defer { server.stop(); try? FileManager.default.removeItem(at: root) }
-        let played = await playUntimed(AVURLAsset(url: server.url(for: "cdn.mpd")), audio: true)
+        let played = await playUntimed(Self.waitingForTheRanking(server.url(for: "cdn.mpd")), audio: true)
         #expect(played.item.status == .readyToPlay, "\(String(describing: played.item.error))")
         let media = server.requests.map(\.path).filter { $0.hasSuffix(".m4s") }
         #expect(!media.isEmpty && media.allSatisfy { $0.hasPrefix("/b/") }, "the proxy's ranking: \(media)")

@@ -44,6 +44,7 @@ import Testing
         // last whole one, the one ending at 61 s the first inside the 30 s buffer. Their times
         // are the presentation's (the Period's start added).
         let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(101)))
+        try #require(!manifest.variants.isEmpty)
         let playlist = manifest.variants[0].playlist
         #expect(!playlist.isEnded)
         #expect(playlist.segments.first?.start == 70 && playlist.segments.last?.start == 98, "\(playlist.segments.map(\.start))")
@@ -57,8 +58,10 @@ import Testing
         #expect(playlist.targetDuration == 2)
         // Nearly a second later nothing new is whole; two seconds later, one more is.
         let later = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(101.9)))
+        try #require(!later.variants.isEmpty)
         #expect(later.variants[0].playlist.segments.last?.start == 98)
         let after = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(103)))
+        try #require(!after.variants.isEmpty)
         #expect(after.variants[0].playlist.segments.last?.start == 100)
     }
 
@@ -67,11 +70,14 @@ import Testing
         let data = mpd(period(template), extra: #"timeShiftBufferDepth="PT30S" suggestedPresentationDelay="PT7.5S""#)
         let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(40)))
         #expect(manifest.variants.allSatisfy { $0.playlist.holdBack == 7.5 })
+        try #require(!manifest.variants.isEmpty)
         #expect(DASHLiveNumbering().numbered(manifest.variants[0].playlist).holdBack == 7.5)
         // 40 s in, the newest segment ends at 40 s: playback starts in the one holding 32.5 s.
         let timeline = HLSLiveTimeline(manifest.variants[0].playlist)
+        try #require(timeline.segments.indices.contains(timeline.liveEdgeIndex))
         #expect(timeline.segments[timeline.liveEdgeIndex].start == 32)
         let plain = try #require(DASHManifest.live(mpd(period(template)), base: base, now: start.addingTimeInterval(40)))
+        try #require(!plain.variants.isEmpty)
         #expect(plain.variants[0].playlist.holdBack == nil)
     }
 
@@ -82,6 +88,7 @@ import Testing
             """
         let data = mpd(period(template), extra: #"timeShiftBufferDepth="PT6S""#)
         let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(11)))
+        try #require(!manifest.variants.isEmpty)
         let segments = manifest.variants[0].playlist.segments
         // An open-ended entry repeats up to now: whole by 11 s are those ending at 10 s and
         // before, inside the buffer those ending at 5 s and after.
@@ -111,6 +118,7 @@ import Testing
         let manifest = try #require(
             DASHManifest.live(mpd(periods, extra: #"timeShiftBufferDepth="PT8S""#), base: base, now: start.addingTimeInterval(15)))
         #expect(manifest.variants.map(\.id) == ["ad"], "the latest Period names the variants")
+        try #require(!manifest.variants.isEmpty)
         let segments = manifest.variants[0].playlist.segments
         #expect(segments.map(\.start) == [6, 8, 10, 12], "\(segments.map(\.start))")
         #expect(segments.map { $0.url.lastPathComponent } == ["v-4.m4s", "v-5.m4s", "ad-1.m4s", "ad-2.m4s"])
@@ -120,6 +128,7 @@ import Testing
         // 20 s later the first Period left the buffer.
         let later = try #require(
             DASHManifest.live(mpd(periods, extra: #"timeShiftBufferDepth="PT8S""#), base: base, now: start.addingTimeInterval(35)))
+        try #require(!later.variants.isEmpty)
         let now = later.variants[0].playlist.segments
         #expect(now.map(\.start) == [26, 28, 30, 32] && later.variants.map(\.id) == ["later"], "\(now.map(\.start))")
         #expect(now.map(\.discontinuitySequence) == [10_000, 10_000, 30_000, 30_000])
@@ -153,10 +162,12 @@ import Testing
         let template = #"<SegmentTemplate timescale="1" duration="2" media="s$Number$.m4s"/>"#
         let numbering = DASHLiveNumbering()
         let live = try #require(DASHManifest.live(mpd(period(template)), base: base, now: start.addingTimeInterval(9)))
+        try #require(!live.variants.isEmpty)
         let first = numbering.numbered(live.variants[0].playlist)
         #expect(first.segments.map(\.sequence) == [1, 2, 3, 4])
         let ended = try #require(
             DASHManifest.parse(mpd(period(template), type: "static", extra: #"mediaPresentationDuration="PT12S""#), base: base))
+        try #require(!ended.variants.isEmpty)
         let last = numbering.numbered(ended.variants[0].playlist)
         #expect(last.isEnded && last.segments.map(\.sequence) == [1, 2, 3, 4, 5, 6])
         #expect(last.segments.map { $0.url.lastPathComponent }.last == "s6.m4s")
@@ -177,6 +188,7 @@ import Testing
         let manifest = try #require(DASHManifest.live(data, base: base, now: start.addingTimeInterval(101)))
         #expect(manifest.subtitles.map(\.language) == ["en"], "a whole file is not followed live")
         let text = try #require(manifest.subtitles.first?.playlist)
+        try #require(!manifest.variants.isEmpty)
         let video = manifest.variants[0].playlist
         #expect(!text.isEnded && text.segments.map(\.start) == video.segments.map(\.start))
         #expect(text.segments.last?.url.lastPathComponent == "t45.m4s" && text.segments.last?.map?.url.lastPathComponent == "t-init.mp4")
@@ -210,7 +222,10 @@ import Testing
             DASHManifest.live(mpd(period, extra: #"timeShiftBufferDepth="PT30S""#), base: base, now: start.addingTimeInterval(111)))
         let tree = try #require(XMLTree.parse(mpd(period, type: "static", extra: #"mediaPresentationDuration="PT110S""#)))
         let ended = try #require(DASHManifest.ended(tree, base: base))
-        for (was, now) in [(live.variants[0].playlist, ended.variants[0].playlist), (live.subtitles[0].playlist!, ended.subtitles[0].playlist!)] {
+        try #require(!live.variants.isEmpty && !ended.variants.isEmpty)
+        let liveText = try #require(live.subtitles.first?.playlist)
+        let endedText = try #require(ended.subtitles.first?.playlist)
+        for (was, now) in [(live.variants[0].playlist, ended.variants[0].playlist), (liveText, endedText)] {
             #expect(now.isEnded && now.segments.map(\.start) == was.segments.map(\.start))
             #expect(Set(now.segments.map(\.discontinuitySequence)) == [100_000] && Set(was.segments.map(\.discontinuitySequence)) == [100_000])
         }

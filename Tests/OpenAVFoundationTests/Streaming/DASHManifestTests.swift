@@ -49,6 +49,7 @@ import Testing
                 </AdaptationSet>
                 """))
         #expect(parsed.variants.map(\.id) == ["lo", "hi"], "ascending by bandwidth")
+        try #require(parsed.variants.count == 2)
         let segments = parsed.variants[1].playlist.segments
         // 2 + 2, then 1.5 s entries repeated to the period's end at 5.5 s: one more.
         #expect(segments.map(\.start) == [0, 2, 4])
@@ -187,6 +188,7 @@ import Testing
                 """))
         #expect(parsed.variants.map(\.id) == ["sdr", "hdr", "hlg"])
         #expect(parsed.variants.map(\.videoRange) == ["SDR", "PQ", "HLG"])
+        try #require(parsed.variants.count == 3)
         #expect(parsed.variants[0].frameRate == 25)
         #expect(abs((parsed.variants[1].frameRate ?? 0) - 29.97) < 0.001, "the set's rate")
         #expect(parsed.variants[2].frameRate == nil, "a zero denominator is no rate")
@@ -249,6 +251,7 @@ import Testing
                 <AdaptationSet contentType="video"><Representation id="0" bandwidth="200000">
                 <BaseURL>one.mp4</BaseURL><SegmentBase indexRange="800-855"/></Representation></AdaptationSet>
                 """))
+        try #require(!parsed.variants.isEmpty)
         #expect(parsed.variants[0].index?.initialisation == 0..<800, "everything before the index")
         // A version-0 sidx of 56 bytes at 800: timescale 1000, two subsegments of 2 s after
         // a first offset of 6 bytes.
@@ -274,6 +277,7 @@ import Testing
             return box
         })
         #expect(asked == [800..<856])
+        try #require(!resolved.variants.isEmpty)
         let segments = resolved.variants[0].playlist.segments
         #expect(segments.map(\.byteRange) == [862..<5862, 5862..<8862])
         #expect(segments.map(\.start) == [0, 2] && segments.map(\.duration) == [2, 2])

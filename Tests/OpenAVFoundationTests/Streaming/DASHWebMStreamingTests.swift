@@ -63,8 +63,13 @@ import Testing
         let player = AVPlayer(environment: untimedEnvironment(sink, audio: true), playerItem: item)
         let log = NotificationLog([AVPlayerItem.didPlayToEndTimeNotification], object: item)
         player.play()
+        // (A loaded machine may measure the open slow and take the small one for the third
+        // segment on its own: then nothing waits for the peak bit rate.)
         await waitUntil(timeout: 30, "the third segment asked for") {
-            server.requests.contains { $0.path == "/webm/chunk-stream1-00003.webm" } || item.status == .failed
+            server.requests.contains { request in
+                request.path == "/webm/chunk-stream1-00003.webm"
+                    || (request.path.hasPrefix("/webm/chunk-stream0-") && request.path >= "/webm/chunk-stream0-00003")
+            } || item.status == .failed
         }
         item.preferredPeakBitRate = 300_000
         server.releaseHolds()

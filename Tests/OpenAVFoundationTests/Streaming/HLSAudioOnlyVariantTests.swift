@@ -83,7 +83,7 @@ import Testing
     @Test func aManifestIsToldByItsFirstBytes() {
         #expect(StreamedOpen.kind(ofStart: Data("#EXTM3U\n#EXT-X-VERSION:3\n".utf8)) == .hls)
         #expect(StreamedOpen.kind(ofStart: Data("\u{FEFF}\r\n#EXTM3U\r\n#EXT-X-STREAM-INF:BANDWIDTH=1\r\n".utf8)) == .hls)
-        #expect(StreamedOpen.kind(ofStart: Data("#EXTM3U\n#EXTINF:-1,Radio\nhttp://radio.example/stream\n".utf8)) == nil,
+        #expect(StreamedOpen.kind(ofStart: Data("#EXTM3U\n#EXTINF:-1,Radio\nhttp://radio.example/stream\n".utf8)) == .stationList,
             "a plain M3U list")
         #expect(StreamedOpen.kind(ofStart: Data(#"<?xml version="1.0"?><MPD type="static">"#.utf8)) == .dash)
         #expect(StreamedOpen.kind(ofStart: Data([0, 0, 0, 24]) + Data("ftypisom".utf8)) == nil)

@@ -121,6 +121,7 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
         #expect(first.groups.map(\.startDate) == [AdaptiveMedia.firstDate, AdaptiveMedia.firstDate.addingTimeInterval(2)])
         #expect(first.groups.map(\.endDate) == [AdaptiveMedia.firstDate.addingTimeInterval(12), AdaptiveMedia.firstDate.addingTimeInterval(6.5)])
         #expect(first.new == IndexSet([0, 1]) && first.modified.isEmpty)
+        try #require(first.groups.count == 2)
         let title = first.groups[0].items.first { $0.identifier?.rawValue == "lsdr/X-TITLE" }
         #expect(title?.stringValue == "News" && title?.keySpace == .hlsDateRange)
         let scte = first.groups[1].items.first { ($0.key as? NSString) == "SCTE35-OUT" }
@@ -164,6 +165,7 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
 
         let calls = recorder.calls
         #expect(calls.map(\.groups.count) == [1, 2, 2])
+        try #require(calls.count == 3 && calls[2].groups.count == 2)
         #expect(calls[1].new == IndexSet([1]) && calls[1].modified.isEmpty)
         #expect(calls[2].new.isEmpty && calls[2].modified == IndexSet([0]))
         #expect(calls[2].groups[0].endDate == AdaptiveMedia.firstDate.addingTimeInterval(10))

@@ -41,7 +41,8 @@ import Testing
         player.play()
         await waitUntil(timeout: 30, "the end") { log.count(AVPlayerItem.didPlayToEndTimeNotification) == 1 }
 
-        #expect(segmentThreeRequests(server) == ["/ladder/mid/seg3.ts"], "\(server.requests.map(\.path))")
+        // Only from mid (a loaded machine may abandon the request and ask again, from mid).
+        #expect(Set(segmentThreeRequests(server)) == ["/ladder/mid/seg3.ts"], "\(server.requests.map(\.path))")
         // Every picture once, 40 ms apart: the segment from the other variant fills the gap.
         let times = sink.distinctMillis()
         #expect(times.count == Int(AdaptiveMedia.duration) * 25, "\(times.count) pictures")
@@ -59,7 +60,12 @@ import Testing
         let sink = RecordingVideoSink()
         let clock = ManualClock()
         let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
-        let player = AVPlayer(environment: timedEnvironment(sink, clock: clock, audio: true), playerItem: item)
+        let sinks = VideoSinks()
+        sinks.add(sink)
+        let output = ClockDrivenAudioOutput(clock: clock)
+        let player = AVPlayer(
+            environment: PlaybackEnvironment(hostClock: clock, makeAudioOutput: { output }, videoSinks: sinks),
+            playerItem: item)
         await waitUntil(timeout: 30, "ready") { item.status == .readyToPlay }
         await waitUntil(timeout: 30, "the first second to the gap loaded") {
             (item.loadedTimeRanges.last?.timeRangeValue.end.seconds ?? 0) > 5
@@ -67,10 +73,13 @@ import Testing
         player.play()
         await waitUntil(timeout: 30, "playing") { player.timeControlStatus == .playing }
         // The item time, read after each 20 ms step of the clock, until it is past the hole.
+        // Each step waits for the real-time audio thread to queue its sound (the silence over
+        // the hole too), so a starved audio thread does not hold the audio clock while the
+        // steps run out on a loaded machine.
         var readings: [Double] = []
         var moved = 0.0
         while player.currentTime().seconds < 4.6, moved < 30 {
-            await advance(clock, by: 0.02)
+            await advanceFed(clock, by: 0.02, playing: player, output: output)
             moved += 0.02
             readings.append(player.currentTime().seconds)
         }

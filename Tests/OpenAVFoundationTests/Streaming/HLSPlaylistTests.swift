@@ -21,7 +21,7 @@ import Testing
             return
         }
         #expect(!master.hasRenditions)
-        #expect(master.variants.count == 2)
+        try #require(master.variants.count == 2)
         let high = master.variants[0]
         #expect(high.url.absoluteString == "https://media.example/show/high/index.m3u8")
         #expect(high.bandwidth == 2_500_000 && high.averageBandwidth == 2_000_000)
@@ -53,6 +53,7 @@ import Testing
         }
         // Three variants to adapt over; the first has two backups (the last differs in size).
         #expect(master.variants.map(\.url.host) == ["a.example", "a.example", "b.example"])
+        try #require(master.variants.count >= 3)
         let low = master.variants[0]
         #expect(low.backups.map(\.absoluteString) == ["https://b.example/low.m3u8", "https://c.example/low.m3u8"])
         #expect(master.variants[1].backups.isEmpty && master.variants[2].backups.isEmpty)
@@ -111,6 +112,7 @@ import Testing
         let layouts = master.audioRenditions.map(\.channelLayout)
         #expect(layouts.map { $0?.channelCount } == [2, 16, 2, 12, nil, nil])
         #expect(layouts.map { $0?.name } == ["Stereo", "Atmos", "Headphones", "Room", nil, nil])
+        try #require(layouts.count == 6)
         let headphones = try #require(layouts[2])
         #expect(headphones.isBinaural && headphones.isDownmix && !headphones.isImmersive)
         let room = try #require(layouts[3])
@@ -146,6 +148,7 @@ import Testing
         #expect(playlist.segments.map(\.sequence) == [7, 8, 9, 10])
         #expect(playlist.segments.map(\.start) == [0, 4, 7.5, 9.5])
         #expect(playlist.duration == 13.5)
+        try #require(playlist.segments.count >= 4)
         #expect(playlist.segments[1].byteRange == 200..<1200)
         #expect(playlist.segments[2].byteRange == 1200..<1700, "a range without an offset follows the last")
         #expect(playlist.segments.map(\.discontinuity) == [false, false, false, true])
@@ -213,6 +216,7 @@ import Testing
         guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else { return }
         #expect(playlist.segments.map(\.discontinuitySequence) == [7, 8, 8])
         #expect(playlist.segments.map(\.discontinuity) == [false, true, false])
+        try #require(playlist.segments.count >= 3)
         #expect(playlist.segments[0].map == HLSMap(url: URL(string: "https://media.example/show/main.mp4")!, byteRange: 0..<720))
         #expect(playlist.segments[1].map == HLSMap(url: URL(string: "https://media.example/show/other.mp4")!, byteRange: 0..<600))
         #expect(playlist.segments[2].map == playlist.segments[1].map, "a map holds until the next")
@@ -237,6 +241,7 @@ import Testing
             Issue.record("not a media playlist")
             return
         }
+        try #require(playlist.segments.count >= 2)
         let encrypted = try #require(playlist.segments[0].map)
         #expect(encrypted.key?.url.lastPathComponent == "k.bin")
         #expect(encrypted.iv == Data(0..<16), "the key's IV")
@@ -257,6 +262,7 @@ import Testing
             c.ts
             """
         guard case .media(let playlist) = try HLSPlaylist.parse(text, base: base) else { return }
+        try #require(playlist.segments.count >= 2)
         #expect(playlist.segments[0].key?.iv(forSequence: 0) == Data(0..<16))
         #expect(playlist.segments[1].key == nil)
         #expect(playlist.hasUnsupportedKey, "SAMPLE-AES is not decrypted by the loader")

@@ -26,7 +26,7 @@ import Testing
         low/index.m3u8
         """
 
-    @Test func eachTagIsADataIDWithAValueOrADocument() {
+    @Test func eachTagIsADataIDWithAValueOrADocument() throws {
         let base = URL(string: "https://media.example/show/master.m3u8")
         let entries = HLSSessionData.parse(Self.master, base: base)
         #expect(entries.map(\.dataID) == [
@@ -34,6 +34,7 @@ import Testing
             "com.example.secret",
         ], "a repeated DATA-ID and LANGUAGE, neither or both of VALUE and URI, or no DATA-ID: left out")
         #expect(entries.map(\.isRaw) == [false, false, true, false, false, false])
+        try #require(entries.count == 6)
         #expect(entries[0].value == "Test pattern" && entries[0].language == "en" && entries[0].uri == nil)
         #expect(entries[3].uri?.absoluteString == "https://media.example/show/cast.json" && entries[3].value == nil)
         #expect(HLSSessionData.parse("not a playlist", base: base).isEmpty)
@@ -48,7 +49,8 @@ import Testing
         server.setRule(.content(Data("<html>".utf8), contentType: "text/html"), for: "/ladder/broken.json")
         let poster = Data([0x89, 0x50, 0x4E, 0x47, 0, 1, 2])
         server.setRule(.content(poster, contentType: "application/octet-stream"), for: "/ladder/poster.bin")
-        let asset = AVURLAsset(url: server.url(for: "ladder/session.m3u8"))
+        // No deadline a loaded machine could miss (the default 3 s is tested below).
+        let asset = AVURLAsset(url: server.url(for: "ladder/session.m3u8"), options: patientNetworkOptions)
         let (common, all, formats) = try await asset.load(.commonMetadata, .metadata, .availableMetadataFormats)
         let session = all.filter { $0.keySpace == .quickTimeMetadata }
         #expect(session.map { $0.key as? String } == [
@@ -57,6 +59,7 @@ import Testing
         #expect(session.map(\.identifier?.rawValue) == [
             "common/title", "common/title", "mdta/com.example.poster", "mdta/com.example.cast",
         ], "an item with a common key is identified by it, as every other is")
+        try #require(session.count == 4)
         #expect(session[0].stringValue == "Test pattern" && session[0].extendedLanguageTag == "en")
         #expect(session[1].stringValue == "Mire" && session[1].extendedLanguageTag == "fr")
         #expect(session[2].dataValue == poster && session[2].dataType == "com.apple.metadata.datatype.raw-data")
@@ -82,7 +85,7 @@ import Testing
         let cast = Data(#"{"director":"Colin Levy"}"#.utf8)
         server.setRule(.content(cast, contentType: "application/json"), for: "/ladder/cast.json")
         server.setRule(.content(Data("<html>".utf8), contentType: "text/html"), for: "/ladder/broken.json")
-        let item = AVPlayerItem(url: server.url(for: "ladder/session.m3u8"))
+        let item = AVPlayerItem(asset: AVURLAsset(url: server.url(for: "ladder/session.m3u8"), options: patientNetworkOptions))
         let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
         await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
         let all = try await item.asset.load(.metadata)
@@ -93,5 +96,45 @@ import Testing
         let uris = item.errorLog()?.events.compactMap(\.uri) ?? []
         #expect(uris.contains { $0.hasSuffix("/ladder/broken.json") } && uris.contains("file:///etc/passwd"), "\(uris)")
         player.replaceCurrentItem(with: nil)
+    }
+
+    /// A master playlist naming one JSON document, served `delay` seconds late.
+    private func serveLateDocument(delay: Double) throws -> LoopbackHTTPServer {
+        let server = try LoopbackHTTPServer(root: try AdaptiveMedia.folder())
+        let master = """
+            #EXTM3U
+            #EXT-X-SESSION-DATA:DATA-ID="com.example.cast",URI="cast.json"
+            #EXT-X-STREAM-INF:BANDWIDTH=250000,RESOLUTION=160x90,CODECS="avc1.64001e,mp4a.40.2"
+            low/index.m3u8
+            """
+        server.setRule(.content(Data(master.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/late.m3u8")
+        var late = LoopbackHTTPServer.Rule.content(Data(#"{"year":2010}"#.utf8), contentType: "application/json")
+        late.headerDelay = delay
+        server.setRule(late, for: "/ladder/cast.json")
+        return server
+    }
+
+    @Test func aDocumentLaterThanTheWaitGivesNoItemAndAnErrorEvent() async throws {
+        let server = try serveLateDocument(delay: 1.5)
+        defer { server.stop() }
+        let asset = AVURLAsset(url: server.url(for: "ladder/late.m3u8"), options: [AVURLAssetPlayheadSessionDataWaitKey: 0.3])
+        let item = AVPlayerItem(asset: asset)
+        let player = AVPlayer(environment: untimedEnvironment(RecordingVideoSink()), playerItem: item)
+        await waitUntil("ready") { item.status == .readyToPlay || item.status == .failed }
+        #expect(item.status == .readyToPlay, "the open goes on without the document")
+        let all = try await asset.load(.metadata)
+        #expect(AVMetadataItem.metadataItems(from: all, withKey: "com.example.cast", keySpace: nil).isEmpty)
+        let uris = item.errorLog()?.events.compactMap(\.uri) ?? []
+        #expect(uris.contains { $0.hasSuffix("/ladder/cast.json") }, "\(uris)")
+        player.replaceCurrentItem(with: nil)
+    }
+
+    @Test func theWaitOptionWaitsForALateDocument() async throws {
+        let server = try serveLateDocument(delay: 1.5)
+        defer { server.stop() }
+        let asset = AVURLAsset(url: server.url(for: "ladder/late.m3u8"), options: patientNetworkOptions)
+        let all = try await asset.load(.metadata)
+        let cast = AVMetadataItem.metadataItems(from: all, withKey: "com.example.cast", keySpace: nil)
+        #expect(cast.first?.dataValue == Data(#"{"year":2010}"#.utf8))
     }
 }

@@ -80,7 +80,7 @@ import Testing
         Self.serveRendition(on: server, origin: 0)
         let url = server.url(for: "subs/master.m3u8")
         let demuxer = try await Task.detached {
-            try StreamedOpen.demuxer(for: MediaLocation(url: url), timeout: 10, interrupt: InterruptDeadline()).demuxer
+            try StreamedOpen.demuxer(for: MediaLocation(url: url), timeout: 60, interrupt: InterruptDeadline()).demuxer
         }.value
         #expect(demuxer.streamingInput != nil, "Playhead's loader streams it")
         #expect(demuxer.description.subtitleRenditions.map(\.url) == [server.url(for: "subs/en/index.m3u8").absoluteString])
@@ -240,7 +240,7 @@ import Testing
             try await offPool {
                 var texts: [String] = []
                 HLSSubtitleReader(
-                    playlist: url, network: NetworkOptions(), timeout: 5, origin: 0, remote: remote, secure: secure, log: log
+                    playlist: url, network: NetworkOptions(), timeout: 60, origin: 0, remote: remote, secure: secure, log: log
                 ).run(deliver: { texts += $0.flatMap(\.assLines) }, isWanted: { true })
                 return texts
             }

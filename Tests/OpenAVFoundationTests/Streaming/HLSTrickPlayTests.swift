@@ -18,7 +18,7 @@ import Testing
     func pausedAt(_ url: URL, seconds: Double = 23.5) async -> (AVPlayerItem, AVPlayer, RecordingVideoSink, ManualClock) {
         let clock = ManualClock()
         let sink = RecordingVideoSink()
-        let item = AVPlayerItem(url: url)
+        let item = AVPlayerItem(asset: AVURLAsset(url: url, options: patientNetworkOptions))
         item.preferredMaximumResolution = CGSize(width: 320, height: 180)
         item.preferredForwardBufferDuration = 3
         let player = AVPlayer(environment: timedEnvironment(sink, clock: clock), playerItem: item)

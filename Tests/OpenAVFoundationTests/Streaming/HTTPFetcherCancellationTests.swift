@@ -60,7 +60,7 @@ import Testing
         let server = try Self.server(delays: 0.017...0.023)
         defer { server.stop() }
         let outcomes = Locked([Outcome: Int]())
-        let finished = Self.race(threads: 8, rounds: 60, seconds: 60) { thread, round in
+        let finished = Self.race(threads: 8, rounds: 60, seconds: TestTimeouts.scaled(600)) { thread, round in
             let fetcher = HTTPFetcher(headers: [:], userAgent: "playhead-test")
             defer { fetcher.close() }
             let url = server.url(for: "race\((round * 7 + thread) % 40).ts")
@@ -81,7 +81,7 @@ import Testing
         let server = try Self.server(delays: 0.002...0.008)
         defer { server.stop() }
         let outcomes = Locked([Outcome: Int]())
-        let finished = Self.race(threads: 8, rounds: 60, seconds: 60) { thread, round in
+        let finished = Self.race(threads: 8, rounds: 60, seconds: TestTimeouts.scaled(600)) { thread, round in
             let fetcher = HTTPFetcher(headers: [:], userAgent: "playhead-test")
             let closing = DispatchWorkItem { fetcher.close() }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.001 * Double(round % 10), execute: closing)

@@ -33,7 +33,16 @@ enum PlayheadProcess {
     static func jsonObject(
         _ result: SubprocessResult, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [String: Any] {
-        let object = try JSONSerialization.jsonObject(with: result.outputData)
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: result.outputData)
+        } catch {
+            // Say why there is no JSON (a failure's reason is on standard error).
+            Issue.record(
+                "no JSON from playhead (status \(result.status)): \(result.standardError.suffix(600))",
+                sourceLocation: sourceLocation)
+            throw error
+        }
         return try #require(object as? [String: Any], sourceLocation: sourceLocation)
     }
 }
