@@ -38,8 +38,8 @@ package final class PulseAudioOutput: AudioOutput, @unchecked Sendable {
         ?? (ProcessorStalls.likely ? stallProneBuffer : desktopBuffer)
 
     /// The buffer a `PLAYHEAD_AUDIO_BUFFER` value asks for, in seconds; nil when it is not a
-    /// number from 0.02 to 0.45 (more than the ring's quarter second of audio ahead could
-    /// serve when the server asks for a whole queue at once).
+    /// number from 0.02 to 0.45 (the longest queue the ring's room for audio re-made after a
+    /// rate change is sized for).
     static func chosenBuffer(_ value: String?) -> Double? {
         guard let seconds = value.flatMap(Double.init), seconds >= 0.02, seconds <= stallProneBuffer else { return nil }
         return seconds

@@ -42,9 +42,10 @@ extension AudioRingBuffer {
         guard let destination = buffer.baseAddress else { return 0 }
         let channels = format.channelCount
         let frames = buffer.count / channels
+        noteRequest(frames)
         var current = currentGeneration.load(ordering: .acquiring)
         let available = markerWrite.load(ordering: .acquiring)
-        if primes, !isPrimed(generation: current, available: available, requested: frames) {
+        if primes, !isPrimed(generation: current, available: available, requested: frames, rewritable: rewritable) {
             // Stale audio goes now, as it would below: it holds room the new audio needs.
             discardStale()
             destination.update(repeating: 0, count: buffer.count)
@@ -179,6 +180,12 @@ extension AudioRingBuffer {
         return max(0, frames)
     }
 
+    /// Keeps the most frames one call took (or, waiting to start, could take with what it
+    /// goes back over) for ``largestRenderRequest``. Consumer side.
+    private func noteRequest(_ frames: Int) {
+        if frames > largestRequest.load(ordering: .relaxed) { largestRequest.store(frames, ordering: .relaxed) }
+    }
+
     /// What the last render call goes back over (see ``AudioRenderSource/takeRewindFrames()``);
     /// 0 once read. Consumer side, right after the call.
     package func takeRewindFrames() -> Int {
@@ -215,14 +222,22 @@ extension AudioRingBuffer {
 
     /// True when the current generation may play: its first frame already did, priming is
     /// off, its audio ended, or at least ``primeFrames`` frames of it (or newer) wait, and
-    /// enough for the whole of this call. Consumer side; walks at most the queued markers,
-    /// allocating nothing.
-    private func isPrimed(generation current: Int, available: Int, requested: Int) -> Bool {
+    /// enough for the whole of this call; for a call that goes back over `rewritable` frames
+    /// of queued silence, that many more and half ``fillAheadFrames`` beyond (the call raises
+    /// ``fillTarget`` to hold that much: the producer, writing at most half of
+    /// ``fillAheadFrames`` at a time, gets there). Consumer side; walks at most the queued
+    /// markers, allocating nothing.
+    private func isPrimed(generation current: Int, available: Int, requested: Int, rewritable: Int) -> Bool {
         let prime = primeFrameCount.load(ordering: .relaxed)
-        let needed = min(max(prime, requested), capacityFrames * 3 / 4)
         guard prime > 0, playedGeneration < current, !paused.load(ordering: .relaxed),
             endedGeneration.load(ordering: .acquiring) < current
         else { return true }
+        var needed = min(max(prime, requested), capacityFrames * 3 / 4)
+        if rewritable > 0 {
+            // The call that starts takes as much again as it goes back over.
+            noteRequest(requested + rewritable)
+            needed = max(needed, min(requested + rewritable + fillAheadFrames / 2, fillTarget - fillAheadFrames / 2))
+        }
         var waiting = 0  // nothing of this generation played, so no chunk of it is part-read
         var index = markerRead.load(ordering: .relaxed)
         while index < available {

@@ -68,6 +68,8 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let underruns = Atomic<Int>(0)  // incremented by the consumer
     let endedGeneration = Atomic<Int>(Int.min)  // set by the producer: its audio reached the end
     let renderedFrames = Atomic<Int>(0)  // frames of real audio rendered, by the consumer
+    let largestRequest = Atomic<Int>(0)  // consumer: the most frames one render call asked for
+    let fillAheadCount: Atomic<Int>  // any thread: see `fillAheadFrames`
     let clockPublisher = AudioClockPublisher()  // written by the consumer only
     let currentEpoch = Atomic<Int>(0)  // raised by the producer: a splice began
     let spliceBits = Atomic<UInt64>(Double.infinity.bitPattern)  // producer: where the epoch takes over
@@ -90,7 +92,8 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// Allocates the ring. Nothing is allocated after this.
     /// - Parameters:
     ///   - format: the output format (as returned by ``AudioOutput/open(format:source:)``).
-    ///   - capacityFrames: ring size in frames (the engine's: 3 s, filled to a quarter second).
+    ///   - capacityFrames: ring size in frames (the engine's: 5 s, filled to a quarter second
+    ///     beyond the output's largest request).
     ///   - markerCapacity: how many chunks may be buffered at once.
     ///   - generation: the initial generation.
     package init(
@@ -108,6 +111,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
             startFrame: 0, frameCount: 0, media: .invalid, mediaDuration: .invalid, generation: 0)
         markers.initialize(repeating: empty, count: markerCapacity)
         currentGeneration = Atomic(generation)
+        fillAheadCount = Atomic(format.sampleRate / 4)
     }
 
     deinit {
@@ -244,7 +248,10 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     }
 
     /// Frames of the current generation that must be waiting before its first frame is played
-    /// (0: play whatever is there), and at least as many as the render call asks for. Until
+    /// (0: play whatever is there), and at least as many as the render call asks for; when the
+    /// call would go back over silence the output queued meanwhile (a sound server's whole
+    /// queue), as many as it takes that way and half ``fillAheadFrames`` beyond, so the start
+    /// does not leave the ring empty. Until
     /// then a render is silent and consumes nothing (stale audio is dropped), so a
     /// start or a seek on a busy machine begins a little later instead of with a few
     /// milliseconds of sound and then a gap (the output's first request is often its whole
@@ -252,6 +259,24 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     package var primeFrames: Int {
         get { primeFrameCount.load(ordering: .relaxed) }
         set { primeFrameCount.store(max(0, min(newValue, capacityFrames * 3 / 4)), ordering: .relaxed) }
+    }
+
+    /// How much audio the producer keeps ahead of the output once it took its largest bite
+    /// (frames; a quarter second unless set). The producer writes at most half of it at a
+    /// time. Any thread.
+    package var fillAheadFrames: Int {
+        get { fillAheadCount.load(ordering: .relaxed) }
+        set { fillAheadCount.store(max(0, newValue), ordering: .relaxed) }
+    }
+
+    /// The frames the producer fills the ring to: ``fillAheadFrames`` beyond the output's
+    /// ``largestRenderRequest`` (at most a second of it), within half the ring. A sound
+    /// server playing a 450 ms queue on a null sink asks for 205 ms at a time, and its call
+    /// that starts the sound goes back over its whole queue of silence: a ring filled to a
+    /// quarter second was left 20-40 ms, or nothing, and a producer held up longer than the
+    /// next bite (a busy machine) left a gap. Any thread.
+    package var fillTarget: Int {
+        min(capacityFrames / 2, fillAheadFrames + min(largestRenderRequest, format.sampleRate))
     }
 
     /// Seconds from a callback's host time until its first frame is heard.
@@ -302,6 +327,13 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// How many render calls had to insert silence after audio of the current generation had
     /// started playing (stream starvation, or the natural end of the audio).
     package var underrunCount: Int { underruns.load(ordering: .relaxed) }
+
+    /// The most frames one render call has taken since the ring was made, or could take when
+    /// it starts the audio (going back over the silence the output queued meanwhile): a sound
+    /// server that plays a long queue asks for it in large bites (a 450 ms queue on a null
+    /// sink in 205 ms ones), and the call that starts a sound takes about the whole queue.
+    /// Any thread.
+    package var largestRenderRequest: Int { largestRequest.load(ordering: .relaxed) }
 
     /// Frames of real (non-silent-fill) audio rendered since creation or ``reset()``.
     package var renderedFrameCount: Int { renderedFrames.load(ordering: .relaxed) }

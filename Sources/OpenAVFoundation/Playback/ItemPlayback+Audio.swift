@@ -18,8 +18,9 @@ extension ItemPlayback {
     /// The shortest time between two re-makes of an output's queued audio for a new volume
     /// (seconds): a fade sets the volume many times a second.
     static let volumeRemakeInterval = 0.1
-    /// How much audio the audio thread keeps in the ring ahead of the output (seconds); the
-    /// ring's room beyond it is for audio re-made after a rate change.
+    /// How much audio the audio thread keeps in the ring ahead of the output once the output
+    /// took its largest bite (seconds; ``AudioRingBuffer/fillTarget``); the ring's room beyond
+    /// it is for audio re-made after a rate change.
     static let ringFillSeconds = 0.25
 
     func runAudio(_ firstDecoder: any AudioDecoding, _ pipeline: Pipeline) {
@@ -144,11 +145,10 @@ extension ItemPlayback {
     /// Writes `trimmed` into the ring in steps, waiting for space; false when it gave up (the
     /// generation, the track or the rate changed while it waited, or the item stopped).
     private func put(_ trimmed: PCMChunk, to ring: AudioRingBuffer, generation: Int, _ splice: inout AudioSplice) -> Bool {
-        let target = min(ring.capacityFrames / 2, Int(Double(ring.format.sampleRate) * Self.ringFillSeconds))
         // In parts of at most an eighth of a second: a long chunk (silence over a hole, a
         // decoder's large frame) goes in as the ring drains instead of waiting until the ring
         // has room for all of it (a quarter second written at once needed the ring empty).
-        let step = max(1, min(trimmed.frameCount, target / 2))
+        let step = max(1, min(trimmed.frameCount, ring.fillAheadFrames / 2))
         let chunkTempo = trimmed.mediaDuration.seconds / max(trimmed.playbackDuration.seconds, 1e-9)
         var offset = 0
         while offset < trimmed.frameCount {
@@ -160,6 +160,8 @@ extension ItemPlayback {
                 // (a later clock reading would oversleep by the delay, and an output that
                 // takes the audio only as it is topped up would wait for it forever).
                 let (checked, buffered) = (environment.hostClock.now, ring.bufferedFrames)
+                // Read each time: the output's bites are learnt as it plays.
+                let target = ring.fillTarget
                 // Audio of an older generation (a seek just made it stale) waits only for the
                 // output to skip it at its next callback: it takes no part of the target, or
                 // the new audio would wait for the clock to move first.

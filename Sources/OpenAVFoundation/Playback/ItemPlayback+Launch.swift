@@ -116,15 +116,17 @@ extension ItemPlayback {
             // Up to 7.1 as the source has it; an output with fewer channels answers with its
             // own count and the resampler mixes down.
             channelCount: min(max(stream.channels, 1), 8))
-        // Three seconds of room: the audio thread fills a quarter second
-        // (`ringFillSeconds`) and keeps the rest for audio re-made after a rate change
+        // Five seconds of room: the audio thread fills a quarter second beyond the output's
+        // largest request (`AudioRingBuffer.fillTarget`: about 0.65 s on a sound server with a 450 ms
+        // queue) and keeps the rest for audio re-made after a rate change
         // (ItemPlayback+TempoSplice.swift), which takes longer to play than what it replaces
-        // when the rate goes down: from 2x to 0.5x, the quarter second in the ring and a
-        // sound server's 450 ms become about 2.8 s. A start or seek plays once 50 ms, and the
+        // when the rate goes down: from 2x to 0.5x, the 0.65 s in the ring and a sound
+        // server's 450 ms become about 4.4 s. A start or seek plays once 50 ms, and the
         // device's whole request, are waiting (AudioRingBuffer.primeFrames).
         func makeRing(_ format: AudioOutputFormat) -> AudioRingBuffer {
-            let ring = AudioRingBuffer(format: format, capacityFrames: format.sampleRate * 3, markerCapacity: 2048)
+            let ring = AudioRingBuffer(format: format, capacityFrames: format.sampleRate * 5, markerCapacity: 2048)
             ring.primeFrames = format.sampleRate / 20
+            ring.fillAheadFrames = Int(Double(format.sampleRate) * Self.ringFillSeconds)
             return ring
         }
         func attempt(_ output: any AudioOutput) throws -> (AudioRingBuffer, any AudioOutput) {

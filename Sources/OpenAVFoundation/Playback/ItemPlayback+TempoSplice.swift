@@ -1,5 +1,5 @@
 // Playhead: a rate change heard at once. Audio already converted at the old tempo waits in the
-// ring (up to a quarter second) and, on a sound server, in the server's own buffer; the audio
+// ring (a quarter second beyond the output's largest request) and, on a sound server, in the server's own buffer; the audio
 // thread re-makes it from the decoded frames it kept, at the new tempo, from a point 50 ms ahead
 // of what plays, and the ring goes from the old audio to the new at that media time
 // (AudioRingBuffer+Splice.swift): no gap, no repeat. An output that can overwrite what it holds

@@ -1,0 +1,64 @@
+// Playhead: tests for how full the producer keeps the ring: a quarter second (here 100 frames)
+// beyond the largest bite the output took, and a start that goes back over the output's
+// queued silence waits until the ring holds what that call takes and half the margin beyond,
+// so the sound does not start with the ring emptied (a sound server keeping 450 ms queued
+// takes about that much at the start, and 205 ms at a time after).
+@testable import OpenAVFoundation
+import Testing
+
+extension EngineTests {
+    @Suite struct AudioRingBufferFillTargetTests {
+        let mono = AudioOutputFormat(sampleRate: 1000, channelCount: 1)
+
+        private func ring() -> AudioRingBuffer {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 2000)
+            ring.primeFrames = 10
+            ring.fillAheadFrames = 100
+            return ring
+        }
+
+        @Test func theTargetIsTheMarginBeyondTheLargestBite() {
+            let ring = ring()
+            #expect(ring.fillTarget == 100, "nothing asked for yet")
+            #expect(ring.write(ramp(1, 300), media: .zero))
+            _ = ring.render(frames: 30)
+            #expect(ring.largestRenderRequest == 30)
+            #expect(ring.fillTarget == 130)
+            _ = ring.render(frames: 205)
+            _ = ring.render(frames: 20)
+            #expect(ring.fillTarget == 305, "the largest bite stays")
+        }
+
+        @Test func theBiteCountsAtMostASecondAndTheTargetAtMostHalfTheRing() {
+            let ring = ring()
+            _ = ring.render(frames: 1500)
+            #expect(ring.fillTarget == 1000, "half the ring")
+            ring.fillAheadFrames = 0
+            #expect(ring.fillTarget == 1000, "a second of the bite")
+        }
+
+        @Test func aStartOverQueuedSilenceWaitsForWhatItTakesAndHalfTheMarginBeyond() {
+            let ring = ring()
+            // The output's first call, before anything is decoded: silence, nothing to go back over.
+            #expect(ring.render(frames: 50) == [Float](repeating: 0, count: 50))
+            #expect(ring.write(ramp(1, 100), media: .zero))
+            // The next call could go back over 40 frames of that silence: it would take 60
+            // frames, and 50 more must be left.
+            ring.setRewritableFrames(40)
+            #expect(ring.render(frames: 20) == [Float](repeating: 0, count: 20), "100 waiting, 110 needed")
+            #expect(ring.takeRewindFrames() == 0)
+            #expect(ring.fillTarget == 160, "the start's bite (60) is now the largest")
+            #expect(ring.write(ramp(101, 10), media: ms(100)))
+            ring.setRewritableFrames(40)
+            #expect(ring.render(frames: 20) == ramp(1, 20))
+            #expect(ring.takeRewindFrames() == 40)
+        }
+
+        @Test func aStartOverNothingPlaysOnceTheCallsFramesWait() {
+            // An output that cannot go back (a device, a test clock) starts as before.
+            let ring = ring()
+            #expect(ring.write(ramp(1, 20), media: .zero))
+            #expect(ring.render(frames: 20) == ramp(1, 20))
+        }
+    }
+}
