@@ -221,6 +221,8 @@ final class PulseStream: @unchecked Sendable {
             return
         }
         var remaining = requested
+        // libpulse hands the buffer over in blocks: the source learns the request in all.
+        source.setRequestFrames(requested / frameBytes)
         while remaining >= frameBytes {
             var data: UnsafeMutableRawPointer?
             var bytes = remaining

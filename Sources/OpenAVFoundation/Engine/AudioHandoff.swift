@@ -11,8 +11,10 @@
 // - The control side (`SharedAudioDevice`, under its lock) stores rings in the slots and keeps
 //   a strong reference to each ring it stored until `waitUntilReleased(_:)` shows the callback
 //   cannot be using it any more.
-// - `setOutputLatency`, `setOutputPlaying` and `setRewritableFrames` come from the output's
-//   thread and only store atomics; the callback passes the values on to the ring it renders.
+// - `setOutputLatency`, `setOutputPlaying`, `setRewritableFrames` and `setRequestFrames` come
+//   from the output's thread and only store atomics; the callback passes the values on to the
+//   ring it renders (and the output's request to the ring waiting to follow it, whose consumer
+//   is this same thread).
 import Foundation
 import Synchronization
 
@@ -28,6 +30,7 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
     private let latencyBits = Atomic<UInt64>(Double(0).bitPattern)
     private let outputPlays = Atomic<Bool>(true)
     private let rewritable = Atomic<Int>(0)
+    private let requestFrames = Atomic<Int>(0)
     /// Owned by the render thread: what the last call goes back over (its first ring's rewind).
     private var rewind = 0
 
@@ -50,6 +53,10 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         rewind = 0
         // For this call alone (a stand-in output that never tells goes back over nothing).
         let rewritableNow = rewritable.exchange(0, ordering: .relaxed)
+        let request = max(frames, requestFrames.exchange(0, ordering: .relaxed))
+        // The ring that follows learns the output's requests while it waits: it takes over
+        // with as much ahead as the current one keeps.
+        if let next = Self.ring(nextBits.load(ordering: .acquiring)) { next.noteOutputRequest(request) }
         var offset = 0
         // At most one hand-over per ring per call; the bound keeps a pathological queue of
         // empty, ended rings from spinning.
@@ -58,8 +65,10 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
             guard let ring = Self.ring(bits) else { break }
             if ring.outputLatency != latency { ring.setOutputLatency(latency) }
             if ring.isOutputPlaying != plays { ring.setOutputPlaying(plays) }
-            // Only the call's first ring may go back over what the output holds.
+            // Only the call's first ring may go back over what the output holds, or is told
+            // the whole request.
             ring.setRewritableFrames(offset == 0 ? rewritableNow : 0)
+            if offset == 0 { ring.setRequestFrames(request) }
             let part = UnsafeMutableBufferPointer(rebasing: buffer[(offset * channels)...])
             // (A call written back over what the output held is heard that much sooner, the
             // next ring's part too.)
@@ -103,6 +112,11 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
     /// call's first ring learns it.
     package func setRewritableFrames(_ frames: Int) {
         rewritable.store(max(0, frames), ordering: .relaxed)
+    }
+
+    /// Remembers the output's present request in all; the call's first ring learns it.
+    package func setRequestFrames(_ frames: Int) {
+        requestFrames.store(max(0, frames), ordering: .relaxed)
     }
 
     /// Remembers whether the output plays what it takes; each ring learns it as it is rendered.

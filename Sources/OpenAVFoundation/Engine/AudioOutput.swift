@@ -62,6 +62,13 @@ package protocol AudioRenderSource: AnyObject, Sendable {
     /// ``takeRewindFrames()``). Outputs that cannot overwrite what they hold need not call it.
     /// Real-time thread, before the render call.
     func setRewritableFrames(_ frames: Int)
+
+    /// Tells the source how many frames the output's present request asks for in all, when it
+    /// renders a request over several calls (a sound server's write callback is handed its
+    /// buffer in blocks of at most 64 KiB): the source keeps that much more ahead. Outputs
+    /// that render each request in one call need not call it. Real-time thread, before the
+    /// request's first call.
+    func setRequestFrames(_ frames: Int)
 }
 
 extension AudioRenderSource {
@@ -73,6 +80,9 @@ extension AudioRenderSource {
 
     /// Sources that never go back over rendered audio need not know how far they could.
     package func setRewritableFrames(_ frames: Int) {}
+
+    /// Sources that keep no more ahead for large requests need not know them.
+    package func setRequestFrames(_ frames: Int) {}
 }
 
 /// An audio device (or a stand-in) that pulls frames from a render source.

@@ -42,10 +42,12 @@ extension AudioRingBuffer {
         guard let destination = buffer.baseAddress else { return 0 }
         let channels = format.channelCount
         let frames = buffer.count / channels
-        noteRequest(frames)
+        // The whole request the output told of (for its first call), or this call's frames.
+        let request = max(frames, requestFrameCount.exchange(0, ordering: .relaxed))
+        noteOutputRequest(request)
         var current = currentGeneration.load(ordering: .acquiring)
         let available = markerWrite.load(ordering: .acquiring)
-        if primes, !isPrimed(generation: current, available: available, requested: frames, rewritable: rewritable) {
+        if primes, !isPrimed(generation: current, available: available, requested: request, rewritable: rewritable) {
             // Stale audio goes now, as it would below: it holds room the new audio needs.
             discardStale()
             destination.update(repeating: 0, count: buffer.count)
@@ -180,12 +182,6 @@ extension AudioRingBuffer {
         return max(0, frames)
     }
 
-    /// Keeps the most frames one call took (or, waiting to start, could take with what it
-    /// goes back over) for ``largestRenderRequest``. Consumer side.
-    private func noteRequest(_ frames: Int) {
-        if frames > largestRequest.load(ordering: .relaxed) { largestRequest.store(frames, ordering: .relaxed) }
-    }
-
     /// What the last render call goes back over (see ``AudioRenderSource/takeRewindFrames()``);
     /// 0 once read. Consumer side, right after the call.
     package func takeRewindFrames() -> Int {
@@ -222,21 +218,29 @@ extension AudioRingBuffer {
 
     /// True when the current generation may play: its first frame already did, priming is
     /// off, its audio ended, or at least ``primeFrames`` frames of it (or newer) wait, and
-    /// enough for the whole of this call; for a call that goes back over `rewritable` frames
-    /// of queued silence, that many more and half ``fillAheadFrames`` beyond (the call raises
-    /// ``fillTarget`` to hold that much: the producer, writing at most half of
-    /// ``fillAheadFrames`` at a time, gets there). Consumer side; walks at most the queued
-    /// markers, allocating nothing.
+    /// enough for the whole of this request; for a call that goes back over `rewritable`
+    /// frames of queued silence, that many more and half ``fillAheadFrames`` beyond (the call
+    /// raises ``fillTarget`` to hold that much until the sound starts). Never more than half
+    /// ``fillAheadFrames`` short of ``fillTarget``: the producer, writing at most that much at
+    /// a time, gets there. Consumer side; walks at most the queued markers, allocating
+    /// nothing.
     private func isPrimed(generation current: Int, available: Int, requested: Int, rewritable: Int) -> Bool {
         let prime = primeFrameCount.load(ordering: .relaxed)
         guard prime > 0, playedGeneration < current, !paused.load(ordering: .relaxed),
             endedGeneration.load(ordering: .acquiring) < current
         else { return true }
         var needed = min(max(prime, requested), capacityFrames * 3 / 4)
-        if rewritable > 0 {
-            // The call that starts takes as much again as it goes back over.
-            noteRequest(requested + rewritable)
-            needed = max(needed, min(requested + rewritable + fillAheadFrames / 2, fillTarget - fillAheadFrames / 2))
+        // What the producer surely reaches (a ring smaller than its fill margin is a test's,
+        // and waits as before).
+        if fillTarget > fillAheadFrames / 2 {
+            if rewritable > 0 {
+                // The call that starts takes as much again as it goes back over.
+                if requested + rewritable > startBite.load(ordering: .relaxed) {
+                    startBite.store(requested + rewritable, ordering: .relaxed)
+                }
+                needed = max(needed, requested + rewritable + fillAheadFrames / 2)
+            }
+            needed = min(needed, fillTarget - fillAheadFrames / 2)
         }
         var waiting = 0  // nothing of this generation played, so no chunk of it is part-read
         var index = markerRead.load(ordering: .relaxed)
@@ -273,6 +277,8 @@ extension AudioRingBuffer {
         if lastCallEndedInGap || playedGeneration != generation || !clockFloor.isNumeric {
             clockFloor = media
         }
+        // Started: the producer goes back to keeping ahead of the output's usual requests.
+        if playedGeneration != generation { startBite.store(0, ordering: .relaxed) }
         playedGeneration = generation
         // Audio a device holds before it starts playing is heard at a time nobody knows yet.
         guard media.isNumeric, outputPlays.load(ordering: .relaxed) else { return }

@@ -68,7 +68,9 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     let underruns = Atomic<Int>(0)  // incremented by the consumer
     let endedGeneration = Atomic<Int>(Int.min)  // set by the producer: its audio reached the end
     let renderedFrames = Atomic<Int>(0)  // frames of real audio rendered, by the consumer
-    let largestRequest = Atomic<Int>(0)  // consumer: the most frames one render call asked for
+    let largestRequest = Atomic<Int>(0)  // consumer: the most frames one request asked for
+    let requestFrameCount = Atomic<Int>(0)  // set by the output: its present request in all
+    let startBite = Atomic<Int>(0)  // consumer: what the call that starts the sound would take
     let fillAheadCount: Atomic<Int>  // any thread: see `fillAheadFrames`
     let clockPublisher = AudioClockPublisher()  // written by the consumer only
     let currentEpoch = Atomic<Int>(0)  // raised by the producer: a splice began
@@ -251,7 +253,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// (0: play whatever is there), and at least as many as the render call asks for; when the
     /// call would go back over silence the output queued meanwhile (a sound server's whole
     /// queue), as many as it takes that way and half ``fillAheadFrames`` beyond, so the start
-    /// does not leave the ring empty. Until
+    /// does not leave the ring empty (never more than the producer fills to). Until
     /// then a render is silent and consumes nothing (stale audio is dropped), so a
     /// start or a seek on a busy machine begins a little later instead of with a few
     /// milliseconds of sound and then a gap (the output's first request is often its whole
@@ -270,13 +272,16 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     }
 
     /// The frames the producer fills the ring to: ``fillAheadFrames`` beyond the output's
-    /// ``largestRenderRequest`` (at most a second of it), within half the ring. A sound
-    /// server playing a 450 ms queue on a null sink asks for 205 ms at a time, and its call
-    /// that starts the sound goes back over its whole queue of silence: a ring filled to a
-    /// quarter second was left 20-40 ms, or nothing, and a producer held up longer than the
-    /// next bite (a busy machine) left a gap. Any thread.
+    /// ``largestRenderRequest``, or, while a sound waits to start on an output that will go
+    /// back over the silence it queued meanwhile, beyond what that start takes (at most a
+    /// second of either), within half the ring. A sound server playing a 450 ms queue on a
+    /// null sink asks for 205 ms at a time, and its call that starts the sound goes back over
+    /// its whole queue of silence: a ring filled to a quarter second was left 20-40 ms, or
+    /// nothing, and a producer held up longer than the next bite (a busy machine) left a gap.
+    /// Any thread.
     package var fillTarget: Int {
-        min(capacityFrames / 2, fillAheadFrames + min(largestRenderRequest, format.sampleRate))
+        let bite = max(largestRenderRequest, startBite.load(ordering: .relaxed))
+        return min(capacityFrames / 2, fillAheadFrames + min(bite, format.sampleRate))
     }
 
     /// Seconds from a callback's host time until its first frame is heard.
@@ -309,6 +314,12 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         rewritableFrameCount.store(max(0, frames), ordering: .relaxed)
     }
 
+    /// Records the output's present request in all, for its first call (see
+    /// ``AudioRenderSource/setRequestFrames(_:)``).
+    package func setRequestFrames(_ frames: Int) {
+        requestFrameCount.store(max(0, frames), ordering: .relaxed)
+    }
+
     /// True unless the output said it has not started playing what it takes.
     package var isOutputPlaying: Bool { outputPlays.load(ordering: .relaxed) }
 
@@ -328,12 +339,18 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// started playing (stream starvation, or the natural end of the audio).
     package var underrunCount: Int { underruns.load(ordering: .relaxed) }
 
-    /// The most frames one render call has taken since the ring was made, or could take when
-    /// it starts the audio (going back over the silence the output queued meanwhile): a sound
-    /// server that plays a long queue asks for it in large bites (a 450 ms queue on a null
-    /// sink in 205 ms ones), and the call that starts a sound takes about the whole queue.
-    /// Any thread.
+    /// The most frames one request of the output has asked for since the ring was made (a
+    /// render call, or the calls of one request the output told of): a sound server that
+    /// plays a long queue asks for it in large bites (a 450 ms queue on a null sink in 205 ms
+    /// ones). Any thread.
     package var largestRenderRequest: Int { largestRequest.load(ordering: .relaxed) }
+
+    /// Keeps the most frames one request asked for (``largestRenderRequest``); also how a
+    /// shared device tells the ring that follows the current one what the output asks for.
+    /// Consumer side (the output's render thread).
+    package func noteOutputRequest(_ frames: Int) {
+        if frames > largestRequest.load(ordering: .relaxed) { largestRequest.store(frames, ordering: .relaxed) }
+    }
 
     /// Frames of real (non-silent-fill) audio rendered since creation or ``reset()``.
     package var renderedFrameCount: Int { renderedFrames.load(ordering: .relaxed) }
@@ -364,6 +381,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         clockFloor = .invalid
         lastCallEndedInGap = true
         playedGeneration = .min
+        startBite.store(0, ordering: .relaxed)
         playedEpoch = currentEpoch.load(ordering: .relaxed)
         playedRate = 1
         silenceSincePlayed = 0

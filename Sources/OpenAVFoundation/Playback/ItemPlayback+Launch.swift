@@ -117,12 +117,15 @@ extension ItemPlayback {
             // own count and the resampler mixes down.
             channelCount: min(max(stream.channels, 1), 8))
         // Five seconds of room: the audio thread fills a quarter second beyond the output's
-        // largest request (`AudioRingBuffer.fillTarget`: about 0.65 s on a sound server with a 450 ms
-        // queue) and keeps the rest for audio re-made after a rate change
-        // (ItemPlayback+TempoSplice.swift), which takes longer to play than what it replaces
-        // when the rate goes down: from 2x to 0.5x, the 0.65 s in the ring and a sound
-        // server's 450 ms become about 4.4 s. A start or seek plays once 50 ms, and the
-        // device's whole request, are waiting (AudioRingBuffer.primeFrames).
+        // largest request (`AudioRingBuffer.fillTarget`: about 0.45 s on a sound server with a
+        // 450 ms queue, more while a start waits) and keeps the rest for audio re-made after a
+        // rate change (ItemPlayback+TempoSplice.swift), which takes longer to play than what
+        // it replaces when the rate goes down, while the old audio stays until the new is all
+        // in: from 2x to 0.5x, the 0.45 s in the ring and a sound server's 450 ms, re-made,
+        // and the old 0.45 s make about 4.1 s. A start or seek plays once 50 ms and the
+        // device's whole request are waiting, and on a sound server going back over the
+        // silence it queued meanwhile, that much more and an eighth of a second
+        // (AudioRingBuffer.primeFrames).
         func makeRing(_ format: AudioOutputFormat) -> AudioRingBuffer {
             let ring = AudioRingBuffer(format: format, capacityFrames: format.sampleRate * 5, markerCapacity: 2048)
             ring.primeFrames = format.sampleRate / 20

@@ -3,7 +3,10 @@
 // segments listed are those whole by the wall clock (the packager's where the manifest names
 // it: DASHClock.swift), ending by `availabilityStartTime` plus the Period's start plus their
 // end, and not yet out of the time shift buffer (`timeShiftBufferDepth`): a fixed-duration
-// `SegmentTemplate`'s from the clock alone, a `SegmentTimeline`'s from its entries. Segment times stay the Period's (the same for every
+// `SegmentTemplate`'s from the clock alone, a `SegmentTimeline`'s from its entries; an
+// `availabilityTimeOffset` (BaseURL and template levels added) lists each that much sooner,
+// unless segments are not whole when available (low-latency chunked delivery is not modelled).
+// Segment times stay the Period's (the same for every
 // Representation, so the video and sound loaders agree); each segment's program date is its
 // availability start's; a `suggestedPresentationDelay` is the playlists' hold-back (where live
 // playback starts, behind the newest segment's end); a `Location` is where the manifest is
@@ -53,7 +56,9 @@ extension DASHManifest {
             guard
                 let read = period(
                     node, base: baseURL(of: node, under: mpdBase), length: length,
-                    available: max(0, elapsed - depth - start)...(elapsed - start))
+                    available: earlier(
+                        max(0, elapsed - depth - start)...(elapsed - start),
+                        by: availabilityTimeOffset(baseLevels: [mpd, node], template: nil), length: length))
             else { return nil }
             // One that lists nothing yet (just begun) waits for its first segment.
             guard read.variants.contains(where: { !$0.playlist.segments.isEmpty }) else { continue }
@@ -93,6 +98,32 @@ extension DASHManifest {
             }
         }
         return manifest
+    }
+
+    /// How much sooner than its end a segment may be fetched (seconds): the sum of the
+    /// `availabilityTimeOffset`s of the `BaseURL` elements of `levels` (the first `BaseURL`
+    /// of each, the one segment URLs are resolved against) and of `template` (the segment
+    /// template as its levels merge it), as ISO/IEC 23009-1 adds them (a CDN that holds
+    /// segments before the packager's clock says so, a low-latency packager). 0 when one of
+    /// them says a segment is not whole when it becomes available
+    /// (`availabilityTimeComplete="false"`: chunked low-latency delivery, which the loader,
+    /// fetching whole segments and timing them for its throughput estimate, does not model).
+    /// Infinite ("INF") when every segment of the Period is.
+    static func availabilityTimeOffset(baseLevels: [XMLTree], template: XMLTree?) -> Double {
+        let elements = baseLevels.compactMap { $0.child("BaseURL") } + [template].compactMap { $0 }
+        if elements.contains(where: { $0.attributes["availabilityTimeComplete"] == "false" }) { return 0 }
+        return elements.compactMap { element in
+            element.attributes["availabilityTimeOffset"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        }.filter { !$0.isNaN && $0 > 0 }.reduce(0, +)
+    }
+
+    /// `available` (seconds of the Period whose segments can be fetched) reaching `offset`
+    /// further (``availabilityTimeOffset(baseLevels:template:)``); an infinite offset reaches
+    /// the Period's end when it has one.
+    static func earlier(_ available: ClosedRange<Double>, by offset: Double, length: Double) -> ClosedRange<Double> {
+        guard offset > 0 else { return available }
+        let end = offset.isFinite ? available.upperBound + offset : length
+        return end.isFinite ? available.lowerBound...max(available.lowerBound, end) : available
     }
 
     /// A live manifest turned static (its event ended), on the timeline `live` gives: every

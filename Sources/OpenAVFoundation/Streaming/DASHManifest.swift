@@ -264,8 +264,12 @@ struct DASHManifest: Equatable, Sendable {
         let segments: [HLSSegment]?
         var index: IndexedFile?
         if let template = merged("SegmentTemplate", node, set, period) {
+            // Live, the offsets of the set's and the Representation's BaseURL and of the template
+            // (the MPD's and the Period's are in `available`).
+            let offset = availabilityTimeOffset(baseLevels: [set, node], template: template)
             segments = DASHSegments.fromTemplate(
-                template, representation: id, bandwidth: bandwidth, base: base, length: length, available: available)
+                template, representation: id, bandwidth: bandwidth, base: base, length: length,
+                available: available.map { earlier($0, by: offset, length: length) })
         } else if available != nil {
             // Live segments are addressed by templates only here.
             segments = nil

@@ -53,11 +53,10 @@ extension HLSStreamLoader {
     /// backup's, or (DASH) a cloned location's copy of one of those; nil when it is read
     /// from the source's URL.
     private func knownPlaylist(_ index: Int, _ source: Int) -> HLSMediaPlaylist? {
-        let (read, clones) = manifestSource(index, source)
-        let known = knownBackupPlaylists[index] ?? []
-        var playlist = read == 0 ? knownOwnPlaylists[index] : known.indices.contains(read - 1) ? known[read - 1] : nil
-        for clone in clones.reversed() { playlist = playlist?.cloned(by: clone) }
-        return playlist
+        clonedPlaylist(index, source) { read in
+            let known = knownBackupPlaylists[index] ?? []
+            return read == 0 ? knownOwnPlaylists[index] : known.indices.contains(read - 1) ? known[read - 1] : nil
+        }
     }
 
     /// The source variant `index` is read from: 0 its own URI, N its backup N - 1 (or clone).

@@ -96,10 +96,9 @@ extension HLSStreamLoader {
     func mediaPlaylist(in resource: FetchedResource, variant: Int) -> HLSMediaPlaylist? {
         if let playlistReader {
             // On a cloned DASH location: the base location's, cloned.
-            let (read, clones) = manifestSource(variant, source(of: variant))
-            var playlist = playlistReader(resource.data, resource.finalURL, variant, read)
-            for clone in clones.reversed() { playlist = playlist?.cloned(by: clone) }
-            return playlist
+            return clonedPlaylist(variant, source(of: variant)) { read in
+                playlistReader(resource.data, resource.finalURL, variant, read)
+            }
         }
         guard let text = String(data: resource.data, encoding: .utf8),
             case .media(let playlist)? = try? HLSPlaylist.parse(text, base: resource.finalURL, imports: playlistImports),

@@ -74,6 +74,18 @@ extension HLSStreamLoader {
         return (source, clones)
     }
 
+    /// Variant `index`'s playlist on `source`: `read` gives it on the source the manifest
+    /// is read from (`source` itself, or on a cloned DASH location the base location's), and
+    /// the clones in between are applied to it.
+    func clonedPlaylist(
+        _ index: Int, _ source: Int, read: (_ source: Int) -> HLSMediaPlaylist?
+    ) -> HLSMediaPlaylist? {
+        let (base, clones) = manifestSource(index, source)
+        var playlist = read(base)
+        for clone in clones.reversed() { playlist = playlist?.cloned(by: clone) }
+        return playlist
+    }
+
     /// The pathway of variant `index`'s `source`.
     func sourcePathway(_ index: Int, _ source: Int) -> String {
         let backups = variants[index].backups.count

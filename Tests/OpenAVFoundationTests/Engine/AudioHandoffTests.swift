@@ -33,6 +33,21 @@ extension EngineTests {
             #expect(render(handoff, frames: 6, hostTime: 2.01) == ramp(104, 4) + [0, 0])
         }
 
+        @Test func bothRingsLearnTheOutputsWholeRequestSoTheNextTakesOverWithAsMuchAhead() async {
+            let first = AudioRingBuffer(format: mono, capacityFrames: 4000)
+            let second = AudioRingBuffer(format: mono, capacityFrames: 4000)
+            #expect(first.write(ramp(1, 400), media: .zero))
+            let handoff = AudioHandoff(format: mono)
+            handoff.setCurrent(first)
+            handoff.setNext(second)
+            // A request of 300 frames rendered in blocks of 100 (as libpulse hands them over).
+            handoff.setRequestFrames(300)
+            for _ in 0..<3 { _ = render(handoff, frames: 100, hostTime: 1) }
+            #expect(first.largestRenderRequest == 300)
+            #expect(second.largestRenderRequest == 300, "the waiting ring is filled as far ahead")
+            #expect(second.fillTarget == first.fillTarget)
+        }
+
         @Test func aCallWrittenBackHearsTheNextRingThatMuchSoonerToo() async {
             let first = AudioRingBuffer(format: mono, capacityFrames: 64)
             let second = AudioRingBuffer(format: mono, capacityFrames: 64)

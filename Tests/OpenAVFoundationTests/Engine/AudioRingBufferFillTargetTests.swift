@@ -1,8 +1,9 @@
 // Playhead: tests for how full the producer keeps the ring: a quarter second (here 100 frames)
-// beyond the largest bite the output took, and a start that goes back over the output's
-// queued silence waits until the ring holds what that call takes and half the margin beyond,
-// so the sound does not start with the ring emptied (a sound server keeping 450 ms queued
-// takes about that much at the start, and 205 ms at a time after).
+// beyond the largest request the output made (the whole of one it renders over several calls,
+// as it told), and a start that goes back over the output's queued silence waits until the
+// ring holds what that call takes and half the margin beyond (the target holding that much
+// until the sound starts), so the sound does not start with the ring emptied (a sound server
+// keeping 450 ms queued takes about that much at the start, and 205 ms at a time after).
 @testable import OpenAVFoundation
 import Testing
 
@@ -29,12 +30,24 @@ extension EngineTests {
             #expect(ring.fillTarget == 305, "the largest bite stays")
         }
 
-        @Test func theBiteCountsAtMostASecondAndTheTargetAtMostHalfTheRing() {
+        @Test func aRequestRenderedOverSeveralCallsCountsWhole() {
             let ring = ring()
+            #expect(ring.write(ramp(1, 300), media: .zero))
+            ring.setRequestFrames(250)
+            _ = ring.render(frames: 100)
+            _ = ring.render(frames: 100)
+            _ = ring.render(frames: 50)
+            #expect(ring.largestRenderRequest == 250)
+            #expect(ring.fillTarget == 350)
+        }
+
+        @Test func theBiteCountsAtMostASecondAndTheTargetAtMostHalfTheRing() {
+            let ring = AudioRingBuffer(format: mono, capacityFrames: 4000)
+            ring.fillAheadFrames = 100
             _ = ring.render(frames: 1500)
-            #expect(ring.fillTarget == 1000, "half the ring")
-            ring.fillAheadFrames = 0
-            #expect(ring.fillTarget == 1000, "a second of the bite")
+            #expect(ring.fillTarget == 1100, "a second of the bite")
+            ring.fillAheadFrames = 1500
+            #expect(ring.fillTarget == 2000, "half the ring")
         }
 
         @Test func aStartOverQueuedSilenceWaitsForWhatItTakesAndHalfTheMarginBeyond() {
@@ -52,6 +65,7 @@ extension EngineTests {
             ring.setRewritableFrames(40)
             #expect(ring.render(frames: 20) == ramp(1, 20))
             #expect(ring.takeRewindFrames() == 40)
+            #expect(ring.fillTarget == 150, "started: the margin beyond the largest request again")
         }
 
         @Test func aStartOverNothingPlaysOnceTheCallsFramesWait() {
