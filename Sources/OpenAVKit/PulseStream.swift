@@ -221,9 +221,10 @@ final class PulseStream: @unchecked Sendable {
             return
         }
         var remaining = requested
-        // libpulse hands the buffer over in blocks: the source learns the request in all.
-        source.setRequestFrames(requested / frameBytes)
         while remaining >= frameBytes {
+            // libpulse hands the buffer over in blocks: the source learns what is left of the
+            // request in all.
+            source.setRequestFrames(remaining / frameBytes)
             var data: UnsafeMutableRawPointer?
             var bytes = remaining
             guard pa_stream_begin_write(stream, &data, &bytes) == 0, let data else { return }

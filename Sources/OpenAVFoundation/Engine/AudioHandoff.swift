@@ -53,10 +53,10 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         rewind = 0
         // For this call alone (a stand-in output that never tells goes back over nothing).
         let rewritableNow = rewritable.exchange(0, ordering: .relaxed)
-        let request = max(frames, requestFrames.exchange(0, ordering: .relaxed))
+        let told = requestFrames.exchange(0, ordering: .relaxed)
         // The ring that follows learns the output's requests while it waits: it takes over
         // with as much ahead as the current one keeps.
-        if let next = Self.ring(nextBits.load(ordering: .acquiring)) { next.noteOutputRequest(request) }
+        if let next = Self.ring(nextBits.load(ordering: .acquiring)) { next.noteOutputRequest(max(frames, told)) }
         var offset = 0
         // At most one hand-over per ring per call; the bound keeps a pathological queue of
         // empty, ended rings from spinning.
@@ -68,7 +68,7 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
             // Only the call's first ring may go back over what the output holds, or is told
             // the whole request.
             ring.setRewritableFrames(offset == 0 ? rewritableNow : 0)
-            if offset == 0 { ring.setRequestFrames(request) }
+            if offset == 0, told > 0 { ring.setRequestFrames(told) }
             let part = UnsafeMutableBufferPointer(rebasing: buffer[(offset * channels)...])
             // (A call written back over what the output held is heard that much sooner, the
             // next ring's part too.)

@@ -42,17 +42,17 @@ extension AudioRingBuffer {
         guard let destination = buffer.baseAddress else { return 0 }
         let channels = format.channelCount
         let frames = buffer.count / channels
-        // The whole request the output told of (for its first call), or this call's frames.
-        let request = max(frames, requestFrameCount.exchange(0, ordering: .relaxed))
-        noteOutputRequest(request)
         var current = currentGeneration.load(ordering: .acquiring)
         let available = markerWrite.load(ordering: .acquiring)
+        // The rest of the request the output told of, or this call's frames.
+        let request = noteRequest(frames: frames, waiting: playedGeneration < current)
         if primes, !isPrimed(generation: current, available: available, requested: request, rewritable: rewritable) {
             // Stale audio goes now, as it would below: it holds room the new audio needs.
             discardStale()
             destination.update(repeating: 0, count: buffer.count)
             lastCallEndedInGap = true
             silenceSincePlayed += frames
+            requestLeft = request - frames
             return 0
         }
         // Loaded after `available`: a chunk written after a splice began is seen with it.
@@ -152,6 +152,8 @@ extension AudioRingBuffer {
             underruns.wrappingAdd(1, ordering: .relaxed)
         }
         lastCallEndedInGap = filled < frames
+        // The output renders as much again as the call goes back over.
+        requestLeft = request - frames + pendingRewind
         return filled
     }
 
@@ -180,6 +182,22 @@ extension AudioRingBuffer {
             frames = min(frames, max(0, Int(((heardAt - gate) * Double(format.sampleRate) + 1e-6).rounded(.down))))
         }
         return max(0, frames)
+    }
+
+    /// Learns the output's requests (see ``AudioRingBuffer/largestRenderRequest``) and returns
+    /// the frames this call's request has left, this call's included: what the output told
+    /// (``AudioRenderSource/setRequestFrames(_:)``) or the call's own. A told value that is
+    /// what the last call left continues that request; another starts a new one, which counts
+    /// as the start's bite while the sound waits to start (a sound server asks for its whole
+    /// queue after a flush: kept only until the sound starts) and as a usual request after.
+    /// Consumer side.
+    private func noteRequest(frames: Int, waiting: Bool) -> Int {
+        let told = requestFrameCount.exchange(0, ordering: .relaxed)
+        if told > 0, told != requestLeft {
+            if waiting { noteStartBite(told) } else { noteOutputRequest(told) }
+        }
+        noteOutputRequest(frames)
+        return max(frames, told)
     }
 
     /// What the last render call goes back over (see ``AudioRenderSource/takeRewindFrames()``);
@@ -226,18 +244,19 @@ extension AudioRingBuffer {
     /// nothing.
     private func isPrimed(generation current: Int, available: Int, requested: Int, rewritable: Int) -> Bool {
         let prime = primeFrameCount.load(ordering: .relaxed)
-        guard prime > 0, playedGeneration < current, !paused.load(ordering: .relaxed),
-            endedGeneration.load(ordering: .acquiring) < current
-        else { return true }
+        if endedGeneration.load(ordering: .acquiring) >= current {
+            // All of it waits (or none comes): the start's bite is not kept for it.
+            startBite.store(0, ordering: .relaxed)
+            return true
+        }
+        guard prime > 0, playedGeneration < current, !paused.load(ordering: .relaxed) else { return true }
         var needed = min(max(prime, requested), capacityFrames * 3 / 4)
         // What the producer surely reaches (a ring smaller than its fill margin is a test's,
         // and waits as before).
         if fillTarget > fillAheadFrames / 2 {
             if rewritable > 0 {
                 // The call that starts takes as much again as it goes back over.
-                if requested + rewritable > startBite.load(ordering: .relaxed) {
-                    startBite.store(requested + rewritable, ordering: .relaxed)
-                }
+                noteStartBite(requested + rewritable)
                 needed = max(needed, requested + rewritable + fillAheadFrames / 2)
             }
             needed = min(needed, fillTarget - fillAheadFrames / 2)

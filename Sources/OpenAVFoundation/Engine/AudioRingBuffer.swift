@@ -90,6 +90,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     var playedRate = 1.0  // owned by the consumer: media seconds per second of that frame's chunk
     var silenceSincePlayed = 0  // owned by the consumer: silent frames rendered after that frame
     var pendingRewind = 0  // owned by the consumer: what the last render call goes back over
+    var requestLeft = 0  // owned by the consumer: frames of the output's told request still to come
 
     /// Allocates the ring. Nothing is allocated after this.
     /// - Parameters:
@@ -350,6 +351,13 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// Consumer side (the output's render thread).
     package func noteOutputRequest(_ frames: Int) {
         if frames > largestRequest.load(ordering: .relaxed) { largestRequest.store(frames, ordering: .relaxed) }
+    }
+
+    /// Keeps the most frames the call that starts the current generation's sound could take
+    /// (the output's whole request after a flush, and what it goes back over), until that
+    /// sound starts. Consumer side.
+    func noteStartBite(_ frames: Int) {
+        if frames > startBite.load(ordering: .relaxed) { startBite.store(frames, ordering: .relaxed) }
     }
 
     /// Frames of real (non-silent-fill) audio rendered since creation or ``reset()``.

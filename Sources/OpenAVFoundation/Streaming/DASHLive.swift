@@ -56,9 +56,7 @@ extension DASHManifest {
             guard
                 let read = period(
                     node, base: baseURL(of: node, under: mpdBase), length: length,
-                    available: earlier(
-                        max(0, elapsed - depth - start)...(elapsed - start),
-                        by: availabilityTimeOffset(baseLevels: [mpd, node], template: nil), length: length))
+                    available: max(0, elapsed - depth - start)...(elapsed - start), mpd: mpd)
             else { return nil }
             // One that lists nothing yet (just begun) waits for its first segment.
             guard read.variants.contains(where: { !$0.playlist.segments.isEmpty }) else { continue }

@@ -118,9 +118,11 @@ struct DASHManifest: Equatable, Sendable {
     /// One Period's Representations, `length` seconds long, with URLs resolved against
     /// `periodBase` (the Period's own `BaseURL` applied); nil when it holds something the
     /// loader does not model. `available`: for a dynamic MPD, the stretch of the Period whose
-    /// segments can be fetched now (DASHLive.swift).
+    /// segments can be fetched now (DASHLive.swift), `mpd` the manifest it is in (whose
+    /// `BaseURL`'s availability time offset counts too).
     static func period(
-        _ period: XMLTree, base periodBase: URL, length: Double, available: ClosedRange<Double>? = nil
+        _ period: XMLTree, base periodBase: URL, length: Double, available: ClosedRange<Double>? = nil,
+        mpd: XMLTree? = nil
     ) -> DASHManifest? {
         var video: [Representation] = []
         var audio: [AudioSet] = []
@@ -134,7 +136,8 @@ struct DASHManifest: Equatable, Sendable {
             let setBase = baseURL(of: set, under: periodBase)
             if kind == "text",
                 let track = textTrack(
-                    set, base: setBase, period: period, count: subtitles.count, length: length, available: available)
+                    set, base: setBase, period: period, count: subtitles.count, length: length, available: available,
+                    mpd: mpd)
             {
                 subtitles.append(track)
             }
@@ -145,7 +148,7 @@ struct DASHManifest: Equatable, Sendable {
                 guard
                     let representation = Self.representation(
                         node, in: set, period: period, base: baseURL(of: node, under: setBase), length: length,
-                        available: available)
+                        available: available, mpd: mpd)
                 else { return nil }
                 representations.append(representation)
             }
@@ -193,7 +196,8 @@ struct DASHManifest: Equatable, Sendable {
     /// fragmented MP4 holding TTML or WebVTT (in a live manifest, those of `available`, as
     /// the video's); nil otherwise.
     private static func textTrack(
-        _ set: XMLTree, base: URL, period: XMLTree, count: Int, length: Double, available: ClosedRange<Double>?
+        _ set: XMLTree, base: URL, period: XMLTree, count: Int, length: Double, available: ClosedRange<Double>?,
+        mpd: XMLTree?
     ) -> TextTrack? {
         guard let node = set.child("Representation") else { return nil }
         let mime = node.attributes["mimeType"] ?? set.attributes["mimeType"] ?? ""
@@ -209,7 +213,8 @@ struct DASHManifest: Equatable, Sendable {
             codecName = named
         } else if mime == "application/mp4", codecs.hasPrefix("stpp") || codecs.hasPrefix("wvtt"),
             let segmented = representation(
-                node, in: set, period: period, base: baseURL(of: node, under: base), length: length, available: available),
+                node, in: set, period: period, base: baseURL(of: node, under: base), length: length, available: available,
+                mpd: mpd),
             !segmented.playlist.segments.isEmpty || segmented.index != nil || available != nil
         {
             codecName = codecs.hasPrefix("stpp") ? "ttml" : "webvtt"
@@ -254,7 +259,8 @@ struct DASHManifest: Equatable, Sendable {
     }
 
     private static func representation(
-        _ node: XMLTree, in set: XMLTree, period: XMLTree, base: URL, length: Double, available: ClosedRange<Double>?
+        _ node: XMLTree, in set: XMLTree, period: XMLTree, base: URL, length: Double, available: ClosedRange<Double>?,
+        mpd: XMLTree?
     ) -> Representation? {
         guard let id = node.attributes["id"], let bandwidth = node.attributes["bandwidth"].flatMap(Int.init) else {
             return nil
@@ -264,9 +270,8 @@ struct DASHManifest: Equatable, Sendable {
         let segments: [HLSSegment]?
         var index: IndexedFile?
         if let template = merged("SegmentTemplate", node, set, period) {
-            // Live, the offsets of the set's and the Representation's BaseURL and of the template
-            // (the MPD's and the Period's are in `available`).
-            let offset = availabilityTimeOffset(baseLevels: [set, node], template: template)
+            // Live, the offsets of every level's BaseURL and of the template.
+            let offset = availabilityTimeOffset(baseLevels: [mpd, period, set, node].compactMap { $0 }, template: template)
             segments = DASHSegments.fromTemplate(
                 template, representation: id, bandwidth: bandwidth, base: base, length: length,
                 available: available.map { earlier($0, by: offset, length: length) })

@@ -40,9 +40,13 @@ extension EngineTests {
             let handoff = AudioHandoff(format: mono)
             handoff.setCurrent(first)
             handoff.setNext(second)
-            // A request of 300 frames rendered in blocks of 100 (as libpulse hands them over).
-            handoff.setRequestFrames(300)
-            for _ in 0..<3 { _ = render(handoff, frames: 100, hostTime: 1) }
+            _ = render(handoff, frames: 20, hostTime: 1)
+            // A request of 300 frames rendered in blocks of 100 (as libpulse hands them over),
+            // the output telling what is left before each.
+            for left in [300, 200, 100] {
+                handoff.setRequestFrames(left)
+                _ = render(handoff, frames: 100, hostTime: 1)
+            }
             #expect(first.largestRenderRequest == 300)
             #expect(second.largestRenderRequest == 300, "the waiting ring is filled as far ahead")
             #expect(second.fillTarget == first.fillTarget)

@@ -32,13 +32,29 @@ extension EngineTests {
 
         @Test func aRequestRenderedOverSeveralCallsCountsWhole() {
             let ring = ring()
-            #expect(ring.write(ramp(1, 300), media: .zero))
-            ring.setRequestFrames(250)
-            _ = ring.render(frames: 100)
-            _ = ring.render(frames: 100)
-            _ = ring.render(frames: 50)
-            #expect(ring.largestRenderRequest == 250)
+            #expect(ring.write(ramp(1, 400), media: .zero))
+            _ = ring.render(frames: 20)
+            // 250 frames in blocks of 100, the output telling what is left before each.
+            for (left, block) in [(250, 100), (150, 100), (50, 50)] {
+                ring.setRequestFrames(left)
+                _ = ring.render(frames: block)
+            }
+            #expect(ring.largestRenderRequest == 250, "one request, not three")
             #expect(ring.fillTarget == 350)
+        }
+
+        @Test func aWholeQueueAskedForBeforeTheStartCountsOnlyUntilTheSoundStarts() {
+            // A sound server asks for its whole queue (450 frames here) after a flush.
+            let ring = ring()
+            #expect(ring.write(ramp(1, 50), media: .zero))
+            ring.setRequestFrames(450)
+            #expect(ring.render(frames: 170) == [Float](repeating: 0, count: 170), "the request's worth is not there")
+            #expect(ring.fillTarget == 550, "the producer fills for the start")
+            #expect(ring.write(ramp(51, 400), media: ms(50)))
+            ring.setRequestFrames(450)
+            #expect(ring.render(frames: 170) == ramp(1, 170))
+            #expect(ring.largestRenderRequest == 170)
+            #expect(ring.fillTarget == 270, "started: the margin beyond the largest block")
         }
 
         @Test func theBiteCountsAtMostASecondAndTheTargetAtMostHalfTheRing() {

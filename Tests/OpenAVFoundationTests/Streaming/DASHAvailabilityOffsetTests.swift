@@ -16,17 +16,21 @@ import Testing
     /// A live MPD whose Period starts 10 s after the availability start, with one video
     /// Representation of 2 s segments; `representation` goes inside the Representation, `mpd`
     /// inside the MPD before the Period.
-    private func manifest(template: String = "", representation: String = "", mpd: String = "", duration: String = "")
-        -> Data
-    {
-        Data(
+    private func manifest(
+        template: String = "", representation: String = "", mpd: String = "", duration: String = "",
+        timeline: String? = nil
+    ) -> Data {
+        // A fixed duration, or a timeline of 2 s entries from the Period's start.
+        let addressing = timeline.map { #" media="t$Time$.m4s"\#(template)><SegmentTimeline>\#($0)</SegmentTimeline></SegmentTemplate>"# }
+            ?? #" duration="20" startNumber="1" media="s$Number$.m4s"\#(template)/>"#
+        return Data(
             """
             <?xml version="1.0"?>
             <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="dynamic" availabilityStartTime="2027-01-15T08:00:00Z" \
             minimumUpdatePeriod="PT2S" timeShiftBufferDepth="PT30S">\(mpd)
             <Period id="p" start="PT10S"\(duration)><AdaptationSet mimeType="video/mp4">
-            <Representation id="v" bandwidth="500000">\(representation)<SegmentTemplate timescale="10" duration="20" \
-            startNumber="1" media="s$Number$.m4s"\(template)/></Representation></AdaptationSet></Period>
+            <Representation id="v" bandwidth="500000">\(representation)<SegmentTemplate timescale="10"\(addressing)\
+            </Representation></AdaptationSet></Period>
             </MPD>
             """.utf8)
     }
@@ -69,6 +73,18 @@ import Testing
     @Test func noOffsetAppliesWhereSegmentsAreNotWholeWhenAvailable() throws {
         let data = manifest(template: #" availabilityTimeOffset="1.5" availabilityTimeComplete="false""#)
         #expect(try newest(data) == 98)
+        // Said at one level, it holds for the offsets of every level.
+        let mixed = manifest(
+            template: #" availabilityTimeComplete="false""#,
+            mpd: #"<BaseURL availabilityTimeOffset="1.5">https://cdn.example/live/</BaseURL>"#)
+        #expect(try newest(mixed) == 98)
+    }
+
+    @Test func aTimelinesSegmentsAreListedThatMuchSoonerToo() throws {
+        // Entries of 2 s from the Period's start on, more than the clock has reached.
+        let timeline = #"<S t="0" d="20" r="59"/>"#
+        #expect(try newest(manifest(timeline: timeline)) == 98)
+        #expect(try newest(manifest(template: #" availabilityTimeOffset="1.5""#, timeline: timeline)) == 100)
     }
 
     @Test func aNegativeOrUnreadableOffsetIsNone() throws {
