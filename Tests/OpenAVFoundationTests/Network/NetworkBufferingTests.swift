@@ -70,7 +70,11 @@ import Testing
         #expect(Array(reasons.values.prefix(2)) == [nil, .evaluatingBufferingRate], "\(reasons.values)")
         #expect(Array(reasons.values.suffix(2)) == [.toMinimizeStalls, nil], "\(reasons.values)")
         #expect(empties.values == [true, false, true, false])
-        #expect(keepUps.values == [false, true, false, true])
+        // Likely to keep up at the start, not at the stall, again after it. (Where the fed
+        // clock outruns a loaded machine's server after the stall, what is read ahead can dip
+        // below the threshold once more without a stall: a CI run saw one more false, true.)
+        #expect(Array(keepUps.values.prefix(4)) == [false, true, false, true], "\(keepUps.values)")
+        #expect(keepUps.values.last == true, "\(keepUps.values)")
         player.replaceCurrentItem(with: nil)
     }
 
