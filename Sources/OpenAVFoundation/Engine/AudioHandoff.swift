@@ -114,7 +114,7 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         rewritable.store(max(0, frames), ordering: .relaxed)
     }
 
-    /// Remembers the output's present request in all; the call's first ring learns it.
+    /// Remembers what is left of the output's present request; the call's first ring learns it.
     package func setRequestFrames(_ frames: Int) {
         requestFrames.store(max(0, frames), ordering: .relaxed)
     }

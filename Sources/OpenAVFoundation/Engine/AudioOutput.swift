@@ -63,11 +63,11 @@ package protocol AudioRenderSource: AnyObject, Sendable {
     /// Real-time thread, before the render call.
     func setRewritableFrames(_ frames: Int)
 
-    /// Tells the source how many frames the output's present request asks for in all, when it
-    /// renders a request over several calls (a sound server's write callback is handed its
-    /// buffer in blocks of at most 64 KiB): the source keeps that much more ahead. Outputs
-    /// that render each request in one call need not call it. Real-time thread, before the
-    /// request's first call.
+    /// Tells the source how many frames are left of the output's present request, the next
+    /// call's included, when it renders a request over several calls (a sound server's write
+    /// callback is handed its buffer in blocks of at most 64 KiB): the source keeps that much
+    /// more ahead. Outputs that render each request in one call need not call it. Real-time
+    /// thread, before each call of the request.
     func setRequestFrames(_ frames: Int)
 }
 

@@ -315,7 +315,7 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
         rewritableFrameCount.store(max(0, frames), ordering: .relaxed)
     }
 
-    /// Records the output's present request in all, for its first call (see
+    /// Records what is left of the output's present request, for the next call (see
     /// ``AudioRenderSource/setRequestFrames(_:)``).
     package func setRequestFrames(_ frames: Int) {
         requestFrameCount.store(max(0, frames), ordering: .relaxed)

@@ -12,8 +12,9 @@ import Foundation
 
 extension ItemPlayback {
     /// The longest sleep of the audio thread while the ring is full and playing: the ring holds
-    /// a quarter second beyond the output's largest bite, and an output that takes large bites (a device with long periods, a
-    /// clock that moves in coarse steps) would drain it between longer sleeps.
+    /// a quarter second beyond the output's largest bite, and an output that takes large bites
+    /// (a device with long periods, a clock that moves in coarse steps) would drain it between
+    /// longer sleeps.
     static let ringRefillCap = 0.02
     /// The shortest time between two re-makes of an output's queued audio for a new volume
     /// (seconds): a fade sets the volume many times a second.
