@@ -62,7 +62,7 @@ let package = Package(
                 "OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader", "CPulse", "CPulseLoader", "CASS",
                 "CASSLoader",
             ]),
-        .target(name: "OpenMediaPlayer", dependencies: ["CDBus", "CDBusLoader"]),
+        .target(name: "OpenMediaPlayer", dependencies: ["CDBus", "CDBusLoader", "OpenAVFoundation"]),
         .target(
             name: "PlayheadCLI", dependencies: ["OpenAVFoundation", "OpenAVKit", "OpenMediaPlayer", "FFmpegBridge"]),
         .executableTarget(name: "playhead", dependencies: ["PlayheadCLI"]),

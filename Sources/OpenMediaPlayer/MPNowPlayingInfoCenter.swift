@@ -1,8 +1,10 @@
 // Playhead: what the app is playing, for the desktop's media controls (Apple's MediaPlayer API).
 //
-// Concurrency: `nowPlayingInfo` and `playbackState` are guarded by the center's lock, so an app
-// may set them from any thread (usually the main queue). Each change is parsed once and handed
-// to the MPRIS server as a snapshot (`MPRISService`); nothing here waits on the bus.
+// Concurrency: `nowPlayingInfo` and `playbackState` (and their parsed form) are guarded by the
+// center's lock, so an app may set them from any thread (usually the main queue). Each change
+// is parsed once; when this is the published center (the default one, or the active session's)
+// the MPRIS service reads it into a snapshot under its own lock (`MPRISService`, which takes
+// this lock inside its own, never the other way round); nothing here waits on the bus.
 import Foundation
 
 /// Tells the desktop what is playing: the title, artist, album, length and cover art the
@@ -12,11 +14,13 @@ import Foundation
 open class MPNowPlayingInfoCenter: @unchecked Sendable {
     private static let instance = MPNowPlayingInfoCenter()
 
-    /// The process's now-playing center.
+    /// The process's now-playing center: the one the desktop shows unless an
+    /// ``MPNowPlayingSession`` is active (then its ``MPNowPlayingSession/nowPlayingInfoCenter``).
     open class func `default`() -> MPNowPlayingInfoCenter { instance }
 
     private let lock = NSLock()
     private var info: [String: Any]?
+    private var parsed: NowPlayingInfo?
     private var state = MPNowPlayingPlaybackState.unknown
 
     init() {}
@@ -30,9 +34,12 @@ open class MPNowPlayingInfoCenter: @unchecked Sendable {
     open var nowPlayingInfo: [String: Any]? {
         get { lock.withLock { info } }
         set {
-            let parsed = newValue.map(NowPlayingInfo.init(dictionary:))
-            lock.withLock { info = newValue }
-            MPRISService.shared.nowPlayingInfoChanged(parsed)
+            let reading = newValue.map(NowPlayingInfo.init(dictionary:))
+            lock.withLock {
+                info = newValue
+                parsed = reading
+            }
+            MPRISService.shared.nowPlayingInfoChanged(in: self)
         }
     }
 
@@ -42,9 +49,13 @@ open class MPNowPlayingInfoCenter: @unchecked Sendable {
         get { lock.withLock { state } }
         set {
             lock.withLock { state = newValue }
-            MPRISService.shared.playbackStateChanged(newValue)
+            MPRISService.shared.playbackStateChanged(in: self)
         }
     }
+
+    /// What the desktop is shown from this center: the parsed info and the state, read
+    /// together. Any thread.
+    var published: (info: NowPlayingInfo?, state: MPNowPlayingPlaybackState) { lock.withLock { (parsed, state) } }
 }
 
 /// `nowPlayingInfo` read into typed values once, when it is set.

@@ -1,8 +1,9 @@
-// Playhead: the app's remote commands, one set per process, offered to the desktop over MPRIS.
+// Playhead: the app's remote commands, offered to the desktop over MPRIS: the process's shared
+// set, or the set of the active now-playing session.
 //
 // Concurrency: the commands are created once in `init` and never replaced; each guards its own
-// state. Any change to a command hands the MPRIS server a new snapshot (`MPRISService`), and
-// commands arriving from the bus are delivered on the main queue.
+// state. Any change to a command of the published set hands the MPRIS server a new snapshot
+// (`MPRISService`), and commands arriving from the bus are delivered on the main queue.
 import Foundation
 
 /// The commands the desktop can send to the app: media keys, GNOME's and KDE's media controls,
@@ -12,7 +13,8 @@ import Foundation
 open class MPRemoteCommandCenter: @unchecked Sendable {
     private static let instance = MPRemoteCommandCenter()
 
-    /// The process's command center.
+    /// The process's command center: the one the desktop's commands reach unless an
+    /// ``MPNowPlayingSession`` is active (then its ``MPNowPlayingSession/remoteCommandCenter``).
     open class func shared() -> MPRemoteCommandCenter { instance }
 
     /// Start playing (MPRIS Play, and PlayPause while paused when the toggle has no target).
@@ -53,9 +55,13 @@ open class MPRemoteCommandCenter: @unchecked Sendable {
     /// Bookmark what plays. Never sent on Linux.
     public let bookmarkCommand = MPFeedbackCommand()
 
+    /// A center of its own (an ``MPNowPlayingSession``'s); its commands reach the app only while
+    /// that session is active.
     init() {
         for command in allCommands {
-            command.onChange = { MPRISService.shared.commandsChanged() }
+            command.onChange = { [weak self] in
+                if let self { MPRISService.shared.commandsChanged(in: self) }
+            }
         }
     }
 

@@ -55,8 +55,13 @@ package final class AudioHandoff: AudioRenderSource, @unchecked Sendable {
         let rewritableNow = rewritable.exchange(0, ordering: .relaxed)
         let told = requestFrames.exchange(0, ordering: .relaxed)
         // The ring that follows learns the output's requests while it waits: it takes over
-        // with as much ahead as the current one keeps.
-        if let next = Self.ring(nextBits.load(ordering: .acquiring)) { next.noteOutputRequest(max(frames, told)) }
+        // with as much ahead as the current one keeps. Not the whole queue a server asks for
+        // while the current sound waits to start (after a flush): the next ring takes over
+        // mid-stream, where requests are the usual ones.
+        if let next = Self.ring(nextBits.load(ordering: .acquiring)) {
+            let starting = Self.ring(currentBits.load(ordering: .acquiring))?.isWaitingToStart ?? false
+            next.noteOutputRequest(starting ? frames : max(frames, told))
+        }
         var offset = 0
         // At most one hand-over per ring per call; the bound keeps a pathological queue of
         // empty, ended rings from spinning.

@@ -350,14 +350,25 @@ package final class AudioRingBuffer: AudioRenderSource, @unchecked Sendable {
     /// shared device tells the ring that follows the current one what the output asks for.
     /// Consumer side (the output's render thread).
     package func noteOutputRequest(_ frames: Int) {
-        if frames > largestRequest.load(ordering: .relaxed) { largestRequest.store(frames, ordering: .relaxed) }
+        Self.keepLarger(frames, in: largestRequest)
     }
 
     /// Keeps the most frames the call that starts the current generation's sound could take
     /// (the output's whole request after a flush, and what it goes back over), until that
     /// sound starts. Consumer side.
     func noteStartBite(_ frames: Int) {
-        if frames > startBite.load(ordering: .relaxed) { startBite.store(frames, ordering: .relaxed) }
+        Self.keepLarger(frames, in: startBite)
+    }
+
+    /// True while the current generation's sound waits to start: none of it played yet.
+    /// Consumer side.
+    package var isWaitingToStart: Bool { playedGeneration < currentGeneration.load(ordering: .acquiring) }
+
+    /// Stores `frames` in `counter` when larger. Only the consumer stores these counters (a
+    /// shared device's render thread is the consumer of the ring it tells), so a plain load
+    /// and store is enough.
+    private static func keepLarger(_ frames: Int, in counter: borrowing Atomic<Int>) {
+        if frames > counter.load(ordering: .relaxed) { counter.store(frames, ordering: .relaxed) }
     }
 
     /// Frames of real (non-silent-fill) audio rendered since creation or ``reset()``.

@@ -1,10 +1,13 @@
-// Playhead: joins the now-playing and command centers to the MPRIS server: keeps the latest
-// state, starts the server on first use, and delivers the commands that come off the bus.
+// Playhead: joins the published now-playing and command centers (the process's own, or the
+// active now-playing session's) to the MPRIS server: keeps the latest state, starts the server
+// on first use, and delivers the commands that come off the bus.
 //
 // Concurrency: `lock` guards every stored property. Changes may come from any thread (the
-// centers' setters); each builds a fresh `NowPlayingSnapshot` under the lock and hands it to
-// the server, which never calls back into this lock from its bus thread except through
-// `deliver`, which only dispatches onto the main queue. Command handlers run on the main queue.
+// centers' setters); each builds a fresh `NowPlayingSnapshot` under the lock, reading the
+// published center under it (a center's lock is taken inside this one, never the other way),
+// and hands it to the server, which never calls back into this lock from its bus thread except
+// through `deliver`, which only dispatches onto the main queue. Command handlers run on the
+// main queue.
 import Foundation
 
 /// The process's link between the MediaPlayer API and the desktop.
@@ -19,6 +22,9 @@ final class MPRISService: @unchecked Sendable {
     private var server: MPRISServer?
     private var started = false
     private var warned = false
+    /// The centers the desktop sees and commands: the process's, or an active session's.
+    private var infoCenter = MPNowPlayingInfoCenter.default()
+    private var commandCenter = MPRemoteCommandCenter.shared()
     /// Where warnings go (standard error; tests capture them).
     private var warningSink: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -82,35 +88,74 @@ final class MPRISService: @unchecked Sendable {
         sink?(line)
     }
 
-    func nowPlayingInfoChanged(_ info: NowPlayingInfo?) {
-        update { snapshot in
-            if let info, snapshot.info.map({ !$0.isSameItem(as: info) }) ?? true { snapshot.trackNumber += 1 }
-            snapshot.info = info
+    /// `center`'s info changed: published when it is the center the desktop sees.
+    func nowPlayingInfoChanged(in center: MPNowPlayingInfoCenter) {
+        update { snapshot, published in
+            guard published.info === center else { return }
+            Self.take(center.published.info, into: &snapshot)
         }
     }
 
-    func playbackStateChanged(_ state: MPNowPlayingPlaybackState) {
-        update { $0.state = state }
+    /// `center`'s playback state changed: published when it is the center the desktop sees.
+    func playbackStateChanged(in center: MPNowPlayingInfoCenter) {
+        update { snapshot, published in
+            guard published.info === center else { return }
+            snapshot.state = center.published.state
+        }
     }
 
-    func commandsChanged() {
+    /// A command of `center` changed: published when it is the center the desktop commands.
+    func commandsChanged(in center: MPRemoteCommandCenter) {
         // Read under the service's lock, so two changes made at once publish in order (the
         // commands' own locks are never held while they call out).
-        update { $0.commands = MPRemoteCommandCenter.shared().availability }
+        update { snapshot, published in
+            guard published.commands === center else { return }
+            snapshot.commands = center.availability
+        }
     }
 
-    private func update(_ change: (inout NowPlayingSnapshot) -> Void) {
+    /// Makes `info` and `commands` the centers the desktop sees and commands (an
+    /// ``MPNowPlayingSession`` that became active; the process's own when it ends), and
+    /// publishes what they hold.
+    func publish(info: MPNowPlayingInfoCenter, commands: MPRemoteCommandCenter) {
+        update { snapshot, published in
+            published = (info, commands)
+            let (parsed, state) = info.published
+            Self.take(parsed, into: &snapshot)
+            snapshot.state = state
+            snapshot.commands = commands.availability
+        }
+    }
+
+    /// The centers the desktop sees and commands now.
+    var publishedCenters: (info: MPNowPlayingInfoCenter, commands: MPRemoteCommandCenter) {
+        lock.withLock { (infoCenter, commandCenter) }
+    }
+
+    /// The state the desktop reads now (tests).
+    var currentSnapshot: NowPlayingSnapshot { lock.withLock { snapshot } }
+
+    private static func take(_ info: NowPlayingInfo?, into snapshot: inout NowPlayingSnapshot) {
+        if let info, snapshot.info.map({ !$0.isSameItem(as: info) }) ?? true { snapshot.trackNumber += 1 }
+        snapshot.info = info
+    }
+
+    private func update(
+        _ change: (inout NowPlayingSnapshot, inout (info: MPNowPlayingInfoCenter, commands: MPRemoteCommandCenter)) -> Void
+    ) {
         startIfNeeded()
         let (target, current) = lock.withLock { () -> (MPRISServer?, NowPlayingSnapshot) in
-            change(&snapshot)
+            var published = (info: infoCenter, commands: commandCenter)
+            change(&snapshot, &published)
+            (infoCenter, commandCenter) = published
             return (server, snapshot)
         }
         target?.publish(current)
     }
 
-    /// Runs a request from the bus on the main queue through the command center.
+    /// Runs a request from the bus on the main queue through the published command center.
     static func deliver(_ request: RemoteRequest) -> MPRemoteCommandHandlerStatus {
-        let center = MPRemoteCommandCenter.shared()
+        let center = shared.publishedCenters.commands
         switch request {
         case .play: return center.playCommand.deliver(MPRemoteCommandEvent(command: center.playCommand))
         case .pause: return center.pauseCommand.deliver(MPRemoteCommandEvent(command: center.pauseCommand))

@@ -17,11 +17,8 @@ final class NowPlayingBridge {
     /// Runs when the desktop asks to stop (the session ends the current item as stopped).
     private let onStop: () -> Void
     private var targets: [(MPRemoteCommand, Any)] = []
-    private var observations: [NSKeyValueObservation] = []
-    private var itemObservation: NSKeyValueObservation?
-    private var notifications: [NSObjectProtocol] = []
-    /// Title, artist, album and art of the current item, once it is ready.
-    private var described: (item: ObjectIdentifier, info: [String: Any])?
+    /// Keeps the default now-playing center current from the player.
+    private let publisher: PlayerNowPlayingPublisher
     /// Counts the items played so far: the current one's queue index for the desktop.
     private var itemsStarted = 0
 
@@ -35,6 +32,7 @@ final class NowPlayingBridge {
     init(player: AVQueuePlayer, onStop: @escaping () -> Void) {
         self.player = player
         self.onStop = onStop
+        publisher = PlayerNowPlayingPublisher(player: player, center: .default())
     }
 
     /// Registers the command handlers and starts following the player.
@@ -78,34 +76,24 @@ final class NowPlayingBridge {
             bridge.publish()
             return .success
         }
-        observations = [
-            player.observe(\.timeControlStatus) { [weak self] _, _ in MainActor.assumeIsolated { self?.publish() } },
-            player.observe(\.rate) { [weak self] _, _ in MainActor.assumeIsolated { self?.publish() } },
-            player.observe(\.currentItem) { [weak self] _, _ in MainActor.assumeIsolated { self?.itemChanged() } },
-        ]
-        notifications = [
-            NotificationCenter.default.addObserver(forName: AVPlayerItem.timeJumpedNotification, object: nil, queue: .main) {
-                [weak self] note in
-                let item = (note.object as AnyObject?).map(ObjectIdentifier.init)
-                MainActor.assumeIsolated {
-                    guard let self, let current = self.player.currentItem, item == ObjectIdentifier(current) else { return }
-                    self.publish()
-                }
-            }
-        ]
-        itemChanged()
+        publisher.extraInfo = { [weak self] _ in
+            [MPNowPlayingInfoPropertyPlaybackQueueIndex: max(0, (self?.itemsStarted ?? 1) - 1)]
+        }
+        publisher.onItemChange = { [weak self] item in
+            if item != nil { self?.itemsStarted += 1 }
+        }
+        publisher.willPublish = { [weak self] in
+            guard let self else { return }
+            MPRemoteCommandCenter.shared().nextTrackCommand.isEnabled = self.player.items().count > 1
+        }
+        publisher.start()
     }
 
     /// Unregisters the handlers and clears what the desktop shows.
     func stop() {
         for (command, target) in targets { command.removeTarget(target) }
         targets = []
-        observations.forEach { $0.invalidate() }
-        observations = []
-        itemObservation?.invalidate()
-        itemObservation = nil
-        notifications.forEach { NotificationCenter.default.removeObserver($0) }
-        notifications = []
+        publisher.stop()
         MPNowPlayingInfoCenter.default().playbackState = .stopped
         MPNowPlayingInfoCenter.default().nowPlayingInfo = nil
     }
@@ -135,64 +123,6 @@ final class NowPlayingBridge {
         return .success
     }
 
-    /// A new current item: follow its readiness (its metadata loads with it).
-    private func itemChanged() {
-        if player.currentItem != nil { itemsStarted += 1 }
-        itemObservation?.invalidate()
-        itemObservation = player.currentItem?.observe(\.status) { [weak self] _, _ in
-            MainActor.assumeIsolated { self?.publish() }
-        }
-        MPRemoteCommandCenter.shared().nextTrackCommand.isEnabled = player.items().count > 1
-        publish()
-    }
-
     /// Hands the desktop the current item, position, rate and state.
-    func publish() {
-        let center = MPNowPlayingInfoCenter.default()
-        guard let item = player.currentItem else {
-            center.nowPlayingInfo = nil
-            center.playbackState = .stopped
-            return
-        }
-        MPRemoteCommandCenter.shared().nextTrackCommand.isEnabled = player.items().count > 1
-        var info = describe(item)
-        info[MPNowPlayingInfoPropertyPlaybackQueueIndex] = itemsStarted - 1
-        if item.duration.isNumeric { info[MPMediaItemPropertyPlaybackDuration] = item.duration.seconds }
-        info[MPNowPlayingInfoPropertyElapsedPlaybackTime] = max(0, player.currentTime().seconds)
-        info[MPNowPlayingInfoPropertyPlaybackRate] = Double(player.timeControlStatus == .playing ? player.rate : 0)
-        info[MPNowPlayingInfoPropertyDefaultPlaybackRate] = Double(player.defaultRate)
-        center.nowPlayingInfo = info
-        center.playbackState = player.rate == 0 ? .paused : .playing
-    }
-
-    /// The item's title (its file name without one), artist, album and cover art; read once
-    /// the item is ready, when the asset's metadata is loaded and reading it does not block.
-    private func describe(_ item: AVPlayerItem) -> [String: Any] {
-        let identity = ObjectIdentifier(item)
-        if let described, described.item == identity { return described.info }
-        var info: [String: Any] = [MPMediaItemPropertyTitle: Self.fallbackTitle(item)]
-        guard item.status == .readyToPlay else { return info }
-        let metadata = item.asset.commonMetadata
-        func first(_ identifier: AVMetadataIdentifier) -> AVMetadataItem? {
-            AVMetadataItem.metadataItems(from: metadata, filteredByIdentifier: identifier).first
-        }
-        if let title = first(.commonIdentifierTitle)?.stringValue, !title.isEmpty { info[MPMediaItemPropertyTitle] = title }
-        if let artist = first(.commonIdentifierArtist)?.stringValue, !artist.isEmpty { info[MPMediaItemPropertyArtist] = artist }
-        if let album = first(.commonIdentifierAlbumName)?.stringValue, !album.isEmpty {
-            info[MPMediaItemPropertyAlbumTitle] = album
-        }
-        if let picture = first(.commonIdentifierArtwork)?.dataValue, !picture.isEmpty {
-            // Written to the cache folder by the MPRIS thread when the desktop first needs it.
-            info[MPMediaItemPropertyArtwork] = MPMediaItemArtwork(imageData: picture)
-        }
-        if let url = (item.asset as? AVURLAsset)?.url { info[MPNowPlayingInfoPropertyAssetURL] = url }
-        described = (identity, info)
-        return info
-    }
-
-    private static func fallbackTitle(_ item: AVPlayerItem) -> String {
-        guard let url = (item.asset as? AVURLAsset)?.url else { return "Playhead" }
-        if url.scheme == "playhead-demo" { return "Playhead demo" }
-        return url.isFileURL ? url.lastPathComponent : url.absoluteString
-    }
+    func publish() { publisher.publish() }
 }

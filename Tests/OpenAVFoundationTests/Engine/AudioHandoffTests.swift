@@ -52,6 +52,30 @@ extension EngineTests {
             #expect(second.fillTarget == first.fillTarget)
         }
 
+        @Test func theNextRingDoesNotLearnTheWholeQueueAskedForWhileTheCurrentSoundWaitsToStart() async {
+            let first = AudioRingBuffer(format: mono, capacityFrames: 4000)
+            let second = AudioRingBuffer(format: mono, capacityFrames: 4000)
+            let handoff = AudioHandoff(format: mono)
+            handoff.setCurrent(first)
+            handoff.setNext(second)
+            // After a flush a server asks for its whole queue (900 frames) before the sound
+            // starts: the first ring has nothing yet, so the call renders silence.
+            #expect(first.isWaitingToStart)
+            handoff.setRequestFrames(900)
+            _ = render(handoff, frames: 100, hostTime: 1)
+            #expect(first.isWaitingToStart)
+            #expect(second.largestRenderRequest == 100, "only the call's own size, not the start's queue")
+            // Once the sound plays, a usual request is learnt whole.
+            #expect(first.write(ramp(1, 600), media: .zero))
+            _ = render(handoff, frames: 20, hostTime: 1.1)
+            #expect(!first.isWaitingToStart)
+            for left in [300, 200, 100] {
+                handoff.setRequestFrames(left)
+                _ = render(handoff, frames: 100, hostTime: 1.2)
+            }
+            #expect(second.largestRenderRequest == 300)
+        }
+
         @Test func aCallWrittenBackHearsTheNextRingThatMuchSoonerToo() async {
             let first = AudioRingBuffer(format: mono, capacityFrames: 64)
             let second = AudioRingBuffer(format: mono, capacityFrames: 64)
