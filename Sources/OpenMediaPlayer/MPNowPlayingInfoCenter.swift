@@ -82,6 +82,11 @@ struct NowPlayingInfo: Sendable, Equatable {
     var comments: String?
     var lyrics: String?
     var releaseDate: Date?
+    /// Plays, the rating from 0 to 1, when last played, beats per minute.
+    var playCount: Int?
+    var rating: Double?
+    var lastPlayed: Date?
+    var beatsPerMinute: Int?
     /// A live stream: no length is given to the desktop.
     var isLiveStream = false
     /// `ProcessInfo.systemUptime` when the dictionary was set.
@@ -98,15 +103,19 @@ struct NowPlayingInfo: Sendable, Equatable {
         elapsed = Self.number(dictionary[MPNowPlayingInfoPropertyElapsedPlaybackTime]) ?? 0
         rate = Self.number(dictionary[MPNowPlayingInfoPropertyPlaybackRate])
         defaultRate = Self.number(dictionary[MPNowPlayingInfoPropertyDefaultPlaybackRate])
-        queueIndex = Self.number(dictionary[MPNowPlayingInfoPropertyPlaybackQueueIndex]).map { Int($0) }
+        queueIndex = Self.integer(dictionary[MPNowPlayingInfoPropertyPlaybackQueueIndex])
         albumArtist = dictionary[MPMediaItemPropertyAlbumArtist] as? String
         genre = dictionary[MPMediaItemPropertyGenre] as? String
         composer = dictionary[MPMediaItemPropertyComposer] as? String
-        trackNumber = Self.number(dictionary[MPMediaItemPropertyAlbumTrackNumber]).map { Int($0) }
-        discNumber = Self.number(dictionary[MPMediaItemPropertyDiscNumber]).map { Int($0) }
+        trackNumber = Self.integer(dictionary[MPMediaItemPropertyAlbumTrackNumber])
+        discNumber = Self.integer(dictionary[MPMediaItemPropertyDiscNumber])
         comments = dictionary[MPMediaItemPropertyComments] as? String
         lyrics = dictionary[MPMediaItemPropertyLyrics] as? String
         releaseDate = dictionary[MPMediaItemPropertyReleaseDate] as? Date
+        playCount = Self.integer(dictionary[MPMediaItemPropertyPlayCount])
+        rating = Self.number(dictionary[MPMediaItemPropertyRating]).map { min(max($0 / 5, 0), 1) }
+        lastPlayed = dictionary[MPMediaItemPropertyLastPlayedDate] as? Date
+        beatsPerMinute = Self.integer(dictionary[MPMediaItemPropertyBeatsPerMinute])
         switch dictionary[MPNowPlayingInfoPropertyIsLiveStream] {
         case let flag as Bool: isLiveStream = flag
         case let number as NSNumber: isLiveStream = number.boolValue
@@ -136,6 +145,14 @@ struct NowPlayingInfo: Sendable, Equatable {
             && lhs.genre == rhs.genre && lhs.composer == rhs.composer && lhs.trackNumber == rhs.trackNumber
             && lhs.discNumber == rhs.discNumber && lhs.comments == rhs.comments && lhs.lyrics == rhs.lyrics
             && lhs.releaseDate == rhs.releaseDate && lhs.isLiveStream == rhs.isLiveStream
+            && lhs.playCount == rhs.playCount && lhs.rating == rhs.rating && lhs.lastPlayed == rhs.lastPlayed
+            && lhs.beatsPerMinute == rhs.beatsPerMinute
+    }
+
+    /// A whole number from any numeric type an app may store, nil when it does not fit an
+    /// `Int` (an app's 1e300 is no crash).
+    private static func integer(_ value: Any?) -> Int? {
+        number(value).flatMap { Int(exactly: $0.rounded(.towardZero)) }
     }
 
     /// A finite number from any numeric type an app may store (Double, Float, Int, NSNumber).

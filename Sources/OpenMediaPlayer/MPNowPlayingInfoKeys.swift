@@ -45,7 +45,31 @@ public let MPMediaItemPropertyComments = "comments"
 public let MPMediaItemPropertyLyrics = "lyrics"
 /// When the item was released (a `Date`; MPRIS `xesam:contentCreated`, ISO 8601).
 public let MPMediaItemPropertyReleaseDate = "releaseDate"
-/// The kind of media item (an `MPMediaType` on Apple platforms; accepted, not shown on Linux).
+/// How many times the item was played (a number; MPRIS `xesam:useCount`).
+public let MPMediaItemPropertyPlayCount = "playCount"
+/// The user's rating of the item, 0 to 5 stars (a number; MPRIS `xesam:userRating`, 0 to 1).
+public let MPMediaItemPropertyRating = "rating"
+/// When the item was last played (a `Date`; MPRIS `xesam:lastUsed`, ISO 8601).
+public let MPMediaItemPropertyLastPlayedDate = "lastPlayedDate"
+/// The item's tempo in beats per minute (a number; MPRIS `xesam:audioBPM`).
+public let MPMediaItemPropertyBeatsPerMinute = "beatsPerMinute"
+/// The item's persistent identifier in a library (a number; accepted, not shown).
+public let MPMediaItemPropertyPersistentID = "persistentID"
+/// Whether the item is marked explicit (a `Bool`; accepted, not shown).
+public let MPMediaItemPropertyIsExplicit = "isExplicit"
+/// The podcast the episode belongs to (a `String`; accepted, not shown).
+public let MPMediaItemPropertyPodcastTitle = "podcastTitle"
+/// Where playback of the item was left, in seconds (a number; accepted, not shown).
+public let MPMediaItemPropertyBookmarkTime = "bookmarkTime"
+/// The user's grouping of the item (a `String`; accepted, not shown).
+public let MPMediaItemPropertyUserGrouping = "userGrouping"
+/// How many times the item was skipped (a number; accepted, not shown).
+public let MPMediaItemPropertySkipCount = "skipCount"
+/// When the item was added to the library (a `Date`; accepted, not shown).
+public let MPMediaItemPropertyDateAdded = "dateAdded"
+/// The service the item comes from (a `String`; accepted, not shown).
+public let MPNowPlayingInfoPropertyServiceIdentifier = "MPNowPlayingInfoPropertyServiceIdentifier"
+/// The kind of media item (an ``MPMediaType`` or its raw value; accepted, not shown on Linux).
 public let MPMediaItemPropertyMediaType = "mediaType"
 /// Whether the item is a live stream with no end (a `Bool`): the desktop is given no length,
 /// so it shows no progress bar.
@@ -89,4 +113,40 @@ public enum MPNowPlayingPlaybackState: UInt, Sendable {
     case stopped = 3
     /// Interrupted by something else using the device (MPRIS "Paused").
     case interrupted = 4
+}
+
+/// Kinds of media item (`MPMediaItemPropertyMediaType`): music, podcasts and the rest, and the
+/// sets of every sound and every video kind.
+public struct MPMediaType: OptionSet, Hashable, Sendable {
+    /// The kinds, one bit each.
+    public let rawValue: UInt
+    /// The kinds whose bits are set in `rawValue`.
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    /// A song.
+    public static let music = MPMediaType(rawValue: 1 << 0)
+    /// A sound podcast episode.
+    public static let podcast = MPMediaType(rawValue: 1 << 1)
+    /// A spoken book.
+    public static let audioBook = MPMediaType(rawValue: 1 << 2)
+    /// A sound lecture.
+    public static let audioITunesU = MPMediaType(rawValue: 1 << 3)
+    /// Every sound kind.
+    public static let anyAudio = MPMediaType(rawValue: 0x00ff)
+    /// A film.
+    public static let movie = MPMediaType(rawValue: 1 << 8)
+    /// An episode of a series.
+    public static let tvShow = MPMediaType(rawValue: 1 << 9)
+    /// A video podcast episode.
+    public static let videoPodcast = MPMediaType(rawValue: 1 << 10)
+    /// A music video.
+    public static let musicVideo = MPMediaType(rawValue: 1 << 11)
+    /// A video lecture.
+    public static let videoITunesU = MPMediaType(rawValue: 1 << 12)
+    /// A video of one's own.
+    public static let homeVideo = MPMediaType(rawValue: 1 << 13)
+    /// Every video kind.
+    public static let anyVideo = MPMediaType(rawValue: 0xff00)
+    /// Every kind.
+    public static let any = MPMediaType(rawValue: .max)
 }

@@ -64,13 +64,13 @@ open class MPNowPlayingSession {
         if ActiveSession.current == nil { ActiveSession.make(self) }
     }
 
-    isolated deinit {
-        ItemNowPlayingInfo.stopListening(self)
-        publisher?.stop()
-        // (The weak `ActiveSession.current` already reads nil here.) The desktop goes back to
-        // the process's own centers when it showed this session's.
-        if MPRISService.shared.publishedCenters.info === nowPlayingInfoCenter {
-            MPRISService.shared.publish(info: .default(), commands: .shared())
+    deinit {
+        // (Not isolated: a session may go away on any thread.) The desktop goes back to the
+        // process's own centers at once when it showed this session's; the publisher stops
+        // following its player on the main queue.
+        MPRISService.shared.stopPublishing(info: nowPlayingInfoCenter)
+        if let publisher {
+            DispatchQueue.main.async { MainActor.assumeIsolated { publisher.stop() } }
         }
     }
 
@@ -119,6 +119,12 @@ open class MPNowPlayingSession {
     private func followFirstPlayer() {
         let player = automaticallyPublishesNowPlayingInfo ? players.first : nil
         guard publisher?.player !== player else { return }
+        if let publisher, player == nil {
+            // Nothing is followed any more: the desktop is not left showing the last item.
+            publisher.stop()
+            nowPlayingInfoCenter.nowPlayingInfo = nil
+            nowPlayingInfoCenter.playbackState = .stopped
+        }
         publisher?.stop()
         publisher = player.map { PlayerNowPlayingPublisher(player: $0, center: nowPlayingInfoCenter) }
         publisher?.start()

@@ -54,6 +54,11 @@ open class MPRemoteCommandCenter: @unchecked Sendable {
     public let dislikeCommand = MPFeedbackCommand()
     /// Bookmark what plays. Never sent on Linux.
     public let bookmarkCommand = MPFeedbackCommand()
+    /// Turn a language option on (an ``MPChangeLanguageOptionCommandEvent``). Never sent on
+    /// Linux: MPRIS has no languages.
+    public let enableLanguageOptionCommand = MPRemoteCommand()
+    /// Turn a language option off. Never sent on Linux.
+    public let disableLanguageOptionCommand = MPRemoteCommand()
 
     /// A center of its own (an ``MPNowPlayingSession``'s); its commands reach the app only while
     /// that session is active.
@@ -71,6 +76,7 @@ open class MPRemoteCommandCenter: @unchecked Sendable {
             previousTrackCommand, changePlaybackPositionCommand, skipForwardCommand, skipBackwardCommand,
             changePlaybackRateCommand, changeRepeatModeCommand, changeShuffleModeCommand, seekForwardCommand,
             seekBackwardCommand, ratingCommand, likeCommand, dislikeCommand, bookmarkCommand,
+            enableLanguageOptionCommand, disableLanguageOptionCommand,
         ]
     }
 

@@ -26,7 +26,7 @@ package final class PlayerNowPlayingPublisher {
     private var itemObservation: NSKeyValueObservation?
     private var notifications: [NSObjectProtocol] = []
     /// Title, artist, album and art read from the current item's asset, once it is ready.
-    private var described: (item: ObjectIdentifier, info: [String: Any])?
+    private var described: (item: AVPlayerItem, info: [String: Any])?
     private var isRunning = false
 
     /// A publisher of `player` to `center`; nothing happens until ``start()``.
@@ -70,6 +70,7 @@ package final class PlayerNowPlayingPublisher {
 
     /// A new current item: follow its readiness (its metadata loads with it).
     private func itemChanged() {
+        if described?.item !== player.currentItem { described = nil }
         itemObservation?.invalidate()
         itemObservation = player.currentItem?.observe(\.status) { [weak self] _, _ in
             MainActor.assumeIsolated { self?.publish() }
@@ -109,8 +110,7 @@ package final class PlayerNowPlayingPublisher {
     /// once the item is ready, when the asset's metadata is loaded and reading it does not
     /// block.
     private func describe(_ item: AVPlayerItem) -> [String: Any] {
-        let identity = ObjectIdentifier(item)
-        if let described, described.item == identity { return described.info }
+        if let described, described.item === item { return described.info }
         var info: [String: Any] = [MPMediaItemPropertyTitle: Self.fallbackTitle(item)]
         guard item.status == .readyToPlay else { return info }
         let metadata = item.asset.commonMetadata
@@ -127,7 +127,7 @@ package final class PlayerNowPlayingPublisher {
             info[MPMediaItemPropertyArtwork] = MPMediaItemArtwork(imageData: picture)
         }
         if let url = (item.asset as? AVURLAsset)?.url { info[MPNowPlayingInfoPropertyAssetURL] = url }
-        described = (identity, info)
+        described = (item, info)
         return info
     }
 

@@ -140,6 +140,25 @@ import Testing
         #expect(!MPRISProperties.metadata(NowPlayingSnapshot(info: live)).contains { $0.0 == "mpris:length" })
     }
 
+    @Test func playsRatingLastPlayAndTempoAreMetadataAndOutOfRangeNumbersAreDropped() {
+        let info = NowPlayingInfo(dictionary: [
+            MPMediaItemPropertyTitle: "Song", MPMediaItemPropertyPlayCount: 12, MPMediaItemPropertyRating: NSNumber(value: 4),
+            MPMediaItemPropertyLastPlayedDate: Date(timeIntervalSince1970: 86_400 * 2), MPMediaItemPropertyBeatsPerMinute: 120.0,
+            // A count that fits no integer is left out, not a crash.
+            MPMediaItemPropertyAlbumTrackNumber: 1e300, MPNowPlayingInfoPropertyPlaybackQueueIndex: -Double.greatestFiniteMagnitude,
+            MPMediaItemPropertyIsExplicit: true, MPNowPlayingInfoPropertyServiceIdentifier: "example",
+        ])
+        let metadata = MPRISProperties.metadata(NowPlayingSnapshot(info: info))
+        let value = { (key: String) in metadata.first { $0.0 == key }?.1 }
+        #expect(value("xesam:useCount") == .int32(12))
+        #expect(value("xesam:userRating") == .double(0.8), "four stars of five")
+        #expect(value("xesam:lastUsed") == .string("1970-01-03T00:00:00Z"))
+        #expect(value("xesam:audioBPM") == .int32(120))
+        #expect(value("xesam:trackNumber") == nil && info.queueIndex == nil)
+        let rated = { (stars: Double) in NowPlayingInfo(dictionary: [MPMediaItemPropertyRating: stars]).rating }
+        #expect(rated(9) == 1 && rated(-1) == 0)
+    }
+
     @Test func getReadsOnePropertyAndGetAllTheInterface() {
         let get = Self.route(
             "Get", [.string(MPRISNames.player), .string("PlaybackStatus")], interface: MPRISNames.properties)

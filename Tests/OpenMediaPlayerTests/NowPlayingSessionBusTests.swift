@@ -89,10 +89,11 @@ struct NowPlayingSessionBusTestsOnASessionBus {
         #expect(try await settled(bus, ["status"], toBe: "Playing") == "Playing")
         #expect(calls.withLock { $0 } == ["session play"])
         #expect(player.rate == 1)
-        // The item's keys change while it plays: shown at once.
-        item.nowPlayingInfo = [MPMediaItemPropertyArtist: "Changed Artist"]
-        #expect(try await settled(bus, ["metadata", "artist"], toBe: "Changed Artist") == "Changed Artist")
         player.pause()
+        // The item's keys change: published at once (nothing else happens meanwhile).
+        item.nowPlayingInfo = [MPMediaItemPropertyArtist: "Changed Artist"]
+        #expect(MPRISService.shared.currentSnapshot.info?.artist == "Changed Artist")
+        #expect(try await settled(bus, ["metadata", "artist"], toBe: "Changed Artist") == "Changed Artist")
 
         // A second session becomes active: its own center and handlers; the first is told.
         var second: MPNowPlayingSession? = MPNowPlayingSession(players: [])
@@ -123,6 +124,11 @@ struct NowPlayingSessionBusTestsOnASessionBus {
         #expect(try await settled(bus, ["metadata", "title"], toBe: "Session Title") == "Session Title")
         #expect(log.events == ["first active=false", "first active=true"])
         #expect(answered.withLock { $0 } == true, "the completion ran on the main queue meanwhile")
+        // Its player removed, the session shows nothing rather than the last item.
+        session?.removePlayer(player)
+        #expect(session?.players.isEmpty == true)
+        #expect(MPRISService.shared.currentSnapshot.info == nil && MPRISService.shared.currentSnapshot.state == .stopped)
+        #expect(try await settled(bus, ["status"], toBe: "Stopped") == "Stopped")
         session = nil
         #expect(MPRISService.shared.publishedCenters.info === MPNowPlayingInfoCenter.default())
     }

@@ -26,6 +26,8 @@ struct RemoteCommandBusTestsOnASessionBus {
         _ = mainQueueKey  // marks the main queue before any handler can run
         let bus = try await offPool { try SessionBus() }
         MPRISService.shared.start(address: bus.address, warnings: { _ in })
+        // No session left by an earlier test keeps the desktop.
+        MPRISService.shared.publish(info: .default(), commands: .shared())
         let center = MPRemoteCommandCenter.shared()
         for command in center.allCommands {
             command.removeTarget(nil)

@@ -24,4 +24,20 @@ public struct AVMediaCharacteristic: RawRepresentable, Hashable, Sendable {
     /// Text that describes music and sound for accessibility.
     public static let describesMusicAndSoundForAccessibility = AVMediaCharacteristic(
         "public.accessibility.describes-music-and-sound")
+    /// Sound that describes the picture for accessibility (audio description).
+    public static let describesVideoForAccessibility = AVMediaCharacteristic("public.accessibility.describes-video")
+    /// The program itself, not extra material.
+    public static let isMainProgramContent = AVMediaCharacteristic("public.main-program-content")
+    /// Extra material beside the program (a commentary).
+    public static let isAuxiliaryContent = AVMediaCharacteristic("public.auxiliary-content")
+    /// The program's original language version.
+    public static let isOriginalContent = AVMediaCharacteristic("public.original-content")
+    /// Text written to be easy to read.
+    public static let easyToRead = AVMediaCharacteristic("public.easy-to-read")
+    /// A translation of the original language.
+    public static let languageTranslation = AVMediaCharacteristic("public.translation")
+    /// A translation spoken in place of the original dialogue.
+    public static let dubbedTranslation = AVMediaCharacteristic("public.translation.dubbed")
+    /// A translation spoken over the original dialogue.
+    public static let voiceOverTranslation = AVMediaCharacteristic("public.translation.voice-over")
 }

@@ -126,7 +126,7 @@ enum MPRISProperties {
 
     /// MPRIS Metadata: the track id, length (none for a live stream), title, artist, album,
     /// cover art, URL, and the album artist, genre, composer, track and disc numbers, comment,
-    /// lyrics and release date when given.
+    /// lyrics, release date, play count, rating, last play and tempo when given.
     static func metadata(_ snapshot: NowPlayingSnapshot) -> [(String, DBusValue)] {
         var entries: [(String, DBusValue)] = [("mpris:trackid", .objectPath(snapshot.trackID))]
         guard let info = snapshot.info else { return entries }
@@ -148,6 +148,10 @@ enum MPRISProperties {
         if let date = info.releaseDate {
             entries.append(("xesam:contentCreated", .string(date.formatted(.iso8601))))
         }
+        if let plays = info.playCount.flatMap(Int32.init(exactly:)) { entries.append(("xesam:useCount", .int32(plays))) }
+        if let rating = info.rating { entries.append(("xesam:userRating", .double(rating))) }
+        if let date = info.lastPlayed { entries.append(("xesam:lastUsed", .string(date.formatted(.iso8601)))) }
+        if let bpm = info.beatsPerMinute.flatMap(Int32.init(exactly:)) { entries.append(("xesam:audioBPM", .int32(bpm))) }
         return entries
     }
 }

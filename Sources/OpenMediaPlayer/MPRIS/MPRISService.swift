@@ -118,12 +118,15 @@ final class MPRISService: @unchecked Sendable {
     /// ``MPNowPlayingSession`` that became active; the process's own when it ends), and
     /// publishes what they hold.
     func publish(info: MPNowPlayingInfoCenter, commands: MPRemoteCommandCenter) {
+        update { snapshot, published in Self.show(info, commands, in: &snapshot, &published) }
+    }
+
+    /// Goes back to the process's own centers when `info` is the center the desktop sees (its
+    /// session went away), in one step under the lock.
+    func stopPublishing(info: MPNowPlayingInfoCenter) {
         update { snapshot, published in
-            published = (info, commands)
-            let (parsed, state) = info.published
-            Self.take(parsed, into: &snapshot)
-            snapshot.state = state
-            snapshot.commands = commands.availability
+            guard published.info === info else { return }
+            Self.show(.default(), .shared(), in: &snapshot, &published)
         }
     }
 
@@ -135,6 +138,18 @@ final class MPRISService: @unchecked Sendable {
     /// The state the desktop reads now (tests).
     var currentSnapshot: NowPlayingSnapshot { lock.withLock { snapshot } }
 
+    /// Makes `info` and `commands` the published centers and reads what they hold.
+    private static func show(
+        _ info: MPNowPlayingInfoCenter, _ commands: MPRemoteCommandCenter, in snapshot: inout NowPlayingSnapshot,
+        _ published: inout (info: MPNowPlayingInfoCenter, commands: MPRemoteCommandCenter)
+    ) {
+        published = (info, commands)
+        let (parsed, state) = info.published
+        take(parsed, into: &snapshot)
+        snapshot.state = state
+        snapshot.commands = commands.availability
+    }
+
     private static func take(_ info: NowPlayingInfo?, into snapshot: inout NowPlayingSnapshot) {
         if let info, snapshot.info.map({ !$0.isSameItem(as: info) }) ?? true { snapshot.trackNumber += 1 }
         snapshot.info = info
@@ -144,13 +159,14 @@ final class MPRISService: @unchecked Sendable {
         _ change: (inout NowPlayingSnapshot, inout (info: MPNowPlayingInfoCenter, commands: MPRemoteCommandCenter)) -> Void
     ) {
         startIfNeeded()
-        let (target, current) = lock.withLock { () -> (MPRISServer?, NowPlayingSnapshot) in
+        lock.withLock {
             var published = (info: infoCenter, commands: commandCenter)
             change(&snapshot, &published)
             (infoCenter, commandCenter) = published
-            return (server, snapshot)
+            // Handed over under the lock, so two changes reach the server in their order (its
+            // `publish` only stores the snapshot under its own leaf lock and wakes its thread).
+            server?.publish(snapshot)
         }
-        target?.publish(current)
     }
 
     /// Runs a request from the bus on the main queue through the published command center.
