@@ -13,10 +13,14 @@ enum StationList {
     /// (a PLS's by their numbers), relative ones resolved against `base`; unreadable lines
     /// are left out.
     static func entries(of text: String, base: URL) -> [URL] {
+        written(in: text).compactMap { URL(string: $0, relativeTo: base)?.absoluteURL }
+    }
+
+    /// The entries of `text` as written, in the list's order (a PLS's by their numbers).
+    static func written(in text: String) -> [String] {
         let lines = text.split(whereSeparator: \.isNewline).map {
             $0.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\u{FEFF}")))
         }
-        let resolve = { (entry: String) in URL(string: entry, relativeTo: base)?.absoluteURL }
         if lines.first(where: { !$0.isEmpty })?.lowercased() == "[playlist]" {
             // "File<n>=<url>", in the order of n.
             let numbered: [(Int, String)] = lines.compactMap { line in
@@ -25,9 +29,9 @@ enum StationList {
                 else { return nil }
                 return (number, String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces))
             }
-            return numbered.sorted { $0.0 < $1.0 }.compactMap { resolve($0.1) }
+            return numbered.sorted { $0.0 < $1.0 }.map(\.1).filter { !$0.isEmpty }
         }
-        return lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }.compactMap(resolve)
+        return lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 
     /// The entries of `entries` that may be opened, in order: from a list at an https URL

@@ -45,6 +45,27 @@ extension StreamedOpen {
         return opened
     }
 
+    /// A file on disk: a playlist file's entries (LocalMediaList.swift: files, or streams
+    /// opened with `location`'s request settings), else the file itself.
+    ///
+    /// - Throws: `.io` when the list names nothing, or lists are nested too deep.
+    static func localList(at path: String, of location: MediaLocation, listsFollowed: Int) throws(MediaFailure)
+        -> Resolution
+    {
+        guard case .entries(let urls) = LocalMediaList.read(URL(fileURLWithPath: path)) else {
+            return .input(location, nil)
+        }
+        guard listsFollowed < maximumListsFollowed else {
+            throw .io(detail: "lists nested more than \(maximumListsFollowed) deep")
+        }
+        var seen = Set<URL>()
+        let entries = urls.filter { seen.insert($0).inserted }.compactMap { url in
+            try? MediaLocation(url: url, network: location.network)
+        }
+        guard !entries.isEmpty else { throw .io(detail: "the list names no media") }
+        return .stationList(entries)
+    }
+
     /// Opens the first of `entries` (the list at `list`) that opens: at most
     /// `maximumEntriesTried` of the first list, the entry that opened last for it in this
     /// process first (`StationListMemory`), then the others in the list's order; the first

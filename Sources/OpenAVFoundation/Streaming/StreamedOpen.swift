@@ -100,6 +100,9 @@ enum StreamedOpen {
         for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, readsSessionDocuments: Bool = true,
         listsFollowed: Int = 0
     ) throws(MediaFailure) -> Resolution {
+        if let path = location.path, location.streaming == nil {
+            return try localList(at: path, of: location, listsFollowed: listsFollowed)
+        }
         guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL) else {
             return .input(location, nil)
         }

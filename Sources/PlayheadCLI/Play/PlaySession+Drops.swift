@@ -10,9 +10,19 @@ import OpenAVKit
 extension PlaySession {
     /// Plays a drop: appended with Shift, else instead of the current item and the rest.
     func play(_ drop: PlayerWindowDrop) {
-        let inputs = drop.urls.map { PlayInput.given($0.isFileURL ? $0.path : $0.absoluteString) }
-        guard !inputs.isEmpty else { return }
-        if drop.appends {
+        let dropped = drop.urls.map { PlayInput.given($0.isFileURL ? $0.path : $0.absoluteString) }
+        guard !dropped.isEmpty else { return }
+        // Drops are played in the order they came, each after the one before.
+        let before = lastDrop
+        lastDrop = Task { @MainActor in
+            await before?.value
+            await play(await PlayInput.expanding(dropped), appending: drop.appends)
+        }
+    }
+
+    /// Plays the inputs of a drop (playlist files replaced by their entries).
+    private func play(_ inputs: [PlayInput], appending appends: Bool) async {
+        if appends {
             passInputs += inputs
         } else {
             passInputs = inputs
@@ -26,10 +36,8 @@ extension PlaySession {
                 ordered.removeSubrange((position + 1)...)
             }
         }
-        Task { @MainActor in
-            for input in inputs { await enqueue(input) }
-            // Stopping the current item moves the queue on to the first dropped one.
-            if !drop.appends { finishCurrent?(.stopped, nil) }
-        }
+        for input in inputs { await enqueue(input) }
+        // Stopping the current item moves the queue on to the first dropped one.
+        if !appends { finishCurrent?(.stopped, nil) }
     }
 }

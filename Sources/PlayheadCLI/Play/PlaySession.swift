@@ -24,8 +24,11 @@ final class PlaySession {
     var ordered: [ItemWatch] = []
     /// Where the queue is in `ordered` (the item playing or about to).
     var position = 0
-    /// What one pass of the queue plays: the inputs, changed by drops on the window.
+    /// What one pass of the queue plays: the inputs (playlist files replaced by their
+    /// entries when the run starts), changed by drops on the window.
     lazy var passInputs = PlayInput.list(options)
+    /// The latest drop on the window being queued (PlaySession+Drops.swift).
+    var lastDrop: Task<Void, Never>?
     private var currentItemObservation: NSKeyValueObservation?
     var finishCurrent: ((PlayReport.Status, String?) -> Void)?
     private var userQuit = false
@@ -79,6 +82,7 @@ final class PlaySession {
 
     /// Plays every input and returns one report per input played.
     func run() async -> [PlayReport] {
+        passInputs = await PlayInput.expanding(passInputs)
         installInterruptHandler()
         interruptionNotice = InterruptionNotice(player: player, console: console, endsStatusLine: showsStatus)
         if !options.headless { await openWindow() }
