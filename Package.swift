@@ -59,8 +59,8 @@ let package = Package(
         .target(
             name: "OpenAVKit",
             dependencies: [
-                "OpenAVFoundation", "FFmpegBridge", "CSDL2", "CSDL2Loader", "CPulse", "CPulseLoader", "CASS",
-                "CASSLoader",
+                "OpenAVFoundation", "OpenMediaPlayer", "FFmpegBridge", "CSDL2", "CSDL2Loader", "CPulse",
+                "CPulseLoader", "CASS", "CASSLoader",
             ]),
         .target(name: "OpenMediaPlayer", dependencies: ["CDBus", "CDBusLoader", "OpenAVFoundation"]),
         .target(

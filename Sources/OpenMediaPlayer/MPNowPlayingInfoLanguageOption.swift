@@ -9,9 +9,11 @@ import OpenAVFoundation
 // The characteristics of a language option are the values of `AVMediaCharacteristic`.
 
 /// The program itself, not extra material.
-public let MPLanguageOptionCharacteristicIsMainProgramContent = AVMediaCharacteristic.isMainProgramContent.rawValue
+public let MPLanguageOptionCharacteristicIsMainProgramContent = AVMediaCharacteristic
+    .isMainProgramContent.rawValue
 /// Extra material beside the program.
-public let MPLanguageOptionCharacteristicIsAuxiliaryContent = AVMediaCharacteristic.isAuxiliaryContent.rawValue
+public let MPLanguageOptionCharacteristicIsAuxiliaryContent = AVMediaCharacteristic
+    .isAuxiliaryContent.rawValue
 /// Subtitles that hold only forced lines.
 public let MPLanguageOptionCharacteristicContainsOnlyForcedSubtitles =
     AVMediaCharacteristic.containsOnlyForcedSubtitles.rawValue
@@ -24,22 +26,28 @@ public let MPLanguageOptionCharacteristicDescribesMusicAndSound =
 /// Text written to be easy to read.
 public let MPLanguageOptionCharacteristicEasyToRead = AVMediaCharacteristic.easyToRead.rawValue
 /// Sound that describes the picture.
-public let MPLanguageOptionCharacteristicDescribesVideo = AVMediaCharacteristic.describesVideoForAccessibility.rawValue
+public let MPLanguageOptionCharacteristicDescribesVideo = AVMediaCharacteristic
+    .describesVideoForAccessibility.rawValue
 /// A translation of the original language.
-public let MPLanguageOptionCharacteristicLanguageTranslation = AVMediaCharacteristic.languageTranslation.rawValue
+public let MPLanguageOptionCharacteristicLanguageTranslation = AVMediaCharacteristic
+    .languageTranslation.rawValue
 /// A translation spoken in place of the original dialogue.
-public let MPLanguageOptionCharacteristicDubbedTranslation = AVMediaCharacteristic.dubbedTranslation.rawValue
+public let MPLanguageOptionCharacteristicDubbedTranslation = AVMediaCharacteristic.dubbedTranslation
+    .rawValue
 /// A translation spoken over the original dialogue.
-public let MPLanguageOptionCharacteristicVoiceOverTranslation = AVMediaCharacteristic.voiceOverTranslation.rawValue
+public let MPLanguageOptionCharacteristicVoiceOverTranslation = AVMediaCharacteristic
+    .voiceOverTranslation.rawValue
 
 /// The language tag of the option that stands for "the best language for the user's settings".
 public let MPLangaugeOptionAutoLangaugeTag = "Auto"
 
 /// The language option groups the item offers (`[MPNowPlayingInfoLanguageOptionGroup]`;
 /// accepted, not shown: MPRIS has no languages).
-public let MPNowPlayingInfoPropertyAvailableLanguageOptions = "MPNowPlayingInfoPropertyAvailableLanguageOptions"
+public let MPNowPlayingInfoPropertyAvailableLanguageOptions =
+    "MPNowPlayingInfoPropertyAvailableLanguageOptions"
 /// The language options playing now (`[MPNowPlayingInfoLanguageOption]`; accepted, not shown).
-public let MPNowPlayingInfoPropertyCurrentLanguageOptions = "MPNowPlayingInfoPropertyCurrentLanguageOptions"
+public let MPNowPlayingInfoPropertyCurrentLanguageOptions =
+    "MPNowPlayingInfoPropertyCurrentLanguageOptions"
 
 /// Whether a language option is heard (audio) or read (subtitles, captions).
 public enum MPNowPlayingInfoLanguageOptionType: UInt, Sendable {
@@ -65,7 +73,8 @@ open class MPNowPlayingInfoLanguageOption: NSObject, @unchecked Sendable {
 
     /// An option of `type` in `languageTag`, with its characteristics, name and identifier.
     public init(
-        type languageOptionType: MPNowPlayingInfoLanguageOptionType, languageTag: String, characteristics: [String]?,
+        type languageOptionType: MPNowPlayingInfoLanguageOptionType, languageTag: String,
+        characteristics: [String]?,
         displayName: String, identifier: String
     ) {
         self.languageOptionType = languageOptionType
@@ -98,7 +107,8 @@ open class MPNowPlayingInfoLanguageOptionGroup: NSObject, @unchecked Sendable {
 
     /// A group of `languageOptions`.
     public init(
-        languageOptions: [MPNowPlayingInfoLanguageOption], defaultLanguageOption: MPNowPlayingInfoLanguageOption?,
+        languageOptions: [MPNowPlayingInfoLanguageOption],
+        defaultLanguageOption: MPNowPlayingInfoLanguageOption?,
         allowEmptySelection: Bool
     ) {
         self.languageOptions = languageOptions
@@ -125,7 +135,10 @@ open class MPChangeLanguageOptionCommandEvent: MPRemoteCommandEvent, @unchecked 
     /// How long the choice holds.
     public let setting: MPChangeLanguageOptionSetting
 
-    init(command: MPRemoteCommand, languageOption: MPNowPlayingInfoLanguageOption, setting: MPChangeLanguageOptionSetting) {
+    init(
+        command: MPRemoteCommand, languageOption: MPNowPlayingInfoLanguageOption,
+        setting: MPChangeLanguageOptionSetting
+    ) {
         self.languageOption = languageOption
         self.setting = setting
         super.init(command: command)
@@ -138,12 +151,16 @@ extension AVMediaSelectionOption {
     public func makeNowPlayingInfoLanguageOption() -> MPNowPlayingInfoLanguageOption {
         let known: [AVMediaCharacteristic] = [
             .isMainProgramContent, .isAuxiliaryContent, .containsOnlyForcedSubtitles,
-            .transcribesSpokenDialogForAccessibility, .describesMusicAndSoundForAccessibility, .easyToRead,
-            .describesVideoForAccessibility, .languageTranslation, .dubbedTranslation, .voiceOverTranslation,
+            .transcribesSpokenDialogForAccessibility, .describesMusicAndSoundForAccessibility,
+            .easyToRead,
+            .describesVideoForAccessibility, .languageTranslation, .dubbedTranslation,
+            .voiceOverTranslation,
         ]
         return MPNowPlayingInfoLanguageOption(
-            type: mediaType == .audio ? .audible : .legible, languageTag: extendedLanguageTag ?? "und",
-            characteristics: known.filter(hasMediaCharacteristic).map(\.rawValue), displayName: displayName,
+            type: mediaType == .audio ? .audible : .legible,
+            languageTag: extendedLanguageTag ?? "und",
+            characteristics: known.filter(hasMediaCharacteristic).map(\.rawValue),
+            displayName: displayName,
             identifier: "\(propertyList())")
     }
 }

@@ -20,7 +20,8 @@ extension MPNowPlayingSessionDelegate {
     /// Does nothing (Apple's methods are optional).
     public func nowPlayingSessionDidChangeActive(_ nowPlayingSession: MPNowPlayingSession) {}
     /// Does nothing (Apple's methods are optional).
-    public func nowPlayingSessionDidChangeCanBecomeActive(_ nowPlayingSession: MPNowPlayingSession) {}
+    public func nowPlayingSessionDidChangeCanBecomeActive(_ nowPlayingSession: MPNowPlayingSession)
+    {}
 }
 
 /// Players whose now-playing info and remote commands go together: while the session is
@@ -58,7 +59,8 @@ open class MPNowPlayingSession {
         nowPlayingInfoCenter = MPNowPlayingInfoCenter()
         remoteCommandCenter = MPRemoteCommandCenter()
         ItemNowPlayingInfo.listen(self) { [weak self] item in
-            guard let self, let publisher = self.publisher, publisher.player.currentItem === item else { return }
+            guard let self, let publisher = self.publisher, publisher.player.currentItem === item
+            else { return }
             publisher.publish()
         }
         if ActiveSession.current == nil { ActiveSession.make(self) }
@@ -126,7 +128,9 @@ open class MPNowPlayingSession {
             nowPlayingInfoCenter.playbackState = .stopped
         }
         publisher?.stop()
-        publisher = player.map { PlayerNowPlayingPublisher(player: $0, center: nowPlayingInfoCenter) }
+        publisher = player.map {
+            PlayerNowPlayingPublisher(player: $0, center: nowPlayingInfoCenter)
+        }
         publisher?.start()
     }
 }
@@ -143,7 +147,8 @@ enum ActiveSession {
         guard previous !== session else { return }
         current = session
         MPRISService.shared.publish(
-            info: session?.nowPlayingInfoCenter ?? .default(), commands: session?.remoteCommandCenter ?? .shared())
+            info: session?.nowPlayingInfoCenter ?? .default(),
+            commands: session?.remoteCommandCenter ?? .shared())
         if let previous { previous.delegate?.nowPlayingSessionDidChangeActive(previous) }
         if let session { session.delegate?.nowPlayingSessionDidChangeActive(session) }
     }

@@ -40,16 +40,26 @@ package final class PlayerNowPlayingPublisher {
         guard !isRunning else { return }
         isRunning = true
         observations = [
-            player.observe(\.timeControlStatus) { [weak self] _, _ in MainActor.assumeIsolated { self?.publish() } },
-            player.observe(\.rate) { [weak self] _, _ in MainActor.assumeIsolated { self?.publish() } },
-            player.observe(\.currentItem) { [weak self] _, _ in MainActor.assumeIsolated { self?.itemChanged() } },
+            player.observe(\.timeControlStatus) { [weak self] _, _ in
+                MainActor.assumeIsolated { self?.publish() }
+            },
+            player.observe(\.rate) { [weak self] _, _ in
+                MainActor.assumeIsolated { self?.publish() }
+            },
+            player.observe(\.currentItem) { [weak self] _, _ in
+                MainActor.assumeIsolated { self?.itemChanged() }
+            },
         ]
         notifications = [
-            NotificationCenter.default.addObserver(forName: AVPlayerItem.timeJumpedNotification, object: nil, queue: .main) {
+            NotificationCenter.default.addObserver(
+                forName: AVPlayerItem.timeJumpedNotification, object: nil, queue: .main
+            ) {
                 [weak self] note in
                 let item = (note.object as AnyObject?).map(ObjectIdentifier.init)
                 MainActor.assumeIsolated {
-                    guard let self, let current = self.player.currentItem, item == ObjectIdentifier(current) else { return }
+                    guard let self, let current = self.player.currentItem,
+                        item == ObjectIdentifier(current)
+                    else { return }
                     self.publish()
                 }
             }
@@ -100,7 +110,8 @@ package final class PlayerNowPlayingPublisher {
             info[MPNowPlayingInfoPropertyIsLiveStream] = true
         }
         info[MPNowPlayingInfoPropertyElapsedPlaybackTime] = max(0, player.currentTime().seconds)
-        info[MPNowPlayingInfoPropertyPlaybackRate] = Double(player.timeControlStatus == .playing ? player.rate : 0)
+        info[MPNowPlayingInfoPropertyPlaybackRate] = Double(
+            player.timeControlStatus == .playing ? player.rate : 0)
         info[MPNowPlayingInfoPropertyDefaultPlaybackRate] = Double(player.defaultRate)
         center.nowPlayingInfo = info
         center.playbackState = player.rate == 0 ? .paused : .playing
@@ -117,8 +128,12 @@ package final class PlayerNowPlayingPublisher {
         func first(_ identifier: AVMetadataIdentifier) -> AVMetadataItem? {
             AVMetadataItem.metadataItems(from: metadata, filteredByIdentifier: identifier).first
         }
-        if let title = first(.commonIdentifierTitle)?.stringValue, !title.isEmpty { info[MPMediaItemPropertyTitle] = title }
-        if let artist = first(.commonIdentifierArtist)?.stringValue, !artist.isEmpty { info[MPMediaItemPropertyArtist] = artist }
+        if let title = first(.commonIdentifierTitle)?.stringValue, !title.isEmpty {
+            info[MPMediaItemPropertyTitle] = title
+        }
+        if let artist = first(.commonIdentifierArtist)?.stringValue, !artist.isEmpty {
+            info[MPMediaItemPropertyArtist] = artist
+        }
         if let album = first(.commonIdentifierAlbumName)?.stringValue, !album.isEmpty {
             info[MPMediaItemPropertyAlbumTitle] = album
         }
@@ -126,7 +141,9 @@ package final class PlayerNowPlayingPublisher {
             // Written to the cache folder by the MPRIS thread when the desktop first needs it.
             info[MPMediaItemPropertyArtwork] = MPMediaItemArtwork(imageData: picture)
         }
-        if let url = (item.asset as? AVURLAsset)?.url { info[MPNowPlayingInfoPropertyAssetURL] = url }
+        if let url = (item.asset as? AVURLAsset)?.url {
+            info[MPNowPlayingInfoPropertyAssetURL] = url
+        }
         described = (item, info)
         return info
     }

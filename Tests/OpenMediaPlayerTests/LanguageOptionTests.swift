@@ -16,7 +16,8 @@ import Testing
         #expect(sound.languageOptions.map(\.languageOptionType) == [.audible, .audible])
         #expect(sound.languageOptions.map(\.languageTag) == ["en", "fr"], "BCP 47 tags")
         #expect(sound.languageOptions.map(\.displayName) == audible.options.map(\.displayName))
-        #expect(sound.defaultLanguageOption === sound.languageOptions[0], "the track flagged default")
+        #expect(
+            sound.defaultLanguageOption === sound.languageOptions[0], "the track flagged default")
         #expect(!sound.allowEmptySelection)
         // Each option is known by the selection option's own identity.
         #expect(Set(sound.languageOptions.compactMap(\.identifier)).count == 2)
@@ -32,13 +33,18 @@ import Testing
     @Test func theAutomaticOptionsAndCharacteristicsAreApplesValues() {
         let automatic = MPNowPlayingInfoLanguageOption(
             type: .legible, languageTag: MPLangaugeOptionAutoLangaugeTag,
-            characteristics: [MPLanguageOptionCharacteristicContainsOnlyForcedSubtitles], displayName: "Auto",
+            characteristics: [MPLanguageOptionCharacteristicContainsOnlyForcedSubtitles],
+            displayName: "Auto",
             identifier: "auto")
         #expect(automatic.isAutomaticLegibleLanguageOption())
         #expect(!automatic.isAutomaticAudibleLanguageOption())
         #expect(MPLanguageOptionCharacteristicIsMainProgramContent == "public.main-program-content")
-        #expect(MPLanguageOptionCharacteristicDescribesMusicAndSound == "public.accessibility.describes-music-and-sound")
-        #expect(MPLanguageOptionCharacteristicContainsOnlyForcedSubtitles == "public.subtitles.forced-only")
+        #expect(
+            MPLanguageOptionCharacteristicDescribesMusicAndSound
+                == "public.accessibility.describes-music-and-sound")
+        #expect(
+            MPLanguageOptionCharacteristicContainsOnlyForcedSubtitles
+                == "public.subtitles.forced-only")
         // The keys and the commands exist for ported code; an app's info may carry them.
         let group = MPNowPlayingInfoLanguageOptionGroup(
             languageOptions: [automatic], defaultLanguageOption: nil, allowEmptySelection: true)
@@ -47,7 +53,9 @@ import Testing
             MPNowPlayingInfoPropertyCurrentLanguageOptions: [automatic],
             MPMediaItemPropertyMediaType: MPMediaType.movie.rawValue,
         ]
-        #expect((info[MPNowPlayingInfoPropertyAvailableLanguageOptions] as? [MPNowPlayingInfoLanguageOptionGroup])?.count == 1)
+        #expect(
+            (info[MPNowPlayingInfoPropertyAvailableLanguageOptions]
+                as? [MPNowPlayingInfoLanguageOptionGroup])?.count == 1)
         #expect(MPMediaType.anyVideo.contains(.movie) && !MPMediaType.anyAudio.contains(.movie))
         #expect(MPMediaType.any.contains([.music, .homeVideo]))
         let command = MPRemoteCommandCenter.shared().enableLanguageOptionCommand

@@ -11,7 +11,9 @@ import Testing
 
 @testable import OpenMediaPlayer
 
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil))
+@Suite(
+    .serialized, .enabled(if: ProcessInfo.processInfo.environment["PLAYHEAD_REALTIME_TESTS"] != nil)
+)
 @MainActor
 struct NowPlayingSessionBusTestsOnASessionBus {
     private final class DelegateLog: MPNowPlayingSessionDelegate {
@@ -28,7 +30,9 @@ struct NowPlayingSessionBusTestsOnASessionBus {
     }
 
     /// Polls playerctl until it prints `expected` (or 20 s pass); returns what it printed last.
-    private func settled(_ bus: SessionBus, _ arguments: [String], toBe expected: String) async throws -> String? {
+    private func settled(_ bus: SessionBus, _ arguments: [String], toBe expected: String)
+        async throws -> String?
+    {
         try await offPool { () -> String? in
             var last: String?
             _ = SessionBus.waitUntil {
@@ -62,7 +66,8 @@ struct NowPlayingSessionBusTestsOnASessionBus {
             named: "session-title", fileExtension: "mp4",
             ffmpeg: [
                 "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=4", "-f", "lavfi", "-i",
-                "sine=frequency=440:duration=4", "-c:v", "libx264", "-c:a", "aac", "-metadata", "title=Session Title",
+                "sine=frequency=440:duration=4", "-c:v", "libx264", "-c:a", "aac", "-metadata",
+                "title=Session Title",
             ])
         let item = AVPlayerItem(url: media)
         item.nowPlayingInfo = [MPMediaItemPropertyArtist: "Item Artist"]
@@ -79,9 +84,11 @@ struct NowPlayingSessionBusTestsOnASessionBus {
         }
         #expect(await waitUntilReady(item))
         // The asset's title, the item's own artist, the player's duration.
-        #expect(try await settled(bus, ["metadata", "title"], toBe: "Session Title") == "Session Title")
+        #expect(
+            try await settled(bus, ["metadata", "title"], toBe: "Session Title") == "Session Title")
         #expect(try await playerctl(bus, ["metadata", "artist"]) == "Item Artist")
-        let length = try await playerctl(bus, ["metadata", "mpris:length"]).flatMap(Double.init) ?? 0
+        let length =
+            try await playerctl(bus, ["metadata", "mpris:length"]).flatMap(Double.init) ?? 0
         #expect(abs(length - 4_000_000) < 100_000, "mpris:length \(length)")
         #expect(try await settled(bus, ["status"], toBe: "Paused") == "Paused")
         // playerctl's play reaches the session's handler; the status follows the player.
@@ -93,7 +100,9 @@ struct NowPlayingSessionBusTestsOnASessionBus {
         // The item's keys change: published at once (nothing else happens meanwhile).
         item.nowPlayingInfo = [MPMediaItemPropertyArtist: "Changed Artist"]
         #expect(MPRISService.shared.currentSnapshot.info?.artist == "Changed Artist")
-        #expect(try await settled(bus, ["metadata", "artist"], toBe: "Changed Artist") == "Changed Artist")
+        #expect(
+            try await settled(bus, ["metadata", "artist"], toBe: "Changed Artist")
+                == "Changed Artist")
 
         // A second session becomes active: its own center and handlers; the first is told.
         var second: MPNowPlayingSession? = MPNowPlayingSession(players: [])
@@ -121,13 +130,16 @@ struct NowPlayingSessionBusTestsOnASessionBus {
         let answered = Locked<Bool?>(nil)
         session?.becomeActiveIfPossible { became in answered.withLock { $0 = became } }
         #expect(session?.isActive == true)
-        #expect(try await settled(bus, ["metadata", "title"], toBe: "Session Title") == "Session Title")
+        #expect(
+            try await settled(bus, ["metadata", "title"], toBe: "Session Title") == "Session Title")
         #expect(log.events == ["first active=false", "first active=true"])
         #expect(answered.withLock { $0 } == true, "the completion ran on the main queue meanwhile")
         // Its player removed, the session shows nothing rather than the last item.
         session?.removePlayer(player)
         #expect(session?.players.isEmpty == true)
-        #expect(MPRISService.shared.currentSnapshot.info == nil && MPRISService.shared.currentSnapshot.state == .stopped)
+        #expect(
+            MPRISService.shared.currentSnapshot.info == nil
+                && MPRISService.shared.currentSnapshot.state == .stopped)
         #expect(try await settled(bus, ["status"], toBe: "Stopped") == "Stopped")
         session = nil
         #expect(MPRISService.shared.publishedCenters.info === MPNowPlayingInfoCenter.default())

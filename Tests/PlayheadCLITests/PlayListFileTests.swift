@@ -7,10 +7,14 @@ import Testing
 @Suite struct PlayListFileTests {
     /// A fresh folder holding copies of two fixtures: "first song.mp4" and "more/second.webm".
     private func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("playhead-lists-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("more"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try Fixture.url(.mp4), to: folder.appendingPathComponent("first song.mp4"))
-        try FileManager.default.copyItem(at: try Fixture.url(.webM), to: folder.appendingPathComponent("more/second.webm"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playhead-lists-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("more"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: try Fixture.url(.mp4), to: folder.appendingPathComponent("first song.mp4"))
+        try FileManager.default.copyItem(
+            at: try Fixture.url(.webM), to: folder.appendingPathComponent("more/second.webm"))
         return folder
     }
 
@@ -31,10 +35,16 @@ import Testing
             "#EXTM3U\n#EXTINF:2,Second\nmore/second.webm\n\n# a comment\n#EXTINF:2,First\nfirst song.mp4\n\(absolute)\n",
             to: folder.appendingPathComponent("songs.m3u"))
         let result = try #require(
-            try await PlayheadProcess.run(["play", "--untimed", "--report", "json", folder.appendingPathComponent("songs.m3u").path]))
+            try await PlayheadProcess.run([
+                "play", "--untimed", "--report", "json",
+                folder.appendingPathComponent("songs.m3u").path,
+            ]))
         #expect(result.status == 0, "\(result.standardError)")
         let items = try items(result)
-        #expect(items.compactMap { $0["input"] as? String } == [folder.appendingPathComponent("more/second.webm").path, absolute, absolute])
+        #expect(
+            items.compactMap { $0["input"] as? String } == [
+                folder.appendingPathComponent("more/second.webm").path, absolute, absolute,
+            ])
         #expect(items.allSatisfy { $0["status"] as? String == "completed" })
         #expect(items.allSatisfy { (48...51).contains($0["videoFramesPresented"] as? Int ?? 0) })
     }
@@ -48,14 +58,20 @@ import Testing
             "[playlist]\nFile3=first song.mp4\nFile1=more.m3u\nTitle1=More\nFile2=gone.mp4\nNumberOfEntries=3\nVersion=2\n",
             to: folder.appendingPathComponent("all.pls"))
         let result = try #require(
-            try await PlayheadProcess.run(["play", "--untimed", "--report", "json", folder.appendingPathComponent("all.pls").path]))
+            try await PlayheadProcess.run([
+                "play", "--untimed", "--report", "json",
+                folder.appendingPathComponent("all.pls").path,
+            ]))
         #expect(result.status == 1)
         let gone = folder.appendingPathComponent("gone.mp4").path
         #expect(result.errorLines == ["playhead: \(gone): no such file"])
         let items = try items(result)
         #expect(
             items.compactMap { $0["input"] as? String }
-                == [folder.appendingPathComponent("more/second.webm").path, gone, folder.appendingPathComponent("first song.mp4").path])
+                == [
+                    folder.appendingPathComponent("more/second.webm").path, gone,
+                    folder.appendingPathComponent("first song.mp4").path,
+                ])
         #expect(items.map { $0["status"] as? String } == ["completed", "failed", "completed"])
     }
 
@@ -73,6 +89,8 @@ import Testing
         let probed = try #require(try await PlayheadProcess.run(["probe", "--json", list.path]))
         #expect(probed.status == 0, "\(probed.standardError)")
         let object = try PlayheadProcess.jsonObject(probed)
-        #expect(object["format"] as? String == "matroska,webm", "the webm, not the missing file: \(object["format"] ?? "")")
+        #expect(
+            object["format"] as? String == "matroska,webm",
+            "the webm, not the missing file: \(object["format"] ?? "")")
     }
 }

@@ -23,7 +23,8 @@ final class SessionPlayerController: NSObject, MPNowPlayingSessionDelegate {
     init(url: URL, pipURL: URL) {
         let item = AVPlayerItem(url: url)
         item.nowPlayingInfo = [
-            MPMediaItemPropertyTitle: "Opening Keynote", MPMediaItemPropertyArtist: "Example Conference",
+            MPMediaItemPropertyTitle: "Opening Keynote",
+            MPMediaItemPropertyArtist: "Example Conference",
             MPNowPlayingInfoPropertyMediaType: MPNowPlayingInfoMediaType.video.rawValue,
         ]
         player = AVPlayer(playerItem: item)
@@ -45,7 +46,9 @@ final class SessionPlayerController: NSObject, MPNowPlayingSessionDelegate {
                 return .success
             }
             commands.changePlaybackPositionCommand.addTarget { event in
-                guard let event = event as? MPChangePlaybackPositionCommandEvent else { return .commandFailed }
+                guard let event = event as? MPChangePlaybackPositionCommandEvent else {
+                    return .commandFailed
+                }
                 target.seek(to: CMTime(seconds: event.positionTime, preferredTimescale: 600))
                 return .success
             }

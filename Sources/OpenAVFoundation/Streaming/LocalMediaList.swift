@@ -33,7 +33,9 @@ package enum LocalMediaList {
             StationList.startsLikeList(data), let text = StationList.text(of: data)
         else { return .notAList }
         let lines = text.split(whereSeparator: \.isNewline)
-        if lines.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#EXT-X-") }) { return .notAList }
+        if lines.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#EXT-X-") }) {
+            return .notAList
+        }
         let folder = url.deletingLastPathComponent()
         return .entries(StationList.written(in: text).compactMap { resolve($0, in: folder) })
     }
@@ -42,7 +44,9 @@ package enum LocalMediaList {
     /// file path (spaces and all, as players write them), relative ones from `folder`.
     static func resolve(_ entry: String, in folder: URL) -> URL? {
         if let schemeEnd = entry.range(of: "://"), !entry[..<schemeEnd.lowerBound].isEmpty,
-            entry[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+            entry[..<schemeEnd.lowerBound].allSatisfy({
+                $0.isLetter || $0.isNumber || "+-.".contains($0)
+            })
         {
             return URL(string: entry)
         }

@@ -38,6 +38,14 @@ public final class PlayerWindow {
     public let closeHandle: CloseHandle
     /// True while the window covers the screen.
     public private(set) var isFullscreen = false
+    /// Whether the window tells the desktop what it plays and takes the desktop's transport
+    /// commands (media keys, GNOME's and KDE's media controls, playerctl: play, pause, seek,
+    /// speed) while it runs, through a now-playing session of its own (MPRIS on the session
+    /// bus), as AVPlayerViewController does. True by default; set it false before `run()` to
+    /// wire `MPNowPlayingInfoCenter` and `MPRemoteCommandCenter` yourself.
+    public var updatesNowPlayingInfoCenter = true
+    /// The window's now-playing session while it runs (WindowNowPlaying.swift).
+    private let nowPlaying = NowPlayingSlot()
     /// An overlay of the app's own, drawn and fed input instead of the built-in controls
     /// (nil: the built-in overlay). See docs/custom-controls.md.
     public var controlsOverlay: (any PlayerControlsOverlay)? {
@@ -181,6 +189,8 @@ public final class PlayerWindow {
     /// `closeHandle.close()` is called. Draws at the display's rate while something changes.
     public func run() {
         running = true
+        if updatesNowPlayingInfoCenter { nowPlaying.start(player: player) }
+        defer { nowPlaying.end() }
         var event = SDL_Event()
         // The library's own hops to the main queue wake this loop, which drains that queue.
         let wake = self.wake

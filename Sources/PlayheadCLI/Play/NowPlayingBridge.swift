@@ -22,13 +22,6 @@ final class NowPlayingBridge {
     /// Counts the items played so far: the current one's queue index for the desktop.
     private var itemsStarted = 0
 
-    /// The skip interval offered, in seconds (MPRIS Seek names its own offset; this is what
-    /// an app on Apple platforms would show).
-    static let skipInterval = 10.0
-    /// The rates offered to the desktop (MinimumRate and MaximumRate are their ends): the
-    /// window's key ladder, scanning speeds included.
-    static let rates: [Double] = SpeedLadder.keys.map(Double.init)
-
     init(player: AVQueuePlayer, onStop: @escaping () -> Void) {
         self.player = player
         self.onStop = onStop
@@ -38,15 +31,7 @@ final class NowPlayingBridge {
     /// Registers the command handlers and starts following the player.
     func start() {
         let center = MPRemoteCommandCenter.shared()
-        center.skipForwardCommand.preferredIntervals = [NSNumber(value: Self.skipInterval)]
-        center.skipBackwardCommand.preferredIntervals = [NSNumber(value: Self.skipInterval)]
-        center.changePlaybackRateCommand.supportedPlaybackRates = Self.rates.map { NSNumber(value: $0) }
-        handle(center.playCommand) { bridge, _ in bridge.player.play(); return .success }
-        handle(center.pauseCommand) { bridge, _ in bridge.player.pause(); return .success }
-        handle(center.togglePlayPauseCommand) { bridge, _ in
-            if bridge.player.rate == 0 { bridge.player.play() } else { bridge.player.pause() }
-            return .success
-        }
+        targets = PlayerRemoteCommands.register(on: center, player: player) { [weak self] in self?.publish() }
         handle(center.stopCommand) { bridge, _ in bridge.onStop(); return .success }
         handle(center.nextTrackCommand) { bridge, _ in
             guard bridge.player.items().count > 1 else { return .noSuchContent }
@@ -54,28 +39,7 @@ final class NowPlayingBridge {
             return .success
         }
         // The queue does not keep played items: previous starts the current item again.
-        handle(center.previousTrackCommand) { bridge, _ in bridge.seek(to: 0) }
-        handle(center.changePlaybackPositionCommand) { bridge, event in
-            guard let event = event as? MPChangePlaybackPositionCommandEvent else { return .commandFailed }
-            return bridge.seek(to: event.positionTime)
-        }
-        handle(center.skipForwardCommand) { bridge, event in
-            bridge.seek(to: bridge.player.currentTime().seconds + ((event as? MPSkipIntervalCommandEvent)?.interval ?? 0))
-        }
-        handle(center.skipBackwardCommand) { bridge, event in
-            bridge.seek(to: bridge.player.currentTime().seconds - ((event as? MPSkipIntervalCommandEvent)?.interval ?? 0))
-        }
-        handle(center.changePlaybackRateCommand) { bridge, event in
-            guard let rate = (event as? MPChangePlaybackRateCommandEvent)?.playbackRate,
-                (SpeedLadder.keys[0]...SpeedLadder.keys[SpeedLadder.keys.count - 1]).contains(Float(rate))
-            else {
-                return .commandFailed
-            }
-            bridge.player.defaultRate = rate
-            if bridge.player.rate != 0 { bridge.player.rate = rate }
-            bridge.publish()
-            return .success
-        }
+        handle(center.previousTrackCommand) { bridge, _ in PlayerRemoteCommands.seek(bridge.player, to: 0) }
         publisher.extraInfo = { [weak self] _ in
             [MPNowPlayingInfoPropertyPlaybackQueueIndex: max(0, (self?.itemsStarted ?? 1) - 1)]
         }
@@ -108,19 +72,6 @@ final class NowPlayingBridge {
             }
         }
         targets.append((command, target))
-    }
-
-    /// Seeks the current item exactly to `seconds` (within its length); the new position is
-    /// published when the seek lands.
-    private func seek(to seconds: Double) -> MPRemoteCommandHandlerStatus {
-        guard let item = player.currentItem else { return .noActionableNowPlayingItem }
-        var target = max(0, seconds)
-        if item.duration.isNumeric { target = min(target, item.duration.seconds) }
-        player.seek(to: CMTime(seconds: target, preferredTimescale: 1_000_000), toleranceBefore: .zero, toleranceAfter: .zero) {
-            [weak self] _ in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.publish() } }
-        }
-        return .success
     }
 
     /// Hands the desktop the current item, position, rate and state.

@@ -19,7 +19,8 @@ extension PlayInput {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 var budget = listEntryLimit
-                continuation.resume(returning: inputs.flatMap { expand($0, depth: 0, budget: &budget) })
+                continuation.resume(
+                    returning: inputs.flatMap { expand($0, depth: 0, budget: &budget) })
             }
         }
     }

@@ -51,6 +51,8 @@ final class WindowHost: Sendable {
                     window.subtitleDelay = subtitleStyle.delay
                     window.subtitleAppearance = subtitleStyle.appearance
                     window.delegate = host.drops
+                    // The session's NowPlayingBridge tells the desktop of the whole queue.
+                    window.updatesNowPlayingInfoCenter = false
                     host.state.withLock { $0.handle = window.closeHandle }
                     opened.resume(returning: .success(host))
                     window.run()
