@@ -75,7 +75,7 @@ import Testing
         #expect(items.map { $0["status"] as? String } == ["completed", "failed", "completed"])
     }
 
-    @Test func anEmptyListFailsSayingSoAndProbeReadsAListsFirstEntry() async throws {
+    @Test func anEmptyListFailsSayingSoAndProbeSaysAListIsNotMedia() async throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let empty = folder.appendingPathComponent("empty.m3u")
@@ -83,14 +83,34 @@ import Testing
         let failed = try #require(try await PlayheadProcess.run(["play", "--untimed", empty.path]))
         #expect(failed.status == 1)
         #expect(failed.errorLines == ["playhead: \(empty.path): the list names no media"])
-        // probe (an asset, not a queue) describes the first entry that opens.
+        // probe takes one input, and a list is not media: it says what it is.
         let list = folder.appendingPathComponent("list.m3u")
         try write("gone.mp4\nmore/second.webm\nfirst song.mp4\n", to: list)
-        let probed = try #require(try await PlayheadProcess.run(["probe", "--json", list.path]))
-        #expect(probed.status == 0, "\(probed.standardError)")
-        let object = try PlayheadProcess.jsonObject(probed)
+        let probed = try #require(try await PlayheadProcess.run(["probe", list.path]))
+        #expect(probed.status == 1)
         #expect(
-            object["format"] as? String == "matroska,webm",
-            "the webm, not the missing file: \(object["format"] ?? "")")
+            probed.errorLines
+                == [
+                    "playhead: \(list.path): a playlist file of 3 entries, not media (play its entries as items of their own)"
+                ])
+    }
+
+    @Test func aListNamingItselfIsLeftOutOnceWithAWarning() async throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let list = folder.appendingPathComponent("loop.m3u")
+        try write("first song.mp4\nloop.m3u\n./loop.m3u\n", to: list)
+        let result = try #require(
+            try await PlayheadProcess.run(["play", "--untimed", "--report", "json", list.path]))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            result.errorLines
+                == Array(
+                    repeating: "playhead: \(list.path): warning: the list names itself; left out",
+                    count: 2))
+        #expect(
+            try items(result).compactMap { $0["input"] as? String } == [
+                folder.appendingPathComponent("first song.mp4").path
+            ])
     }
 }

@@ -1,6 +1,7 @@
 // Playhead: playlist files on disk (a plain `.m3u`/`.m3u8` list of files or streams, a `.pls`),
 // read into their entries so a player can queue them, as desktop players do. An HLS playlist
-// (one with `#EXT-X-` tags) is media, not a list, and is left alone.
+// (one with `#EXT-X-` tags) is media, not a list, and is left alone; so is anything that is
+// not a regular file (a pipe) or is empty.
 //
 // Concurrency: pure functions over a file's bytes; any thread (they read the disk).
 import Foundation
@@ -25,11 +26,18 @@ package enum LocalMediaList {
     /// M3U (no HLS tags) or a PLS list; `.notAList` otherwise, and for a file that cannot be
     /// read (opening it as media says why).
     package static func read(_ url: URL) -> Reading {
-        guard url.isFileURL, fileExtensions.contains(url.pathExtension.lowercased()),
+        guard url.isFileURL, fileExtensions.contains(url.pathExtension.lowercased()) else {
+            return .notAList
+        }
+        // A regular file of a list's size only: a pipe named like a list would block the read.
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? Int, (1...byteLimit).contains(size),
             let handle = try? FileHandle(forReadingFrom: url)
         else { return .notAList }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: byteLimit + 1), data.count <= byteLimit,
+        guard let data = try? handle.read(upToCount: byteLimit + 1), !data.isEmpty,
+            data.count <= byteLimit,
             StationList.startsLikeList(data), let text = StationList.text(of: data)
         else { return .notAList }
         let lines = text.split(whereSeparator: \.isNewline)
@@ -43,13 +51,18 @@ package enum LocalMediaList {
     /// An entry as written: a URL when it has a scheme ("https://...", "file:///..."), else a
     /// file path (spaces and all, as players write them), relative ones from `folder`.
     static func resolve(_ entry: String, in folder: URL) -> URL? {
-        if let schemeEnd = entry.range(of: "://"), !entry[..<schemeEnd.lowerBound].isEmpty,
-            entry[..<schemeEnd.lowerBound].allSatisfy({
-                $0.isLetter || $0.isNumber || "+-.".contains($0)
-            })
-        {
-            return URL(string: entry)
-        }
+        if hasScheme(entry) { return URL(string: entry) }
         return URL(fileURLWithPath: entry, relativeTo: folder).standardizedFileURL
+    }
+
+    /// True when `text` starts with a URL scheme and "://" ("https://...", "file:///..."):
+    /// a letter, then letters, digits, "+", "-" or "." (RFC 3986). Anything else is a path.
+    package static func hasScheme(_ text: String) -> Bool {
+        guard let end = text.range(of: "://")?.lowerBound, let first = text.first, first.isASCII,
+            first.isLetter
+        else { return false }
+        return text[..<end].allSatisfy {
+            $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0))
+        }
     }
 }

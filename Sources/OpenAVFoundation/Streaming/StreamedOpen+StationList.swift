@@ -45,25 +45,20 @@ extension StreamedOpen {
         return opened
     }
 
-    /// A file on disk: a playlist file's entries (LocalMediaList.swift: files, or streams
-    /// opened with `location`'s request settings), else the file itself.
+    /// A file on disk: itself, unless it is a playlist file (LocalMediaList.swift), which is
+    /// not media: its entries are items of their own (`playhead play` queues them). An asset
+    /// stands for one input, whose URL every part of the engine reads (side-car subtitles,
+    /// whether its subtitles and keys may come from the network, thumbnails), so it does not
+    /// stand in for an entry.
     ///
-    /// - Throws: `.io` when the list names nothing, or lists are nested too deep.
-    static func localList(at path: String, of location: MediaLocation, listsFollowed: Int) throws(MediaFailure)
-        -> Resolution
-    {
+    /// - Throws: `.io` saying it is a list and how many entries it names.
+    static func localList(at path: String, of location: MediaLocation) throws(MediaFailure) -> Resolution {
         guard case .entries(let urls) = LocalMediaList.read(URL(fileURLWithPath: path)) else {
             return .input(location, nil)
         }
-        guard listsFollowed < maximumListsFollowed else {
-            throw .io(detail: "lists nested more than \(maximumListsFollowed) deep")
-        }
-        var seen = Set<URL>()
-        let entries = urls.filter { seen.insert($0).inserted }.compactMap { url in
-            try? MediaLocation(url: url, network: location.network)
-        }
-        guard !entries.isEmpty else { throw .io(detail: "the list names no media") }
-        return .stationList(entries)
+        if urls.isEmpty { throw .io(detail: "the list names no media") }
+        let count = urls.count == 1 ? "1 entry" : "\(urls.count) entries"
+        throw .io(detail: "a playlist file of \(count), not media (play its entries as items of their own)")
     }
 
     /// Opens the first of `entries` (the list at `list`) that opens: at most

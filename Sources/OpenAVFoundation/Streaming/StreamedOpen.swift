@@ -101,7 +101,7 @@ enum StreamedOpen {
         listsFollowed: Int = 0
     ) throws(MediaFailure) -> Resolution {
         if let path = location.path, location.streaming == nil {
-            return try localList(at: path, of: location, listsFollowed: listsFollowed)
+            return try localList(at: path, of: location)
         }
         guard location.isNetwork, location.streaming == nil, let url = URL(string: location.ffmpegURL) else {
             return .input(location, nil)

@@ -16,12 +16,19 @@ extension PlaySession {
         let before = lastDrop
         lastDrop = Task { @MainActor in
             await before?.value
-            await play(await PlayInput.expanding(dropped), appending: drop.appends)
+            let expansion = await PlayInput.expanding(dropped)
+            expansion.warnings.forEach(console.printError)
+            await play(expansion.inputs, appending: drop.appends)
         }
     }
 
-    /// Plays the inputs of a drop (playlist files replaced by their entries).
+    /// Plays the inputs of a drop (playlist files replaced by their entries), unless the run
+    /// ended meanwhile.
     private func play(_ inputs: [PlayInput], appending appends: Bool) async {
+        guard !isEnding, !inputs.isEmpty else { return }
+        // The item playing when the drop came is the one a plain drop stops (the queue may move
+        // on while the dropped items are made).
+        let stopCurrent = finishCurrent
         if appends {
             passInputs += inputs
         } else {
@@ -38,6 +45,6 @@ extension PlaySession {
         }
         for input in inputs { await enqueue(input) }
         // Stopping the current item moves the queue on to the first dropped one.
-        if !appends { finishCurrent?(.stopped, nil) }
+        if !appends { stopCurrent?(.stopped, nil) }
     }
 }

@@ -29,6 +29,8 @@ final class PlaySession {
     lazy var passInputs = PlayInput.list(options)
     /// The latest drop on the window being queued (PlaySession+Drops.swift).
     var lastDrop: Task<Void, Never>?
+    /// True once the queue finished: a drop arriving later is not played.
+    private(set) var isEnding = false
     private var currentItemObservation: NSKeyValueObservation?
     var finishCurrent: ((PlayReport.Status, String?) -> Void)?
     private var userQuit = false
@@ -82,7 +84,9 @@ final class PlaySession {
 
     /// Plays every input and returns one report per input played.
     func run() async -> [PlayReport] {
-        passInputs = await PlayInput.expanding(passInputs)
+        let expansion = await PlayInput.expanding(passInputs)
+        passInputs = expansion.inputs
+        expansion.warnings.forEach(console.printError)
         installInterruptHandler()
         interruptionNotice = InterruptionNotice(player: player, console: console, endsStatusLine: showsStatus)
         if !options.headless { await openWindow() }
@@ -219,11 +223,14 @@ final class PlaySession {
             // A failing input would fail on every pass: stop looping.
             if report.status == .failed { looping = false }
             position += 1
+            // A drop being queued may add what plays next.
+            if position >= ordered.count, !userQuit { await lastDrop?.value }
             guard position < ordered.count, !userQuit else { break }
             // Completed items advance by themselves; failed or cut-short ones are skipped.
             if player.currentItem === current.item { player.advanceToNextItem() }
             watches[ObjectIdentifier(current.item)] = nil
         }
+        isEnding = true
         for watch in ordered[min(position, ordered.count)...] { watch.stopObserving() }
         player.pause()
         return reports

@@ -1,16 +1,21 @@
 // Playhead: playlist files on disk: a plain M3U or PLS is read into its entries (paths with
-// spaces, absolute paths, stream URLs, Latin-1 text); an HLS playlist, another extension or
-// bytes of media are not lists; an asset of a list plays its first entry that opens.
+// spaces, absolute paths, stream URLs, Latin-1 text); an HLS playlist, another extension,
+// bytes of media, a pipe or an empty file are not lists; an asset of a list fails saying it is
+// one (its entries are items of their own).
 import Foundation
 import PlayheadTestSupport
 import Testing
 
 @testable import OpenAVFoundation
 
-@Suite struct LocalMediaListTests {
+@Suite final class LocalMediaListTests {
+    /// This test's own folder, removed when it ends.
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "playhead-local-lists-\(UUID().uuidString)")
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
     private func file(_ name: String, _ bytes: Data) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "playhead-local-lists-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
         try bytes.write(to: url)
@@ -22,7 +27,6 @@ import Testing
         let text =
             "#EXTM3U\r\n#EXTINF:10,Caf\u{E9}\r\nsongs/caf\u{E9} au lait.mp3\r\n/music/b.flac\r\nhttps://radio.example/live?x=1\r\n"
         let list = try file("mix.M3U", try #require(text.data(using: .isoLatin1)))
-        let folder = list.deletingLastPathComponent()
         guard case .entries(let entries) = LocalMediaList.read(list) else {
             Issue.record("not read as a list")
             return
@@ -51,24 +55,36 @@ import Testing
                 == .entries([]))
     }
 
+    @Test func aPipeNamedLikeAListIsNotReadAndNeitherIsAnEmptyFile() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pipe = folder.appendingPathComponent("radio.m3u")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        // Nothing writes to it: reading would block for good.
+        #expect(LocalMediaList.read(pipe) == .notAList)
+        let empty = folder.appendingPathComponent("empty.m3u")
+        try Data().write(to: empty)
+        #expect(LocalMediaList.read(empty) == .notAList)
+    }
+
     @MainActor
-    @Test func anAssetOfAListPlaysItsFirstEntryThatOpens() async throws {
+    @Test func anAssetOfAListFailsSayingItIsAListNotMedia() async throws {
         let media = try Fixture.url(.audioOnlyM4A)
         let list = try file(
             "one.pls", Data("[playlist]\nFile1=missing.m4a\nFile2=\(media.path)\n".utf8))
         let asset = AVURLAsset(url: list)
-        let duration = try await asset.load(.duration)
-        let direct = try await AVURLAsset(url: media).load(.duration)
-        #expect(duration == direct)
-        let empty = AVURLAsset(url: try file("none.m3u", Data("# nothing\n".utf8)))
-        await #expect(throws: (any Error).self) { _ = try await empty.load(.duration) }
-        let status = empty.status(of: .duration)
-        guard case .failed(let error) = status else {
-            Issue.record("the empty list's duration is \(status)")
+        await #expect(throws: (any Error).self) { _ = try await asset.load(.duration) }
+        guard case .failed(let error) = asset.status(of: .duration) else {
+            Issue.record("the list's duration is \(asset.status(of: .duration))")
             return
         }
         #expect(
-            "\(error.localizedDescription)".contains("the list names no media"),
+            error.localizedDescription.contains("a playlist file of 2 entries, not media"),
             "\(error.localizedDescription)")
+        let empty = AVURLAsset(url: try file("none.m3u", Data("# nothing\n".utf8)))
+        await #expect(throws: (any Error).self) { _ = try await empty.load(.duration) }
+        guard case .failed(let emptyError) = empty.status(of: .duration) else { return }
+        #expect(
+            emptyError.localizedDescription.contains("the list names no media"),
+            "\(emptyError.localizedDescription)")
     }
 }
