@@ -149,6 +149,9 @@ package struct StreamDescription: Sendable, Equatable {
     package var displayMatrix: [Int32]?
     /// Stream-level tags in FFmpeg's order (keys lowercased).
     package var tags: [MediaTag]
+    /// True for video whose transfer function is a high dynamic range one (SMPTE ST 2084
+    /// "PQ", or ARIB STD-B67 "HLG"), as its codec parameters state it.
+    package var isHighDynamicRange = false
     /// For an MP4/QuickTime timed metadata track (codec tag 'mebx'), the keys its sample
     /// description declares, read from the movie box (FFmpeg keeps them nowhere); empty for
     /// every other stream, and when the input could not be read for them.

@@ -21,7 +21,7 @@ enum StreamDescriber {
         let isTTML = parameters.codec_type == AVMEDIA_TYPE_DATA && codecID == AV_CODEC_ID_NONE
             && ["stpp", "dfxp"].contains(fourCC(parameters.codec_tag))
 
-        return StreamDescription(
+        var description = StreamDescription(
             index: index,
             trackID: st.id,
             kind: isTTML ? .subtitle : kind(of: parameters.codec_type),
@@ -55,6 +55,10 @@ enum StreamDescriber {
             isEncrypted: CFFmpeg_stream_is_encrypted(stream) != 0,
             displayMatrix: hasMatrix ? matrix : nil,
             tags: tags)
+        description.isHighDynamicRange =
+            parameters.codec_type == AVMEDIA_TYPE_VIDEO
+            && (parameters.color_trc == AVCOL_TRC_SMPTE2084 || parameters.color_trc == AVCOL_TRC_ARIB_STD_B67)
+        return description
     }
 
     /// Keeps container track IDs when they are positive and unique, else uses index + 1.

@@ -15,14 +15,23 @@ package enum VideoPixelFormat: String, Sendable, CaseIterable {
     case rgba
     /// 8-bit packed blue, green, red, alpha (Core Video's 32BGRA).
     case bgra
+    /// 8-bit Y plane and interleaved Cb/Cr plane with 2×2 chroma subsampling, video range
+    /// (Y 16-235: Core Video's 420YpCbCr8BiPlanarVideoRange).
+    case nv12
+    /// As `nv12`, full range (Y 0-255: Core Video's 420YpCbCr8BiPlanarFullRange).
+    case nv12FullRange
 
     var ffmpegValue: AVPixelFormat {
         switch self {
         case .yuv420p: return AV_PIX_FMT_YUV420P
         case .rgba: return AV_PIX_FMT_RGBA
         case .bgra: return AV_PIX_FMT_BGRA
+        case .nv12, .nv12FullRange: return AV_PIX_FMT_NV12
         }
     }
+
+    /// True when the format's luma and chroma span the full 0-255 range.
+    var isFullRange: Bool { self == .nv12FullRange }
 }
 
 /// One decoded picture with its timing. Owns an `AVFrame` reference and frees it in `deinit`.

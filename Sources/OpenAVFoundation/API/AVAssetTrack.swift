@@ -80,6 +80,9 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
     /// True when the container marks the track as forced (subtitles for foreign dialogue only).
     /// A Playhead addition; `hasMediaCharacteristic(.containsOnlyForcedSubtitles)` reports it too.
     public let isForced: Bool
+    /// True for video with a high dynamic range transfer function (PQ or HLG), as its codec
+    /// parameters state; `hasMediaCharacteristic(.containsHDRVideo)` reports it.
+    let isHighDynamicRange: Bool
 
     /// A track for `stream` of an asset whose presentation starts at `assetStart` on the
     /// container's timeline and lasts `assetDuration`.
@@ -110,6 +113,7 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         title = stream.title
         isDefault = stream.isDefault
         isForced = stream.isForced
+        isHighDynamicRange = stream.isHighDynamicRange
         sampleFormats = [AVAssetTrack.formatDescription(for: stream, mediaType: mediaType)]
         streamIndex = stream.index
         sampleData = asset.sampleDataTotals
@@ -134,15 +138,22 @@ open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sen
         }
     }
 
-    /// True when the track has `mediaCharacteristic` (visual, audible or legible).
+    /// True when the track has `mediaCharacteristic` (visual, audible or legible; forced
+    /// subtitles; HDR video).
     open func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
         switch mediaCharacteristic {
         case .visual: return mediaType == .video
         case .audible: return mediaType == .audio
         case .legible: return [.subtitle, .text, .closedCaption].contains(mediaType)
         case .containsOnlyForcedSubtitles: return isForced
+        case .containsHDRVideo: return mediaType == .video && isHighDynamicRange
         default: return false
         }
+    }
+
+    /// The characteristics the track has, of those ``hasMediaCharacteristic(_:)`` knows.
+    public var mediaCharacteristics: [AVMediaCharacteristic] {
+        [.visual, .audible, .legible, .containsOnlyForcedSubtitles, .containsHDRVideo].filter(hasMediaCharacteristic)
     }
 
     open override var description: String {

@@ -106,6 +106,14 @@ extension AVPartialAsyncProperty where Root: AVAssetTrack {
     public static var isPlayable: AVAsyncProperty<Root, Bool> {
         AVAsyncProperty(key: "playable") { $0.isPlayable }
     }
+    /// Whether the codec can be decoded here (as `isPlayable`).
+    public static var isDecodable: AVAsyncProperty<Root, Bool> {
+        AVAsyncProperty(key: "decodable") { $0.isDecodable }
+    }
+    /// The track's characteristics (visual, audible, legible, forced, HDR).
+    public static var mediaCharacteristics: AVAsyncProperty<Root, [AVMediaCharacteristic]> {
+        AVAsyncProperty(key: "mediaCharacteristics") { $0.mediaCharacteristics }
+    }
     /// Whether the track is enabled.
     public static var isEnabled: AVAsyncProperty<Root, Bool> {
         AVAsyncProperty(key: "enabled") { $0.isEnabled }

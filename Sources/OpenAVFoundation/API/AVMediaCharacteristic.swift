@@ -40,4 +40,6 @@ public struct AVMediaCharacteristic: RawRepresentable, Hashable, Sendable {
     public static let dubbedTranslation = AVMediaCharacteristic("public.translation.dubbed")
     /// A translation spoken over the original dialogue.
     public static let voiceOverTranslation = AVMediaCharacteristic("public.translation.voice-over")
+    /// Video with a high dynamic range transfer function (PQ or HLG).
+    public static let containsHDRVideo = AVMediaCharacteristic("public.contains-hdr-video")
 }

@@ -1,5 +1,5 @@
-// Playhead: AirPlay-style external playback, which Linux does not have: the properties exist so
-// ported code compiles, read false and accept writes.
+// Playhead: AirPlay-style external playback and HDR output, which Linux does not have here: the
+// properties exist so ported code compiles, read false and accept writes.
 //
 // Concurrency: stateless; callable from any thread.
 import Foundation
@@ -22,4 +22,15 @@ extension AVPlayer {
         get { false }
         set {}
     }
+}
+
+extension AVPlayer {
+    /// Whether this system can show HDR video as HDR. Always false on Linux: Playhead's window
+    /// draws in SDR (an HDR track still plays; ask a track with
+    /// `hasMediaCharacteristic(.containsHDRVideo)` whether it is HDR).
+    nonisolated public class var eligibleForHDRPlayback: Bool { false }
+
+    /// Posted when ``eligibleForHDRPlayback`` changes (never, on Linux).
+    nonisolated public static let eligibleForHDRPlaybackDidChangeNotification = NSNotification.Name(
+        "AVPlayerEligibleForHDRPlaybackDidChangeNotification")
 }

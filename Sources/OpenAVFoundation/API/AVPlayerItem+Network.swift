@@ -29,6 +29,31 @@ extension AVPlayerItem {
         }
     }
 
+    /// The peak bit rate for networks the system calls expensive (cellular, metered); 0 sets
+    /// no limit. Accepted for ported code and not applied: Playhead reads no metered-network
+    /// signal, so ``preferredPeakBitRate`` is the only cap.
+    nonisolated public var preferredPeakBitRateForExpensiveNetworks: Double {
+        get { state.withLock { $0.preferredPeakBitRateForExpensiveNetworks } }
+        set { state.withLock { $0.preferredPeakBitRateForExpensiveNetworks = max(0, newValue.isFinite ? newValue : 0) } }
+    }
+
+    /// Whether an HLS stream starts on the first variant its multivariant playlist lists that
+    /// the caps allow. Accepted for ported code and not applied: Playhead's loader starts on
+    /// the highest variant the last throughput measured to that server carries in time, else
+    /// at the first listed variant's `BANDWIDTH` (docs/porting.md).
+    nonisolated public var startsOnFirstEligibleVariant: Bool {
+        get { state.withLock { $0.startsOnFirstEligibleVariant } }
+        set { state.withLock { $0.startsOnFirstEligibleVariant = newValue } }
+    }
+
+    /// Whether a live stream keeps loading while paused. Accepted for ported code and not
+    /// applied: paused, Playhead's loader fetches up to its forward buffer and then waits, and
+    /// a stream paused past its live window resumes at the window's start.
+    nonisolated public var canUseNetworkResourcesForLiveStreamingWhilePaused: Bool {
+        get { state.withLock { $0.canUseNetworkResourcesForLiveStreamingWhilePaused } }
+        set { state.withLock { $0.canUseNetworkResourcesForLiveStreamingWhilePaused = newValue } }
+    }
+
     /// The `BANDWIDTH` of the HLS variant being played, in bits per second; nil when the item
     /// is not a multivariant stream (or is not playing).
     nonisolated var playingVariantBitRate: Int? {

@@ -44,6 +44,13 @@ open class AVPlayerItem: NSObject, _KeyValueObservable {
         self.init(asset: asset, automaticallyLoadedAssetKeys: nil)
     }
 
+    /// An item for `asset` that also loads `automaticallyLoadedAssetKeys` (typed asset
+    /// properties such as `.duration` or `.tracks`) before it becomes ready. `duration` always
+    /// loads.
+    nonisolated public convenience init(asset: AVAsset, automaticallyLoadedAssetKeys: [AVPartialAsyncProperty<AVAsset>]) {
+        self.init(asset: asset, automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys.map(\.key))
+    }
+
     /// An item for `asset` that also loads `automaticallyLoadedAssetKeys` (asset property
     /// names such as "duration" or "tracks") before it becomes ready. `duration` always loads.
     nonisolated public init(asset: AVAsset, automaticallyLoadedAssetKeys: [String]?) {

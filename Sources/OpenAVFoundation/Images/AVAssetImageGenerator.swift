@@ -32,6 +32,20 @@ public typealias AVAssetImageGeneratorCompletionHandler =
 /// - Important: Thread-safe. Completion handlers are called on the main queue (Apple calls
 ///   them on an arbitrary thread; code that hops to the main queue works unchanged).
 open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
+    /// A part of the picture an image may show (`apertureMode`).
+    public struct ApertureMode: RawRepresentable, Hashable, Sendable {
+        /// The mode's name.
+        public let rawValue: String
+        /// The mode with this name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The picture without the edges an encoder may leave unclean, at display aspect.
+        public static let cleanAperture = ApertureMode(rawValue: "CleanAperture")
+        /// The whole picture at display aspect.
+        public static let productionAperture = ApertureMode(rawValue: "ProductionAperture")
+        /// Every encoded pixel, as stored.
+        public static let encodedPixels = ApertureMode(rawValue: "EncodedPixels")
+    }
+
     /// How a request ended.
     public enum Result: Int, Sendable {
         /// The image was generated.
@@ -61,6 +75,15 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     open var appliesPreferredTrackTransform: Bool {
         get { settings.withLock { $0.appliesPreferredTrackTransform } }
         set { settings.withLock { $0.appliesPreferredTrackTransform = newValue } }
+    }
+
+    /// Which part of the picture an image shows (Apple's clean or production aperture, or the
+    /// encoded pixels). Nil by default. Accepted for ported code; Playhead's images are always
+    /// the encoded pixels at their display aspect (containers' clean aperture boxes are not
+    /// read).
+    open var apertureMode: ApertureMode? {
+        get { settings.withLock { $0.apertureMode } }
+        set { settings.withLock { $0.apertureMode = newValue } }
     }
 
     /// The largest image wanted; images are shrunk (keeping their aspect ratio) to fit.

@@ -32,6 +32,8 @@ struct ImageGenerationSettings: Sendable {
     var toleranceAfter = CMTime.positiveInfinity
     /// Exact requests take the first frame starting at or after the time (as `ffmpeg -ss`).
     var framesStartingAtOrAfter = false
+    /// Accepted, not applied (`AVAssetImageGenerator.apertureMode`).
+    var apertureMode: AVAssetImageGenerator.ApertureMode?
 }
 
 /// Runs image requests one at a time in time order on a private queue.

@@ -166,6 +166,8 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         case kCVPixelFormatType_32BGRA: return .bgra
         case kCVPixelFormatType_32RGBA: return .rgba
         case kCVPixelFormatType_420YpCbCr8Planar: return .yuv420p
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: return .nv12
+        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: return .nv12FullRange
         default: return nil
         }
     }

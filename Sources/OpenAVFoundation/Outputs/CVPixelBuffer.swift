@@ -24,6 +24,11 @@ public let kCVPixelFormatType_32BGRA: OSType = 0x4247_5241
 public let kCVPixelFormatType_32RGBA: OSType = 0x5247_4241
 /// Planar 8-bit Y, Cb, Cr with 2×2 chroma subsampling, three planes ('y420').
 public let kCVPixelFormatType_420YpCbCr8Planar: OSType = 0x7934_3230
+/// 8-bit Y plane and an interleaved Cb/Cr plane with 2×2 chroma subsampling, video range
+/// (Y 16-235) ('420v'): what renderers written for Metal usually ask for.
+public let kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: OSType = 0x3432_3076
+/// As `kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange`, full range (Y 0-255) ('420f').
+public let kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: OSType = 0x3432_3066
 
 /// Pixel buffer attribute: the pixel format wanted (an `OSType`, or an array of them of which
 /// the first supported one is used).
@@ -32,6 +37,12 @@ public let kCVPixelBufferPixelFormatTypeKey: String = "PixelFormatType"
 public let kCVPixelBufferWidthKey: String = "Width"
 /// Pixel buffer attribute: the height wanted, in pixels (an `Int`); scales the picture.
 public let kCVPixelBufferHeightKey: String = "Height"
+/// Pixel buffer attribute: IOSurface backing (accepted and ignored: buffers are plain memory).
+public let kCVPixelBufferIOSurfacePropertiesKey: String = "IOSurfaceProperties"
+/// Pixel buffer attribute: Metal compatibility (accepted and ignored: buffers are plain memory).
+public let kCVPixelBufferMetalCompatibilityKey: String = "MetalCompatibility"
+/// Pixel buffer attribute: OpenGL compatibility (accepted and ignored).
+public let kCVPixelBufferOpenGLCompatibilityKey: String = "OpenGLCompatibility"
 
 /// Options of `CVPixelBufferLockBaseAddress`.
 public struct CVPixelBufferLockFlags: OptionSet, Sendable {
@@ -44,7 +55,7 @@ public struct CVPixelBufferLockFlags: OptionSet, Sendable {
 }
 
 /// A picture's pixels in memory: one plane for packed formats (BGRA, RGBA), three for planar
-/// YUV, with their sizes and row strides.
+/// YUV, two for bi-planar YUV (Y, then Cb/Cr pairs), with their sizes and row strides.
 ///
 /// Read it through Core Video's functions (`CVPixelBufferGetWidth`,
 /// `CVPixelBufferGetBaseAddressOfPlane`, ...), bracketed by `CVPixelBufferLockBaseAddress`
@@ -80,9 +91,12 @@ public final class CVPixelBuffer: @unchecked Sendable {
         self.pixelFormatType = pixelFormatType
         planes = (0..<frame.planeCount).map { index in
             frame.withPlane(index) { bytes, stride, rows in
-                let chroma = index > 0 && frame.planeCount == 3
+                // Packed RGB: 4 bytes a pixel; planar 4:2:0: a byte a sample, chroma planes
+                // half as wide; bi-planar: the chroma plane's samples are Cb/Cr pairs.
+                let chroma = index > 0
                 let planeWidth = chroma ? (frame.width + 1) / 2 : frame.width
-                let rowBytes = frame.planeCount == 1 ? frame.width * 4 : planeWidth
+                let bytesPerPixel = frame.planeCount == 1 ? 4 : (chroma && frame.planeCount == 2 ? 2 : 1)
+                let rowBytes = planeWidth * bytesPerPixel
                 // Rows padded to 64 bytes, as Core Video aligns them.
                 let bytesPerRow = (rowBytes + 63) / 64 * 64
                 let base = UnsafeMutableRawPointer.allocate(byteCount: max(1, bytesPerRow * rows), alignment: 64)

@@ -17,6 +17,10 @@ struct ItemState {
     var preferredForwardBufferDuration: TimeInterval = 0
     var preferredPeakBitRate: Double = 0
     var preferredMaximumResolution = CGSize.zero
+    /// Accepted, not applied (AVPlayerItem+Network.swift).
+    var preferredPeakBitRateForExpensiveNetworks: Double = 0
+    var startsOnFirstEligibleVariant = false
+    var canUseNetworkResourcesForLiveStreamingWhilePaused = false
     /// The access and error logs of Playhead's HLS loader, once it streamed the item.
     var streamingLog: StreamingLog?
     /// The wall-clock dates of the item's HLS timeline, when its playlist has them.

@@ -46,11 +46,11 @@ final class PlaySession {
     private var nowPlaying: NowPlayingBridge?
     /// Explains the sound server's pauses for a call.
     private var interruptionNotice: InterruptionNotice?
-    private let showsStatus: Bool
+    let showsStatus: Bool
     /// Times the sound server went away during the run (counted on the output's thread).
-    private let serverLosses = Locked(0)
+    let serverLosses = Locked(0)
     /// `serverLosses` as of the last item report.
-    private var reportedServerLosses = 0
+    var reportedServerLosses = 0
 
     init(options: PlayOptions, console: Console) {
         self.options = options
@@ -289,41 +289,6 @@ final class PlaySession {
         sink.reset(limit: options.frameLimit) {
             MainActor.assumeIsolated { watch?.finish(.completed, nil) }
         }
-    }
-
-    private func report(for watch: ItemWatch, status: PlayReport.Status, error: String?) -> PlayReport {
-        let item = watch.item
-        if item === player.currentItem {
-            if watch.framesPresented == nil { watch.framesPresented = sink.count }
-            // A completed item hands over to the next one by itself, without a gap.
-            if status != .completed || options.frameLimit != nil { player.pause() }
-        }
-        let statistics = item.playbackStatistics
-        let duration = item.duration
-        let frames = watch.framesPresented ?? sink.count
-        var report = PlayReport(
-            input: watch.input, status: status, error: error,
-            duration: duration.isNumeric ? duration.seconds : nil,
-            position: max(0, item.currentTime().seconds),
-            videoFramesPresented: options.frameLimit.map { min($0, frames) } ?? frames,
-            videoFramesDropped: statistics.videoFramesDropped,
-            audioSeconds: statistics.audioSeconds, stalls: watch.stalls)
-        rememberPosition(watch, status: status, position: report.position, duration: report.duration)
-        report.audioUnderruns = statistics.audioUnderruns
-        report.audioDeviceUnderruns = statistics.audioDeviceUnderruns
-        report.stallSeconds = item.stallSeconds
-        report.variant = item.streamingSummary.map {
-            PlayReport.VariantFigures(bandwidth: $0.bandwidth, switches: $0.switches, observedBitrate: $0.observedBitrate)
-        }
-        // Losses of the sound server since the previous item's report.
-        let losses = serverLosses.withLock { $0 }
-        report.audioServerLosses = losses - reportedServerLosses
-        reportedServerLosses = losses
-        if status == .failed, let error {
-            if showsStatus { console.writeOutput("\n") }
-            console.printError("playhead: \(watch.input): \(error)")
-        }
-        return report
     }
 
     // MARK: - Interaction

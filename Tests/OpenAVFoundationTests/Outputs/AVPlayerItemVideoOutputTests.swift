@@ -16,7 +16,10 @@ func visibleChecksum(_ buffer: CVPixelBuffer) -> UInt64 {
     for plane in 0..<(planar ? CVPixelBufferGetPlaneCount(buffer) : 1) {
         let base = CVPixelBufferGetBaseAddressOfPlane(buffer, plane)!.assumingMemoryBound(to: UInt8.self)
         let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, plane)
-        let rowBytes = planar ? CVPixelBufferGetWidthOfPlane(buffer, plane) : CVPixelBufferGetWidth(buffer) * 4
+        // Bi-planar 4:2:0's second plane holds Cb/Cr pairs.
+        let biPlanarChroma = planar && CVPixelBufferGetPlaneCount(buffer) == 2 && plane == 1
+        let rowBytes =
+            planar ? CVPixelBufferGetWidthOfPlane(buffer, plane) * (biPlanarChroma ? 2 : 1) : CVPixelBufferGetWidth(buffer) * 4
         for row in 0..<CVPixelBufferGetHeightOfPlane(buffer, plane) {
             bytes.append(contentsOf: UnsafeBufferPointer(start: base + row * stride, count: rowBytes))
         }
