@@ -107,7 +107,7 @@ open class MPNowPlayingSession {
     /// on the main queue with whether the session is active.
     public func becomeActiveIfPossible(completion: (@Sendable (Bool) -> Void)? = nil) {
         if !isActive { ActiveSession.make(self) }
-        if let completion { DispatchQueue.main.async { completion(true) } }
+        if let completion { MainQueue.async { completion(true) } }
     }
 
     /// Makes this session the active one (see ``becomeActiveIfPossible(completion:)``) and
@@ -116,6 +116,13 @@ open class MPNowPlayingSession {
         if !isActive { ActiveSession.make(self) }
         return true
     }
+
+    /// The session active now, if any (a session the desktop shows).
+    package static var active: MPNowPlayingSession? { ActiveSession.current }
+
+    /// Publishes the followed player again at once (a change the publisher cannot observe,
+    /// such as the player's default rate set while paused).
+    package func republish() { publisher?.publish() }
 
     /// Starts, moves or stops the automatic publisher to match the setting and the players.
     private func followFirstPlayer() {

@@ -12,31 +12,46 @@ import OpenMediaPlayer
 final class NowPlayingSlot: @unchecked Sendable {
     /// The session; main queue only.
     private var session: MPNowPlayingSession?
+    /// The session that was active when this one took over (another window's, or the app's
+    /// own); main queue only.
+    private weak var previous: MPNowPlayingSession?
 
     /// Starts a session for `player` on the main queue (at once when called there), which
     /// publishes the player automatically, takes the desktop's transport commands and becomes
-    /// the active one.
+    /// the active one. Without a session bus nothing is started (and nothing is printed: the
+    /// app did not ask for the desktop).
     func start(player: AVPlayer) {
+        guard let bus = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"],
+            !bus.isEmpty
+        else { return }
         Self.onMain { [self] in
             guard session == nil else { return }
             let session = MPNowPlayingSession(players: [player])
             session.automaticallyPublishesNowPlayingInfo = true
-            _ = PlayerRemoteCommands.register(on: session.remoteCommandCenter, player: player)
+            _ = PlayerRemoteCommands.register(on: session.remoteCommandCenter, player: player) {
+                [weak session] in
+                session?.republish()
+            }
+            previous = MPNowPlayingSession.active
             session.becomeActiveIfPossible()
             self.session = session
         }
     }
 
-    /// Ends the session (the desktop goes back to the process's own centers).
+    /// Ends the session; the session that was active before it (another window still open, or
+    /// the app's own) is active again, else the desktop goes back to the process's centers.
     func end() {
-        Self.onMain { [self] in session = nil }
+        Self.onMain { [self] in
+            if let session, session.isActive, let previous { previous.becomeActiveIfPossible() }
+            session = nil
+        }
     }
 
     private static func onMain(_ body: @escaping @MainActor () -> Void) {
-        if Thread.isMainThread {
+        if MainQueue.isCurrent {
             MainActor.assumeIsolated { body() }
         } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
+            MainQueue.async { MainActor.assumeIsolated { body() } }
         }
     }
 }

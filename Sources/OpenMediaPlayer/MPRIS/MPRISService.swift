@@ -9,6 +9,7 @@
 // through `deliver`, which only dispatches onto the main queue. Command handlers run on the
 // main queue.
 import Foundation
+import OpenAVFoundation
 
 /// The process's link between the MediaPlayer API and the desktop.
 final class MPRISService: @unchecked Sendable {
@@ -52,7 +53,8 @@ final class MPRISService: @unchecked Sendable {
         let newServer = MPRISServer(address: address, identity: MPRISIdentity.current) { [weak self] line in
             self?.warnOnce(line)
         } deliver: { request, reply in
-            DispatchQueue.main.async { reply(MPRISService.deliver(request)) }
+            // (Through MainQueue: a player window draining the main queue itself wakes for it.)
+            MainQueue.async { reply(MPRISService.deliver(request)) }
         }
         let (old, current) = lock.withLock { () -> (MPRISServer?, NowPlayingSnapshot) in
             defer {
