@@ -145,6 +145,12 @@ open class AVAsset: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable
         try await load(.tracks).filter { $0.mediaType == mediaType }
     }
 
+    /// The tracks that have `mediaCharacteristic` (`.audible`, `.visual`, `.legible`, ...),
+    /// loading tracks first.
+    open func loadTracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) async throws -> [AVAssetTrack] {
+        try await load(.tracks).filter { $0.hasMediaCharacteristic(mediaCharacteristic) }
+    }
+
     /// The track with `trackID`, loading tracks first.
     open func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVAssetTrack? {
         try await load(.tracks).first { $0.trackID == trackID }

@@ -137,6 +137,10 @@ extension AVPartialAsyncProperty where Root: AVMetadataItem {
     public static var value: AVAsyncProperty<Root, (any NSCopying & NSObjectProtocol)?> {
         AVAsyncProperty(key: "value") { $0.value }
     }
+    /// Attributes beside the value.
+    public static var extraAttributes: AVAsyncProperty<Root, [AVMetadataExtraAttributeKey: Any]?> {
+        AVAsyncProperty(key: "extraAttributes") { $0.extraAttributes }
+    }
     /// The value as a string.
     public static var stringValue: AVAsyncProperty<Root, String?> {
         AVAsyncProperty(key: "stringValue") { $0.stringValue }

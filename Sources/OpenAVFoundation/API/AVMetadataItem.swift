@@ -33,6 +33,9 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
     open var dataType: String? { fields.withLock { $0.dataType } }
     /// The wall-clock date the item applies from, when known (timed metadata of live streams).
     open var startDate: Date? { fields.withLock { $0.startDate } }
+    /// Attributes beside the value: `.info` holds an ID3 user text frame's (`TXXX`)
+    /// description. Nil when the item has none.
+    open var extraAttributes: [AVMetadataExtraAttributeKey: Any]? { fields.withLock { $0.extraAttributes } }
 
     package init(
         key: String, keySpace: AVMetadataKeySpace, commonKey: AVMetadataKey?,
@@ -127,11 +130,14 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
 
     // MARK: - Filtering
 
-    /// The items of `metadataItems` whose identifier is `identifier`.
+    /// The items of `metadataItems` whose identifier is `identifier`. The cover art of a file
+    /// or stream answers to `.iTunesMetadataCoverArt` and `.id3MetadataAttachedPicture` as well
+    /// as to `.commonIdentifierArtwork` (Playhead gives it the common identifier).
     open class func metadataItems(
         from metadataItems: [AVMetadataItem], filteredByIdentifier identifier: AVMetadataIdentifier
     ) -> [AVMetadataItem] {
-        metadataItems.filter { $0.identifier == identifier }
+        let artwork = AVMetadataIdentifier.artworkAliases.contains(identifier)
+        return metadataItems.filter { $0.identifier == identifier || (artwork && $0.commonKey == .commonKeyArtwork) }
     }
 
     /// The items of `metadataItems` with `key` (a String or AVMetadataKey) in `keySpace`

@@ -14,6 +14,8 @@ struct MetadataFields: @unchecked Sendable {
     var duration: CMTime = .invalid
     var dataType: String?
     var startDate: Date?
+    /// Attributes beside the value (an ID3 `TXXX` frame's description as `.info`).
+    var extraAttributes: [AVMetadataExtraAttributeKey: Any]?
 }
 
 /// A metadata item whose fields can be set.
@@ -73,6 +75,11 @@ open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
     open override var locale: Locale? {
         get { super.locale }
         set { fields.withLock { $0.extendedLanguageTag = newValue?.identifier.replacingOccurrences(of: "_", with: "-") } }
+    }
+    /// Attributes beside the value (`.info`: an ID3 user text frame's description).
+    open override var extraAttributes: [AVMetadataExtraAttributeKey: Any]? {
+        get { super.extraAttributes }
+        set { fields.withLock { $0.extraAttributes = newValue } }
     }
     /// Where in the timeline the item applies.
     open override var time: CMTime {

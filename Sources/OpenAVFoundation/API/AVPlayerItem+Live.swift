@@ -19,9 +19,9 @@ extension AVPlayerItem {
     /// its playlist's `EXT-X-SERVER-CONTROL` asks for (a DASH manifest's
     /// `suggestedPresentationDelay`), else three target durations of its playlist (RFC 8216
     /// §6.3.3). `.invalid` for items that are not live streams of Playhead's loader, and before
-    /// the item is ready.
+    /// the item is ready. Observable.
     nonisolated public var recommendedTimeOffsetFromLive: CMTime {
-        state.withLock { $0.recommendedLiveOffset }
+        read(\AVPlayerItem.recommendedTimeOffsetFromLive) { $0.recommendedLiveOffset }
     }
 
     /// When true, live playback that drifted behind its offset from the live edge (stalls, a

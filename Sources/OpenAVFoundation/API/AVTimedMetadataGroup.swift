@@ -8,9 +8,15 @@ import Foundation
 open class AVMetadataGroup: NSObject, @unchecked Sendable {
     /// The group's items.
     public let items: [AVMetadataItem]
+    /// What kind of group it is (an HLS date range's `CLASS`); nil when not said.
+    public let classifyingLabel: String?
+    /// The group's own identifier (an HLS date range's `ID`); nil when it has none.
+    public let uniqueID: String?
 
-    init(items: [AVMetadataItem]) {
+    init(items: [AVMetadataItem], classifyingLabel: String? = nil, uniqueID: String? = nil) {
         self.items = items
+        self.classifyingLabel = classifyingLabel
+        self.uniqueID = uniqueID
         super.init()
     }
 }

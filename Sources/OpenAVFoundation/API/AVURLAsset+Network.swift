@@ -10,6 +10,15 @@ import Foundation
 ///
 /// - Note: Apple's player accepts this key without documenting it; Playhead documents it.
 public let AVURLAssetHTTPHeaderFieldsKey: String = "AVURLAssetHTTPHeaderFieldsKey"
+/// `AVURLAsset` option: whether the asset may use cellular data (a `Bool`). Accepted and
+/// ignored: Linux tells Playhead of no cellular or metered links.
+public let AVURLAssetAllowsCellularAccessKey: String = "AVURLAssetAllowsCellularAccessKey"
+/// `AVURLAsset` option: whether the asset may use expensive networks (a `Bool`). Accepted and
+/// ignored, as `AVURLAssetAllowsCellularAccessKey`.
+public let AVURLAssetAllowsExpensiveNetworkAccessKey: String = "AVURLAssetAllowsExpensiveNetworkAccessKey"
+/// `AVURLAsset` option: whether the asset may use networks in low-data mode (a `Bool`).
+/// Accepted and ignored, as `AVURLAssetAllowsCellularAccessKey`.
+public let AVURLAssetAllowsConstrainedNetworkAccessKey: String = "AVURLAssetAllowsConstrainedNetworkAccessKey"
 
 /// Options key: the `User-Agent` header (a `String`) for the asset's HTTP requests.
 public let AVURLAssetHTTPUserAgentKey: String = "AVURLAssetHTTPUserAgentKey"

@@ -37,10 +37,16 @@ open class AVDateRangeMetadataGroup: AVMetadataGroup, @unchecked Sendable {
     public let endDate: Date?
 
     /// A group of `items` from `startDate` to `endDate`.
-    public init(items: [AVMetadataItem], start startDate: Date, end endDate: Date?) {
+    public convenience init(items: [AVMetadataItem], start startDate: Date, end endDate: Date?) {
+        self.init(items: items, start: startDate, end: endDate, classifyingLabel: nil, uniqueID: nil)
+    }
+
+    /// A group of `items` from `startDate` to `endDate`, of the date range `uniqueID` whose
+    /// `CLASS` is `classifyingLabel`.
+    init(items: [AVMetadataItem], start startDate: Date, end endDate: Date?, classifyingLabel: String?, uniqueID: String?) {
         self.startDate = startDate
         self.endDate = endDate
-        super.init(items: items)
+        super.init(items: items, classifyingLabel: classifyingLabel, uniqueID: uniqueID)
     }
 }
 
@@ -70,6 +76,11 @@ open class AVPlayerItemMetadataCollector: AVPlayerItemMediaDataCollector, @unche
     private let classifyingLabels: Set<String>?
     /// The ranges handed to the delegate so far, by ID (main queue).
     private let delivered = Locked<[String: HLSDateRange]>([:])
+
+    /// A collector of every item of every date range (as both lists nil).
+    public convenience override init() {
+        self.init(identifiers: nil, classifyingLabels: nil)
+    }
 
     /// A collector of the items whose identifier is in `identifiers` (every item when nil) of
     /// the ranges whose `CLASS` is in `classifyingLabels` (every range when nil).
@@ -142,7 +153,10 @@ open class AVPlayerItemMetadataCollector: AVPlayerItemMediaDataCollector, @unche
             fields.startDate = range.startDate
             return AVMetadataItem(fields: fields)
         }
-        return items.isEmpty ? nil : AVDateRangeMetadataGroup(items: items, start: range.startDate, end: range.endDate)
+        return items.isEmpty
+            ? nil
+            : AVDateRangeMetadataGroup(
+                items: items, start: range.startDate, end: range.endDate, classifyingLabel: range.classLabel, uniqueID: range.id)
     }
 }
 

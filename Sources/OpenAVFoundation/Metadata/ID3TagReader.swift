@@ -80,7 +80,10 @@ enum ID3TagReader {
         fields.duration = duration
         if id.hasPrefix("T"), let encoding = body.first {
             var strings = texts(Array(body.dropFirst()), encoding: encoding)
-            if id == "TXXX", strings.count > 1 { strings.removeFirst() }  // the description
+            if id == "TXXX", strings.count > 1 {
+                // The description: kept beside the value, as Apple's `.info` extra attribute.
+                fields.extraAttributes = [.info: strings.removeFirst()]
+            }
             fields.value = NSString(string: strings.joined(separator: "/"))
             fields.dataType = "com.apple.metadata.datatype.UTF-8"
         } else {

@@ -163,10 +163,8 @@ extension AVPlayerItem {
             guard state.startupSeconds == nil, let began = state.openStartedAt else { return }
             state.startupSeconds = ThreadCondition.monotonicNow() - began
         }
-        state.withLock {
-            $0.programDates = media.programDates
-            $0.recommendedLiveOffset = media.recommendedLiveOffset ?? .invalid
-        }
+        state.withLock { $0.programDates = media.programDates }
+        publish(\AVPlayerItem.recommendedTimeOffsetFromLive) { $0.recommendedLiveOffset = media.recommendedLiveOffset ?? .invalid }
         // The engine may have started before the asset's selection groups were known (a
         // fresh item played at once): give it the automatic choices now (a forced track, or
         // the flagged default track where the player shows it).

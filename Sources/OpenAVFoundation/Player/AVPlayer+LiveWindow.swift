@@ -13,7 +13,9 @@ extension AVPlayer {
     /// `recommendedOffset` from its end.
     nonisolated func followLiveWindow(_ window: CMTimeRange, recommendedOffset: CMTime, item: AVPlayerItem) {
         item.publish(\AVPlayerItem.seekableTimeRanges) { $0.seekableTimeRanges = [window] }
-        item.state.withLock { $0.recommendedLiveOffset = recommendedOffset }
+        if item.state.withLock({ $0.recommendedLiveOffset }) != recommendedOffset {
+            item.publish(\AVPlayerItem.recommendedTimeOffsetFromLive) { $0.recommendedLiveOffset = recommendedOffset }
+        }
         let now = currentTime()
         guard now.isNumeric, item.state.withLock({ $0.pendingSeek == nil }) else { return }
         if now >= window.start {

@@ -32,6 +32,9 @@ import Testing
         let tag = Array("ID3".utf8) + [3, 0, 0] + [0, 0, UInt8(size >> 7), UInt8(size & 0x7f)] + frames
         let items = ID3TagReader.items(tag)
         #expect(items.map(\.stringValue) == ["Hi", "value", nil])
+        // TXXX's description is kept beside its value, as Apple's `.info` extra attribute.
+        #expect(items[1].extraAttributes?[.info] as? String == "desc")
+        #expect(items[0].extraAttributes == nil)
         #expect(items.last?.dataValue == Data(priv))
         #expect(ID3TagReader.items(Array("not a tag".utf8)).isEmpty)
         #expect(ID3TagReader.items(Array(tag.prefix(14))).isEmpty)  // cut short: no frame

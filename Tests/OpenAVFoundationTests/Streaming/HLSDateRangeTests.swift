@@ -81,7 +81,8 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
         server.setRule(
             .content(Data(withVideoRendition.utf8), contentType: "application/vnd.apple.mpegurl"), for: "/ladder/master.m3u8")
         let item = AVPlayerItem(url: server.url(for: "ladder/master.m3u8"))
-        let collector = AVPlayerItemMetadataCollector(identifiers: nil, classifyingLabels: nil)
+        // The plain initialiser collects every item of every range.
+        let collector = AVPlayerItemMetadataCollector()
         let recorder = DateRangeRecorder()
         collector.setDelegate(recorder, queue: nil)
         item.add(collector)
@@ -91,6 +92,7 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
         #expect(item.accessLog() == nil, "read by libavformat, not Playhead's loader")
         let first = try #require(recorder.calls.first)
         #expect(first.groups.map(\.startDate) == [AdaptiveMedia.firstDate])
+        #expect(first.groups.map(\.uniqueID) == ["show"] && first.groups.map(\.classifyingLabel) == [nil], "the range's ID, and no CLASS")
         #expect(first.groups.map(\.endDate) == [AdaptiveMedia.firstDate.addingTimeInterval(12)])
         player.replaceCurrentItem(with: nil)
     }

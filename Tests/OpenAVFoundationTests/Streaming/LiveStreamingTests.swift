@@ -112,9 +112,16 @@ import Testing
         let item = AVPlayerItem(url: server.url(for: "live/master.m3u8"))
         #expect(!item.recommendedTimeOffsetFromLive.isValid && !item.configuredTimeOffsetFromLive.isValid)
         item.configuredTimeOffsetFromLive = CMTime(seconds: 1, preferredTimescale: 1)
+        // Observable, as Apple documents it.
+        let offsets = Locked<[Double]>([])
+        let observation = item.observe(\.recommendedTimeOffsetFromLive, options: .new) { _, change in
+            offsets.withLock { $0.append(change.newValue?.seconds ?? -1) }
+        }
+        defer { observation.invalidate() }
         let player = AVPlayer(environment: untimedEnvironment(sink), playerItem: item)
         await waitUntil("ready") { item.status == .readyToPlay }
         #expect(item.recommendedTimeOffsetFromLive == CMTime(seconds: 3, preferredTimescale: 1000), "three target durations")
+        #expect(offsets.withLock { $0 }.first == 3, "observers heard the recommended offset: \(offsets.withLock { $0 })")
         player.play()
         live.grow(every: 1, ending: false)
         await waitUntil(timeout: 10, "the edge") { sink.frames.contains { millis($0.itemTime) >= 3900 } }
