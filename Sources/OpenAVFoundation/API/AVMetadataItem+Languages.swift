@@ -11,6 +11,8 @@ public struct AVMetadataExtraAttributeKey: RawRepresentable, Hashable, Sendable 
     public let rawValue: String
     /// The key with this name.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// The key with this name.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
     /// Text describing the value (an ID3 user text frame's description).
     public static let info = AVMetadataExtraAttributeKey(rawValue: "info")
     /// The URI the value stands for.
@@ -37,40 +39,63 @@ extension AVMetadataIdentifier {
 }
 
 extension AVMetadataItem {
-    /// The items of `metadataItems` in the language of `locale` (items in no stated
-    /// language are left out).
+    /// The items of `metadataItems` in `locale`: its language and, when it names one, its
+    /// region ("de_AT" takes "de-AT" items, "de" any German ones). Items in no stated language
+    /// are left out.
     public class func metadataItems(from metadataItems: [AVMetadataItem], with locale: Locale)
         -> [AVMetadataItem]
     {
-        guard let wanted = Self.language(of: locale.identifier) else { return [] }
+        guard let wanted = Self.tag(locale.identifier) else { return [] }
         return metadataItems.filter { item in
-            item.extendedLanguageTag.flatMap(Self.language(of:)) == wanted
+            item.extendedLanguageTag.flatMap(Self.tag).map { wanted.takes($0) } ?? false
         }
     }
 
     /// The items of `metadataItems` in the first of `preferredLanguages` (BCP 47 tags, most
-    /// wanted first) any of them is in, then those in the next, and so on; items in none of
-    /// those languages are left out.
+    /// wanted first) any of them is in, then those in the next, and so on: for each, the items
+    /// in exactly that tag, then those in its language ("en-GB": British items, then other
+    /// English ones). Items in none of those languages, or in none stated, are left out.
     public class func metadataItems(
         from metadataItems: [AVMetadataItem],
         filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]
     ) -> [AVMetadataItem] {
-        preferredLanguages.compactMap(Self.language(of:)).reduce(into: [AVMetadataItem]()) {
-            chosen, language in
-            chosen += metadataItems.filter { item in
-                !chosen.contains { $0 === item }
-                    && item.extendedLanguageTag.flatMap(Self.language(of:)) == language
+        let tagged = metadataItems.compactMap { item in
+            item.extendedLanguageTag.flatMap(Self.tag).map { (item, $0) }
+        }
+        var chosen: [AVMetadataItem] = []
+        for preferred in preferredLanguages.compactMap(Self.tag) {
+            for exact in [true, false] {
+                for (item, tag) in tagged where !chosen.contains(where: { $0 === item }) {
+                    if exact ? tag == preferred : tag.language == preferred.language {
+                        chosen.append(item)
+                    }
+                }
             }
+        }
+        return chosen
+    }
+
+    /// A language tag's language (two letters where one exists: "eng" is "en") and region.
+    private struct LanguageTag: Equatable {
+        var language: String
+        var region: String?
+
+        /// True when an item in `other` answers to this tag: the same language, and the same
+        /// region when this tag names one.
+        func takes(_ other: LanguageTag) -> Bool {
+            language == other.language && (region == nil || region == other.region)
         }
     }
 
-    /// The language part of a BCP 47 tag or locale identifier, lowercased ("en" of "en-GB").
-    /// Three-letter codes ("eng", as ID3 and MP4 store them) are read as their two-letter ones.
-    private static func language(of tag: String) -> String? {
-        let code = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map {
-            $0.lowercased()
+    /// `text` (a BCP 47 tag or a locale identifier) as a language and region; scripts and
+    /// variants are not compared.
+    private static func tag(_ text: String) -> LanguageTag? {
+        let parts = text.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
+        guard let first = parts.first?.lowercased(), !first.isEmpty else { return nil }
+        let region = parts.dropFirst().first {
+            $0.count == 2 || ($0.count == 3 && $0.allSatisfy(\.isNumber))
         }
-        guard let code, !code.isEmpty else { return nil }
-        return LanguageTags.bcp47(code) ?? code
+        return LanguageTag(
+            language: LanguageTags.bcp47(first) ?? first, region: region?.uppercased())
     }
 }

@@ -8,15 +8,17 @@ import Foundation
 open class AVMetadataGroup: NSObject, @unchecked Sendable {
     /// The group's items.
     public let items: [AVMetadataItem]
+    private let label: String?
+    private let identity: String?
     /// What kind of group it is (an HLS date range's `CLASS`); nil when not said.
-    public let classifyingLabel: String?
+    open var classifyingLabel: String? { label }
     /// The group's own identifier (an HLS date range's `ID`); nil when it has none.
-    public let uniqueID: String?
+    open var uniqueID: String? { identity }
 
     init(items: [AVMetadataItem], classifyingLabel: String? = nil, uniqueID: String? = nil) {
         self.items = items
-        self.classifyingLabel = classifyingLabel
-        self.uniqueID = uniqueID
+        label = classifyingLabel
+        identity = uniqueID
         super.init()
     }
 }

@@ -37,8 +37,10 @@ open class AVDateRangeMetadataGroup: AVMetadataGroup, @unchecked Sendable {
     public let endDate: Date?
 
     /// A group of `items` from `startDate` to `endDate`.
-    public convenience init(items: [AVMetadataItem], start startDate: Date, end endDate: Date?) {
-        self.init(items: items, start: startDate, end: endDate, classifyingLabel: nil, uniqueID: nil)
+    public init(items: [AVMetadataItem], start startDate: Date, end endDate: Date?) {
+        self.startDate = startDate
+        self.endDate = endDate
+        super.init(items: items)
     }
 
     /// A group of `items` from `startDate` to `endDate`, of the date range `uniqueID` whose

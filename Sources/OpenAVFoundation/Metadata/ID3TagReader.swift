@@ -80,8 +80,10 @@ enum ID3TagReader {
         fields.duration = duration
         if id.hasPrefix("T"), let encoding = body.first {
             var strings = texts(Array(body.dropFirst()), encoding: encoding)
-            if id == "TXXX", strings.count > 1 {
-                // The description: kept beside the value, as Apple's `.info` extra attribute.
+            // A TXXX frame's description ends at the first terminator (the value after it may
+            // be empty); kept beside the value, as Apple's `.info` extra attribute. A frame with
+            // no terminator holds a value alone.
+            if id == "TXXX", strings.count > 1 || hasTerminator(Array(body.dropFirst()), encoding: encoding) {
                 fields.extraAttributes = [.info: strings.removeFirst()]
             }
             fields.value = NSString(string: strings.joined(separator: "/"))
@@ -91,6 +93,13 @@ enum ID3TagReader {
             fields.dataType = "com.apple.metadata.datatype.raw-data"
         }
         return AVMetadataItem(fields: fields)
+    }
+
+    /// True when `bytes` hold a string terminator of `encoding` (one zero byte, two aligned
+    /// ones for UTF-16).
+    static func hasTerminator(_ bytes: [UInt8], encoding: UInt8) -> Bool {
+        guard encoding == 1 || encoding == 2 else { return bytes.contains(0) }
+        return stride(from: 0, to: bytes.count - 1, by: 2).contains { bytes[$0] == 0 && bytes[$0 + 1] == 0 }
     }
 
     /// The NUL-separated strings of a text frame body in ID3's `encoding` (0 Latin-1,

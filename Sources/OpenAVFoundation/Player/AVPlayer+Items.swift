@@ -164,7 +164,10 @@ extension AVPlayerItem {
             state.startupSeconds = ThreadCondition.monotonicNow() - began
         }
         state.withLock { $0.programDates = media.programDates }
-        publish(\AVPlayerItem.recommendedTimeOffsetFromLive) { $0.recommendedLiveOffset = media.recommendedLiveOffset ?? .invalid }
+        let recommended = media.recommendedLiveOffset ?? .invalid
+        if state.withLock({ $0.recommendedLiveOffset }) != recommended {
+            publish(\AVPlayerItem.recommendedTimeOffsetFromLive) { $0.recommendedLiveOffset = recommended }
+        }
         // The engine may have started before the asset's selection groups were known (a
         // fresh item played at once): give it the automatic choices now (a forced track, or
         // the flagged default track where the player shows it).

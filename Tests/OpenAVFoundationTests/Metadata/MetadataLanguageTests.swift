@@ -19,17 +19,28 @@ import Testing
         let items = [
             item("Chapter", language: "en"), item("Kapitel", language: "de-DE"),
             item("Chapitre", language: "fra"),
-            item("Untagged", language: nil),
+            item("Chapter (UK)", language: "en-GB"), item("Untagged", language: nil),
         ]
+        func titles(_ picked: [AVMetadataItem]) -> [String] { picked.compactMap(\.stringValue) }
+        // A locale with a region takes that region's items; one without, any of its language.
         #expect(
-            AVMetadataItem.metadataItems(from: items, with: Locale(identifier: "de_AT")).compactMap(
-                \.stringValue) == ["Kapitel"])
+            titles(AVMetadataItem.metadataItems(from: items, with: Locale(identifier: "de_DE")))
+                == ["Kapitel"])
         #expect(
-            AVMetadataItem.metadataItems(from: items, with: Locale(identifier: "fr")).compactMap(
-                \.stringValue) == ["Chapitre"])
+            titles(AVMetadataItem.metadataItems(from: items, with: Locale(identifier: "de_AT")))
+                .isEmpty)
+        #expect(
+            titles(AVMetadataItem.metadataItems(from: items, with: Locale(identifier: "fr"))) == [
+                "Chapitre"
+            ])
+        #expect(
+            titles(AVMetadataItem.metadataItems(from: items, with: Locale(identifier: "en"))) == [
+                "Chapter", "Chapter (UK)",
+            ])
+        // Preferred languages in order; a tag's exact items before its language's others.
         let sorted = AVMetadataItem.metadataItems(
-            from: items, filteredAndSortedAccordingToPreferredLanguages: ["fr-CA", "en", "ja"])
-        #expect(sorted.compactMap(\.stringValue) == ["Chapitre", "Chapter"])
+            from: items, filteredAndSortedAccordingToPreferredLanguages: ["fr-CA", "en-GB", "ja"])
+        #expect(titles(sorted) == ["Chapitre", "Chapter (UK)", "Chapter"])
     }
 
     @Test func coverArtAnswersToTheFormatsIdentifiers() async throws {
@@ -60,7 +71,9 @@ import Testing
     @Test func aPlayersSeekToADateWithoutADatedItemAnswersFalse() async throws {
         let player = AVPlayer()
         #expect(await player.seek(to: Date()) == false, "no item")
-        player.replaceCurrentItem(with: AVPlayerItem(url: try Fixture.url(.mp4)))
+        let item = AVPlayerItem(url: try Fixture.url(.mp4))
+        player.replaceCurrentItem(with: item)
+        await waitUntil("ready") { item.status == .readyToPlay }
         let answered = Locked<Bool?>(nil)
         player.seek(to: Date()) { finished in answered.withLock { $0 = finished } }
         await waitUntil("the handler") { answered.withLock { $0 } != nil }

@@ -35,6 +35,11 @@ import Testing
         // TXXX's description is kept beside its value, as Apple's `.info` extra attribute.
         #expect(items[1].extraAttributes?[.info] as? String == "desc")
         #expect(items[0].extraAttributes == nil)
+        // A TXXX with an empty value keeps its description apart too.
+        let empty = frame("TXXX", [0] + Array("gain".utf8) + [0])
+        let emptyTag = Array("ID3".utf8) + [3, 0, 0] + [0, 0, 0, UInt8(empty.count)] + empty
+        let emptyItem = ID3TagReader.items(emptyTag).first
+        #expect(emptyItem?.extraAttributes?[.info] as? String == "gain" && emptyItem?.stringValue == "")
         #expect(items.last?.dataValue == Data(priv))
         #expect(ID3TagReader.items(Array("not a tag".utf8)).isEmpty)
         #expect(ID3TagReader.items(Array(tag.prefix(14))).isEmpty)  // cut short: no frame

@@ -124,6 +124,8 @@ final class DateRangeRecorder: NSObject, AVPlayerItemMetadataCollectorPushDelega
         #expect(first.groups.map(\.endDate) == [AdaptiveMedia.firstDate.addingTimeInterval(12), AdaptiveMedia.firstDate.addingTimeInterval(6.5)])
         #expect(first.new == IndexSet([0, 1]) && first.modified.isEmpty)
         try #require(first.groups.count == 2)
+        #expect(first.groups.map(\.uniqueID) == ["show", "ad-1"])
+        #expect(first.groups.map(\.classifyingLabel) == [nil, "com.example.ad"], "each range's CLASS")
         let title = first.groups[0].items.first { $0.identifier?.rawValue == "lsdr/X-TITLE" }
         #expect(title?.stringValue == "News" && title?.keySpace == .hlsDateRange)
         let scte = first.groups[1].items.first { ($0.key as? NSString) == "SCTE35-OUT" }
