@@ -21,15 +21,28 @@ extension PlayInput {
     }
 
     /// `inputs` with each playlist file replaced by its entries (files as paths, streams as
-    /// URLs). Reads the disk off the calling thread; each list file once.
+    /// URLs). Reads the disk off the calling thread, on a thread of its own (Dispatch's pool
+    /// may be busy with blocking opens, and a loaded machine gets it no new thread for long);
+    /// each list file once. Inputs without a list's extension come back at once.
     static func expanding(_ inputs: [PlayInput]) async -> Expansion {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
+        guard inputs.contains(where: \.mayBeList) else { return Expansion(inputs: inputs) }
+        return await withCheckedContinuation { continuation in
+            let thread = Thread {
                 var expander = ListExpander()
                 for input in inputs { expander.add(input, within: []) }
                 continuation.resume(returning: expander.result)
             }
+            thread.name = "playhead.lists"
+            thread.start()
         }
+    }
+
+    /// True for a file path or `file:` URL with a playlist file's extension.
+    var mayBeList: Bool {
+        guard case .given(let text) = self else { return false }
+        let url = InputURL.from(text)
+        return url.isFileURL
+            && LocalMediaList.fileExtensions.contains(url.pathExtension.lowercased())
     }
 }
 

@@ -26,9 +26,6 @@ extension PlaySession {
     /// ended meanwhile.
     private func play(_ inputs: [PlayInput], appending appends: Bool) async {
         guard !isEnding, !inputs.isEmpty else { return }
-        // The item playing when the drop came is the one a plain drop stops (the queue may move
-        // on while the dropped items are made).
-        let stopCurrent = finishCurrent
         if appends {
             passInputs += inputs
         } else {
@@ -43,8 +40,13 @@ extension PlaySession {
                 ordered.removeSubrange((position + 1)...)
             }
         }
-        for input in inputs { await enqueue(input) }
-        // Stopping the current item moves the queue on to the first dropped one.
-        if !appends { stopCurrent?(.stopped, nil) }
+        var added: [ItemWatch] = []
+        for input in inputs { added.append(await enqueue(input)) }
+        // Stopping the current item moves the queue on to the first dropped one (unless the
+        // queue already moved on to a dropped one while they were made).
+        guard !appends, position < ordered.count,
+            !added.contains(where: { $0 === ordered[position] })
+        else { return }
+        finishCurrent?(.stopped, nil)
     }
 }

@@ -242,14 +242,17 @@ final class PlaySession {
         for input in passInputs { await enqueue(input) }
     }
 
-    /// Adds `input` at the end of the queue, with the audio and subtitle choices applied.
-    func enqueue(_ input: PlayInput) async {
+    /// Adds `input` at the end of the queue, with the audio and subtitle choices applied;
+    /// returns its watch.
+    @discardableResult
+    func enqueue(_ input: PlayInput) async -> ItemWatch {
         let next = watch(input)
         for warning in await options.selection.apply(to: next.item) {
             console.printError("playhead: \(input.name): \(warning)")
         }
         player.insert(next.item, after: nil)
         ordered.append(next)
+        return next
     }
 
     /// A watch for a new item playing `input`, seeked to --start when given.
