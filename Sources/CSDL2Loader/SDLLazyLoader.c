@@ -73,6 +73,7 @@ static void (*real_SDL_SetWindowMinimumSize)(SDL_Window * window, int min_w, int
 static void (*real_SDL_SetWindowPosition)(SDL_Window * window, int x, int y);
 static void (*real_SDL_SetWindowSize)(SDL_Window * window, int w, int h);
 static void (*real_SDL_SetWindowTitle)(SDL_Window * window, const char *title);
+static void (*real_SDL_SetYUVConversionMode)(SDL_YUV_CONVERSION_MODE mode);
 static int (*real_SDL_ShowCursor)(int toggle);
 static void (*real_SDL_UnlockAudioDevice)(SDL_AudioDeviceID dev);
 static int (*real_SDL_UpdateTexture)(SDL_Texture * texture, const SDL_Rect * rect, const void *pixels, int pitch);
@@ -161,6 +162,7 @@ static void load(void) {
     RESOLVE(sdl, SDL_SetWindowPosition);
     RESOLVE(sdl, SDL_SetWindowSize);
     RESOLVE(sdl, SDL_SetWindowTitle);
+    RESOLVE(sdl, SDL_SetYUVConversionMode);
     RESOLVE(sdl, SDL_ShowCursor);
     RESOLVE(sdl, SDL_UnlockAudioDevice);
     RESOLVE(sdl, SDL_UpdateTexture);
@@ -416,6 +418,10 @@ void SDL_SetWindowSize(SDL_Window * window, int w, int h) {
 
 void SDL_SetWindowTitle(SDL_Window * window, const char *title) {
     if (CSDL2Loader_load()) real_SDL_SetWindowTitle(window, title);
+}
+
+void SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_MODE mode) {
+    if (CSDL2Loader_load()) real_SDL_SetYUVConversionMode(mode);
 }
 
 int SDL_ShowCursor(int toggle) {

@@ -9,8 +9,11 @@ import OpenCoreMedia
 
 /// Pixel formats Playhead converts pictures to.
 package enum VideoPixelFormat: String, Sendable, CaseIterable {
-    /// 8-bit planar Y, U, V with 2×2 chroma subsampling.
+    /// 8-bit planar Y, U, V with 2×2 chroma subsampling, video range (Y 16-235: Core Video's
+    /// 420YpCbCr8Planar).
     case yuv420p
+    /// As `yuv420p`, full range (Y 0-255: Core Video's 420YpCbCr8PlanarFullRange).
+    case yuv420pFullRange
     /// 8-bit packed red, green, blue, alpha.
     case rgba
     /// 8-bit packed blue, green, red, alpha (Core Video's 32BGRA).
@@ -23,7 +26,7 @@ package enum VideoPixelFormat: String, Sendable, CaseIterable {
 
     var ffmpegValue: AVPixelFormat {
         switch self {
-        case .yuv420p: return AV_PIX_FMT_YUV420P
+        case .yuv420p, .yuv420pFullRange: return AV_PIX_FMT_YUV420P
         case .rgba: return AV_PIX_FMT_RGBA
         case .bgra: return AV_PIX_FMT_BGRA
         case .nv12, .nv12FullRange: return AV_PIX_FMT_NV12
@@ -31,7 +34,10 @@ package enum VideoPixelFormat: String, Sendable, CaseIterable {
     }
 
     /// True when the format's luma and chroma span the full 0-255 range.
-    var isFullRange: Bool { self == .nv12FullRange }
+    var isFullRange: Bool { self == .nv12FullRange || self == .yuv420pFullRange }
+
+    /// True for the YCbCr formats (whose range the format names); false for RGB.
+    package var isYCbCr: Bool { self != .rgba && self != .bgra }
 }
 
 /// One decoded picture with its timing. Owns an `AVFrame` reference and frees it in `deinit`.
@@ -61,6 +67,8 @@ package final class VideoFrame: @unchecked Sendable {
     package let isKeyframe: Bool
     /// The number of planes in the pixel format (3 for yuv420p, 1 for rgba).
     package let planeCount: Int
+    /// How the samples become colours: matrix, range, primaries and transfer.
+    package let colour: PictureColour
 
     /// Takes over the reference in `source` (av_frame_move_ref), leaving `source` blank.
     init?(
@@ -90,6 +98,7 @@ package final class VideoFrame: @unchecked Sendable {
             aspect.num > 0 && aspect.den > 0 ? SampleAspect(Int(aspect.num), Int(aspect.den)) : nil
         isKeyframe = value.key_frame != 0
         planeCount = max(0, Int(av_pix_fmt_count_planes(format)))
+        colour = PictureColour(UnsafePointer(frame))
     }
 
     deinit {

@@ -128,13 +128,13 @@ open class MPNowPlayingSession {
     private func followFirstPlayer() {
         let player = automaticallyPublishesNowPlayingInfo ? players.first : nil
         guard publisher?.player !== player else { return }
-        if let publisher, player == nil {
+        let wasFollowing = publisher != nil
+        publisher?.stop()
+        if wasFollowing, player == nil {
             // Nothing is followed any more: the desktop is not left showing the last item.
-            publisher.stop()
             nowPlayingInfoCenter.nowPlayingInfo = nil
             nowPlayingInfoCenter.playbackState = .stopped
         }
-        publisher?.stop()
         publisher = player.map {
             PlayerNowPlayingPublisher(player: $0, center: nowPlayingInfoCenter)
         }

@@ -6,16 +6,20 @@ import PlayheadTestSupport
 import Testing
 
 extension PlayerWindowXTests {
-    @Test func theCustomControlsExampleDrawsItsOwnOverlayAndAClickPauses() async throws {
-        guard let playhead = Self.playheadBinary else {
-            Issue.record("playhead executable not found; set PLAYHEAD_BINARY")
-            return
-        }
+    /// The CustomControls example's executable, built with the package beside `playhead`.
+    static func customControlsExample() throws -> String {
+        let playhead = try #require(
+            playheadBinary, "playhead executable not found; set PLAYHEAD_BINARY")
         let example = URL(fileURLWithPath: playhead).deletingLastPathComponent()
             .appendingPathComponent("CustomControls").path
         try #require(
             FileManager.default.isExecutableFile(atPath: example),
             "the example is built with the package")
+        return example
+    }
+
+    @Test func theCustomControlsExampleDrawsItsOwnOverlayAndAClickPauses() async throws {
+        let example = try Self.customControlsExample()
         let clip = try Self.longClip()
         let box = try #require(
             XSession.launch(

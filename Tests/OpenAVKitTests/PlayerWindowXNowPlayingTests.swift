@@ -9,13 +9,7 @@ import Testing
 
 extension PlayerWindowXTests {
     @Test func aPlayerWindowIsShownOnTheDesktopAndTakesItsTransportCommands() async throws {
-        let playhead = try #require(
-            Self.playheadBinary, "playhead executable not found; set PLAYHEAD_BINARY")
-        let example = URL(fileURLWithPath: playhead).deletingLastPathComponent()
-            .appendingPathComponent("CustomControls").path
-        try #require(
-            FileManager.default.isExecutableFile(atPath: example),
-            "the example is built with the package")
+        let example = try Self.customControlsExample()
         let clip = try Self.longClip()
         let bus = try await offPool { try SessionBus() }
         defer { bus.stop() }

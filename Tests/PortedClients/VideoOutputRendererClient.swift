@@ -19,7 +19,7 @@ struct VideoPlane {
 
 /// What the Metal view does with a frame (uploads it and draws it).
 protocol VideoFrameSink: AnyObject {
-    func draw(_ planes: [VideoPlane], isYCbCr: Bool, itemTime: CMTime)
+    func draw(_ planes: [VideoPlane], isYCbCr: Bool, uses709: Bool, itemTime: CMTime)
 }
 
 /// Pulls frames from the current item on a display-link-like tick, as custom renderers do. Its
@@ -100,7 +100,11 @@ final class PixelBufferRenderer: NSObject, AVPlayerItemOutputPullDelegate, @unch
             planes.append(VideoPlane(base: base, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer), width: width, height: height))
         }
         let isYCbCr = CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
-        sink?.draw(planes, isYCbCr: isYCbCr, itemTime: itemTime)
+        // The shader's YCbCr matrix comes from the buffer's attachment, as in Apple's samples.
+        let matrix = CVBufferCopyAttachment(buffer, kCVImageBufferYCbCrMatrixKey, nil) as? String
+        let older = CVBufferGetAttachment(buffer, kCVImageBufferYCbCrMatrixKey, nil)?.takeUnretainedValue() as? String
+        let uses709 = (matrix ?? older) == (kCVImageBufferYCbCrMatrix_ITU_R_709_2 as String)
+        sink?.draw(planes, isYCbCr: isYCbCr, uses709: uses709, itemTime: itemTime)
         framesDrawn += 1
     }
 

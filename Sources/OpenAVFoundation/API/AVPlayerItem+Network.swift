@@ -6,8 +6,10 @@ import Foundation
 
 extension AVPlayerItem {
     /// The most network bandwidth, in bits per second, the item should use; 0 (the default)
-    /// sets no limit. For a multivariant HLS stream no variant above it is fetched (the lowest
-    /// when none fits); a change during playback applies from the next segment.
+    /// sets no limit. For a multivariant HLS or DASH stream no variant above it is fetched (the
+    /// lowest when none fits): set before the item plays, it picks the variant of the first
+    /// segments too (unless the asset's keys were loaded first: that open fetched its first
+    /// segments already); a change during playback applies from the next segment.
     nonisolated public var preferredPeakBitRate: Double {
         get { state.withLock { $0.preferredPeakBitRate } }
         set {
@@ -18,8 +20,8 @@ extension AVPlayerItem {
 
     /// The largest picture a multivariant HLS stream's variant may have; zero (the default)
     /// sets no limit. Variants whose `RESOLUTION` exceeds it in either dimension are not
-    /// fetched (the lowest when none fits); a change during playback applies from the next
-    /// segment.
+    /// fetched (the lowest when none fits), from the first segment as ``preferredPeakBitRate``;
+    /// a change during playback applies from the next segment.
     nonisolated public var preferredMaximumResolution: CGSize {
         get { state.withLock { $0.preferredMaximumResolution } }
         set {
@@ -38,9 +40,10 @@ extension AVPlayerItem {
     }
 
     /// Whether an HLS stream starts on the first variant its multivariant playlist lists that
-    /// the caps allow. Accepted for ported code and not applied: Playhead's loader starts on
-    /// the highest variant the last throughput measured to that server carries in time, else
-    /// at the first listed variant's `BANDWIDTH` (docs/porting.md).
+    /// ``preferredPeakBitRate`` and ``preferredMaximumResolution`` allow, instead of the highest
+    /// variant the last throughput measured to that server carries in time (docs/porting.md).
+    /// Read when the item starts playing; adaptation goes on from there as usual. DASH streams
+    /// and assets whose keys were loaded before they played start by throughput.
     nonisolated public var startsOnFirstEligibleVariant: Bool {
         get { state.withLock { $0.startsOnFirstEligibleVariant } }
         set { state.withLock { $0.startsOnFirstEligibleVariant = newValue } }
@@ -99,7 +102,8 @@ extension AVPlayerItem {
         state.withLock { state in
             VariantAdaptation.Caps(
                 peakBitRate: state.preferredPeakBitRate, maximumWidth: Double(state.preferredMaximumResolution.width),
-                maximumHeight: Double(state.preferredMaximumResolution.height))
+                maximumHeight: Double(state.preferredMaximumResolution.height),
+                startsOnFirstEligible: state.startsOnFirstEligibleVariant)
         }
     }
 

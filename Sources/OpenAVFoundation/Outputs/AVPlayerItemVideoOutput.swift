@@ -21,9 +21,13 @@ import Synchronization
 ///    let buffer = output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: nil) { draw(buffer) }
 /// ```
 ///
-/// Supported formats: `kCVPixelFormatType_32BGRA`, `kCVPixelFormatType_32RGBA` and
-/// `kCVPixelFormatType_420YpCbCr8Planar` (the default: the decoder's own layout, no
-/// conversion). `kCVPixelBufferWidthKey`/`kCVPixelBufferHeightKey` scale the pictures.
+/// Supported formats: `kCVPixelFormatType_32BGRA`, `kCVPixelFormatType_32RGBA`,
+/// `kCVPixelFormatType_420YpCbCr8Planar` and `…PlanarFullRange`, and the bi-planar
+/// `…BiPlanarVideoRange` and `…BiPlanarFullRange`. Without a format the buffers are planar 4:2:0
+/// in the decoder's own range (no conversion for 8-bit 4:2:0 video). RGB is made with the
+/// stream's own matrix and range; each buffer carries the colour attachments Core Video's do
+/// (`kCVImageBufferYCbCrMatrixKey`, primaries and transfer function when the stream states
+/// them). `kCVPixelBufferWidthKey`/`kCVPixelBufferHeightKey` scale the pictures.
 open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// A presented frame and its item time.
     private struct Entry {
@@ -48,8 +52,8 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// How many recent frames are kept for requests slightly in the past.
     static let keptFrames = 4
 
-    private let pixelFormat: VideoPixelFormat
-    private let pixelFormatType: OSType
+    /// The format asked for; nil: planar 4:2:0 in each picture's own range.
+    private let pixelFormat: (type: OSType, format: VideoPixelFormat)?
     private let requestedWidth: Int?
     private let requestedHeight: Int?
     private let store = Locked(Store())
@@ -63,9 +67,7 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// the video's size. An unsupported format falls back to that default.
     public init(pixelBufferAttributes: [String: any Sendable]? = nil) {
         let wanted = Self.formatTypes(pixelBufferAttributes?[kCVPixelBufferPixelFormatTypeKey])
-        let chosen = wanted.lazy.compactMap { type in Self.pixelFormat(for: type).map { (type, $0) } }.first
-        pixelFormatType = chosen?.0 ?? kCVPixelFormatType_420YpCbCr8Planar
-        pixelFormat = chosen?.1 ?? .yuv420p
+        pixelFormat = wanted.lazy.compactMap { type in Self.pixelFormat(for: type).map { (type, $0) } }.first
         requestedWidth = Self.positiveInt(pixelBufferAttributes?[kCVPixelBufferWidthKey])
         requestedHeight = Self.positiveInt(pixelBufferAttributes?[kCVPixelBufferHeightKey])
         super.init()
@@ -110,13 +112,16 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
             return entry
         }
         guard let entry else { return (nil, .invalid) }
+        let (type, format) = pixelFormat ?? Self.nativeFormat(of: entry.frame)
         let converted = scaler.withLock { scaler in
             entry.frame.converted(
-                to: pixelFormat, width: requestedWidth ?? entry.frame.width,
+                to: format, width: requestedWidth ?? entry.frame.width,
                 height: requestedHeight ?? entry.frame.height, using: scaler)
         }
         guard let converted else { return (nil, .invalid) }
-        return (CVPixelBuffer(copying: converted, pixelFormatType: pixelFormatType), entry.itemTime)
+        let buffer = CVPixelBuffer(copying: converted, pixelFormatType: type)
+        buffer.attachColour(of: converted, isYCbCr: format.isYCbCr)
+        return (buffer, entry.itemTime)
     }
 
     // MARK: - Frames (presentation thread)
@@ -161,8 +166,16 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         }
     }
 
+    /// Planar 4:2:0 in the range of `frame`.
+    private static func nativeFormat(of frame: VideoFrame) -> (OSType, VideoPixelFormat) {
+        frame.colour.isFullRange
+            ? (kCVPixelFormatType_420YpCbCr8PlanarFullRange, .yuv420pFullRange)
+            : (kCVPixelFormatType_420YpCbCr8Planar, .yuv420p)
+    }
+
     private static func pixelFormat(for type: OSType) -> VideoPixelFormat? {
         switch type {
+        case kCVPixelFormatType_420YpCbCr8PlanarFullRange: return .yuv420pFullRange
         case kCVPixelFormatType_32BGRA: return .bgra
         case kCVPixelFormatType_32RGBA: return .rgba
         case kCVPixelFormatType_420YpCbCr8Planar: return .yuv420p

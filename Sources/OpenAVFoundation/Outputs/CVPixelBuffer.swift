@@ -22,8 +22,11 @@ public let kCVReturnInvalidArgument: CVReturn = -6661
 public let kCVPixelFormatType_32BGRA: OSType = 0x4247_5241
 /// Packed 8-bit red, green, blue, alpha ('RGBA').
 public let kCVPixelFormatType_32RGBA: OSType = 0x5247_4241
-/// Planar 8-bit Y, Cb, Cr with 2×2 chroma subsampling, three planes ('y420').
+/// Planar 8-bit Y, Cb, Cr with 2×2 chroma subsampling, three planes, video range (Y 16-235)
+/// ('y420').
 public let kCVPixelFormatType_420YpCbCr8Planar: OSType = 0x7934_3230
+/// As `kCVPixelFormatType_420YpCbCr8Planar`, full range (Y 0-255) ('f420').
+public let kCVPixelFormatType_420YpCbCr8PlanarFullRange: OSType = 0x6634_3230
 /// 8-bit Y plane and an interleaved Cb/Cr plane with 2×2 chroma subsampling, video range
 /// (Y 16-235) ('420v'): what renderers written for Metal usually ask for.
 public let kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: OSType = 0x3432_3076
@@ -83,6 +86,8 @@ public final class CVPixelBuffer: @unchecked Sendable {
     let planes: [Plane]
     /// how many locks are outstanding; behind its mutex
     private let locks = Locked(0)
+    /// Attachments by key, with whether each propagates; behind its mutex (any thread).
+    let attachments = Locked([String: (value: AnyObject, mode: CVAttachmentMode)]())
 
     /// Copies `frame` (already in the format `pixelFormatType` names) into new memory.
     init(copying frame: VideoFrame, pixelFormatType: OSType) {

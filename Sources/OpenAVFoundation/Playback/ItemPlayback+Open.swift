@@ -31,9 +31,10 @@ extension ItemPlayback {
                 // `interrupt` is aborted by stop(), so a release never waits for a slow server.
                 // (The session data's documents serve the asset's metadata: read only when this
                 // open's description is the one the asset will take.)
+                // The item's caps pick the start variant (its first segments obey them too).
                 let open = try StreamedOpen.demuxer(
                     for: location, timeout: asset.inspection.limits.timeout, interrupt: interrupt,
-                    readsSessionDocuments: !asset.inspection.hasStarted)
+                    readsSessionDocuments: !asset.inspection.hasStarted, caps: variantCaps)
                 demuxer = open.demuxer
                 programDates = open.programDates
             } catch {
@@ -162,6 +163,15 @@ extension ItemPlayback {
             end: CMTime(seconds: window.upperBound, preferredTimescale: 1000))
     }
 
+    /// The item's variant limits and start rule when playback was made.
+    private var variantCaps: VariantAdaptation.Caps {
+        VariantAdaptation.Caps(
+            peakBitRate: settings.preferredPeakBitRate,
+            maximumWidth: Double(settings.preferredMaximumResolution.width),
+            maximumHeight: Double(settings.preferredMaximumResolution.height),
+            startsOnFirstEligible: settings.startsOnFirstEligibleVariant)
+    }
+
     /// Takes over Playhead's HLS loader when it streams `demuxer`'s input: the full buffer
     /// ahead, the item's caps, and its log entries sent up as notifications.
     private func adoptStreamLoader(of demuxer: Demuxer) {
@@ -176,10 +186,7 @@ extension ItemPlayback {
             }
         }
         loader.activate(
-            caps: VariantAdaptation.Caps(
-                peakBitRate: settings.preferredPeakBitRate,
-                maximumWidth: Double(settings.preferredMaximumResolution.width),
-                maximumHeight: Double(settings.preferredMaximumResolution.height)),
+            caps: variantCaps,
             bufferAhead: settings.preferredForwardBuffer > 0 ? settings.preferredForwardBuffer : nil,
             playhead: { [weak self] in self.map { $0.currentTime().seconds }.flatMap { $0.isFinite ? $0 : nil } },
             playbackRate: { [weak self] in self?.coordinator.read { $0.rate != 0 ? $0.rate : $0.upcomingRate } ?? 1 })

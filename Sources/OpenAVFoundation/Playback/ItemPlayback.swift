@@ -44,6 +44,8 @@ final class ItemPlayback: Sendable {
         let preferredPeakBitRate: Double
         /// `preferredMaximumResolution` (zero: none).
         let preferredMaximumResolution: CGSize
+        /// `startsOnFirstEligibleVariant`.
+        let startsOnFirstEligibleVariant: Bool
         /// The audio device asked for (`AVPlayer.audioOutputDeviceUniqueID`); nil: the default.
         let audioDevice: String?
         /// A queue's next item: the engine of the item it follows (ItemPlayback+Preroll.swift).
@@ -53,6 +55,7 @@ final class ItemPlayback: Sendable {
             self.audioDevice = audioDevice
             preferredPeakBitRate = item.preferredPeakBitRate
             preferredMaximumResolution = item.preferredMaximumResolution
+            startsOnFirstEligibleVariant = item.startsOnFirstEligibleVariant
             forwardEndTime = item.forwardPlaybackEndTime
             reverseEndTime = item.reversePlaybackEndTime
             preferredForwardBuffer = item.preferredForwardBufferDuration

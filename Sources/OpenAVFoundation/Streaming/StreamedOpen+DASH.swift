@@ -19,7 +19,7 @@ extension StreamedOpen {
     ///   the open was aborted; any other failure leaves the input to libavformat.
     static func dashLocation(
         for location: MediaLocation, url: URL, timeout: Double, interrupt: InterruptDeadline,
-        prefetched: FetchedResource? = nil
+        prefetched: FetchedResource? = nil, caps: VariantAdaptation.Caps = .init()
     ) throws(MediaFailure) -> (MediaLocation, ProgramDateMap?) {
         let network = location.network
         let makeFetcher = { @Sendable in
@@ -99,7 +99,7 @@ extension StreamedOpen {
             candidates: variants.map {
                 .init(bandwidth: $0.bandwidth, averageBandwidth: nil, width: $0.width, height: $0.height)
             })
-        let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
+        let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: caps)
         let log = StreamingLog()
         log.started(on: variants[start], at: 0)
         // A time source that did not answer is in the error log; the machine's clock was used.
@@ -150,7 +150,7 @@ extension StreamedOpen {
             }, uniquingKeysWith: { first, _ in first })
         let loader = HLSStreamLoader(
             variants: variants, startVariant: start, startPlaylist: playlists[start], fetcher: fetcher,
-            secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
+            secure: location.requiresTLS, options: network, timeout: timeout, caps: caps, log: log,
             initialEstimate: initial, renditions: renditions,
             carrying: manifest.carriedAudio.map { [CompanionRendition(name: $0.name, language: $0.language, isDefault: true)] } ?? [],
             knownPlaylists: known, knownBackupPlaylists: knownBackups, formatName: "dash",
@@ -184,7 +184,7 @@ extension StreamedOpen {
                     },
                     startVariant: tiers[start], startPlaylist: versions[tiers[start]],
                     fetcher: makeFetcher(), secure: location.requiresTLS, options: network, timeout: timeout,
-                    caps: .init(), log: log, initialEstimate: initial,
+                    caps: caps, log: log, initialEstimate: initial,
                     rendition: CompanionRendition(name: set.name, language: set.language, isDefault: set.isDefault),
                     tiers: following, timelineOffsets: loader.timelineOffsets ?? TimelineOffsets(),
                     knownPlaylists: Dictionary(uniqueKeysWithValues: versions.enumerated().map { ($0, $1) }),

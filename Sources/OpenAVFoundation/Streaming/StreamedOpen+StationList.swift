@@ -70,7 +70,7 @@ extension StreamedOpen {
     ///   `.cancelled`.
     static func firstOpened(
         of entries: [MediaLocation], list: MediaLocation, timeout: Double, interrupt: InterruptDeadline,
-        limits: MediaLimits, readsSessionDocuments: Bool, listsFollowed: Int
+        limits: MediaLimits, readsSessionDocuments: Bool, listsFollowed: Int, caps: VariantAdaptation.Caps = .init()
     ) throws(MediaFailure) -> Opened {
         let topLevel = listsFollowed <= 1
         let tried = topLevel
@@ -87,7 +87,7 @@ extension StreamedOpen {
             do throws(MediaFailure) {
                 let opened = try demuxer(
                     for: entry, timeout: timeout, interrupt: interrupt, limits: limits,
-                    readsSessionDocuments: readsSessionDocuments, listsFollowed: listsFollowed)
+                    readsSessionDocuments: readsSessionDocuments, listsFollowed: listsFollowed, caps: caps)
                 if topLevel { StationListMemory.remember(entry, forList: list.ffmpegURL) }
                 return opened
             } catch {

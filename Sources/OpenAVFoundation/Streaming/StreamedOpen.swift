@@ -60,18 +60,18 @@ enum StreamedOpen {
     /// that opens (`listsFollowed`: how many lists led here).
     static func demuxer(
         for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, limits: MediaLimits = .standard,
-        readsSessionDocuments: Bool = true, listsFollowed: Int = 0
+        readsSessionDocuments: Bool = true, listsFollowed: Int = 0, caps: VariantAdaptation.Caps = .init()
     ) throws(MediaFailure) -> Opened {
         let resolution = try Self.location(
             for: location, timeout: timeout, interrupt: interrupt, readsSessionDocuments: readsSessionDocuments,
-            listsFollowed: listsFollowed)
+            listsFollowed: listsFollowed, caps: caps)
         let streamed: MediaLocation
         let dates: ProgramDateMap?
         switch resolution {
         case .stationList(let entries):
             return try firstOpened(
                 of: entries, list: location, timeout: timeout, interrupt: interrupt, limits: limits,
-                readsSessionDocuments: readsSessionDocuments, listsFollowed: listsFollowed + 1)
+                readsSessionDocuments: readsSessionDocuments, listsFollowed: listsFollowed + 1, caps: caps)
         case .input(let location, let map):
             (streamed, dates) = (location, map)
         }
@@ -95,10 +95,11 @@ enum StreamedOpen {
     ///   libavformat, which reports it.
     /// `readsSessionDocuments`: false when nothing will use the session data's documents
     /// (the asset was inspected already): they are not fetched. `listsFollowed`: how many lists
-    /// of streams led here.
+    /// of streams led here. `caps`: the item's variant limits (`preferredPeakBitRate`,
+    /// `preferredMaximumResolution`), which the start variant obeys.
     static func location(
         for location: MediaLocation, timeout: Double, interrupt: InterruptDeadline, readsSessionDocuments: Bool = true,
-        listsFollowed: Int = 0
+        listsFollowed: Int = 0, caps: VariantAdaptation.Caps = .init()
     ) throws(MediaFailure) -> Resolution {
         if let path = location.path, location.streaming == nil {
             return try localList(at: path, of: location)
@@ -129,7 +130,7 @@ enum StreamedOpen {
         case .dash?:
             fetcher.close()
             let (streamed, dates) = try dashLocation(
-                for: location, url: url, timeout: timeout, interrupt: interrupt, prefetched: found?.resource)
+                for: location, url: url, timeout: timeout, interrupt: interrupt, prefetched: found?.resource, caps: caps)
             return .input(streamed, dates)
         case nil:
             fetcher.close()
@@ -262,7 +263,17 @@ enum StreamedOpen {
                 candidates: variants.map {
                     .init(bandwidth: $0.bandwidth, averageBandwidth: $0.averageBandwidth, width: $0.width, height: $0.height)
                 })
-            let start = adaptation.startIndex(estimate: initial, segmentDuration: 4, caps: .init())
+            // The variants in the order the playlist lists them (indices into `variants`).
+            let listedOrder: [Int]
+            switch fetched {
+            case (.multivariant(let master), _, _)?:
+                let streamed = master.streamedAudio?.variants ?? []
+                let order = streamed.isEmpty ? master.variants : streamed
+                listedOrder = order.compactMap { listed in variants.firstIndex { $0.url == listed.url } }
+            default: listedOrder = []
+            }
+            let start = adaptation.startIndex(
+                estimate: initial, segmentDuration: 4, caps: caps, listedOrder: listedOrder)
             var media: HLSPlaylist?
             if let listed {
                 media = .media(listed)
@@ -313,7 +324,7 @@ enum StreamedOpen {
             }
             let loader = HLSStreamLoader(
                 variants: variants, startVariant: start, startPlaylist: playlist, fetcher: fetcher,
-                secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
+                secure: location.requiresTLS, options: network, timeout: timeout, caps: caps, log: log,
                 initialEstimate: initial,
                 renditions: declared,
                 carrying: carried.map { CompanionRendition(name: $0.name, language: $0.language, isDefault: $0.isDefault) },
@@ -344,7 +355,7 @@ enum StreamedOpen {
                         variants: versions, startVariant: tiered == nil ? 0 : startTier, startPlaylist: list,
                         fetcher: HTTPFetcher(
                             headers: network.headers, userAgent: network.userAgent ?? NetworkOptions.defaultUserAgent),
-                        secure: location.requiresTLS, options: network, timeout: timeout, caps: .init(), log: log,
+                        secure: location.requiresTLS, options: network, timeout: timeout, caps: caps, log: log,
                         initialEstimate: initial,
                         rendition: CompanionRendition(
                             name: rendition.name, language: rendition.language, isDefault: rendition.isDefault),

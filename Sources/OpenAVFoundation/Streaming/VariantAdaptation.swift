@@ -66,11 +66,15 @@ struct VariantAdaptation: Equatable, Sendable {
         var plannedRate: Double { Double(averageBandwidth ?? bandwidth) }
     }
 
-    /// The app's limits (`preferredPeakBitRate`, `preferredMaximumResolution`); 0 means none.
+    /// The app's limits (`preferredPeakBitRate`, `preferredMaximumResolution`; 0 means none)
+    /// and its start rule.
     struct Caps: Equatable, Sendable {
         var peakBitRate: Double = 0
         var maximumWidth: Double = 0
         var maximumHeight: Double = 0
+        /// `startsOnFirstEligibleVariant`: the first segment comes from the first variant the
+        /// multivariant playlist lists that the limits allow (read when the stream opens).
+        var startsOnFirstEligible = false
     }
 
     /// Variants sorted by ascending bandwidth.
@@ -100,10 +104,13 @@ struct VariantAdaptation: Equatable, Sendable {
         return fitting.isEmpty ? [0] : fitting
     }
 
-    /// The first variant to fetch: the highest allowed one whose first segment of
-    /// `segmentDuration` seconds arrives within 1.5 s at 0.7 of `estimate`, else the lowest allowed.
-    func startIndex(estimate: Double, segmentDuration: Double, caps: Caps) -> Int {
+    /// The first variant to fetch: with `caps.startsOnFirstEligible`, the first of
+    /// `listedOrder` (indices into `candidates` in the playlist's order) the caps allow; else
+    /// the highest allowed one whose first segment of `segmentDuration` seconds arrives within
+    /// 1.5 s at 0.7 of `estimate`, else the lowest allowed.
+    func startIndex(estimate: Double, segmentDuration: Double, caps: Caps, listedOrder: [Int] = []) -> Int {
         let allowed = allowed(under: caps)
+        if caps.startsOnFirstEligible, let first = listedOrder.first(where: allowed.contains) { return first }
         let budget = estimate * Self.upFactor * 1.5
         return allowed.last { candidates[$0].plannedRate * segmentDuration <= budget } ?? allowed[0]
     }

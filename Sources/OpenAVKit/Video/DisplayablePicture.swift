@@ -22,15 +22,20 @@ protocol DisplayablePicture: AnyObject, Sendable {
     func convertedToRGBA(using scaler: Scaler) -> (any DisplayablePicture)?
     /// When the picture shows on the item timeline; nil when it has no time (test pictures).
     var presentationTime: CMTime? { get }
+    /// How the picture's YUV samples become colours; nil when it does not say (test pictures).
+    var pictureColour: PictureColour? { get }
 }
 
 extension DisplayablePicture {
     /// No time.
     var presentationTime: CMTime? { nil }
+    /// No colour description.
+    var pictureColour: PictureColour? { nil }
 }
 
 extension VideoFrame: DisplayablePicture {
     var presentationTime: CMTime? { pts.isNumeric ? pts : nil }
+    var pictureColour: PictureColour? { colour }
 
     func convertedToRGBA(using scaler: Scaler) -> (any DisplayablePicture)? {
         converted(to: .rgba, using: scaler)

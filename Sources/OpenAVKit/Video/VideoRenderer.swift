@@ -2,6 +2,9 @@
 //
 // Concurrency: confined to the render thread that owns `target`. Pictures come from the
 // layer's frame slot (filled on the presentation thread); uploads and conversions happen here.
+// SDL's YUV conversion setting is one for the process: every renderer sets it right before it
+// uploads and draws, so windows drawing on one thread never cross; two windows run on two
+// threads at once could (SDL has no per-texture setting).
 internal import CSDL2
 import FFmpegBridge
 import Foundation
@@ -14,6 +17,8 @@ final class VideoRenderer {
     private var texture: OpaquePointer?
     private var textureFormat: UInt32 = 0
     private var textureSize = (width: 0, height: 0)
+    /// How SDL turns the YUV texture into colours (the picture's matrix and range).
+    private var yuvMode = SDL_YUV_CONVERSION_AUTOMATIC
     /// The slot generation now in the texture (-1: none).
     private(set) var uploadedGeneration = -1
     private var hasPicture = false
@@ -52,6 +57,9 @@ final class VideoRenderer {
             x: Int32(frame.minX), y: Int32(frame.minY), w: Int32(frame.width), h: Int32(frame.height))
         SDL_RenderSetClipRect(renderer, &clip)
         defer { SDL_RenderSetClipRect(renderer, nil) }
+        // The mode is SDL's one setting for every YUV texture: set for this texture's draw
+        // (renderers that convert in a shader read it when the draw is flushed at present).
+        if textureFormat == SDL_PIXELFORMAT_IYUV.rawValue { SDL_SetYUVConversionMode(yuvMode) }
         let quarterTurns = ((rotation % 360) + 360) % 360 / 90
         if quarterTurns == 0 {
             var destination = Self.sdlRect(rect)
@@ -71,10 +79,17 @@ final class VideoRenderer {
 
     // MARK: - Upload
 
-    /// Puts `picture` in the texture: YUV 4:2:0 planes as they are, anything else as RGBA.
+    /// Puts `picture` in the texture: YUV 4:2:0 planes as they are when SDL can convert their
+    /// matrix and range, anything else as RGBA.
     private func upload(_ picture: any DisplayablePicture) -> Bool {
-        if picture.pixelFormatName == "yuv420p", picture.width > 0, picture.height > 0 {
-            guard let texture = texture(format: SDL_PIXELFORMAT_IYUV.rawValue, picture) else { return false }
+        if picture.pixelFormatName == "yuv420p", picture.width > 0, picture.height > 0,
+            let mode = Self.yuvMode(for: picture.pictureColour)
+        {
+            // SDL's OpenGL renderer picks its conversion when the texture is made, the software
+            // one when it is updated, others when it is drawn: set it for all three.
+            SDL_SetYUVConversionMode(mode)
+            guard let texture = texture(format: SDL_PIXELFORMAT_IYUV.rawValue, picture, yuvMode: mode)
+            else { return false }
             return picture.withPlane(0) { luma, lumaStride, _ in
                 picture.withPlane(1) { blue, blueStride, _ in
                     picture.withPlane(2) { red, redStride, _ in
@@ -98,13 +113,17 @@ final class VideoRenderer {
         }
     }
 
-    /// The streaming texture for `picture`'s size in `format`, made anew when either changed.
-    private func texture(format: UInt32, _ picture: any DisplayablePicture) -> OpaquePointer? {
+    /// The streaming texture for `picture`'s size in `format` (and YUV conversion), made anew
+    /// when any changed.
+    private func texture(
+        format: UInt32, _ picture: any DisplayablePicture, yuvMode: SDL_YUV_CONVERSION_MODE = SDL_YUV_CONVERSION_AUTOMATIC
+    ) -> OpaquePointer? {
         if let texture, textureFormat == format,
-            textureSize == (picture.width, picture.height)
+            textureSize == (picture.width, picture.height), self.yuvMode == yuvMode
         {
             return texture
         }
+        self.yuvMode = yuvMode
         if let texture { SDL_DestroyTexture(texture) }
         texture = SDL_CreateTexture(
             renderer, format, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(picture.width),
@@ -113,6 +132,19 @@ final class VideoRenderer {
         textureSize = (picture.width, picture.height)
         if let texture { SDL_SetTextureScaleMode(texture, SDL_ScaleModeLinear) }
         return texture
+    }
+
+    /// SDL's conversion for pictures of `colour`: BT.601 full range ("JPEG"), BT.601 or BT.709
+    /// video range; nil for any other (converted to RGBA by swscale with its own matrix); SDL's
+    /// own guess by size for a picture that states no colour.
+    static func yuvMode(for colour: PictureColour?) -> SDL_YUV_CONVERSION_MODE? {
+        guard let colour else { return SDL_YUV_CONVERSION_AUTOMATIC }
+        switch (colour.matrix, colour.isFullRange) {
+        case (.bt601, true): return SDL_YUV_CONVERSION_JPEG
+        case (.bt601, false): return SDL_YUV_CONVERSION_BT601
+        case (.bt709, false): return SDL_YUV_CONVERSION_BT709
+        default: return nil
+        }
     }
 
     static func sdlRect(_ rect: CGRect) -> SDL_Rect {

@@ -10,40 +10,12 @@ import Testing
 
 @MainActor
 @Suite struct BiPlanarVideoOutputTests {
-    /// The first buffer an output attached to a playing item of `url` offers, with the frame
-    /// time it is for.
     private func firstBuffer(of url: URL, format: OSType) async throws -> (CVPixelBuffer, CMTime) {
-        let clock = ManualClock()
-        let item = AVPlayerItem(url: url)
-        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [
-            kCVPixelBufferPixelFormatTypeKey: format,
-            kCVPixelBufferIOSurfacePropertiesKey: [String: String](),
-            kCVPixelBufferMetalCompatibilityKey: true,
-        ])
-        item.add(output)
-        let player = AVPlayer(
-            environment: timedEnvironment(RecordingVideoSink(), clock: clock), playerItem: item)
-        player.play()
-        defer { player.pause() }
-        await waitUntil("playing") { player.timeControlStatus == .playing }
-        await advance(clock, by: 0.5)
-        let time = output.itemTime(forHostTime: clock.now)
-        await waitUntil("a frame") { output.hasNewPixelBuffer(forItemTime: time) }
-        let result = output.pixelBufferAndDisplayTime(forItemTime: time)
-        return (try #require(result.pixelBuffer), result.itemTimeForDisplay)
+        try await VideoOutputBuffers.first(of: url, format: format)
     }
 
-    /// Every visible byte of `plane`, row after row.
     private func bytes(of buffer: CVPixelBuffer, plane: Int, perPixel: Int) -> [UInt8] {
-        CVPixelBufferLockBaseAddress(buffer, .readOnly)
-        defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
-        let base = CVPixelBufferGetBaseAddressOfPlane(buffer, plane)!.assumingMemoryBound(
-            to: UInt8.self)
-        let stride = CVPixelBufferGetBytesPerRowOfPlane(buffer, plane)
-        let width = CVPixelBufferGetWidthOfPlane(buffer, plane) * perPixel
-        return (0..<CVPixelBufferGetHeightOfPlane(buffer, plane)).flatMap { row in
-            Array(UnsafeBufferPointer(start: base + row * stride, count: width))
-        }
+        VideoOutputBuffers.bytes(of: buffer, plane: plane, perPixel: perPixel)
     }
 
     @Test func videoRangeBuffersAreTheDecodedPictureWithItsChromaInterleaved() async throws {

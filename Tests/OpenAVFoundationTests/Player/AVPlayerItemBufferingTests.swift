@@ -49,7 +49,8 @@ import Testing
         }
         let range = try #require(item.loadedTimeRanges.first?.timeRangeValue)
         #expect(abs(range.start.seconds - 1.3) <= 0.31, "starts near the target: \(range.start.seconds)")
-        #expect(item.isPlaybackLikelyToKeepUp)
+        // The flag is published on its own after the range (late under a sanitizer's slowdown).
+        await waitUntil("likely to keep up after the seek") { item.isPlaybackLikelyToKeepUp }
     }
 
     @Test func playbackStartsWithoutStalling() async throws {
