@@ -152,6 +152,9 @@ package struct StreamDescription: Sendable, Equatable {
     /// True for video whose transfer function is a high dynamic range one (SMPTE ST 2084
     /// "PQ", or ARIB STD-B67 "HLG"), as its codec parameters state it.
     package var isHighDynamicRange = false
+    /// For video, the colour its codec parameters state (matrix, range, primaries, transfer);
+    /// nil when they state none.
+    package var statedColour: StatedColour?
     /// For an MP4/QuickTime timed metadata track (codec tag 'mebx'), the keys its sample
     /// description declares, read from the movie box (FFmpeg keeps them nowhere); empty for
     /// every other stream, and when the input could not be read for them.

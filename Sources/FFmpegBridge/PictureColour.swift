@@ -125,32 +125,76 @@ package struct PictureColour: Sendable, Equatable {
         isFullRange =
             value.color_range == AVCOL_RANGE_JPEG || jpegFormats.contains(format.rawValue)
             || (isGrey && value.color_range != AVCOL_RANGE_MPEG)
-        switch value.colorspace {
+        let stated = StatedColour(
+            range: value.color_range, space: value.colorspace, primaries: value.color_primaries,
+            transfer: value.color_trc)
+        matrix = stated.matrix ?? Self.untaggedMatrix(width: Int(value.width), height: Int(value.height))
+        primaries = stated.primaries
+        transfer = stated.transfer
+    }
+}
+
+/// What a stream or picture states of its colour; nil where it says nothing.
+package struct StatedColour: Sendable, Equatable {
+    /// The YCbCr matrix stated.
+    package var matrix: YCbCrMatrix?
+    /// The range stated: true for full ("pc"), false for video ("tv").
+    package var isFullRange: Bool?
+    /// The primaries stated.
+    package var primaries: ColourPrimaries?
+    /// The transfer function stated.
+    package var transfer: TransferFunction?
+
+    /// True when nothing is stated.
+    package var isEmpty: Bool { matrix == nil && isFullRange == nil && primaries == nil && transfer == nil }
+
+    /// A statement; everything left out is not stated.
+    package init(
+        matrix: YCbCrMatrix? = nil, isFullRange: Bool? = nil, primaries: ColourPrimaries? = nil,
+        transfer: TransferFunction? = nil
+    ) {
+        self.matrix = matrix
+        self.isFullRange = isFullRange
+        self.primaries = primaries
+        self.transfer = transfer
+    }
+
+    /// What FFmpeg's four colour tags state.
+    init(
+        range: AVColorRange, space: AVColorSpace, primaries: AVColorPrimaries,
+        transfer: AVColorTransferCharacteristic
+    ) {
+        switch range {
+        case AVCOL_RANGE_JPEG: isFullRange = true
+        case AVCOL_RANGE_MPEG: isFullRange = false
+        default: isFullRange = nil
+        }
+        switch space {
         case AVCOL_SPC_BT709: matrix = .bt709
         case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: matrix = .bt601
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: matrix = .bt2020
         case AVCOL_SPC_SMPTE240M: matrix = .smpte240m
         case AVCOL_SPC_FCC: matrix = .fcc
-        default: matrix = Self.untaggedMatrix(width: Int(value.width), height: Int(value.height))
+        default: matrix = nil
         }
-        switch value.color_primaries {
-        case AVCOL_PRI_BT709: primaries = .bt709
-        case AVCOL_PRI_BT470BG: primaries = .ebu3213
-        case AVCOL_PRI_SMPTE170M, AVCOL_PRI_SMPTE240M: primaries = .smpteC
-        case AVCOL_PRI_BT2020: primaries = .bt2020
-        case AVCOL_PRI_SMPTE432: primaries = .p3D65
-        case AVCOL_PRI_SMPTE431: primaries = .dciP3
-        default: primaries = nil
+        switch primaries {
+        case AVCOL_PRI_BT709: self.primaries = .bt709
+        case AVCOL_PRI_BT470BG: self.primaries = .ebu3213
+        case AVCOL_PRI_SMPTE170M, AVCOL_PRI_SMPTE240M: self.primaries = .smpteC
+        case AVCOL_PRI_BT2020: self.primaries = .bt2020
+        case AVCOL_PRI_SMPTE432: self.primaries = .p3D65
+        case AVCOL_PRI_SMPTE431: self.primaries = .dciP3
+        default: self.primaries = nil
         }
-        switch value.color_trc {
-        case AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M: transfer = .bt709
-        case AVCOL_TRC_BT2020_10, AVCOL_TRC_BT2020_12: transfer = .bt2020
-        case AVCOL_TRC_SMPTE240M: transfer = .smpte240m
-        case AVCOL_TRC_SMPTE2084: transfer = .pq
-        case AVCOL_TRC_ARIB_STD_B67: transfer = .hlg
-        case AVCOL_TRC_IEC61966_2_1: transfer = .sRGB
-        case AVCOL_TRC_LINEAR: transfer = .linear
-        default: transfer = nil
+        switch transfer {
+        case AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M: self.transfer = .bt709
+        case AVCOL_TRC_BT2020_10, AVCOL_TRC_BT2020_12: self.transfer = .bt2020
+        case AVCOL_TRC_SMPTE240M: self.transfer = .smpte240m
+        case AVCOL_TRC_SMPTE2084: self.transfer = .pq
+        case AVCOL_TRC_ARIB_STD_B67: self.transfer = .hlg
+        case AVCOL_TRC_IEC61966_2_1: self.transfer = .sRGB
+        case AVCOL_TRC_LINEAR: self.transfer = .linear
+        default: self.transfer = nil
         }
     }
 }

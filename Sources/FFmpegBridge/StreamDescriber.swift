@@ -58,6 +58,12 @@ enum StreamDescriber {
         description.isHighDynamicRange =
             parameters.codec_type == AVMEDIA_TYPE_VIDEO
             && (parameters.color_trc == AVCOL_TRC_SMPTE2084 || parameters.color_trc == AVCOL_TRC_ARIB_STD_B67)
+        if parameters.codec_type == AVMEDIA_TYPE_VIDEO {
+            let stated = StatedColour(
+                range: parameters.color_range, space: parameters.color_space,
+                primaries: parameters.color_primaries, transfer: parameters.color_trc)
+            description.statedColour = stated.isEmpty ? nil : stated
+        }
         return description
     }
 

@@ -2,7 +2,6 @@
 // the colours their streams state (matrix and range), as FFmpeg converts them: SDL converts the
 // BT.601/BT.709 and full-range BT.601 planes it can, swscale the rest. The OpenGL renderer of a
 // real window is checked by PlayerWindowXTests' colour test.
-internal import CSDL2
 import FFmpegBridge
 import Foundation
 import OpenAVFoundation
@@ -32,18 +31,21 @@ import Testing
     }
 
     @Test func sdlConvertsTheMatricesAndRangesItKnowsAndSwscaleTheRest() {
-        #expect(VideoRenderer.yuvMode(for: nil) == SDL_YUV_CONVERSION_AUTOMATIC)
+        #expect(VideoRenderer.yuvConversion(for: nil) == .automatic)
         #expect(
-            VideoRenderer.yuvMode(for: PictureColour(matrix: .bt601, isFullRange: false))
-                == SDL_YUV_CONVERSION_BT601)
+            VideoRenderer.yuvConversion(for: PictureColour(matrix: .bt601, isFullRange: false))
+                == .bt601)
         #expect(
-            VideoRenderer.yuvMode(for: PictureColour(matrix: .bt601, isFullRange: true))
-                == SDL_YUV_CONVERSION_JPEG)
+            VideoRenderer.yuvConversion(for: PictureColour(matrix: .bt601, isFullRange: true))
+                == .jpeg)
         #expect(
-            VideoRenderer.yuvMode(for: PictureColour(matrix: .bt709, isFullRange: false))
-                == SDL_YUV_CONVERSION_BT709)
-        #expect(VideoRenderer.yuvMode(for: PictureColour(matrix: .bt709, isFullRange: true)) == nil)
+            VideoRenderer.yuvConversion(for: PictureColour(matrix: .bt709, isFullRange: false))
+                == .bt709)
         #expect(
-            VideoRenderer.yuvMode(for: PictureColour(matrix: .bt2020, isFullRange: false)) == nil)
+            VideoRenderer.yuvConversion(for: PictureColour(matrix: .bt709, isFullRange: true))
+                == nil)
+        #expect(
+            VideoRenderer.yuvConversion(for: PictureColour(matrix: .bt2020, isFullRange: false))
+                == nil)
     }
 }

@@ -104,6 +104,31 @@ struct ProbeEndToEndTests {
         #expect(text.standardOutput.contains(Fixture.rotatedTitle))
     }
 
+    @Test func aVideoTracksStatedColourIsProbedAsFFprobeReadsIt() async throws {
+        // HDR10-style tags: BT.2020 matrix and primaries, PQ transfer.
+        let url = try GeneratedMedia.url(
+            named: "probe-colour-pq", fileExtension: "mp4",
+            ffmpeg: [
+                "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=25:duration=1", "-c:v", "libx264",
+                "-colorspace", "bt2020nc", "-color_primaries", "bt2020", "-color_trc", "smpte2084",
+            ])
+        guard let result = try await PlayheadProcess.run(["probe", "--json", url.path]) else { return }
+        let json = try PlayheadProcess.jsonObject(result)
+        let tracks = try #require(json["tracks"] as? [[String: Any]])
+        let colour = try #require(tracks.first?["colour"] as? [String: String])
+        #expect(colour == ["matrix": "ITU_R_2020", "primaries": "ITU_R_2020", "transfer": "SMPTE_ST_2084_PQ"])
+        // ffprobe reads the same tags from the same stream (in its own order).
+        let reference = try MediaFixturesProbe.colourTags(url)
+        #expect(Set(reference) == ["bt2020nc", "bt2020", "smpte2084"])
+        guard let text = try await PlayheadProcess.run(["probe", url.path]) else { return }
+        #expect(text.standardOutput.contains("BT.2020 PQ"), "\(text.standardOutput)")
+        // An untagged stream says nothing of colour.
+        let plain = try Fixture.url(.mp4)
+        guard let untagged = try await PlayheadProcess.run(["probe", "--json", plain.path]) else { return }
+        let plainTracks = try #require(try PlayheadProcess.jsonObject(untagged)["tracks"] as? [[String: Any]])
+        #expect(plainTracks.allSatisfy { $0["colour"] == nil })
+    }
+
     @Test func theMP3sTagsAndArtworkAppearInTheReadableSummary() async throws {
         let url = try Fixture.url(.mp3WithCoverArt)
         guard let result = try await PlayheadProcess.run(["probe", url.path]) else { return }
@@ -149,5 +174,20 @@ struct ProbeEndToEndTests {
             #expect(result.standardError.hasPrefix("playhead: error: "), "\(arguments)")
             #expect(result.standardError.contains("Usage: playhead probe [--json] INPUT"))
         }
+    }
+}
+
+/// ffprobe's reading of a stream's colour tags.
+enum MediaFixturesProbe {
+    /// The first video stream's `color_space`, `color_primaries` and `color_transfer`.
+    static func colourTags(_ url: URL) throws -> [String] {
+        let result = try Subprocess.run(
+            try Subprocess.tool(named: "ffprobe"),
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries",
+                "stream=color_space,color_primaries,color_transfer", "-of", "default=noprint_wrappers=1:nokey=1",
+                url.path,
+            ])
+        return result.standardOutput.split(separator: "\n").map(String.init)
     }
 }

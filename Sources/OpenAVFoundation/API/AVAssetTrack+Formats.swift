@@ -54,6 +54,9 @@ extension AVAssetTrack {
         if let name = stream.codecLongName { extensions["FormatName"] = name }
         switch stream.kind {
         case .video:
+            if let stated = stream.statedColour {
+                extensions.merge(CoreVideoColourNames.values(of: stated, isYCbCr: true)) { _, new in new }
+            }
             let size = CMVideoDimensions(width: Int32(clamping: stream.width), height: Int32(clamping: stream.height))
             return CMFormatDescription(mediaType: type, mediaSubType: subType, dimensions: size, extensions: extensions)
         case .audio:

@@ -149,52 +149,7 @@ extension CVPixelBuffer {
     /// stream's, or the size-based guess an untagged picture is shown with), and the primaries
     /// and transfer function the stream states. All propagate.
     func attachColour(of frame: VideoFrame, isYCbCr: Bool) {
-        let colour = frame.colour
-        var values: [String: String] = [:]
-        if isYCbCr {
-            switch colour.matrix {
-            case .bt601:
-                values[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_ITU_R_601_4
-            case .bt709:
-                values[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_ITU_R_709_2
-            case .bt2020:
-                values[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_ITU_R_2020
-            case .smpte240m:
-                values[kCVImageBufferYCbCrMatrixKey] = kCVImageBufferYCbCrMatrix_SMPTE_240M_1995
-            case .fcc: break  // Core Video names no such matrix
-            }
-        }
-        switch colour.primaries {
-        case .bt709:
-            values[kCVImageBufferColorPrimariesKey] = kCVImageBufferColorPrimaries_ITU_R_709_2
-        case .ebu3213:
-            values[kCVImageBufferColorPrimariesKey] = kCVImageBufferColorPrimaries_EBU_3213
-        case .smpteC: values[kCVImageBufferColorPrimariesKey] = kCVImageBufferColorPrimaries_SMPTE_C
-        case .bt2020:
-            values[kCVImageBufferColorPrimariesKey] = kCVImageBufferColorPrimaries_ITU_R_2020
-        case .p3D65: values[kCVImageBufferColorPrimariesKey] = kCVImageBufferColorPrimaries_P3_D65
-        case .dciP3: values[kCVImageBufferColorPrimariesKey] = kCVImageBufferColorPrimaries_DCI_P3
-        case nil: break
-        }
-        switch colour.transfer {
-        case .bt709:
-            values[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_ITU_R_709_2
-        case .bt2020:
-            values[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_ITU_R_2020
-        case .smpte240m:
-            values[kCVImageBufferTransferFunctionKey] =
-                kCVImageBufferTransferFunction_SMPTE_240M_1995
-        case .pq:
-            values[kCVImageBufferTransferFunctionKey] =
-                kCVImageBufferTransferFunction_SMPTE_ST_2084_PQ
-        case .hlg:
-            values[kCVImageBufferTransferFunctionKey] =
-                kCVImageBufferTransferFunction_ITU_R_2100_HLG
-        case .sRGB: values[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_sRGB
-        case .linear:
-            values[kCVImageBufferTransferFunctionKey] = kCVImageBufferTransferFunction_Linear
-        case nil: break
-        }
+        let values = CoreVideoColourNames.values(of: frame.colour, isYCbCr: isYCbCr)
         attachments.withLock { attachments in
             for (key, value) in values {
                 attachments[key] = (NSString(string: value), .shouldPropagate)

@@ -49,7 +49,7 @@ extension ItemPlayback {
         var audioStream = preferredAudioStream(demuxer)
         if let variant = VariantChoice.choose(
             among: description.streams, measuredBitRate: demuxer.measuredBitRate,
-            peakBitRate: settings.preferredPeakBitRate)
+            peakBitRate: variantCaps.peakBitRate)
         {
             if environment.decodesVideo, let index = variant.videoStream { videoStream = index }
             // The variant's own audio, unless the app selected an audio option itself.
@@ -163,14 +163,8 @@ extension ItemPlayback {
             end: CMTime(seconds: window.upperBound, preferredTimescale: 1000))
     }
 
-    /// The item's variant limits and start rule when playback was made.
-    private var variantCaps: VariantAdaptation.Caps {
-        VariantAdaptation.Caps(
-            peakBitRate: settings.preferredPeakBitRate,
-            maximumWidth: Double(settings.preferredMaximumResolution.width),
-            maximumHeight: Double(settings.preferredMaximumResolution.height),
-            startsOnFirstEligible: settings.startsOnFirstEligibleVariant)
-    }
+    /// The item's variant limits and start rule as they are now.
+    private var variantCaps: VariantAdaptation.Caps { settings.currentVariantCaps() }
 
     /// Takes over Playhead's HLS loader when it streams `demuxer`'s input: the full buffer
     /// ahead, the item's caps, and its log entries sent up as notifications.
@@ -190,6 +184,9 @@ extension ItemPlayback {
             bufferAhead: settings.preferredForwardBuffer > 0 ? settings.preferredForwardBuffer : nil,
             playhead: { [weak self] in self.map { $0.currentTime().seconds }.flatMap { $0.isFinite ? $0 : nil } },
             playbackRate: { [weak self] in self?.coordinator.read { $0.rate != 0 ? $0.rate : $0.upcomingRate } ?? 1 })
+        // Caps the app set while the loader was being taken over reached it before `activate`
+        // replaced them: read them again.
+        loader.setCaps(variantCaps)
         if let bandwidth = loader.playingBandwidth ?? loader.variants.first?.bandwidth, bandwidth > 0 {
             post(.variantChosen(bitRate: bandwidth))
         }

@@ -41,11 +41,10 @@ final class ItemPlayback: Sendable {
         let automaticallyLoadedKeys: [String]
         /// The media selection when playback starts.
         let selection: EngineSelection
-        let preferredPeakBitRate: Double
-        /// `preferredMaximumResolution` (zero: none).
-        let preferredMaximumResolution: CGSize
-        /// `startsOnFirstEligibleVariant`.
-        let startsOnFirstEligibleVariant: Bool
+        /// The item's variant caps and start rule as they are now (read when the stream opens
+        /// and when its loader starts: an app may set them after the player took the item);
+        /// the values at creation once the item is gone.
+        let currentVariantCaps: @Sendable () -> VariantAdaptation.Caps
         /// The audio device asked for (`AVPlayer.audioOutputDeviceUniqueID`); nil: the default.
         let audioDevice: String?
         /// A queue's next item: the engine of the item it follows (ItemPlayback+Preroll.swift).
@@ -53,9 +52,8 @@ final class ItemPlayback: Sendable {
 
         init(item: AVPlayerItem, criteria: SelectionCriteriaSnapshot, audioDevice: String? = nil) {
             self.audioDevice = audioDevice
-            preferredPeakBitRate = item.preferredPeakBitRate
-            preferredMaximumResolution = item.preferredMaximumResolution
-            startsOnFirstEligibleVariant = item.startsOnFirstEligibleVariant
+            let caps = item.variantCaps
+            currentVariantCaps = { [weak item] in item?.variantCaps ?? caps }
             forwardEndTime = item.forwardPlaybackEndTime
             reverseEndTime = item.reversePlaybackEndTime
             preferredForwardBuffer = item.preferredForwardBufferDuration

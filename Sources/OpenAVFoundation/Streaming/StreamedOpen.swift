@@ -269,7 +269,17 @@ enum StreamedOpen {
             case (.multivariant(let master), _, _)?:
                 let streamed = master.streamedAudio?.variants ?? []
                 let order = streamed.isEmpty ? master.variants : streamed
-                listedOrder = order.compactMap { listed in variants.firstIndex { $0.url == listed.url } }
+                // (One playlist may be listed twice, with other audio or another rate: each
+                // listing is matched once, by its rate and audio group too.)
+                var matched = Set<Int>()
+                listedOrder = order.compactMap { listed in
+                    let found = variants.indices.first { index in
+                        !matched.contains(index) && variants[index].url == listed.url
+                            && variants[index].bandwidth == listed.bandwidth && variants[index].audioGroup == listed.audioGroup
+                    }
+                    if let found { matched.insert(found) }
+                    return found
+                }
             default: listedOrder = []
             }
             let start = adaptation.startIndex(

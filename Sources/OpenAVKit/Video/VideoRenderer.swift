@@ -18,7 +18,7 @@ final class VideoRenderer {
     private var textureFormat: UInt32 = 0
     private var textureSize = (width: 0, height: 0)
     /// How SDL turns the YUV texture into colours (the picture's matrix and range).
-    private var yuvMode = SDL_YUV_CONVERSION_AUTOMATIC
+    private var yuvMode = YUVConversion.automatic
     /// The slot generation now in the texture (-1: none).
     private(set) var uploadedGeneration = -1
     private var hasPicture = false
@@ -59,7 +59,7 @@ final class VideoRenderer {
         defer { SDL_RenderSetClipRect(renderer, nil) }
         // The mode is SDL's one setting for every YUV texture: set for this texture's draw
         // (renderers that convert in a shader read it when the draw is flushed at present).
-        if textureFormat == SDL_PIXELFORMAT_IYUV.rawValue { SDL_SetYUVConversionMode(yuvMode) }
+        if textureFormat == SDL_PIXELFORMAT_IYUV.rawValue { SDL_SetYUVConversionMode(yuvMode.sdlMode) }
         let quarterTurns = ((rotation % 360) + 360) % 360 / 90
         if quarterTurns == 0 {
             var destination = Self.sdlRect(rect)
@@ -83,11 +83,11 @@ final class VideoRenderer {
     /// matrix and range, anything else as RGBA.
     private func upload(_ picture: any DisplayablePicture) -> Bool {
         if picture.pixelFormatName == "yuv420p", picture.width > 0, picture.height > 0,
-            let mode = Self.yuvMode(for: picture.pictureColour)
+            let mode = Self.yuvConversion(for: picture.pictureColour)
         {
             // SDL's OpenGL renderer picks its conversion when the texture is made, the software
             // one when it is updated, others when it is drawn: set it for all three.
-            SDL_SetYUVConversionMode(mode)
+            SDL_SetYUVConversionMode(mode.sdlMode)
             guard let texture = texture(format: SDL_PIXELFORMAT_IYUV.rawValue, picture, yuvMode: mode)
             else { return false }
             return picture.withPlane(0) { luma, lumaStride, _ in
@@ -116,7 +116,7 @@ final class VideoRenderer {
     /// The streaming texture for `picture`'s size in `format` (and YUV conversion), made anew
     /// when any changed.
     private func texture(
-        format: UInt32, _ picture: any DisplayablePicture, yuvMode: SDL_YUV_CONVERSION_MODE = SDL_YUV_CONVERSION_AUTOMATIC
+        format: UInt32, _ picture: any DisplayablePicture, yuvMode: YUVConversion = .automatic
     ) -> OpaquePointer? {
         if let texture, textureFormat == format,
             textureSize == (picture.width, picture.height), self.yuvMode == yuvMode
@@ -137,12 +137,12 @@ final class VideoRenderer {
     /// SDL's conversion for pictures of `colour`: BT.601 full range ("JPEG"), BT.601 or BT.709
     /// video range; nil for any other (converted to RGBA by swscale with its own matrix); SDL's
     /// own guess by size for a picture that states no colour.
-    static func yuvMode(for colour: PictureColour?) -> SDL_YUV_CONVERSION_MODE? {
-        guard let colour else { return SDL_YUV_CONVERSION_AUTOMATIC }
+    static func yuvConversion(for colour: PictureColour?) -> YUVConversion? {
+        guard let colour else { return .automatic }
         switch (colour.matrix, colour.isFullRange) {
-        case (.bt601, true): return SDL_YUV_CONVERSION_JPEG
-        case (.bt601, false): return SDL_YUV_CONVERSION_BT601
-        case (.bt709, false): return SDL_YUV_CONVERSION_BT709
+        case (.bt601, true): return .jpeg
+        case (.bt601, false): return .bt601
+        case (.bt709, false): return .bt709
         default: return nil
         }
     }
@@ -152,5 +152,27 @@ final class VideoRenderer {
         return SDL_Rect(
             x: Int32(x), y: Int32(y), w: Int32((rect.maxX.rounded() - x)),
             h: Int32((rect.maxY.rounded() - y)))
+    }
+}
+
+/// The conversions SDL makes of YUV textures.
+enum YUVConversion: Equatable {
+    /// SDL's guess by the picture's height: BT.601 up to 576 lines, BT.709 above.
+    case automatic
+    /// BT.601, full range.
+    case jpeg
+    /// BT.601, video range.
+    case bt601
+    /// BT.709, video range.
+    case bt709
+
+    /// SDL's value.
+    var sdlMode: SDL_YUV_CONVERSION_MODE {
+        switch self {
+        case .automatic: return SDL_YUV_CONVERSION_AUTOMATIC
+        case .jpeg: return SDL_YUV_CONVERSION_JPEG
+        case .bt601: return SDL_YUV_CONVERSION_BT601
+        case .bt709: return SDL_YUV_CONVERSION_BT709
+        }
     }
 }

@@ -73,7 +73,7 @@ public enum AssetProbeLoader {
     static func track(_ track: AVAssetTrack) -> ProbeSummary.Track {
         let isVideo = track.mediaType == .video, isAudio = track.mediaType == .audio
         let size = track.naturalSize
-        return ProbeSummary.Track(
+        var result = ProbeSummary.Track(
             id: Int(track.trackID),
             mediaType: mediaTypeName(track.mediaType),
             codec: track.codec,
@@ -90,6 +90,25 @@ public enum AssetProbeLoader {
             bitRate: track.estimatedDataRate > 0 ? Int(track.estimatedDataRate) : nil,
             title: track.title,
             isDefault: track.isDefault, isForced: track.isForced)
+        result.colour = colour(of: track)
+        return result
+    }
+
+    /// The colour a video track's format description states, by Core Video's names.
+    static func colour(of track: AVAssetTrack) -> [String: String] {
+        guard track.mediaType == .video, let format = track.formatDescriptions.first as? CMFormatDescription else {
+            return [:]
+        }
+        let keys = [
+            ("matrix", kCMFormatDescriptionExtension_YCbCrMatrix),
+            ("primaries", kCMFormatDescriptionExtension_ColorPrimaries),
+            ("transfer", kCMFormatDescriptionExtension_TransferFunction),
+        ]
+        var colour: [String: String] = [:]
+        for (name, key) in keys {
+            if let value = CMFormatDescriptionGetExtension(format, extensionKey: key) { colour[name] = value }
+        }
+        return colour
     }
 
     static func mediaTypeName(_ type: AVMediaType) -> String {

@@ -60,8 +60,9 @@ extension ProbeSummary.Track {
     ///
     /// The first ten keys are always present (`null` when they don't apply):
     /// `id`, `mediaType`, `codec`, `width`, `height`, `frameRate`, `sampleRate`,
-    /// `channels`, `language`, `rotation`. Then `profile`, `channelLayout`, `bitRate`
-    /// and `title` appear only when known, and `default` always closes the object.
+    /// `channels`, `language`, `rotation`. Then `profile`, `channelLayout`, `bitRate`,
+    /// `title` and `colour` (the stated `matrix`, `primaries` and `transfer`, by Core Video's
+    /// names) appear only when known, and `default` always closes the object.
     public var jsonValue: JSONValue {
         var object: JSONObject = [
             "id": .integer(id),
@@ -79,6 +80,10 @@ extension ProbeSummary.Track {
         if let channelLayout { object["channelLayout"] = .string(channelLayout) }
         if let bitRate { object["bitRate"] = .integer(bitRate) }
         if let title { object["title"] = .string(title) }
+        if !colour.isEmpty {
+            let order = ["matrix", "primaries", "transfer"]
+            object["colour"] = .object(JSONObject(order.compactMap { key in colour[key].map { (key, JSONValue.string($0)) } }))
+        }
         object["default"] = .bool(isDefault)
         if isForced { object["forced"] = .bool(true) }
         return .object(object)

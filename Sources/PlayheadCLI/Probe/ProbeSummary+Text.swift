@@ -137,12 +137,24 @@ extension ProbeSummary.Track {
         profile.map { "\(codec) (\($0))" } ?? codec
     }
 
+    /// The stated colour in short: the matrix (`BT.709`), then `PQ` or `HLG` for HDR.
+    var colourText: String? {
+        let matrices = [
+            "ITU_R_601_4": "BT.601", "ITU_R_709_2": "BT.709", "ITU_R_2020": "BT.2020", "SMPTE_240M_1995": "SMPTE 240M",
+        ]
+        let transfers = ["SMPTE_ST_2084_PQ": "PQ", "ITU_R_2100_HLG": "HLG"]
+        let parts = [colour["matrix"].flatMap { matrices[$0] }, colour["transfer"].flatMap { transfers[$0] }]
+            .compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
     /// The optional cells after the codec, in a fixed order, skipping absent ones.
     var detailTexts: [String] {
         var cells: [String] = []
         if let width, let height { cells.append("\(width)x\(height)") }
         if let frameRate { cells.append(MediaText.frameRate(frameRate)) }
         if let rotation, rotation != 0 { cells.append("rotation \(rotation)°") }
+        if let colourText { cells.append(colourText) }
         if let sampleRate { cells.append("\(sampleRate) Hz") }
         switch (channels, channelLayout) {
         case (let count?, let layout?): cells.append("\(count) ch (\(layout))")

@@ -86,6 +86,9 @@ public struct ProbeSummary: Sendable, Equatable {
         public var isDefault: Bool
         /// Whether the container marks this track as forced (subtitles).
         public var isForced = false
+        /// The colour the video states, by Core Video's names: `matrix`, `primaries` and
+        /// `transfer` (such as `ITU_R_709_2`, `SMPTE_ST_2084_PQ`), where stated.
+        public var colour: [String: String] = [:]
 
         /// Creates a track; every descriptive field defaults to absent.
         public init(

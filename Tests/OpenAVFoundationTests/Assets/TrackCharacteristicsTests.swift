@@ -36,6 +36,28 @@ import Testing
         #expect(AVMediaCharacteristic.containsHDRVideo.rawValue == "public.contains-hdr-video")
     }
 
+    @Test func theFormatDescriptionStatesTheColourAsCoreMediaNamesIt() async throws {
+        // The HDR test the porting guides show: the transfer function of the format description.
+        let hdr = AVURLAsset(url: try clip("hdr-hlg", transfer: "arib-std-b67"))
+        let track = try #require(try await hdr.loadTracks(withMediaType: .video).first)
+        let descriptions = try await track.load(.formatDescriptions)
+        let format = try #require(descriptions.first)
+        let transfer = CMFormatDescriptionGetExtension(format, extensionKey: kCMFormatDescriptionExtension_TransferFunction)
+        #expect(transfer == kCMFormatDescriptionTransferFunction_ITU_R_2100_HLG)
+        #expect(
+            CMFormatDescriptionGetExtension(format, extensionKey: kCMFormatDescriptionExtension_YCbCrMatrix)
+                == kCMFormatDescriptionYCbCrMatrix_ITU_R_2020)
+        #expect(
+            CMFormatDescriptionGetExtension(format, extensionKey: kCMFormatDescriptionExtension_ColorPrimaries)
+                == kCMFormatDescriptionColorPrimaries_ITU_R_2020)
+        // An untagged stream states no colour.
+        let plain = AVURLAsset(url: try clip("sdr-untagged", transfer: nil))
+        let plainTrack = try #require(try await plain.loadTracks(withMediaType: .video).first)
+        let plainFormat = try #require(try await plainTrack.load(.formatDescriptions).first)
+        #expect(CMFormatDescriptionGetExtension(plainFormat, extensionKey: kCMFormatDescriptionExtension_TransferFunction) == nil)
+        #expect(CMFormatDescriptionGetExtension(plainFormat, extensionKey: kCMFormatDescriptionExtension_YCbCrMatrix) == nil)
+    }
+
     @MainActor
     @Test func anItemLoadsTheTypedAssetKeysItIsGiven() async throws {
         let asset = AVURLAsset(url: try Fixture.url(.mp4))
