@@ -119,8 +119,10 @@ package struct PictureColour: Sendable, Equatable {
         let descriptor = av_pix_fmt_desc_get(format)?.pointee
         let flags = descriptor?.flags ?? 0
         let isGrey = descriptor.map { $0.nb_components <= 2 } ?? false
+        // (FFmpeg 5.1 flags XYZ as neither RGB nor anything else.)
+        let isXYZ = format == AV_PIX_FMT_XYZ12LE || format == AV_PIX_FMT_XYZ12BE
         isYCbCr =
-            descriptor != nil && !isGrey && flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0
+            descriptor != nil && !isGrey && !isXYZ && flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0
             && flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0
         isFullRange =
             value.color_range == AVCOL_RANGE_JPEG || jpegFormats.contains(format.rawValue)

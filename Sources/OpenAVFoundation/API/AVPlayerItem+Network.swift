@@ -107,8 +107,9 @@ extension AVPlayerItem {
         }
     }
 
-    private nonisolated func applyVariantCaps() {
-        let engine = state.withLock { $0.engine }
+    /// Hands the caps to the item's HLS or DASH loader, if it has one by now.
+    nonisolated func applyVariantCaps() {
+        let engine = state.withLock { $0.engine ?? $0.waitingEngine?.value }
         engine?.streamLoader.withLock { $0 }?.setCaps(variantCaps)
     }
 }

@@ -82,6 +82,8 @@ extension AVPlayer {
         applyAudioSettings()
         if let prerolled {
             prerolled.activate(for: self)
+            // Caps the app set while the item waited in the queue found no engine to reach.
+            item.applyVariantCaps()
             if let pending { startSeek(pending, on: item) }
         } else {
             // Seek first: the engine then opens at the target, and never shows the frame at

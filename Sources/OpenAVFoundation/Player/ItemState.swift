@@ -47,6 +47,9 @@ struct ItemState {
     var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm = .timeDomain
     /// The playback running this item, while it is a player's current item.
     var engine: ItemPlayback?
+    /// The engine a queue prepares for the item while it waits to be current (its stream may
+    /// be open and its loader fetching already).
+    var waitingEngine: WeakReference<ItemPlayback>?
     /// The time reported when no engine runs (before playback, after removal).
     var lastTime: CMTime = .zero
     /// Outputs attached with `add(_:)`.

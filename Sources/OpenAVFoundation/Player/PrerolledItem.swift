@@ -50,6 +50,8 @@ final class PrerolledItem: @unchecked Sendable {
                 }
             }
         }
+        // Caps the app sets while the item waits reach this engine's loader.
+        item.state.withLock { [engine] in $0.waitingEngine = WeakReference(engine) }
         // The item's pending seek (a looper's replica starting at its range) starts on the held
         // engine so it lands before the switch; it stays the item's, and completes through the
         // player once the item is current.

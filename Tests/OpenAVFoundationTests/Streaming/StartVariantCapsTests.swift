@@ -1,6 +1,6 @@
-// Playhead: an item's variant limits pick the variant its first segments come from (Apple's
-// rule: the caps hold from the start), not only the later switches, whether they are set
-// before the player takes the item or after (its stream opens at once); and
+// Playhead: an item's variant limits set before the player takes it pick the variant its
+// first segments come from (Apple's rule: the caps hold from the start), not only the later
+// switches; set after (its stream opens at once) they hold once its loader starts; and
 // `startsOnFirstEligibleVariant` starts on the first listed variant they allow.
 import Foundation
 import PlayheadTestSupport
@@ -76,9 +76,13 @@ import Testing
         #expect(capped.allSatisfy { $0 == "low" }, "capped at 200x120: \(capped)")
     }
 
-    @Test func capsSetAfterThePlayerTookTheItemHoldFromTheFirstSegment() async throws {
-        let capped = try await firstSegments(peakBitRate: 500_000, afterThePlayer: true)
-        #expect(capped.allSatisfy { $0 == "low" }, "capped at 0.5 Mbit/s: \(capped)")
+    @Test func capsSetAfterThePlayerTookTheItemHoldOnceItsLoaderStarts() async throws {
+        // The stream opens as soon as the player has the item, so its first segments (at most
+        // three, while the asset opens) may come before the caps; every later one obeys them
+        // (they were lost for the whole playback when set during the open).
+        let segments = try await firstSegments(peakBitRate: 500_000, afterThePlayer: true, count: 6)
+        #expect(
+            segments.dropFirst(3).allSatisfy { $0 == "low" }, "capped at 0.5 Mbit/s: \(segments)")
     }
 
     @Test func startingOnTheFirstEligibleVariantTakesThePlaylistsOrder() async throws {
@@ -89,5 +93,40 @@ import Testing
         // Uncapped, the first listed starts.
         let free = try await firstSegments(firstEligible: true, count: 1)
         #expect(free.first == "high", "\(free)")
+    }
+}
+
+extension StartVariantCapsTests {
+    @Test func capsSetOnAQueuesNextItemWhileItWaitsHoldWhenItPlays() async throws {
+        let (server, root) = try serve()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let first = AVPlayerItem(url: try Fixture.url(.mp4))
+        let next = AVPlayerItem(url: server.url(for: "master.m3u8"))
+        // A short buffer, so the waiting item's loader leaves most of its segments for later.
+        next.preferredForwardBufferDuration = 2
+        let player = AVQueuePlayer(
+            environment: untimedEnvironment(RecordingVideoSink()), items: [first, next])
+        defer { player.removeAllItems() }
+        // The next item's stream opens while the first waits (the queue prepares it): its
+        // loader is taken over by the waiting engine before the caps are set.
+        await waitUntil(timeout: 30, "the next item opened") {
+            player.queue.withLock { $0.prerolled }.map { $0.item === next && $0.hasOpened } ?? false
+        }
+        // (Its loader may be fetching ahead already: what it asked for before, and the one
+        // request in flight, are not the caps'.)
+        let before = segmentVariants(server).count
+        next.preferredPeakBitRate = 500_000
+        player.play()
+        await waitUntil(timeout: 60, "the next item's segments") {
+            segmentVariants(server).count >= before + 4 || player.currentItem == nil
+        }
+        let segments = segmentVariants(server)
+        #expect(segments.count >= before + 4, "\(segments)")
+        #expect(
+            segments.dropFirst(before + 1).allSatisfy { $0 == "low" },
+            "capped at 0.5 Mbit/s: \(segments)")
     }
 }
