@@ -203,8 +203,17 @@ final class LegibleRecorder: AVPlayerItemLegibleOutputPushDelegate, @unchecked S
             await mainQueueSleep(nanoseconds: 2_000_000)
         }
         #expect(player.timeControlStatus == .playing)
+        // The engine starts its output on its own queue a moment after it reports playing;
+        // clock time before that start is never rendered (and time stands until audio is
+        // heard), so the clock waits for it. (Emptying the queue first: the stop queued when
+        // the seek began has run, so a running output is the resumed one.)
+        let playback = try #require(engine(of: player))
+        await waitUntil("the output runs") {
+            playback.outputQueue.sync {}
+            return output.isRunning
+        }
         let resumed = player.currentTime().seconds
-        let ring = try #require(engine(of: player)?.pipeline?.ring)
+        let ring = try #require(playback.pipeline?.ring)
         await waitUntil("audio after the seek") { ring.bufferedDuration.seconds >= 0.1 }
         await output.caughtUp()
         output.clearRecording()
