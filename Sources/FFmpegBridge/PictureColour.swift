@@ -102,6 +102,15 @@ package struct PictureColour: Sendable, Equatable {
         self.transfer = transfer
     }
 
+    /// True for FFmpeg's "J" formats, whose name says full range (as JPEG decoders give).
+    private static func namesFullRange(_ format: AVPixelFormat) -> Bool {
+        switch format {
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P:
+            return true
+        default: return false
+        }
+    }
+
     /// The matrix guessed for an untagged picture of `width`×`height`.
     package static func untaggedMatrix(width: Int, height: Int) -> YCbCrMatrix {
         width >= 1280 || height > 576 ? .bt709 : .bt601
@@ -111,11 +120,6 @@ package struct PictureColour: Sendable, Equatable {
     init(_ frame: UnsafePointer<AVFrame>) {
         let value = frame.pointee
         let format = AVPixelFormat(value.format)
-        let jpegFormats: Set<Int32> = [
-            AV_PIX_FMT_YUVJ420P.rawValue, AV_PIX_FMT_YUVJ422P.rawValue,
-            AV_PIX_FMT_YUVJ444P.rawValue,
-            AV_PIX_FMT_YUVJ440P.rawValue, AV_PIX_FMT_YUVJ411P.rawValue,
-        ]
         let descriptor = av_pix_fmt_desc_get(format)?.pointee
         let flags = descriptor?.flags ?? 0
         let isGrey = descriptor.map { $0.nb_components <= 2 } ?? false
@@ -125,7 +129,7 @@ package struct PictureColour: Sendable, Equatable {
             descriptor != nil && !isGrey && !isXYZ && flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0
             && flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0
         isFullRange =
-            value.color_range == AVCOL_RANGE_JPEG || jpegFormats.contains(format.rawValue)
+            value.color_range == AVCOL_RANGE_JPEG || Self.namesFullRange(format)
             || (isGrey && value.color_range != AVCOL_RANGE_MPEG)
         let stated = StatedColour(
             range: value.color_range, space: value.colorspace, primaries: value.color_primaries,
